@@ -1,0 +1,80 @@
+// The event log's record: the one contract between src/capture (writer, inside the user's
+// process) and src/analysis (reader, offline). Fixed size, trivially copyable, versioned.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+namespace ompscope {
+
+inline constexpr char kLogMagic[8] = {'O', 'M', 'P', 'S', 'C', 'E', 'V', 'T'};
+inline constexpr uint32_t kLogVersion = 1;
+
+// Kind 0 is deliberately invalid: a log file's unwritten tail is zero-filled, so a reader stops
+// at the first zero kind, which is how a log cut short by a crash stays readable.
+enum class EventKind : uint8_t {
+  None = 0,
+  ThreadBegin,        // detail: ompt_thread_t
+  ThreadEnd,
+  ParallelBegin,      // id: parallel, id2: encountering task, arg: requested team size, arg2: flags
+  ParallelEnd,        // id: parallel, id2: encountering task, arg2: flags
+  ImplicitTaskBegin,  // id: parallel, id2: implicit task, arg: team size, arg2: index in team, detail: flags
+  ImplicitTaskEnd,    // id: parallel (0 when the runtime no longer knows it), id2: implicit task, arg2: index
+  WorkBegin,          // detail: ompt_work_t, arg: iteration count (saturated), id: parallel
+  WorkEnd,            // detail: ompt_work_t, id: parallel
+  Dispatch,           // detail: ompt_dispatch_t, id: parallel
+  SyncBegin,          // detail: ompt_sync_region_t, id: parallel (0 if none), id2: task
+  SyncEnd,
+  SyncWaitBegin,
+  SyncWaitEnd,
+  MutexAcquire,       // detail: ompt_mutex_t, wait_id(): lock, arg: hint, arg2: implementation
+  MutexAcquired,      // detail: ompt_mutex_t, wait_id(): lock
+  MutexReleased,      // detail: ompt_mutex_t, wait_id(): lock
+  NestLockNext,       // detail: ompt_scope_endpoint_t (begin = acquired again, end = released once)
+  LockInit,           // detail: ompt_mutex_t, wait_id(): lock, arg: hint
+  LockDestroy,        // detail: ompt_mutex_t, wait_id(): lock
+  TaskCreate,         // id: new task, id2: encountering task, arg: ompt_task_flag_t, arg2: has deps
+  TaskSchedule,       // id: prior task, id2: next task, detail: ompt_task_status_t
+  MaskedBegin,
+  MaskedEnd,
+  Count
+};
+
+// 32 bytes, laid out without padding. Field meaning depends on `kind` (see EventKind).
+// codeptr is the callsite's return address (0 when the runtime gives none).
+struct Event {
+  uint64_t time;     // clock ticks (TSC, or CLOCK_MONOTONIC ns: the log's meta says which)
+  uint64_t codeptr;
+  uint32_t id;
+  uint32_t id2;
+  uint32_t arg;
+  uint16_t arg2;
+  EventKind kind;
+  uint8_t detail;
+
+  // Mutex events carry a 64-bit wait id (the lock's address) in id/id2.
+  uint64_t wait_id() const { return (uint64_t{id2} << 32) | id; }
+  void set_wait_id(uint64_t w) {
+    id = static_cast<uint32_t>(w);
+    id2 = static_cast<uint32_t>(w >> 32);
+  }
+};
+static_assert(sizeof(Event) == 32, "the log format fixes records at 32 bytes");
+static_assert(std::is_trivially_copyable_v<Event>);
+static_assert(static_cast<int>(EventKind::Count) < 256);
+
+// Each per-thread log file starts with this header, then records until the first zero kind.
+struct LogFileHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t record_size;
+  uint32_t thread_index;  // order in which the tool saw the thread begin (0 = initial thread)
+  uint32_t pid;
+  uint64_t reserved[5];
+};
+static_assert(sizeof(LogFileHeader) == 64);
+
+inline constexpr const char* kMetaFileName = "meta.txt";
+inline constexpr const char* kThreadFilePrefix = "thread-";
+inline constexpr const char* kThreadFileSuffix = ".evt";
+
+}  // namespace ompscope
