@@ -1,0 +1,262 @@
+// The OMPT entry points: thin extern "C" callbacks that stamp the time and append one record
+// to the calling thread's log. No locks, no allocation, no I/O except moving to a new chunk.
+// Everything else (matching, attribution, symbols) happens offline in src/analysis.
+#include <omp-tools.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "capture/run_meta.h"
+#include "capture/thread_log.h"
+#include "common/clock.h"
+#include "common/event_record.h"
+
+namespace ompscope::capture {
+namespace {
+
+// Plain static storage: finalize runs after this library's static destructors (quirk 3).
+LogConfig g_config;
+ClockSource g_clock = ClockSource::Monotonic;
+char g_directory[4096];
+thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
+
+inline uint64_t id_of(const ompt_data_t* data) { return data ? data->value : 0; }
+inline uint32_t id32(const ompt_data_t* data) { return static_cast<uint32_t>(id_of(data)); }
+
+inline void emit(EventKind kind, const void* codeptr, uint32_t id, uint32_t id2 = 0,
+                 uint32_t arg = 0, uint16_t arg2 = 0, uint8_t detail = 0) {
+  uint64_t now = read_ticks(g_clock);
+  Event* e = reserve(t_log, g_config);
+  *e = Event{now, reinterpret_cast<uint64_t>(codeptr), id, id2, arg, arg2, kind, detail};
+}
+
+inline void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
+                       const void* codeptr, uint32_t hint = 0, uint16_t impl = 0) {
+  uint64_t now = read_ticks(g_clock);
+  Event* e = reserve(t_log, g_config);
+  Event ev{now, reinterpret_cast<uint64_t>(codeptr), 0, 0, hint, impl, kind,
+           static_cast<uint8_t>(mutex_kind)};
+  ev.set_wait_id(wait_id);
+  *e = ev;
+}
+
+inline uint16_t clamp16(unsigned v) { return v > 0xffff ? 0xffff : static_cast<uint16_t>(v); }
+inline uint32_t clamp32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : static_cast<uint32_t>(v); }
+
+void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
+  emit(EventKind::ThreadBegin, nullptr, 0, 0, 0, 0, static_cast<uint8_t>(type));
+  thread_data->value = t_log.thread_index;
+}
+
+void on_thread_end(ompt_data_t*) {
+  emit(EventKind::ThreadEnd, nullptr, 0);
+  close_thread_log(t_log, g_config);
+}
+
+void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* parallel,
+                       unsigned requested, int flags, const void* codeptr) {
+  parallel->value = next_object_id(t_log);
+  emit(EventKind::ParallelBegin, codeptr, id32(parallel), id32(encountering_task), requested,
+       clamp16(static_cast<unsigned>(flags)));
+}
+
+void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int flags,
+                     const void* codeptr) {
+  emit(EventKind::ParallelEnd, codeptr, id32(parallel), id32(encountering_task), 0,
+       clamp16(static_cast<unsigned>(flags)));
+}
+
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
+                      unsigned team_size, unsigned index, int flags) {
+  if (endpoint == ompt_scope_begin) {
+    task->value = next_object_id(t_log);
+    // The initial task's enclosing "initial parallel region" has no parallel-begin event.
+    if (parallel && parallel->value == 0) parallel->value = next_object_id(t_log);
+    emit(EventKind::ImplicitTaskBegin, nullptr, id32(parallel), id32(task), team_size,
+         clamp16(index), static_cast<uint8_t>(flags));
+  } else {
+    emit(EventKind::ImplicitTaskEnd, nullptr, id32(parallel), id32(task), team_size,
+         clamp16(index), static_cast<uint8_t>(flags));
+  }
+}
+
+void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
+             ompt_data_t* task, uint64_t count, const void* codeptr) {
+  emit(endpoint == ompt_scope_begin ? EventKind::WorkBegin : EventKind::WorkEnd, codeptr,
+       id32(parallel), id32(task), clamp32(count), 0, static_cast<uint8_t>(type));
+}
+
+void on_dispatch(ompt_data_t* parallel, ompt_data_t* task, ompt_dispatch_t kind,
+                 ompt_data_t instance) {
+  emit(EventKind::Dispatch, nullptr, id32(parallel), id32(task),
+       static_cast<uint32_t>(instance.value), 0, static_cast<uint8_t>(kind));
+}
+
+void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
+  emit(endpoint == ompt_scope_begin ? EventKind::SyncBegin : EventKind::SyncEnd, codeptr,
+       id32(parallel), id32(task), 0, 0, static_cast<uint8_t>(kind));
+}
+
+void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                         ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
+  emit(endpoint == ompt_scope_begin ? EventKind::SyncWaitBegin : EventKind::SyncWaitEnd, codeptr,
+       id32(parallel), id32(task), 0, 0, static_cast<uint8_t>(kind));
+}
+
+void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
+                      const void* codeptr) {
+  emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr, hint, clamp16(impl));
+}
+
+void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
+  emit_mutex(EventKind::MutexAcquired, kind, wait_id, codeptr);
+}
+
+void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
+  emit_mutex(EventKind::MutexReleased, kind, wait_id, codeptr);
+}
+
+void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void* codeptr) {
+  emit_mutex(EventKind::NestLockNext, endpoint, wait_id, codeptr);
+}
+
+void on_lock_init(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
+                  const void* codeptr) {
+  emit_mutex(EventKind::LockInit, kind, wait_id, codeptr, hint, clamp16(impl));
+}
+
+void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
+  emit_mutex(EventKind::LockDestroy, kind, wait_id, codeptr);
+}
+
+void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* new_task,
+                    int flags, int has_dependences, const void* codeptr) {
+  new_task->value = next_object_id(t_log);
+  emit(EventKind::TaskCreate, codeptr, id32(new_task), id32(encountering_task),
+       static_cast<uint32_t>(flags), static_cast<uint16_t>(has_dependences != 0));
+}
+
+void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+  emit(EventKind::TaskSchedule, nullptr, id32(prior), id32(next), 0, 0,
+       static_cast<uint8_t>(status));
+}
+
+void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
+               const void* codeptr) {
+  emit(endpoint == ompt_scope_begin ? EventKind::MaskedBegin : EventKind::MaskedEnd, codeptr,
+       id32(parallel), id32(task));
+}
+
+struct CallbackEntry {
+  ompt_callbacks_t event;
+  const char* name;
+  ompt_callback_t function;
+};
+
+#define OMPSCOPE_CB(event, fn) {ompt_callback_##event, #event, reinterpret_cast<ompt_callback_t>(&fn)}
+const CallbackEntry kCallbacks[] = {
+    OMPSCOPE_CB(thread_begin, on_thread_begin),
+    OMPSCOPE_CB(thread_end, on_thread_end),
+    OMPSCOPE_CB(parallel_begin, on_parallel_begin),
+    OMPSCOPE_CB(parallel_end, on_parallel_end),
+    OMPSCOPE_CB(implicit_task, on_implicit_task),
+    OMPSCOPE_CB(work, on_work),
+    OMPSCOPE_CB(dispatch, on_dispatch),
+    OMPSCOPE_CB(sync_region, on_sync_region),
+    OMPSCOPE_CB(sync_region_wait, on_sync_region_wait),
+    OMPSCOPE_CB(mutex_acquire, on_mutex_acquire),
+    OMPSCOPE_CB(mutex_acquired, on_mutex_acquired),
+    OMPSCOPE_CB(mutex_released, on_mutex_released),
+    OMPSCOPE_CB(nest_lock, on_nest_lock),
+    OMPSCOPE_CB(lock_init, on_lock_init),
+    OMPSCOPE_CB(lock_destroy, on_lock_destroy),
+    OMPSCOPE_CB(task_create, on_task_create),
+    OMPSCOPE_CB(task_schedule, on_task_schedule),
+    OMPSCOPE_CB(masked, on_masked),
+};
+#undef OMPSCOPE_CB
+
+void write_clock_point(const char* key) {
+  meta_line("%s %llu %llu", key, static_cast<unsigned long long>(read_ticks(g_clock)),
+            static_cast<unsigned long long>(monotonic_ns()));
+}
+
+int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
+  auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
+  if (!set_callback) {
+    meta_line("error ompt_set_callback missing");
+    return 0;
+  }
+  for (const CallbackEntry& cb : kCallbacks) {
+    // The result says whether the runtime will ever call it (e.g. dispatch is never on libomp 14).
+    meta_line("callback %s %d", cb.name, static_cast<int>(set_callback(cb.event, cb.function)));
+  }
+  write_module_map();
+  meta_line("initialized 1");
+  return 1;
+}
+
+void finalize(ompt_data_t*) {
+  write_clock_point("clock_end");
+  close_thread_log(t_log, g_config);
+  write_module_map();
+  meta_line("threads %u", threads_seen());
+  meta_line("dropped %llu", static_cast<unsigned long long>(total_dropped_events()));
+  meta_line("finalized 1");
+  close_run_meta();
+}
+
+ompt_start_tool_result_t g_start_result = {&initialize, &finalize, {0}};
+
+size_t chunk_bytes_from_env() {
+  const char* kb = getenv("OMPSCOPE_CHUNK_KB");
+  long page = sysconf(_SC_PAGESIZE);
+  size_t bytes = kb ? static_cast<size_t>(strtoul(kb, nullptr, 10)) * 1024u : (4u << 20);
+  if (bytes < static_cast<size_t>(page)) bytes = static_cast<size_t>(page);
+  return bytes / static_cast<size_t>(page) * static_cast<size_t>(page);
+}
+
+}  // namespace
+}  // namespace ompscope::capture
+
+using namespace ompscope::capture;
+
+extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
+    unsigned int omp_version, const char* runtime_version) {
+  const char* disable = getenv("OMPSCOPE_DISABLE");
+  if (disable && disable[0] && disable[0] != '0') return nullptr;  // lets another tool load
+
+  const char* dir = getenv("OMPSCOPE_LOG_DIR");
+  if (dir && dir[0]) {
+    snprintf(g_directory, sizeof g_directory, "%s", dir);
+  } else {
+    snprintf(g_directory, sizeof g_directory, "ompscope-log-%d", static_cast<int>(getpid()));
+  }
+  if (mkdir(g_directory, 0755) != 0 && errno != EEXIST) {
+    fprintf(stderr, "ompscope: cannot create log directory %s: %s; program runs unobserved\n",
+            g_directory, strerror(errno));
+    return nullptr;
+  }
+  if (!open_run_meta(g_directory)) {
+    fprintf(stderr, "ompscope: cannot write to log directory %s: %s; program runs unobserved\n",
+            g_directory, strerror(errno));
+    return nullptr;
+  }
+  g_config.directory = g_directory;
+  g_config.chunk_bytes = chunk_bytes_from_env();
+  g_clock = ompscope::tsc_is_invariant() ? ompscope::ClockSource::Tsc
+                                          : ompscope::ClockSource::Monotonic;
+  meta_line("ompscope-log %u", ompscope::kLogVersion);
+  meta_line("pid %d", static_cast<int>(getpid()));
+  meta_line("omp_version %u", omp_version);
+  meta_line("runtime %s", runtime_version ? runtime_version : "unknown");
+  meta_line("clock %s", ompscope::clock_source_name(g_clock));
+  write_clock_point("clock_start");
+  meta_line("chunk_bytes %zu", g_config.chunk_bytes);
+  return &g_start_result;
+}

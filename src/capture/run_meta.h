@@ -1,0 +1,17 @@
+// The log directory's meta.txt: one "key value..." line each, appended with write(2) so what
+// was written before a crash stays. It carries what the records cannot: the clock's source and
+// calibration points, the runtime's identity, which callbacks registered, the module map for
+// offline symbolisation, and at finalize the dropped-event count.
+#pragma once
+#include <cstdint>
+
+namespace ompscope::capture {
+
+bool open_run_meta(const char* directory);
+void meta_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// Loaded modules with their load bias and executable segments; called at start and again at
+// finalize, so libraries dlopen'ed during the run are covered too.
+void write_module_map();
+void close_run_meta();
+
+}  // namespace ompscope::capture

@@ -1,0 +1,39 @@
+// ompscope: one command, subcommands registered from one file each (commands.h).
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <vector>
+
+#include "cli/commands.h"
+#include "common/error.h"
+#include "common/version.h"
+
+int main(int argc, char** argv) {
+  using namespace ompscope::cli;
+  CLI::App app{"ompscope: where an OpenMP program loses time as threads are added, why, and what to change"};
+  app.set_version_flag("--version", std::string(ompscope::kVersion));
+  app.require_subcommand(1);
+  std::vector<Command> commands = {
+      add_profile_command(app), add_scale_command(app), add_trace_command(app),
+      add_report_command(app),  add_bench_command(app), add_model_command(app),
+      add_doctor_command(app),
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    for (const Command& c : commands)
+      if (c.app->parsed()) return c.run();
+  } catch (const ompscope::Error& e) {
+    fmt::print(stderr, "ompscope: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ompscope: internal error: {}\n", e.what());
+    return 2;
+  }
+  return 2;
+}

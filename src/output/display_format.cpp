@@ -1,0 +1,50 @@
+#include "output/display_format.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace ompscope::output {
+
+std::string format_seconds(double seconds) {
+  const double magnitude = std::fabs(seconds);
+  if (magnitude == 0.0) return "0 s";
+  if (magnitude >= 1.0) return fmt::format("{:.2f} s", seconds);
+  if (magnitude >= 1e-3) return fmt::format("{:.2f} ms", seconds * 1e3);
+  if (magnitude >= 1e-6) return fmt::format("{:.2f} µs", seconds * 1e6);
+  return fmt::format("{:.0f} ns", seconds * 1e9);
+}
+
+std::string format_percent(double fraction) { return fmt::format("{:.0f}%", fraction * 100.0); }
+
+std::string format_speedup(double speedup) { return fmt::format("{:.2f}×", speedup); }
+
+TimeUnit time_unit_for(double largest_seconds) {
+  const double magnitude = std::fabs(largest_seconds);
+  if (magnitude >= 1.0 || magnitude == 0.0) return {"s", 1.0};
+  if (magnitude >= 1e-3) return {"ms", 1e3};
+  if (magnitude >= 1e-6) return {"µs", 1e6};
+  return {"ns", 1e9};
+}
+
+namespace {
+bool is_utf8_continuation(char byte) { return (static_cast<unsigned char>(byte) & 0xC0) == 0x80; }
+}  // namespace
+
+std::string truncate_label(std::string_view text, std::size_t max_chars) {
+  if (max_chars == 0) return {};
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (is_utf8_continuation(text[i])) continue;
+    if (chars == max_chars) {
+      // One character of room is taken by the ellipsis, so cut before the last one kept.
+      std::size_t cut = i;
+      do { --cut; } while (cut > 0 && is_utf8_continuation(text[cut]));
+      return std::string(text.substr(0, cut)) + "…";
+    }
+    ++chars;
+  }
+  return std::string(text);
+}
+
+}  // namespace ompscope::output
