@@ -1,0 +1,27 @@
+// What the model stage consumes: repeated measurements of one quantity over thread counts.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ompscope::model {
+
+// Where a series comes from decides how its model is judged (growth.h).
+enum class SeriesKind {
+  generic,      // any quantity (Extra-P files, a cause of loss): growth class only
+  construct,    // an OpenMP construct's cost from `bench`: worse than logarithmic is a problem
+  region_time,  // a user region's wall time T(t) from `scale`: where more threads stop paying off
+};
+
+struct Measurement {
+  double threads = 0;
+  std::vector<double> values;  // repetitions, at least one
+};
+
+struct Series {
+  std::string region;
+  std::string metric;
+  SeriesKind kind = SeriesKind::generic;
+  std::vector<Measurement> points;
+};
+
+}  // namespace ompscope::model
