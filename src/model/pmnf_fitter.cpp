@@ -258,32 +258,9 @@ Fit PmnfFitter::finish(const Candidate& best) const {
   for (int m = 0; m < best.term_count; ++m)
     fit.function.terms.push_back({best.coefficients[m + 1], shapes_[best.shapes[m]]});
 
-  const std::size_t n = threads_.size();
-  FitQuality& quality = fit.quality;
-  quality.points = static_cast<int>(n);
-  double mean = 0;
-  for (double v : values_) mean += v / static_cast<double>(n);
-  double total = 0;
-  double smape_sum = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const double predicted = fit.function(threads_[k]);
-    const double error = values_[k] - predicted;
-    quality.rss += error * error;
-    total += (values_[k] - mean) * (values_[k] - mean);
-    const double magnitude = std::abs(values_[k]) + std::abs(predicted);
-    if (magnitude > 0) smape_sum += 2 * std::abs(error) / magnitude;
-  }
-  quality.smape = 100 * smape_sum / static_cast<double>(n);
-  const double parameters = best.term_count + 1;
-  const double scale = std::max(std::abs(mean), 1e-300);
-  if (total <= 1e-24 * scale * scale * static_cast<double>(n)) {
-    quality.adj_r2 = quality.rss <= 1e-24 * scale * scale * static_cast<double>(n) ? 1 : 0;
-  } else {
-    const double r2 = 1 - quality.rss / total;
-    const double dof = static_cast<double>(n) - parameters;
-    quality.adj_r2 = dof > 0 ? 1 - (1 - r2) * (static_cast<double>(n) - 1) / dof : r2;
-  }
-  quality.cv_error = 100 * std::sqrt(best.score / static_cast<double>(n));
+  // The score is a sum of squared relative errors; cv_error is its root mean, in percent.
+  const double cv_error = 100 * std::sqrt(best.score / static_cast<double>(threads_.size()));
+  fit.quality = in_sample_quality(fit.function, threads_, values_, cv_error);
   return fit;
 }
 

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "model/fit_quality.h"
 #include "model/hypothesis_space.h"
 #include "model/pmnf_function.h"
 
@@ -25,14 +26,6 @@ struct FitOptions {
   // Refuse a single-term hypothesis whose coefficient has the opposite sign of the data's
   // overall trend (first vs last point). Off by default: measured, it does not help recovery.
   bool require_trend_sign = false;
-};
-
-struct FitQuality {
-  int points = 0;
-  double rss = 0;       // in-sample residual sum of squares
-  double adj_r2 = 0;    // in-sample adjusted R^2 (1 when the data are exactly constant)
-  double smape = 0;     // in-sample symmetric mean absolute percentage error, percent
-  double cv_error = 0;  // leave-one-out: root mean square relative prediction error, percent
 };
 
 struct Fit {

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "model/robust_summary.h"
+
 namespace ompscope::model {
 
 // Where a series comes from decides how its model is judged (growth.h).
@@ -21,6 +23,10 @@ struct Series {
   std::string region;
   std::string metric;
   SeriesKind kind = SeriesKind::generic;
+  // How repetitions become one value. The minimum suits timings, whose noise only ever adds
+  // time; a reader sets the median for quantities with two-sided noise (e.g. EPCC overheads,
+  // which are differences of two timings).
+  Summary summary = Summary::minimum;
   std::vector<Measurement> points;
 };
 

@@ -1,0 +1,39 @@
+// The result of modelling one series (or one group of its thread counts).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/fit_quality.h"
+#include "model/growth.h"
+#include "model/pmnf_function.h"
+#include "model/robust_summary.h"
+#include "model/series.h"
+
+namespace ompscope::model {
+
+struct Model {
+  std::string region;
+  std::string metric;
+  SeriesKind kind = SeriesKind::generic;
+  // Which thread counts this model covers: "ALL", or a group of a split (behaviour_classes.h).
+  std::string thread_class = "ALL";
+  std::string split = "none";  // "none", "classes", "po2_vs_rest", "linear_range", "breakpoint"
+
+  Summary summary = Summary::minimum;
+  std::vector<double> threads;  // ascending
+  std::vector<double> values;   // one summary per thread count
+
+  PmnfFunction function;  // of the metric; for region_time the region's time T(t)
+  FitQuality quality;     // of `function` on `values`
+
+  // For region_time the growth is that of the thread-seconds t * T(t), i.e. of what the
+  // region costs beyond perfect scaling; otherwise that of `function`.
+  Growth growth = Growth::constant;
+  bool growth_of_thread_seconds = false;
+  bool scalability_problem = false;                // construct only
+  std::optional<double> stops_paying_off_at;       // region_time only (growth.h)
+  bool extrapolated = false;                       // stops_paying_off_at beyond the last count
+};
+
+}  // namespace ompscope::model
