@@ -1,0 +1,217 @@
+// Conventions: a test and its reference run the same delay work on every thread; they differ
+// only by the construct. "inner" counts the instances each thread executes, except for
+// critical and lock, where the instances serialise: there inner counts the team's instances
+// (each thread runs inner / team), so the overhead is the wall time one instance adds.
+#include "bench/program/epcc_constructs.h"
+
+#include <omp.h>
+
+namespace ompscope::bench {
+namespace {
+
+// Loop iterations each thread gets in one `for` instance: four chunks of 16.
+constexpr int kForIterationsPerThread = 64;
+
+// Results go here so the compiler must compute them.
+volatile double g_sink = 0;
+
+template <class Work>
+double timed(const TickClock& clock, Work&& work) {
+  const uint64_t start = clock.now();
+  work();
+  return clock.seconds(static_cast<double>(clock.now() - start));
+}
+
+double serial_delays(const TickClock& clock, const DelayWork& delay, int inner) {
+  return timed(clock, [&] {
+    for (int j = 0; j < inner; ++j) delay.run();
+  });
+}
+
+// Every thread runs inner * per_instance delays inside one parallel region.
+double team_delays(const TickClock& clock, const DelayWork& delay, int inner, int per_instance) {
+  return timed(clock, [&] {
+#pragma omp parallel
+    for (int j = 0; j < inner; ++j)
+      for (int k = 0; k < per_instance; ++k) delay.run();
+  });
+}
+
+template <class Schedule>
+double for_loop_test(const TickClock& clock, const DelayWork& delay, int inner, Schedule schedule) {
+  return timed(clock, [&] {
+#pragma omp parallel
+    {
+      const int iterations = kForIterationsPerThread * omp_get_num_threads();
+      for (int j = 0; j < inner; ++j) schedule(iterations, delay);
+    }
+  });
+}
+
+}  // namespace
+
+EpccCase epcc_case(Construct construct, const TickClock& clock, const DelayWork& delay) {
+  const TickClock* ck = &clock;
+  const DelayWork* dw = &delay;
+  const int team = omp_get_max_threads();
+  auto serial_reference = [ck, dw](int inner) { return serial_delays(*ck, *dw, inner); };
+  auto team_reference = [ck, dw](int inner) { return team_delays(*ck, *dw, inner, 1); };
+
+  switch (construct) {
+    case Construct::Parallel:
+      return {[ck, dw](int inner) {
+                return timed(*ck, [&] {
+                  for (int j = 0; j < inner; ++j) {
+#pragma omp parallel
+                    dw->run();
+                  }
+                });
+              },
+              serial_reference};
+    case Construct::Firstprivate:
+      return {[ck, dw](int inner) {
+                return timed(*ck, [&] {
+                  double value = g_sink;
+                  for (int j = 0; j < inner; ++j) {
+#pragma omp parallel firstprivate(value)
+                    {
+                      dw->run();
+                      value += 1;
+                      if (value < 0) g_sink = value;  // never true; keeps the copy alive
+                    }
+                  }
+                });
+              },
+              serial_reference};
+    case Construct::Reduction:
+      return {[ck, dw](int inner) {
+                return timed(*ck, [&] {
+                  double sum = 0;
+                  for (int j = 0; j < inner; ++j) {
+#pragma omp parallel reduction(+ : sum)
+                    {
+                      dw->run();
+                      sum += 1;
+                    }
+                  }
+                  g_sink = sum;
+                });
+              },
+              serial_reference};
+    case Construct::Barrier:
+      return {[ck, dw](int inner) {
+                return timed(*ck, [&] {
+#pragma omp parallel
+                  for (int j = 0; j < inner; ++j) {
+                    dw->run();
+#pragma omp barrier
+                  }
+                });
+              },
+              team_reference};
+    case Construct::Single:
+      return {[ck, dw](int inner) {
+                return timed(*ck, [&] {
+#pragma omp parallel
+                  for (int j = 0; j < inner; ++j) {
+#pragma omp single
+                    dw->run();
+                  }
+                });
+              },
+              team_reference};
+    case Construct::ForStatic:
+    case Construct::ForDynamic:
+    case Construct::ForGuided: {
+      auto reference = [ck, dw](int inner) { return team_delays(*ck, *dw, inner, kForIterationsPerThread); };
+      if (construct == Construct::ForStatic)
+        return {[ck, dw](int inner) {
+                  return for_loop_test(*ck, *dw, inner, [](int n, const DelayWork& d) {
+#pragma omp for schedule(static, 16)
+                    for (int i = 0; i < n; ++i) d.run();
+                  });
+                },
+                reference};
+      if (construct == Construct::ForDynamic)
+        return {[ck, dw](int inner) {
+                  return for_loop_test(*ck, *dw, inner, [](int n, const DelayWork& d) {
+#pragma omp for schedule(dynamic, 16)
+                    for (int i = 0; i < n; ++i) d.run();
+                  });
+                },
+                reference};
+      return {[ck, dw](int inner) {
+                return for_loop_test(*ck, *dw, inner, [](int n, const DelayWork& d) {
+#pragma omp for schedule(guided, 16)
+                  for (int i = 0; i < n; ++i) d.run();
+                });
+              },
+              reference};
+    }
+    case Construct::Critical:
+      return {[ck, dw](int inner) {
+                return timed(*ck, [&] {
+#pragma omp parallel
+                  {
+                    const int mine = inner / omp_get_num_threads();
+                    for (int j = 0; j < mine; ++j) {
+#pragma omp critical
+                      dw->run();
+                    }
+                  }
+                });
+              },
+              team_reference, team};
+    case Construct::Lock:
+      return {[ck, dw](int inner) {
+                omp_lock_t lock;
+                omp_init_lock(&lock);
+                const double elapsed = timed(*ck, [&] {
+#pragma omp parallel
+                  {
+                    const int mine = inner / omp_get_num_threads();
+                    for (int j = 0; j < mine; ++j) {
+                      omp_set_lock(&lock);
+                      dw->run();
+                      omp_unset_lock(&lock);
+                    }
+                  }
+                });
+                omp_destroy_lock(&lock);
+                return elapsed;
+              },
+              team_reference, team};
+    case Construct::Atomic:
+      return {[ck, dw](int inner) {
+                double shared = 0;
+                const double elapsed = timed(*ck, [&] {
+#pragma omp parallel
+                  for (int j = 0; j < inner; ++j) {
+                    dw->run();
+#pragma omp atomic
+                    shared += 1.0;
+                  }
+                });
+                g_sink = shared;
+                return elapsed;
+              },
+              team_reference};
+    case Construct::Task:
+      return {[ck, dw](int inner) {
+                return timed(*ck, [&] {
+#pragma omp parallel
+                  for (int j = 0; j < inner; ++j) {
+                    dw->run();
+#pragma omp task
+                    {
+                    }
+#pragma omp taskwait
+                  }
+                });
+              },
+              team_reference};
+  }
+  return {};
+}
+
+}  // namespace ompscope::bench

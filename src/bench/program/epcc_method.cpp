@@ -1,0 +1,52 @@
+#include "bench/program/epcc_method.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "bench/core/statistics.h"
+
+namespace ompscope::bench {
+namespace {
+
+constexpr int kMaxInner = 1 << 22;
+
+int round_up(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+// The fastest of three tests: one that was preempted says nothing about the construct, and a
+// single preempted probe would otherwise shrink inner to almost nothing.
+double fastest_test(const EpccCase& c, int inner) {
+  double best = c.test(inner);
+  for (int i = 0; i < 2; ++i) best = std::min(best, c.test(inner));
+  return best;
+}
+
+// Doubles inner until a test takes a quarter of the target, then scales to the target.
+int choose_inner_repetitions(const EpccCase& c, double target_s) {
+  int inner = c.inner_multiple;
+  double elapsed = fastest_test(c, inner);
+  while (elapsed < target_s / 4 && inner < kMaxInner) {
+    inner *= 2;
+    elapsed = fastest_test(c, inner);
+  }
+  const double scaled = inner * target_s / std::max(elapsed, 1e-9);
+  return round_up(std::clamp(static_cast<int>(scaled), 1, kMaxInner), c.inner_multiple);
+}
+
+}  // namespace
+
+EpccMeasurement measure_epcc(const EpccCase& c, const EpccSettings& settings) {
+  EpccMeasurement m;
+  m.inner_repetitions = choose_inner_repetitions(c, settings.target_test_s);
+  // Alternating reference and test spreads slow drifts (frequency, neighbours) over both.
+  for (int i = 0; i < settings.outer_repetitions; ++i) {
+    m.reference_s.push_back(c.reference(m.inner_repetitions));
+    m.test_s.push_back(c.test(m.inner_repetitions));
+  }
+  // The reference is subtracted as its median: a reference hit by an interruption must not
+  // turn one test sample into an outlier of its own.
+  const double reference = summarize(m.reference_s).median;
+  for (double t : m.test_s) m.overhead_s.push_back((t - reference) / m.inner_repetitions);
+  return m;
+}
+
+}  // namespace ompscope::bench
