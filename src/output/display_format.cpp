@@ -6,12 +6,21 @@
 
 namespace ompscope::output {
 
+namespace {
+// Three significant digits: 950 ms, 12.5 ms, 1.60 s.
+std::string three_digits(double value, std::string_view unit) {
+  const double magnitude = std::fabs(value);
+  const int decimals = magnitude >= 99.95 ? 0 : magnitude >= 9.995 ? 1 : 2;
+  return fmt::format("{:.{}f} {}", value, decimals, unit);
+}
+}  // namespace
+
 std::string format_seconds(double seconds) {
   const double magnitude = std::fabs(seconds);
   if (magnitude == 0.0) return "0 s";
-  if (magnitude >= 1.0) return fmt::format("{:.2f} s", seconds);
-  if (magnitude >= 1e-3) return fmt::format("{:.2f} ms", seconds * 1e3);
-  if (magnitude >= 1e-6) return fmt::format("{:.2f} µs", seconds * 1e6);
+  if (magnitude >= 0.9995) return three_digits(seconds, "s");
+  if (magnitude >= 0.9995e-3) return three_digits(seconds * 1e3, "ms");
+  if (magnitude >= 0.9995e-6) return three_digits(seconds * 1e6, "µs");
   return fmt::format("{:.0f} ns", seconds * 1e9);
 }
 

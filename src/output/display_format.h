@@ -5,7 +5,7 @@
 
 namespace ompscope::output {
 
-// "1.23 s", "12.50 ms", "3.40 µs", "850 ns": three significant digits are plenty for a reader.
+// "1.23 s", "12.5 ms", "950 ms", "3.40 µs", "850 ns": three significant digits are plenty for a reader.
 std::string format_seconds(double seconds);
 
 // 0.734 -> "73%".

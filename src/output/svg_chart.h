@@ -66,6 +66,7 @@ struct StackedBarChart {
   std::vector<LegendEntry> legend;
   std::string marker_legend;  // legend text for the marker tick; empty when no bar has one
   std::string note;           // one line under the chart (e.g. what '*' means)
+  double min_width = 560;     // the chart widens beyond this when its bars need the room
 };
 std::string render_stacked_bar_chart(const StackedBarChart& chart);
 

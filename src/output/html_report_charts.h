@@ -1,0 +1,34 @@
+// The plots of the HTML report, built from report.json: speedup and efficiency per region
+// against ideal, lost time by cause, and per-thread time. Each returns one inline <svg>.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ompscope::output {
+
+// What every chart of one report shares: the measured counts, which of them oversubscribe the
+// cores, and the ranked regions that get a line or a bar group (the top few, so legends stay
+// readable).
+struct ChartScope {
+  std::vector<int> threads;
+  std::set<int> oversubscribed;
+  std::vector<const nlohmann::json*> plotted_regions;  // in rank order
+  std::size_t region_count = 0;                          // all regions of the report
+};
+ChartScope chart_scope(const nlohmann::json& report);
+
+// "#1 solve", the name a region has in legends; rank counts from 1.
+std::string region_chart_label(const nlohmann::json& region, std::size_t rank);
+
+std::string speedup_chart(const nlohmann::json& report, const ChartScope& scope);
+std::string efficiency_chart(const nlohmann::json& report, const ChartScope& scope);
+std::string lost_time_chart(const ChartScope& scope);
+
+// One horizontal bar per thread of `region` at `threads`: work, barrier wait, lock wait, task
+// and outside time; empty when the region has no per-thread data at that count.
+std::string per_thread_chart(const nlohmann::json& region, int threads, bool oversubscribed);
+
+}  // namespace ompscope::output

@@ -1,0 +1,231 @@
+#!/usr/bin/python3
+"""Renders report.html from each fixture report.json and checks it in headless Chromium.
+
+A screenshot must decode and show the report's charts in their colours (so the inline SVG and
+CSS really render, offline); the DOM Chromium builds must hold C++ template names as text, never
+as elements. Standard library only: the PNG is decoded with zlib and struct.
+
+Exit status: 0 passed, 1 a check failed, 77 no Chromium here (CTest's SKIP_RETURN_CODE).
+"""
+import argparse
+import collections
+import html.parser
+import itertools
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+TEMPLATE_FIXTURE = "scale_template_oversubscribed.json"
+TEMPLATE_NAME = "void solve<std::vector<int>>(int)"
+# Colours the report draws in the top 2000 pixels of this fixture, as RGB: if one is missing,
+# that part of the page did not render.
+TEMPLATE_FIXTURE_COLOURS = {
+    "load imbalance bars": (0xE1, 0x57, 0x59),
+    "lock contention bars": (0xB0, 0x7A, 0xA1),
+    "first region's lines": (0x00, 0x72, 0xB2),
+    "failed run's highlight": (0xFD, 0xE7, 0xEA),
+    "oversubscribed badges": (0xFF, 0xF1, 0xD6),
+}
+MIN_PNG_BYTES = 40_000
+MIN_DISTINCT_COLOURS = 200
+MIN_PIXELS_PER_CHART_COLOUR = 300
+
+
+def chromium_command(chromium, profile_dir, *args):
+    return [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--hide-scrollbars", f"--user-data-dir={profile_dir}", *args]
+
+
+def run_chromium(chromium, *args):
+    profile_dir = tempfile.mkdtemp(prefix="ompscope-chromium-")
+    try:
+        return subprocess.run(chromium_command(chromium, profile_dir, *args), capture_output=True, text=True,
+                              timeout=60)
+    finally:
+        shutil.rmtree(profile_dir, ignore_errors=True)
+
+
+def unfilter_row(kind, row, previous, bpp):
+    """Undoes one scanline's PNG filter. Pure Python is slow per byte, so the common filters
+    work on whole rows: Up adds bytes in parallel inside one big integer (SWAR), Sub runs one
+    accumulate per colour channel."""
+    n = len(row)
+    if kind == 0:
+        return bytes(row)
+    if kind == 2:
+        if not any(row):
+            return bytes(previous)
+        a, b = int.from_bytes(row, "big"), int.from_bytes(previous, "big")
+        low7, high = _masks(n)
+        return (((a & low7) + (b & low7)) ^ ((a ^ b) & high)).to_bytes(n, "big")
+    out = bytearray(row)
+    if kind == 1:
+        for channel in range(bpp):
+            out[channel::bpp] = bytes(itertools.accumulate(row[channel::bpp], lambda s, x: (s + x) & 0xFF))
+        return bytes(out)
+    if kind == 3:
+        for i in range(n):
+            left = out[i - bpp] if i >= bpp else 0
+            out[i] = (out[i] + ((left + previous[i]) >> 1)) & 0xFF
+        return bytes(out)
+    if kind == 4:
+        for i in range(bpp):
+            out[i] = (out[i] + previous[i]) & 0xFF
+        for i in range(bpp, n):
+            a, b, c = out[i - bpp], previous[i], previous[i - bpp]
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - c - c)
+            out[i] = (out[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        return bytes(out)
+    raise ValueError(f"unknown PNG filter {kind}")
+
+
+_mask_cache = {}
+
+
+def _masks(n):
+    if n not in _mask_cache:
+        _mask_cache[n] = (int.from_bytes(b"\x7f" * n, "big"), int.from_bytes(b"\x80" * n, "big"))
+    return _mask_cache[n]
+
+
+def decode_png(path):
+    """Returns (width, height, rows of RGB(A) bytes, bytes per pixel) of an 8-bit RGB/RGBA PNG."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    position, idat, header = 8, [], None
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        body = data[position + 8:position + 8 + length]
+        if zlib.crc32(kind + body) != struct.unpack(">I", data[position + 8 + length:position + 12 + length])[0]:
+            raise ValueError(f"bad CRC in {kind!r} chunk")
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+        position += 12 + length
+    width, height, depth, colour_type, _, _, interlace = header
+    if depth != 8 or colour_type not in (2, 6) or interlace != 0:
+        raise ValueError(f"unsupported PNG: depth {depth}, colour type {colour_type}, interlace {interlace}")
+    bpp = 3 if colour_type == 2 else 4
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * bpp
+    rows, previous = [], bytes(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        row = unfilter_row(raw[start], raw[start + 1:start + 1 + stride], previous, bpp)
+        rows.append(row)
+        previous = row
+    return width, height, rows, bpp
+
+
+def colour_histogram(rows, bpp):
+    """Pixel count per RGB colour (alpha ignored)."""
+    histogram = collections.Counter()
+    for row in rows:
+        histogram.update(zip(row[0::bpp], row[1::bpp], row[2::bpp]))
+    return histogram
+
+
+class DomText(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.text = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def check_screenshot(name, png, failures):
+    if not os.path.exists(png):
+        failures.append(f"{name}: Chromium wrote no screenshot")
+        return
+    size = os.path.getsize(png)
+    try:
+        width, height, rows, bpp = decode_png(png)
+    except (ValueError, zlib.error, struct.error, TypeError) as error:
+        failures.append(f"{name}: screenshot does not decode: {error}")
+        return
+    histogram = colour_histogram(rows, bpp)
+    print(f"{name}: {width}x{height} PNG, {size} bytes, {len(histogram)} distinct colours")
+    if (width, height) != (1280, 2000):
+        failures.append(f"{name}: screenshot is {width}x{height}, expected 1280x2000")
+    if size < MIN_PNG_BYTES:
+        failures.append(f"{name}: screenshot is only {size} bytes: the page looks empty")
+    if len(histogram) < MIN_DISTINCT_COLOURS:
+        failures.append(f"{name}: only {len(histogram)} distinct colours: charts and text did not render")
+    if name == TEMPLATE_FIXTURE:
+        for what, rgb in TEMPLATE_FIXTURE_COLOURS.items():
+            pixels = histogram.get(rgb, 0)
+            if pixels < MIN_PIXELS_PER_CHART_COLOUR:
+                failures.append(f"{name}: {what} missing from the screenshot ({pixels} pixels of #{bytes(rgb).hex()})")
+
+
+def check_dom(name, dom, failures):
+    parser = DomText()
+    parser.feed(dom)
+    text = "".join(parser.text)
+    if TEMPLATE_NAME not in text:
+        failures.append(f"{name}: the DOM's text lacks {TEMPLATE_NAME!r}")
+    if "solve&lt;std::vector&lt;int&gt;&gt;" not in dom:
+        failures.append(f"{name}: the serialised DOM lacks the escaped template name")
+    made_up = {tag for tag in parser.tags if tag.startswith("std::") or tag in ("int", "int>", "fast")}
+    if made_up or "<std::vector" in dom:
+        failures.append(f"{name}: program text became elements: {sorted(made_up)}")
+    if "--mode=<fast>" not in text:
+        failures.append(f"{name}: the command argument '--mode=<fast>' is not shown as text")
+
+
+def main():
+    arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    arguments.add_argument("--renderer", required=True, help="the render_html_fixture program")
+    arguments.add_argument("--fixtures", required=True, help="folder of report.json fixtures")
+    arguments.add_argument("--work-dir", required=True, help="where report.html files and screenshots go")
+    arguments.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    options = arguments.parse_args()
+    if not os.access(options.chromium, os.X_OK):
+        print(f"SKIP: no Chromium at {options.chromium}")
+        return 77
+
+    os.makedirs(options.work_dir, exist_ok=True)
+    failures = []
+    for name in sorted(f for f in os.listdir(options.fixtures) if f.endswith(".json")):
+        stem = name[:-len(".json")]
+        page = os.path.abspath(os.path.join(options.work_dir, stem + ".html"))
+        png = os.path.abspath(os.path.join(options.work_dir, stem + ".png"))
+        if os.path.exists(png):
+            os.remove(png)
+        rendered = subprocess.run([options.renderer, os.path.join(options.fixtures, name), page],
+                                  capture_output=True, text=True)
+        if rendered.returncode != 0:
+            failures.append(f"{name}: renderer failed: {rendered.stderr.strip()}")
+            continue
+        shot = run_chromium(options.chromium, f"--screenshot={png}", "--window-size=1280,2000", "file://" + page)
+        if shot.returncode != 0:
+            failures.append(f"{name}: chromium --screenshot exited {shot.returncode}: {shot.stderr.strip()[-400:]}")
+        check_screenshot(name, png, failures)
+        if name == TEMPLATE_FIXTURE:
+            dumped = run_chromium(options.chromium, "--dump-dom", "file://" + page)
+            if dumped.returncode != 0:
+                failures.append(f"{name}: chromium --dump-dom exited {dumped.returncode}")
+            check_dom(name, dumped.stdout, failures)
+
+    for failure in failures:
+        print("FAIL:", failure)
+    print("html report chromium check:", "FAILED" if failures else "passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
