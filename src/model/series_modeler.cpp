@@ -159,4 +159,22 @@ std::vector<Model> model_series(const Series& series, const ModelOptions& option
   return best;
 }
 
+ModelledSeries model_all(const std::vector<Series>& series, const ModelOptions& options,
+                         std::size_t minimum_thread_counts) {
+  ModelledSeries result;
+  for (const Series& one : series) {
+    std::vector<double> counts;
+    for (const Measurement& point : one.points)
+      if (std::find(counts.begin(), counts.end(), point.threads) == counts.end())
+        counts.push_back(point.threads);
+    if (counts.size() < std::max(minimum_thread_counts, kMinimumThreadCounts)) {
+      result.skipped.push_back(series_name(one) + ": " + std::to_string(counts.size()) +
+                               " thread count" + (counts.size() == 1 ? "" : "s"));
+      continue;
+    }
+    for (Model& model : model_series(one, options)) result.models.push_back(std::move(model));
+  }
+  return result;
+}
+
 }  // namespace ompscope::model

@@ -3,6 +3,7 @@
 // This is the entry point for other stages (the scale command models its regions with it).
 #pragma once
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/hypothesis_space.h"
@@ -32,5 +33,15 @@ struct ModelOptions {
 // Repetitions of equal thread counts are merged. Throws ompscope::Error when the series has
 // fewer than kMinimumThreadCounts distinct thread counts or non-finite values.
 std::vector<Model> model_series(const Series& series, const ModelOptions& options = {});
+
+struct ModelledSeries {
+  std::vector<Model> models;
+  std::vector<std::string> skipped;  // "region 'r' metric 'm': 2 thread counts"
+};
+
+// Models every series that has at least `minimum_thread_counts` distinct thread counts and
+// lists the others as skipped.
+ModelledSeries model_all(const std::vector<Series>& series, const ModelOptions& options = {},
+                         std::size_t minimum_thread_counts = kMinimumThreadCounts);
 
 }  // namespace ompscope::model

@@ -25,6 +25,14 @@ class Noise {
   std::uint64_t state_ = 42;
 };
 
+Series named(std::string region, std::string metric, SeriesKind kind) {
+  Series series;
+  series.region = std::move(region);
+  series.metric = std::move(metric);
+  series.kind = kind;
+  return series;
+}
+
 void add_points(Series& series, const PmnfFunction& law, const std::vector<double>& threads,
                 Noise* noise = nullptr, int repetitions = 1) {
   for (double t : threads) {
@@ -40,7 +48,7 @@ const std::vector<double> kPo2 = {1, 2, 4, 8, 16, 32, 64, 128};
 const std::vector<double> kOdd = {24, 40, 56, 72, 88, 104, 120};
 
 TEST(ModelSeries, OneLawOverAllThreadCountsGivesOneModel) {
-  Series series{"loop", "time", SeriesKind::generic};
+  Series series = named("loop", "time", SeriesKind::generic);
   add_points(series, kSuperlinear, {1, 2, 4, 8, 16, 32, 64});
   const auto models = model_series(series);
   ASSERT_EQ(models.size(), 1u);
@@ -52,7 +60,7 @@ TEST(ModelSeries, OneLawOverAllThreadCountsGivesOneModel) {
 }
 
 TEST(ModelSeries, TwoLawsPlantedOnPowersOfTwoAndOddCountsAreBothRecovered) {
-  Series series{"barrier", "time", SeriesKind::construct};
+  Series series = named("barrier", "time", SeriesKind::construct);
   add_points(series, kLogarithmic, kPo2);
   add_points(series, kSuperlinear, kOdd);
   const auto models = model_series(series);
@@ -68,7 +76,7 @@ TEST(ModelSeries, TwoLawsPlantedOnPowersOfTwoAndOddCountsAreBothRecovered) {
 
 TEST(ModelSeries, PlantedClassesAreRecoveredThroughOnePercentNoise) {
   Noise noise(0.01);
-  Series series{"barrier", "time", SeriesKind::construct};
+  Series series = named("barrier", "time", SeriesKind::construct);
   add_points(series, kLogarithmic, kPo2, &noise, 5);
   add_points(series, kSuperlinear, kOdd, &noise, 5);
   const auto models = model_series(series);
@@ -80,7 +88,7 @@ TEST(ModelSeries, PlantedClassesAreRecoveredThroughOnePercentNoise) {
 }
 
 TEST(ModelSeries, TwoRegimesAreSplitAtTheirBreakpoint) {
-  Series series{"lock", "time", SeriesKind::generic};
+  Series series = named("lock", "time", SeriesKind::generic);
   add_points(series, PmnfFunction{1, {{1, {Fraction::of(0), 1}}}}, {1, 2, 3, 4});
   add_points(series, PmnfFunction{-60, {{1, {Fraction::of(2), 0}}}}, {8, 12, 16, 20});
   const auto models = model_series(series);
@@ -92,7 +100,7 @@ TEST(ModelSeries, TwoRegimesAreSplitAtTheirBreakpoint) {
 
 TEST(ModelSeries, NoisyConstantIsNotSplit) {
   Noise noise(0.05);
-  Series series{"atomic", "time", SeriesKind::construct};
+  Series series = named("atomic", "time", SeriesKind::construct);
   add_points(series, PmnfFunction{3, {}}, {1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64}, &noise, 5);
   const auto models = model_series(series);
   ASSERT_EQ(models.size(), 1u);
@@ -101,7 +109,7 @@ TEST(ModelSeries, NoisyConstantIsNotSplit) {
 }
 
 TEST(ModelSeries, RegionTimeFollowingAmdahlStopsPayingOffBeyondTheMeasuredRange) {
-  Series series{"solve", "time_s", SeriesKind::region_time};
+  Series series = named("solve", "time_s", SeriesKind::region_time);
   // T(t) = 0.12 + 0.88 / t: doubling t saves 0.44/t, under 10% of T(t) once t > 29.3.
   add_points(series, PmnfFunction{0.12, {{0.88, {Fraction::of(-1), 0}}}}, {1, 2, 4, 8});
   const auto models = model_series(series);
@@ -122,7 +130,7 @@ TEST(ModelSeries, RegionTimeFollowingAmdahlStopsPayingOffBeyondTheMeasuredRange)
 
 TEST(ModelSeries, RegionTimeWithGrowingOverheadStopsPayingOffInsideTheRange) {
   // T(t) = 1/t + 0.002 t log2(t): the overhead takes over at a few dozen threads.
-  Series series{"update", "time_s", SeriesKind::region_time};
+  Series series = named("update", "time_s", SeriesKind::region_time);
   add_points(series, PmnfFunction{0, {{1, {Fraction::of(-1), 0}}, {0.002, {Fraction::of(1), 1}}}},
              {1, 2, 4, 8, 16, 32, 64});
   const auto models = model_series(series);
@@ -134,7 +142,8 @@ TEST(ModelSeries, RegionTimeWithGrowingOverheadStopsPayingOffInsideTheRange) {
 }
 
 TEST(ModelSeries, RepetitionsOfTheSameThreadCountAreMerged) {
-  Series series{"r", "m", SeriesKind::generic, Summary::median};
+  Series series = named("r", "m", SeriesKind::generic);
+  series.summary = Summary::median;
   series.points = {{1, {1.0}}, {2, {2.0}}, {2, {2.2, 2.1}}, {4, {4.0}}};
   const auto models = model_series(series);
   ASSERT_EQ(models[0].threads, (std::vector<double>{1, 2, 4}));
@@ -142,7 +151,7 @@ TEST(ModelSeries, RepetitionsOfTheSameThreadCountAreMerged) {
 }
 
 TEST(ModelSeries, FewerThanThreeThreadCountsIsAnError) {
-  Series series{"r", "m"};
+  Series series = named("r", "m", SeriesKind::generic);
   series.points = {{1, {1.0}}, {2, {2.0}}};
   EXPECT_THROW(model_series(series), Error);
 }
