@@ -31,3 +31,4 @@ target_include_directories(ompscope_libbacktrace INTERFACE ${CMAKE_BINARY_DIR}/l
 
 # libomp: the runtime ompscope observes; GCC-built programs are redirected to it.
 find_library(OMPSCOPE_LIBOMP NAMES omp.so.5 libomp.so.5 omp PATHS /usr/lib/llvm-14/lib REQUIRED)
+pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)

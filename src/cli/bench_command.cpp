@@ -1,9 +1,232 @@
-// Placeholder until the bench issue lands; replaced by its owner.
+// `ompscope bench`: runs the construct micro-benchmark programs (src/bench) once per runtime,
+// thread count and construct, then prints a table and writes JSON (-o) and Extra-P text
+// (--extrap). The programs are found next to this executable, as in the build tree and the
+// install tree (bin/); they are started with posix_spawn, never through a shell.
+#include <fmt/format.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/core/bench_json.h"
+#include "bench/core/constructs.h"
+#include "bench/core/extrap_writer.h"
+#include "bench/core/results_table.h"
+#include "bench/core/run_plan.h"
 #include "cli/commands.h"
+#include "cli/program_launch.h"
 #include "common/error.h"
+
 namespace ompscope::cli {
-Command add_bench_command(CLI::App& parent) {
-  auto* app = parent.add_subcommand("bench", "(not built yet)");
-  return {app, [] () -> int { throw Error("ompscope bench: not built yet"); }};
+namespace {
+
+namespace fs = std::filesystem;
+using bench::BenchDocument;
+using bench::Construct;
+
+struct BenchOptions {
+  std::vector<int> threads;
+  std::string constructs = "all";
+  std::string runtime = "both";
+  std::string bind = "spread";
+  bool quick = false;
+  std::string output;
+  std::string extrap;
+};
+
+struct PlannedRun {
+  std::string runtime;
+  fs::path program;
+  int threads;
+  Construct construct;
+};
+
+fs::path own_directory() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error("ompscope bench: cannot locate its own executable (/proc/self/exe): " + ec.message());
+  return self.parent_path();
 }
+
+fs::path bench_program(const fs::path& directory, const std::string& runtime) {
+  const fs::path program = directory / ("ompscope-bench-" + runtime);
+  if (access(program.c_str(), X_OK) != 0)
+    throw Error(fmt::format("ompscope bench: {} not found next to ompscope (is the {} build of the bench "
+                            "program installed?)",
+                            program.string(), runtime == "gnu" ? "GNU libgomp (g++)" : "LLVM libomp"));
+  return program;
+}
+
+// Removes the per-run JSON files however the command ends.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = (fs::path(base && *base ? base : "/tmp") / "ompscope-bench-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw Error("ompscope bench: cannot create a temporary directory");
+    path_ = pattern;
+  }
+  ~TemporaryDirectory() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// One line per run; on a terminal the line is rewritten in place.
+class Progress {
+ public:
+  explicit Progress(int total) : total_(total), terminal_(isatty(STDERR_FILENO) == 1) {}
+
+  void starting(int index, const PlannedRun& run, int cores) {
+    const double elapsed = seconds_since_start();
+    const std::string line = fmt::format(
+        "[{:>{}}/{}] {:<4} {:>3} thread{}{} {:<13} elapsed {}, about {} left", index + 1,
+        std::to_string(total_).size(), total_, run.runtime, run.threads, run.threads == 1 ? " " : "s",
+        run.threads > cores ? " (oversubscribed)" : "", bench::construct_info(run.construct).name,
+        bench::format_seconds_left(elapsed), bench::format_seconds_left(bench::estimate_seconds_left(elapsed, index, total_)));
+    if (terminal_)
+      fmt::print(stderr, "\r\033[K{}", line);
+    else
+      fmt::print(stderr, "{}\n", line);
+    std::fflush(stderr);
+  }
+
+  void finished() {
+    if (terminal_) fmt::print(stderr, "\r\033[K");
+    fmt::print(stderr, "ompscope bench: {} runs in {}\n", total_, bench::format_seconds_left(seconds_since_start()));
+  }
+
+ private:
+  double seconds_since_start() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  }
+  int total_;
+  bool terminal_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+std::vector<PlannedRun> plan_runs(const BenchOptions& o, const std::vector<int>& threads,
+                                  const std::vector<Construct>& constructs) {
+  const fs::path directory = own_directory();
+  std::vector<std::string> runtimes;
+  if (o.runtime == "llvm" || o.runtime == "both") runtimes.push_back("llvm");
+  if (o.runtime == "gnu" || o.runtime == "both") runtimes.push_back("gnu");
+  std::vector<PlannedRun> runs;
+  for (const std::string& runtime : runtimes) {
+    const fs::path program = bench_program(directory, runtime);
+    for (int t : threads)
+      for (Construct c : constructs) runs.push_back({runtime, program, t, c});
+  }
+  return runs;
+}
+
+BenchDocument run_one(const PlannedRun& run, const BenchOptions& o, const fs::path& result_file) {
+  Launch launch;
+  launch.argv = {run.program.string(), "--construct", std::string(bench::construct_info(run.construct).name),
+                 "-o", result_file.string()};
+  if (o.quick) launch.argv.push_back("--quick");
+  // OMP_PLACES stays the user's where set: they may know their machine's places better.
+  const char* places = std::getenv("OMP_PLACES");
+  launch.env = {{"OMP_NUM_THREADS", std::to_string(run.threads)},
+                {"OMP_PROC_BIND", o.bind},
+                {"OMP_PLACES", places && *places ? places : "threads"},
+                {"OMP_DYNAMIC", "false"}};
+  const LaunchOutcome outcome = launch_and_wait(launch);
+  const std::string what = fmt::format("{} ({} at {} threads)", run.program.filename().string(),
+                                       bench::construct_info(run.construct).name, run.threads);
+  if (!outcome.ok()) throw Error(fmt::format("ompscope bench: {} failed: {}", what, outcome.describe()));
+  std::ifstream in(result_file);
+  try {
+    return bench::bench_document_from_json(nlohmann::json::parse(in));
+  } catch (const std::exception& e) {
+    throw Error(fmt::format("ompscope bench: {} wrote unreadable results: {}", what, e.what()));
+  }
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out.good()) throw Error("ompscope bench: cannot write " + path);
+}
+
+int run_bench(const BenchOptions& o) {
+  std::vector<Construct> constructs;
+  try {
+    constructs = bench::parse_construct_list(o.constructs);
+  } catch (const std::invalid_argument& e) {
+    throw Error(std::string("ompscope bench: --construct: ") + e.what());
+  }
+  const int cores = bench::available_cpus();
+  const std::vector<int> threads = o.threads.empty() ? bench::default_thread_counts(cores) : o.threads;
+  const std::vector<PlannedRun> runs = plan_runs(o, threads, constructs);
+
+  BenchDocument merged;
+  merged.runtime = o.runtime;
+  merged.cores = cores;
+  TemporaryDirectory scratch;
+  Progress progress(static_cast<int>(runs.size()));
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    progress.starting(static_cast<int>(i), runs[i], cores);
+    BenchDocument doc = run_one(runs[i], o, scratch.path() / fmt::format("run-{}.json", i));
+    merged.proc_bind = doc.proc_bind;
+    merged.places = doc.places;
+    merged.clock = doc.clock;
+    for (bench::SeriesResult& r : doc.results) merged.results.push_back(std::move(r));
+  }
+  progress.finished();
+
+  fmt::print("{}", bench::render_results_table(merged.results, cores));
+  fmt::print("OMP_PROC_BIND={} OMP_PLACES={}; clock: {}\n", merged.proc_bind, merged.places, merged.clock);
+  if (!o.output.empty()) {
+    write_file(o.output, bench::to_json(merged).dump(1) + "\n");
+    fmt::print("results: {}\n", o.output);
+  }
+  if (!o.extrap.empty()) {
+    std::ostringstream text;
+    bench::write_extrap(text, merged.results);
+    write_file(o.extrap, text.str());
+    fmt::print("Extra-P text: {}\n", o.extrap);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& parent) {
+  auto* app = parent.add_subcommand(
+      "bench", "Measure the cost of OpenMP constructs per thread count (EPCC and direct methods)");
+  auto options = std::make_shared<BenchOptions>();
+  app->add_option("-t,--threads", options->threads,
+                  "Thread counts, comma-separated (default: 1, 2, powers of two up to the core count, the core count)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app->add_option("--construct", options->constructs,
+                  "Constructs, comma-separated, or all: " + bench::construct_names_joined(","))
+      ->default_val("all");
+  app->add_option("--runtime", options->runtime, "OpenMP runtime: llvm (libomp), gnu (libgomp) or both")
+      ->check(CLI::IsMember({"llvm", "gnu", "both"}))
+      ->default_val("both");
+  app->add_option("--bind", options->bind, "Thread binding (OMP_PROC_BIND); OMP_PLACES is threads unless set")
+      ->check(CLI::IsMember({"spread", "close"}))
+      ->default_val("spread");
+  app->add_flag("--quick", options->quick, "Fewer repetitions: well under a minute, noisier");
+  app->add_option("-o,--output", options->output, "Write the results as JSON (read by `ompscope model`)");
+  app->add_option("--extrap", options->extrap, "Write the results in Extra-P's text format");
+  return {app, [options] { return run_bench(*options); }};
+}
+
 }  // namespace ompscope::cli

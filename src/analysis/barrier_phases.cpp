@@ -1,0 +1,74 @@
+#include "analysis/barrier_phases.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ompscope::analysis {
+namespace {
+
+bool is_barrier(const SyncVisit& v) { return v.kind == SyncKind::Barrier || v.kind == SyncKind::JoinBarrier; }
+
+std::vector<std::vector<const SyncVisit*>> barriers_by_thread(const RegionInstance& region) {
+  std::vector<std::vector<const SyncVisit*>> out;
+  for (const ThreadInRegion& t : region.threads) {
+    out.emplace_back();
+    for (const SyncVisit& v : t.syncs)
+      if (is_barrier(v)) out.back().push_back(&v);
+  }
+  return out;
+}
+
+}  // namespace
+
+BarrierPhases barrier_phases(const RegionInstance& region) {
+  BarrierPhases out;
+  const size_t n = region.threads.size();
+  if (n == 0) return out;
+  double last_start = region.begin;
+  for (const ThreadInRegion& t : region.threads) last_start = std::max(last_start, t.start);
+  out.fork_s = last_start - region.begin;
+
+  const auto visits = barriers_by_thread(region);
+  size_t count = visits[0].size();
+  for (const auto& v : visits) count = std::min(count, v.size());
+
+  std::vector<double> segment_start(n);
+  for (size_t k = 0; k < n; ++k) segment_start[k] = region.threads[k].start;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (size_t b = 0; b < count; ++b) {
+    double max_w = -inf, sum_w = 0, last_arrive = -inf, first_depart = inf, last_depart = -inf;
+    bool join = false, after_loop = false, tasks = false;
+    for (size_t k = 0; k < n; ++k) {
+      const SyncVisit& v = *visits[k][b];
+      const double w = v.arrive - segment_start[k];
+      max_w = std::max(max_w, w);
+      sum_w += w;
+      last_arrive = std::max(last_arrive, v.arrive);
+      first_depart = std::min(first_depart, v.depart);
+      last_depart = std::max(last_depart, v.depart);
+      join = join || v.kind == SyncKind::JoinBarrier;
+      after_loop = after_loop || v.follows_loop;
+      tasks = tasks || v.tasks > 0;
+      segment_start[k] = v.depart;
+    }
+    ++out.barriers;
+    if (tasks) {
+      // Arrival times say little when threads execute tasks in the barrier.
+      ++out.skipped_with_tasks;
+      if (join) out.join_s += std::max(0.0, region.end - last_depart);
+      continue;
+    }
+    const double imbalance = max_w - sum_w / static_cast<double>(n);
+    out.imbalance_s += imbalance;
+    if (imbalance > 0 && after_loop) ++out.imbalanced_after_loop;
+    if (join) {
+      out.join_s += std::max(0.0, region.end - last_arrive);
+    } else {
+      out.walkthrough_s += std::max(0.0, first_depart - last_arrive);
+      out.startup_s += last_depart - first_depart;
+    }
+  }
+  return out;
+}
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,28 @@
+// The barrier phases of DESIGN.md for one region instance. For each barrier, matched across
+// the team by its position in each thread's sequence:
+//   segment work  w_k = arrival_k − that thread's previous departure (or its start)
+//   imbalance        = max_k w_k − mean_k w_k
+//   walkthrough      = first departure − last arrival
+//   startup          = last departure − first departure (charged to the releasing barrier;
+//                      the next segment is measured from each thread's own departure)
+// The join barrier's departures are not observable (workers go idle): its imbalance counts,
+// its walkthrough and the region's start-up skew are fork/join cost.
+#pragma once
+#include "analysis/timeline.h"
+
+namespace ompscope::analysis {
+
+struct BarrierPhases {
+  double imbalance_s = 0;
+  double walkthrough_s = 0;
+  double startup_s = 0;
+  double fork_s = 0;     // last thread start − region begin
+  double join_s = 0;     // region end − last arrival at the join barrier
+  uint32_t barriers = 0;            // barriers analysed (join included)
+  uint32_t imbalanced_after_loop = 0;  // of the barriers with imbalance, those right after a loop
+  uint32_t skipped_with_tasks = 0;  // barriers where threads ran tasks: left to the task analysis
+};
+
+BarrierPhases barrier_phases(const RegionInstance& region);
+
+}  // namespace ompscope::analysis

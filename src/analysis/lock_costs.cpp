@@ -1,0 +1,57 @@
+#include "analysis/lock_costs.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+namespace ompscope::analysis {
+
+double LockCosts::max_thread_algorithm_s() const {
+  double m = 0;
+  for (const auto& [thread, s] : per_thread) m = std::max(m, s.algorithm_s);
+  return m;
+}
+
+double LockCosts::max_thread_contention_s() const {
+  double m = 0;
+  for (const auto& [thread, s] : per_thread) m = std::max(m, s.contention_s);
+  return m;
+}
+
+LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
+  std::unordered_map<uint64_t, size_t> index;
+  LockCosts result;
+  std::vector<LockCost>& out = result.locks;
+  for (const LockAcquisition* ap : acquisitions) {
+    const LockAcquisition& a = *ap;
+    auto [it, inserted] = index.try_emplace(a.wait_id, out.size());
+    if (inserted) {
+      LockCost c;
+      c.wait_id = a.wait_id;
+      c.mutex_kind = a.mutex_kind;
+      c.codeptr = a.codeptr;
+      c.fastest_s = std::numeric_limits<double>::infinity();
+      out.push_back(c);
+    }
+    LockCost& c = out[it->second];
+    const double d = std::max(0.0, a.acquired - a.request);
+    ++c.acquisitions;
+    c.acquire_s += d;
+    c.fastest_s = std::min(c.fastest_s, d);
+    c.hold_s += std::max(0.0, a.released - a.acquired);
+  }
+  // Second pass: the split needs each lock's fastest acquisition, known only now.
+  for (const LockAcquisition* a : acquisitions) {
+    const LockCost& c = out[index[a->wait_id]];
+    ThreadLockSplit& split = result.per_thread[a->thread];
+    split.algorithm_s += c.fastest_s;
+    split.contention_s += std::max(0.0, a->acquired - a->request) - c.fastest_s;
+  }
+  for (LockCost& c : out) {
+    c.algorithm_s = static_cast<double>(c.acquisitions) * c.fastest_s;
+    c.contention_s = std::max(0.0, c.acquire_s - c.algorithm_s);
+  }
+  return result;
+}
+
+}  // namespace ompscope::analysis

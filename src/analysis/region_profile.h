@@ -1,0 +1,47 @@
+// Per-callsite summary of one run: how often each parallel region ran, how long, and how each
+// thread's time inside it splits into work, barrier wait, lock wait and fork/join.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "analysis/timeline.h"
+
+namespace ompscope::analysis {
+
+struct ThreadSplit {
+  uint32_t thread = 0;     // index in the team (region), or log thread index (program)
+  double work_s = 0;       // includes explicit tasks run by the thread
+  double task_s = 0;       // of which: explicit tasks
+  double barrier_wait_s = 0;  // barriers and taskwaits, minus tasks run inside them
+  double lock_wait_s = 0;
+  double fork_join_s = 0;  // region time before the thread started / after it finished
+  double outside_s = 0;    // program level only: time outside any parallel region
+};
+
+// Sums every time field; `thread` stays the left side's.
+ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s);
+
+struct RegionProfile {
+  uint64_t codeptr = 0;
+  uint64_t instances = 0;
+  double time_s = 0;         // sum over instances of region wall time (master's begin → end)
+  uint32_t max_team_size = 0;
+  bool nested = false;       // ran inside another parallel region
+  bool complete = true;      // false if the program died inside an instance
+  std::vector<ThreadSplit> per_thread;  // by index in team, summed over instances
+};
+
+struct ProgramProfile {
+  double wall_s = 0;          // clock start → finalize (or last event)
+  double in_regions_s = 0;    // top-level regions' wall time
+  double serial_s = 0;        // wall_s - in_regions_s
+  std::vector<RegionProfile> regions;  // ordered by first appearance
+  std::vector<ThreadSplit> threads;    // by log thread index
+};
+
+// Split of one thread's time in one region instance. Exposed for unit tests.
+ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion& part);
+
+ProgramProfile profile_program(const Timeline& timeline);
+
+}  // namespace ompscope::analysis

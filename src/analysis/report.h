@@ -1,0 +1,69 @@
+// The typed result of `profile` and `scale`: what report.json holds (DESIGN.md schema). The
+// output writers render it; nothing downstream computes a metric.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/region_profile.h"
+
+namespace ompscope::analysis {
+
+struct RunRecord {
+  int threads = 0;
+  int repeat = 0;
+  double wall_s = 0;
+  int exit_code = 0;
+  int signal = 0;
+  std::string status = "ok";   // "ok", "exit 3", "killed by SIGSEGV (...)", or why nothing was observed
+  bool observed = false;       // the tool loaded and a log was read
+  uint64_t events = 0;
+  uint64_t dropped_events = 0;
+  std::string log;             // log directory, relative to the report directory
+};
+
+struct Problem {
+  std::string kind;     // load_imbalance, barrier_overhead, fork_join_overhead, lock_contention, ...
+  int threads = 0;
+  double time_s = 0;    // wall time the cause costs, as measured
+  double gain_s = 0;    // wall time saved at `threads` if the cause vanished
+  std::string hint;
+  std::vector<std::pair<std::string, double>> details;
+};
+
+struct RegionReport {
+  std::string id;               // "r1", ... by rank
+  std::string kind = "parallel";  // or "serial" for the program's serial code
+  std::string file;
+  int line = 0;
+  std::string function;
+  std::string module;
+  uint64_t module_offset = 0;
+  bool nested = false;
+  uint64_t instances = 0;       // at the largest thread count measured
+  std::map<int, uint64_t> instances_at;
+  std::map<int, double> time_s, efficiency, time_lost_s;
+  std::map<int, std::vector<ThreadSplit>> per_thread;
+  std::vector<Problem> problems;
+
+  double largest_gain(int threads) const;
+};
+
+struct Report {
+  std::vector<std::string> command;
+  std::vector<int> threads;
+  int cores = 0;
+  std::vector<RunRecord> runs;
+  std::map<int, double> program_time_s, program_efficiency, serial_s;
+  double amdahl_speedup_bound = 0;  // 0: unknown
+  std::map<int, std::vector<ThreadSplit>> program_threads;  // per log thread, first repeat
+  std::vector<RegionReport> regions;  // ranked
+  std::vector<std::string> notes;
+  std::string runtime;  // as the runtime named itself
+
+  bool oversubscribed(int t) const { return cores > 0 && t > cores; }
+};
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,102 @@
+#include "analysis/run_analysis.h"
+
+#include <omp-tools.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ompscope::analysis {
+
+const char* mutex_kind_name(uint8_t kind) {
+  switch (kind) {
+    case ompt_mutex_lock: return "lock";
+    case ompt_mutex_test_lock: return "lock";
+    case ompt_mutex_nest_lock: return "nest_lock";
+    case ompt_mutex_test_nest_lock: return "nest_lock";
+    case ompt_mutex_critical: return "critical";
+    case ompt_mutex_atomic: return "atomic";
+    case ompt_mutex_ordered: return "ordered";
+    default: return "mutex";
+  }
+}
+
+CallsiteKey CallsiteKey::of(const SourceLocation& where, uint64_t codeptr) {
+  if (!where.file.empty()) return {fmt::format("{}:{} {}", where.file, where.line, where.function)};
+  if (!where.module.empty()) return {fmt::format("{}+0x{:x}", where.module, where.module_offset)};
+  return {fmt::format("0x{:x}", codeptr)};
+}
+
+namespace {
+
+void add_phases(BarrierPhases& into, const BarrierPhases& p) {
+  into.imbalance_s += p.imbalance_s;
+  into.walkthrough_s += p.walkthrough_s;
+  into.startup_s += p.startup_s;
+  into.fork_s += p.fork_s;
+  into.join_s += p.join_s;
+  into.barriers += p.barriers;
+  into.imbalanced_after_loop += p.imbalanced_after_loop;
+  into.skipped_with_tasks += p.skipped_with_tasks;
+}
+
+}  // namespace
+
+RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols) {
+  RunAnalysis out;
+  const ProgramProfile program = profile_program(timeline);
+  out.wall_s = program.wall_s;
+  out.serial_s = program.serial_s;
+  out.threads = program.threads;
+  out.events = timeline.events;
+  out.runtime = meta.runtime;
+
+  std::unordered_map<uint64_t, CallsiteKey> key_of;  // codeptr → key
+  std::unordered_map<uint32_t, const RegionInstance*> instance_of;
+  for (const RegionProfile& p : program.regions) {
+    const SourceLocation& where = symbols.resolve(p.codeptr);
+    const CallsiteKey key = CallsiteKey::of(where, p.codeptr);
+    key_of[p.codeptr] = key;
+    RegionRun& r = out.regions[key];
+    r.key = key;
+    r.where = where;
+    // Two addresses can map to one key only if a module was loaded twice; merge them.
+    r.profile.codeptr = p.codeptr;
+    r.profile.instances += p.instances;
+    r.profile.time_s += p.time_s;
+    r.profile.max_team_size = std::max(r.profile.max_team_size, p.max_team_size);
+    r.profile.nested = r.profile.nested || p.nested;
+    r.profile.complete = r.profile.complete && p.complete;
+    if (r.profile.per_thread.size() < p.per_thread.size()) r.profile.per_thread.resize(p.per_thread.size());
+    for (size_t i = 0; i < p.per_thread.size(); ++i) {
+      r.profile.per_thread[i].thread = static_cast<uint32_t>(i);
+      r.profile.per_thread[i] += p.per_thread[i];
+    }
+    r.team_size = std::max(r.team_size, p.max_team_size);
+  }
+  for (const RegionInstance& inst : timeline.regions) {
+    instance_of[inst.parallel_id] = &inst;
+    add_phases(out.regions[key_of[inst.codeptr]].phases, barrier_phases(inst));
+  }
+
+  std::map<CallsiteKey, std::vector<const LockAcquisition*>> locks_of;
+  for (const LockAcquisition& a : timeline.locks) {
+    auto inst = instance_of.find(a.parallel_id);
+    if (inst == instance_of.end()) continue;  // serial code
+    // Charged to the innermost region around the acquisition: the one a hint can name.
+    locks_of[key_of[inst->second->codeptr]].push_back(&a);
+  }
+  for (auto& [key, acquisitions] : locks_of) {
+    RegionRun& r = out.regions[key];
+    r.locks = lock_costs(acquisitions);
+    for (const LockCost& c : r.locks.locks) {
+      std::string kind = mutex_kind_name(c.mutex_kind);
+      if (std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) == r.lock_kinds.end())
+        r.lock_kinds.push_back(kind);
+    }
+  }
+  return out;
+}
+
+}  // namespace ompscope::analysis

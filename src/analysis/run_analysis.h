@@ -1,0 +1,47 @@
+// One run's log reduced to per-callsite figures: what the scalability analysis compares
+// across thread counts and repeats.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/barrier_phases.h"
+#include "analysis/lock_costs.h"
+#include "analysis/region_profile.h"
+#include "analysis/symbolizer.h"
+
+namespace ompscope::analysis {
+
+// A region's identity across runs: its source line where debug info gives one (a compiler
+// may duplicate a pragma's call when it unrolls), else module + offset, which survives
+// address-space randomisation.
+struct CallsiteKey {
+  std::string text;
+  auto operator<=>(const CallsiteKey&) const = default;
+  static CallsiteKey of(const SourceLocation& where, uint64_t codeptr);
+};
+
+struct RegionRun {
+  CallsiteKey key;
+  SourceLocation where;
+  RegionProfile profile;
+  BarrierPhases phases;            // summed over instances
+  LockCosts locks;                 // acquisitions made inside its instances
+  std::vector<std::string> lock_kinds;  // "lock", "critical", ... seen
+  uint32_t team_size = 0;
+};
+
+struct RunAnalysis {
+  double wall_s = 0;
+  double serial_s = 0;
+  std::vector<ThreadSplit> threads;
+  std::map<CallsiteKey, RegionRun> regions;
+  uint64_t events = 0;
+  std::string runtime;
+};
+
+RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols);
+
+const char* mutex_kind_name(uint8_t ompt_mutex_kind);
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,166 @@
+#include "analysis/run_log.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace ompscope::analysis {
+namespace fs = std::filesystem;
+
+bool RunMeta::callback_active(const std::string& name) const {
+  for (const auto& [n, result] : callbacks)
+    if (n == name) return result > 1;  // ompt_set_never = 1, ompt_set_error = 0
+  return false;
+}
+
+uint64_t RunLog::event_count() const {
+  uint64_t n = 0;
+  for (const auto& t : threads) n += t.events.size();
+  return n;
+}
+
+uint64_t RunLog::last_ticks() const {
+  uint64_t last = meta.clock_end.ticks;
+  for (const auto& t : threads)
+    if (!t.events.empty()) last = std::max(last, t.events.back().time);
+  return last;
+}
+
+RunMeta read_run_meta(const fs::path& meta_file) {
+  std::ifstream in(meta_file);
+  if (!in) throw Error(fmt::format("{}: cannot read (not an ompscope log directory?)", meta_file.string()));
+  RunMeta meta;
+  std::string line;
+  int line_no = 0;
+  auto bad = [&](const std::string& why) {
+    return Error(fmt::format("{}:{}: corrupt log meta: {}", meta_file.string(), line_no, why));
+  };
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    std::string key;
+    fields >> key;
+    if (line_no == 1 && key != "ompscope-log") throw bad("does not start with 'ompscope-log'");
+    if (key == "ompscope-log") {
+      if (!(fields >> meta.version)) throw bad("missing version");
+      if (meta.version != kLogVersion)
+        throw Error(fmt::format("{}: log format version {}, this ompscope reads version {}",
+                                meta_file.string(), meta.version, kLogVersion));
+    } else if (key == "pid") {
+      fields >> meta.pid;
+    } else if (key == "runtime") {
+      std::getline(fields >> std::ws, meta.runtime);
+    } else if (key == "clock") {
+      fields >> meta.clock;
+      if (meta.clock != "tsc" && meta.clock != "monotonic") throw bad("unknown clock '" + meta.clock + "'");
+    } else if (key == "clock_start" || key == "clock_end") {
+      ClockPoint p;
+      if (!(fields >> p.ticks >> p.ns)) throw bad("clock point needs ticks and ns");
+      (key == "clock_start" ? meta.clock_start : meta.clock_end) = p;
+    } else if (key == "callback") {
+      std::string name;
+      int result = 0;
+      if (!(fields >> name >> result)) throw bad("callback needs a name and a result");
+      meta.callbacks.emplace_back(name, result);
+    } else if (key == "module") {
+      ModuleRange m;
+      if (!(fields >> std::hex >> m.load_bias >> m.begin >> m.end)) throw bad("module needs three addresses");
+      std::getline(fields >> std::ws, m.path);
+      bool known = std::any_of(meta.modules.begin(), meta.modules.end(), [&](const ModuleRange& o) {
+        return o.begin == m.begin && o.path == m.path;
+      });
+      if (!known) meta.modules.push_back(std::move(m));
+    } else if (key == "initialized") {
+      meta.initialized = true;
+    } else if (key == "finalized") {
+      meta.finalized = true;
+    } else if (key == "dropped") {
+      fields >> meta.dropped_events;
+    }
+    // Other keys (threads, chunk_bytes, omp_version, error) are informational.
+  }
+  if (line_no == 0) throw Error(fmt::format("{}: empty log meta (the tool never started?)", meta_file.string()));
+  if (meta.clock.empty() || meta.clock_start.ns == 0) throw bad("no clock calibration point");
+  return meta;
+}
+
+ThreadEvents read_thread_events(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot read", file.string()));
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<uint64_t>(in.tellg());
+  in.seekg(0);
+  LogFileHeader header{};
+  if (size < sizeof header || !in.read(reinterpret_cast<char*>(&header), sizeof header))
+    throw Error(fmt::format("{}: truncated log (shorter than its header)", file.string()));
+  if (memcmp(header.magic, kLogMagic, sizeof header.magic) != 0)
+    throw Error(fmt::format("{}: not an ompscope event log (bad magic)", file.string()));
+  if (header.version != kLogVersion || header.record_size != sizeof(Event))
+    throw Error(fmt::format("{}: log format version {} with {}-byte records, this ompscope reads version {}",
+                            file.string(), header.version, header.record_size, kLogVersion));
+  const uint64_t body = size - sizeof header;
+  if (body % sizeof(Event) != 0)
+    throw Error(fmt::format("{}: truncated log (ends inside record {})", file.string(), body / sizeof(Event)));
+
+  ThreadEvents out;
+  out.thread_index = header.thread_index;
+  out.events.resize(body / sizeof(Event));
+  in.read(reinterpret_cast<char*>(out.events.data()), static_cast<std::streamsize>(body));
+  if (!in) throw Error(fmt::format("{}: read error", file.string()));
+
+  size_t n = 0;
+  uint64_t previous = 0;
+  for (; n < out.events.size(); ++n) {
+    const Event& e = out.events[n];
+    if (e.kind == EventKind::None) break;  // zero tail of a log whose program died
+    if (static_cast<uint8_t>(e.kind) >= static_cast<uint8_t>(EventKind::Count))
+      throw Error(fmt::format("{}: corrupt log: record {} has unknown kind {}", file.string(), n,
+                              static_cast<int>(e.kind)));
+    if (e.time < previous)
+      throw Error(fmt::format("{}: corrupt log: record {} goes back in time", file.string(), n));
+    previous = e.time;
+  }
+  for (size_t rest = n; rest < out.events.size(); ++rest)
+    if (out.events[rest].kind != EventKind::None)
+      throw Error(fmt::format("{}: corrupt log: record {} follows the end marker", file.string(), rest));
+  out.events.resize(n);
+  return out;
+}
+
+RunLog read_run_log(const fs::path& directory, const ClockPoint* fallback_end) {
+  if (!fs::is_directory(directory))
+    throw Error(fmt::format("{}: no such log directory", directory.string()));
+  RunLog log;
+  log.directory = directory;
+  log.meta = read_run_meta(directory / kMetaFileName);
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(kThreadFilePrefix) && name.ends_with(kThreadFileSuffix))
+      log.threads.push_back(read_thread_events(entry.path()));
+  }
+  std::sort(log.threads.begin(), log.threads.end(),
+            [](const ThreadEvents& a, const ThreadEvents& b) { return a.thread_index < b.thread_index; });
+
+  const ClockPoint start = log.meta.clock_start;
+  ClockPoint end = log.meta.clock_end;
+  // The launcher's point comes after the program ended: the longer span calibrates better.
+  if (fallback_end && fallback_end->ns > end.ns) end = *fallback_end;
+  log.origin_ticks = start.ticks;
+  if (log.meta.clock == "monotonic") {
+    log.ticks_per_second = 1e9;
+  } else if (end.ns > start.ns + 1000000 && end.ticks > start.ticks) {
+    log.ticks_per_second = static_cast<double>(end.ticks - start.ticks) * 1e9 /
+                           static_cast<double>(end.ns - start.ns);
+  } else {
+    throw Error(fmt::format("{}: the TSC cannot be calibrated: the run left no end clock point", directory.string()));
+  }
+  return log;
+}
+
+}  // namespace ompscope::analysis

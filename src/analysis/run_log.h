@@ -1,0 +1,74 @@
+// An event log read back: what one run of a program under libompscope.so left in its log
+// directory (meta.txt + one thread-NNNN.evt per thread), with times converted to seconds.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/event_record.h"
+
+namespace ompscope::analysis {
+
+struct ModuleRange {
+  uint64_t load_bias = 0;  // add to a link-time address to get the run-time address
+  uint64_t begin = 0;      // executable segment, run-time addresses
+  uint64_t end = 0;
+  std::string path;
+};
+
+struct ClockPoint {
+  uint64_t ticks = 0;
+  uint64_t ns = 0;  // CLOCK_MONOTONIC
+};
+
+struct RunMeta {
+  uint32_t version = 0;
+  int pid = 0;
+  std::string runtime;
+  std::string clock;  // "tsc" or "monotonic"
+  ClockPoint clock_start;
+  ClockPoint clock_end;          // absent (ticks 0) when the program died before finalize
+  bool initialized = false;
+  bool finalized = false;
+  uint64_t dropped_events = 0;
+  std::vector<std::pair<std::string, int>> callbacks;  // name, ompt_set_result_t
+  std::vector<ModuleRange> modules;
+
+  bool callback_active(const std::string& name) const;
+};
+
+struct ThreadEvents {
+  uint32_t thread_index = 0;
+  std::vector<Event> events;  // in time order
+};
+
+struct RunLog {
+  std::filesystem::path directory;
+  RunMeta meta;
+  std::vector<ThreadEvents> threads;  // ordered by thread_index
+  double ticks_per_second = 1e9;
+  uint64_t origin_ticks = 0;          // clock_start: time 0 of the run
+
+  double seconds(uint64_t ticks) const {
+    return (static_cast<double>(ticks) - static_cast<double>(origin_ticks)) / ticks_per_second;
+  }
+  double duration(uint64_t from, uint64_t to) const {
+    return (static_cast<double>(to) - static_cast<double>(from)) / ticks_per_second;
+  }
+  uint64_t event_count() const;
+  uint64_t last_ticks() const;
+};
+
+// Parses meta.txt. Throws ompscope::Error naming the file and line on malformed content.
+RunMeta read_run_meta(const std::filesystem::path& meta_file);
+
+// Reads one thread's records. Throws ompscope::Error on a bad magic, an unknown version, a
+// record cut in half, an unknown event kind or time running backwards.
+ThreadEvents read_thread_events(const std::filesystem::path& file);
+
+// Reads a whole log directory. `fallback_end` is a clock point taken by the launcher after the
+// program ended, used to calibrate the clock when the program died before finalize.
+RunLog read_run_log(const std::filesystem::path& directory, const ClockPoint* fallback_end = nullptr);
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,258 @@
+#include "analysis/scalability.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace ompscope::analysis {
+
+double RegionReport::largest_gain(int threads) const {
+  double g = 0;
+  for (const Problem& p : problems)
+    if (p.threads == threads) g = std::max(g, p.gain_s);
+  return g;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+namespace {
+
+double median_of(const std::vector<const RegionRun*>& runs, const std::function<double(const RegionRun&)>& f) {
+  std::vector<double> v;
+  for (const RegionRun* r : runs) v.push_back(f(*r));
+  return median(std::move(v));
+}
+
+std::string us(double s) { return fmt::format("{:.3g} µs", s * 1e6); }
+
+bool has_kind(const RegionRun& r, const char* kind) {
+  return std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) != r.lock_kinds.end();
+}
+
+}  // namespace
+
+std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeats, int threads,
+                                     double region_time_s, std::optional<double> lost_s) {
+  std::vector<Problem> out;
+  if (repeats.empty()) return out;
+  const RegionRun& first = *repeats.front();
+  const double instances = static_cast<double>(first.profile.instances);
+  const double barriers = median_of(repeats, [](const RegionRun& r) { return double(r.phases.barriers); });
+
+  const double imbalance = median_of(repeats, [](const RegionRun& r) { return r.phases.imbalance_s; });
+  if (threads > 1 && imbalance > 0) {
+    const bool loop = first.phases.imbalanced_after_loop * 2 >= std::max<uint32_t>(1, first.phases.barriers / 2) &&
+                      first.phases.imbalanced_after_loop > 0;
+    Problem p{"load_imbalance", threads, imbalance, imbalance,
+              loop ? "iterations of the loop differ in cost: try schedule(dynamic, chunk) or schedule(guided) on it"
+                   : "threads get unequal shares of work before the barrier: partition the work by cost rather than "
+                     "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)",
+              {{"barriers", barriers}, {"per_instance_s", imbalance / std::max(1.0, instances)}}};
+    out.push_back(p);
+  }
+
+  const double walkthrough = median_of(repeats, [](const RegionRun& r) { return r.phases.walkthrough_s; });
+  const double startup = median_of(repeats, [](const RegionRun& r) { return r.phases.startup_s; });
+  if (threads > 1 && walkthrough + startup > 0) {
+    const double inner = std::max(0.0, barriers - instances);  // the join barrier is fork/join cost
+    out.push_back({"barrier_overhead", threads, walkthrough + startup, walkthrough + startup,
+                   fmt::format("{:.0f} barriers inside the region cost {} each: drop the ones not needed "
+                               "(nowait on worksharing constructs), or merge phases to synchronise less often",
+                               inner, us((walkthrough + startup) / std::max(1.0, inner))),
+                   {{"walkthrough_s", walkthrough}, {"release_skew_s", startup}, {"barriers", inner}}});
+  }
+
+  const double fork = median_of(repeats, [](const RegionRun& r) { return r.phases.fork_s; });
+  const double join = median_of(repeats, [](const RegionRun& r) { return r.phases.join_s; });
+  if (fork + join > 0) {
+    out.push_back({"fork_join_overhead", threads, fork + join, fork + join,
+                   fmt::format("the region starts {:.0f} times at {} per start and end: open one parallel "
+                               "region around the enclosing loop (parallel outside, omp for inside), or give "
+                               "each instance more work",
+                               instances, us((fork + join) / std::max(1.0, instances))),
+                   {{"fork_s", fork}, {"join_s", join}, {"instances", instances}}});
+  }
+
+  const double algorithm = median_of(repeats, [](const RegionRun& r) { return r.locks.max_thread_algorithm_s(); });
+  const double algorithm_total = median_of(repeats, [](const RegionRun& r) {
+    double s = 0;
+    for (const LockCost& c : r.locks.locks) s += c.algorithm_s;
+    return s;
+  });
+  double acquisitions = 0, hold = 0;
+  for (const LockCost& c : first.locks.locks) {
+    acquisitions += static_cast<double>(c.acquisitions);
+    hold = std::max(hold, c.hold_s);
+  }
+  const bool critical = has_kind(first, "critical");
+  if (algorithm > 0) {
+    out.push_back({"lock_overhead", threads, algorithm_total, algorithm,
+                   critical ? fmt::format("{:.0f} critical-section entries cost {} each even uncontended: use "
+                                          "#pragma omp atomic for single updates, or a reduction clause",
+                                          acquisitions, us(algorithm_total / std::max(1.0, acquisitions)))
+                            : fmt::format("{:.0f} lock acquisitions cost {} each even uncontended: take the lock "
+                                          "less often (batch updates, accumulate privately), or initialise it "
+                                          "with omp_lock_hint_uncontended / use atomics",
+                                          acquisitions, us(algorithm_total / std::max(1.0, acquisitions))),
+                   {{"acquisitions", acquisitions}, {"thread_seconds", algorithm_total}}});
+  }
+  const double contention = median_of(repeats, [](const RegionRun& r) { return r.locks.max_thread_contention_s(); });
+  const double contention_total = median_of(repeats, [](const RegionRun& r) {
+    double s = 0;
+    for (const LockCost& c : r.locks.locks) s += c.contention_s;
+    return s;
+  });
+  if (threads > 1 && contention > 0) {
+    const double serialisation = region_time_s > 0 ? hold / region_time_s : 0;
+    out.push_back({"lock_contention", threads, contention_total, contention,
+                   fmt::format("threads queue for a shared {} (one lock is held {:.0f}% of the region's time): "
+                               "split it (one lock per data item), shorten what runs under it, or accumulate "
+                               "privately and combine once (reduction)",
+                               critical ? "critical section" : "lock", 100 * serialisation),
+                   {{"acquisitions", acquisitions}, {"thread_seconds", contention_total},
+                    {"max_hold_s", hold}, {"serialisation", serialisation}}});
+  }
+
+  // Causes never add up to more than the region could lose: its time lost plus the overheads
+  // that exist at any thread count, and never more than its whole time.
+  double overheads = 0, total = 0;
+  for (const Problem& p : out) {
+    total += p.gain_s;
+    if (p.kind == "fork_join_overhead" || p.kind == "barrier_overhead" || p.kind == "lock_overhead")
+      overheads += p.gain_s;
+  }
+  const double limit = lost_s ? std::min(region_time_s, std::max(0.0, *lost_s) + overheads) : region_time_s;
+  if (total > limit && total > 0) {
+    const double scale = limit / total;
+    for (Problem& p : out) {
+      p.gain_s *= scale;
+      p.details.emplace_back("gain_scaled_by", scale);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Problem& a, const Problem& b) { return a.gain_s > b.gain_s; });
+  return out;
+}
+
+Report build_report(const std::vector<std::string>& command, int cores, const std::vector<MeasuredRun>& runs) {
+  Report report;
+  report.command = command;
+  report.cores = cores;
+  std::set<int> thread_set;
+  std::map<int, std::vector<const RunAnalysis*>> by_threads;
+  for (const MeasuredRun& run : runs) {
+    report.runs.push_back(run.record);
+    thread_set.insert(run.record.threads);
+    if (run.analysis) {
+      by_threads[run.record.threads].push_back(&*run.analysis);
+      if (report.runtime.empty()) report.runtime = run.analysis->runtime;
+    }
+  }
+  report.threads.assign(thread_set.begin(), thread_set.end());
+
+  for (const auto& [t, analyses] : by_threads) {
+    std::vector<double> wall, serial;
+    for (const RunAnalysis* a : analyses) {
+      wall.push_back(a->wall_s);
+      serial.push_back(a->serial_s);
+    }
+    report.program_time_s[t] = median(wall);
+    report.serial_s[t] = median(serial);
+    report.program_threads[t] = analyses.front()->threads;
+  }
+  if (!report.program_time_s.empty()) {
+    const auto& [t0, time0] = *report.program_time_s.begin();
+    for (const auto& [t, time] : report.program_time_s)
+      report.program_efficiency[t] = time > 0 ? time0 * t0 / (time * t) : 0;
+    const double serial0 = report.serial_s[t0];
+    if (serial0 > 0 && time0 > 0) report.amdahl_speedup_bound = time0 / serial0;
+  }
+
+  std::set<CallsiteKey> keys;
+  for (const auto& [t, analyses] : by_threads)
+    for (const RunAnalysis* a : analyses)
+      for (const auto& [key, r] : a->regions) keys.insert(key);
+
+  for (const CallsiteKey& key : keys) {
+    RegionReport region;
+    std::optional<std::pair<int, double>> base;  // (t0, T(t0))
+    for (const auto& [t, analyses] : by_threads) {
+      std::vector<const RegionRun*> repeats;
+      for (const RunAnalysis* a : analyses) {
+        auto it = a->regions.find(key);
+        if (it != a->regions.end()) repeats.push_back(&it->second);
+      }
+      if (repeats.empty()) continue;
+      const RegionRun& first = *repeats.front();
+      if (region.function.empty() && region.file.empty()) {
+        region.function = first.where.function;
+        region.file = first.where.file;
+        region.line = first.where.line;
+        region.module = first.where.module;
+        region.module_offset = first.where.module_offset;
+      }
+      region.nested = region.nested || first.profile.nested;
+      const double time = median_of(repeats, [](const RegionRun& r) { return r.profile.time_s; });
+      region.time_s[t] = time;
+      region.instances_at[t] = first.profile.instances;
+      region.per_thread[t] = first.profile.per_thread;
+      if (!base) base = std::make_pair(t, time);
+      const auto [t0, time0] = *base;
+      region.efficiency[t] = time > 0 ? time0 * t0 / (time * t) : 0;
+      const double lost = t == t0 ? 0.0 : time - time0 * t0 / t;
+      region.time_lost_s[t] = lost;
+      const std::optional<double> known_lost = t == t0 && t0 > 1 ? std::nullopt : std::optional<double>(lost);
+      for (Problem& p : diagnose_region(repeats, t, time, known_lost)) region.problems.push_back(std::move(p));
+    }
+    if (!region.instances_at.empty()) region.instances = region.instances_at.rbegin()->second;
+    report.regions.push_back(std::move(region));
+  }
+
+  // The program's serial code competes with the regions as one more place to win time back.
+  if (!report.serial_s.empty()) {
+    RegionReport serial;
+    serial.kind = "serial";
+    serial.function = "(outside parallel regions)";
+    const auto& [t0, time0] = *report.program_time_s.begin();
+    for (const auto& [t, s] : report.serial_s) {
+      serial.time_s[t] = s;
+      serial.instances_at[t] = 1;
+      const double gain = s * (1.0 - 1.0 / t);
+      if (t > 1 && gain > 0) {
+        const double fraction = time0 > 0 ? report.serial_s[t0] / time0 : 0;
+        serial.problems.push_back(
+            {"serial_code", t, s, gain,
+             fmt::format("{:.0f}% of the run is serial code: Amdahl's law caps the speedup at {:.1f}x; "
+                         "parallelise the serial phase (or overlap it with parallel work)",
+                         100 * fraction, fraction > 0 ? 1 / fraction : 0.0),
+             {{"serial_fraction", fraction}}});
+      }
+    }
+    serial.instances = 1;
+    report.regions.push_back(std::move(serial));
+  }
+
+  const int largest = report.threads.empty() ? 0 : report.threads.back();
+  std::stable_sort(report.regions.begin(), report.regions.end(), [&](const RegionReport& a, const RegionReport& b) {
+    const double ga = a.largest_gain(largest), gb = b.largest_gain(largest);
+    if (ga != gb) return ga > gb;
+    auto ta = a.time_s.count(largest) ? a.time_s.at(largest) : 0, tb = b.time_s.count(largest) ? b.time_s.at(largest) : 0;
+    return ta > tb;
+  });
+  int rank = 0;
+  for (RegionReport& r : report.regions) r.id = r.kind == "serial" ? "serial" : fmt::format("r{}", ++rank);
+  for (const MeasuredRun& run : runs)
+    if (run.record.dropped_events > 0)
+      report.notes.push_back(fmt::format("{} events were dropped in the run at {} threads (repeat {}): the log "
+                                         "could not grow (disk full?)",
+                                         run.record.dropped_events, run.record.threads, run.record.repeat));
+  return report;
+}
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,135 @@
+#include "analysis/symbolizer.h"
+
+#include <backtrace.h>
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <link.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace ompscope::analysis {
+
+struct Symbolizer::ModuleState {
+  backtrace_state* state = nullptr;  // libbacktrace has no destroy function: one per module, kept
+};
+
+namespace {
+
+void ignore_error(void*, const char*, int) {}
+
+// libbacktrace places the named file at this (the analysing) program's own load bias, whatever
+// file it is: queries must be shifted by it.
+uintptr_t own_executable_bias() {
+  uintptr_t bias = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') {
+          *static_cast<uintptr_t*>(data) = info->dlpi_addr;
+          return 1;
+        }
+        return 0;
+      },
+      &bias);
+  return bias;
+}
+
+// DWARF joins the compilation directory and the file name; with an absolute file name some
+// producers leave "dir//abs/path": the part after the double slash is the real path.
+std::string clean_path(const char* file) {
+  std::string path(file);
+  const size_t twice = path.rfind("//");
+  return twice == std::string::npos ? path : path.substr(twice + 1);
+}
+
+std::string demangle(const char* name) {
+  if (!name) return {};
+  int status = 0;
+  char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || !out) return name;
+  std::string result(out);
+  free(out);
+  return result;
+}
+
+constexpr uintptr_t kLineSearchBytes = 512;
+
+struct PcInfo {
+  SourceLocation* location;
+  bool found = false;
+};
+
+// Called innermost inlined frame first: the first frame with a file is the source line of the call.
+int on_pcinfo(void* data, uintptr_t, const char* file, int line, const char* function) {
+  auto* info = static_cast<PcInfo*>(data);
+  if (!file) return 0;
+  info->location->file = clean_path(file);
+  info->location->line = line;
+  if (function) info->location->function = demangle(function);
+  info->found = true;
+  return 1;
+}
+
+void on_syminfo(void* data, uintptr_t, const char* symbol, uintptr_t, uintptr_t) {
+  auto* location = static_cast<SourceLocation*>(data);
+  if (symbol && location->function.empty()) location->function = demangle(symbol);
+}
+
+}  // namespace
+
+bool is_openmp_runtime(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  return name.starts_with("libomp.") || name.starts_with("libomp-") || name.starts_with("libgomp.") ||
+         name.starts_with("libiomp");
+}
+
+std::string SourceLocation::file_line() const {
+  if (!file.empty()) return fmt::format("{}:{}", file, line);
+  if (!module.empty())
+    return fmt::format("{}+0x{:x}", std::filesystem::path(module).filename().string(), module_offset);
+  return "unknown";
+}
+
+Symbolizer::Symbolizer(std::vector<ModuleRange> modules) : modules_(std::move(modules)) {
+  states_.resize(modules_.size());
+}
+
+Symbolizer::~Symbolizer() = default;
+
+const SourceLocation& Symbolizer::resolve(uint64_t address) {
+  auto cached = cache_.find(address);
+  if (cached != cache_.end()) return cached->second;
+  SourceLocation& location = cache_[address];
+  if (address == 0) return location;
+  for (size_t i = 0; i < modules_.size(); ++i) {
+    const ModuleRange& m = modules_[i];
+    if (address < m.begin || address >= m.end) continue;
+    location.module = m.path;
+    location.in_runtime = is_openmp_runtime(m.path);
+    location.module_offset = address - m.load_bias;
+    if (!states_[i]) {
+      states_[i] = std::make_unique<ModuleState>();
+      states_[i]->state = backtrace_create_state(m.path.c_str(), 0, ignore_error, nullptr);
+    }
+    backtrace_state* state = states_[i]->state;
+    if (!state) break;
+    static const uintptr_t shift = own_executable_bias();
+    const uintptr_t pc = static_cast<uintptr_t>(address - 1 - m.load_bias) + shift;
+    PcInfo info{&location};
+    backtrace_pcinfo(state, pc, on_pcinfo, ignore_error, &info);
+    // Optimising compilers give the runtime call of a pragma line 0; the pragma's own line is
+    // the last non-zero row before it, so walk back a little.
+    for (uintptr_t back = 1; info.found && location.line == 0 && back <= kLineSearchBytes; ++back) {
+      SourceLocation earlier;
+      PcInfo probe{&earlier};
+      backtrace_pcinfo(state, pc - back, on_pcinfo, ignore_error, &probe);
+      if (probe.found && earlier.line != 0 && earlier.file == location.file) location.line = earlier.line;
+    }
+    if (location.function.empty()) backtrace_syminfo(state, pc, on_syminfo, ignore_error, &location);
+    break;
+  }
+  return location;
+}
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,45 @@
+// Offline symbolisation: a callsite's run-time address (codeptr_ra) → function, file:line,
+// through the module map the run saved and each module's DWARF, read with libbacktrace.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/run_log.h"
+
+namespace ompscope::analysis {
+
+struct SourceLocation {
+  std::string function;  // demangled; empty when the module has no symbols
+  std::string file;      // as recorded in the debug info; empty without -g
+  int line = 0;
+  std::string module;    // path of the module holding the address
+  bool in_runtime = false;  // the address is inside the OpenMP runtime itself
+
+  std::string file_line() const;  // "file:line", or "module+0xoffset" without debug info
+  uint64_t module_offset = 0;
+};
+
+class Symbolizer {
+ public:
+  explicit Symbolizer(std::vector<ModuleRange> modules);
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  // `address` is a return address: the call itself is at address - 1.
+  const SourceLocation& resolve(uint64_t address);
+
+ private:
+  struct ModuleState;
+  std::vector<ModuleRange> modules_;
+  std::vector<std::unique_ptr<ModuleState>> states_;  // parallel to modules_, created lazily
+  std::unordered_map<uint64_t, SourceLocation> cache_;
+};
+
+// True for the path of an OpenMP runtime library (libomp, libgomp, libiomp).
+bool is_openmp_runtime(const std::string& module_path);
+
+}  // namespace ompscope::analysis

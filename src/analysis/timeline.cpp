@@ -1,0 +1,369 @@
+#include "analysis/timeline.h"
+
+#include <omp-tools.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace ompscope::analysis {
+namespace {
+
+constexpr size_t kNoPart = std::numeric_limits<size_t>::max();
+
+SyncKind classify_sync(uint8_t kind) {
+  switch (kind) {
+    case ompt_sync_region_barrier:
+    case ompt_sync_region_barrier_implicit:
+    case ompt_sync_region_barrier_explicit:
+    case ompt_sync_region_barrier_implementation:
+    case ompt_sync_region_barrier_implicit_workshare:
+    case ompt_sync_region_barrier_implicit_parallel:
+    case ompt_sync_region_barrier_teams:
+      return SyncKind::Barrier;
+    case ompt_sync_region_taskwait:
+      return SyncKind::Taskwait;
+    case ompt_sync_region_taskgroup:
+      return SyncKind::Taskgroup;
+    default:
+      return SyncKind::Other;
+  }
+}
+
+bool is_implicit_barrier(uint8_t kind) {
+  return kind == ompt_sync_region_barrier_implicit || kind == ompt_sync_region_barrier_implicit_parallel;
+}
+
+bool is_loop(uint8_t work) {
+  return work == ompt_work_loop || work == ompt_work_distribute || work == ompt_work_taskloop || work >= 10;
+}
+
+struct Span {
+  uint32_t parallel_id = 0;
+  uint64_t codeptr = 0;
+  uint32_t requested = 0;
+  uint32_t master = 0;
+  uint32_t parent = 0;
+  double begin = 0;
+  double end = -1;
+};
+
+struct Part {
+  uint32_t parallel_id;
+  ThreadInRegion data;
+  std::vector<bool> implicit_kind;  // parallel to data.syncs: an implicit barrier
+};
+
+struct OpenSync {
+  size_t part;
+  SyncVisit visit;
+  bool implicit;
+};
+
+struct Frame {
+  uint32_t parallel_id;
+  uint32_t implicit_task;
+  size_t part;  // kNoPart for the initial task
+};
+
+// Everything one thread's stream contributes; threads are walked one after another.
+class ThreadWalk {
+ public:
+  ThreadWalk(const RunLog& log, uint32_t thread, std::vector<Part>& parts,
+             std::unordered_map<uint32_t, Span>& spans, std::unordered_map<uint32_t, size_t>& task_index,
+             Timeline& out)
+      : log_(log), thread_(thread), parts_(parts), spans_(spans), task_index_(task_index), out_(out) {}
+
+  void on(const Event& e) {
+    const double t = log_.seconds(e.time);
+    last_ = t;
+    switch (e.kind) {
+      case EventKind::ParallelBegin: {
+        Span& s = spans_[e.id];
+        s = Span{e.id, e.codeptr, e.arg, thread_, current_parallel(), t, -1};
+        break;
+      }
+      case EventKind::ParallelEnd: {
+        auto it = spans_.find(e.id);
+        if (it != spans_.end()) it->second.end = t;
+        break;
+      }
+      case EventKind::ImplicitTaskBegin:
+        if (e.detail & ompt_task_initial) {
+          frames_.push_back({e.id, e.id2, kNoPart});
+        } else {
+          parts_.push_back(Part{e.id, {}, {}});
+          ThreadInRegion& p = parts_.back().data;
+          p.thread = thread_;
+          p.index = e.arg2;
+          p.start = t;
+          p.end = -1;
+          frames_.push_back({e.id, e.id2, parts_.size() - 1});
+        }
+        loop_in_segment_ = false;
+        break;
+      case EventKind::ImplicitTaskEnd:
+        if (!frames_.empty()) {
+          close_syncs_of(frames_.back().part, t);
+          if (frames_.back().part != kNoPart) parts_[frames_.back().part].data.end = t;
+          frames_.pop_back();
+        }
+        break;
+      case EventKind::WorkEnd:
+        if (is_loop(e.detail)) {
+          loop_in_segment_ = true;
+          if (size_t p = current_part(); p != kNoPart) parts_[p].data.saw_loop = true;
+        }
+        break;
+      case EventKind::SyncBegin: {
+        SyncVisit v;
+        v.kind = classify_sync(e.detail);
+        v.codeptr = e.codeptr;
+        v.arrive = t;
+        v.depart = -1;
+        v.follows_loop = loop_in_segment_;
+        syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail)});
+        loop_in_segment_ = false;
+        break;
+      }
+      case EventKind::SyncEnd:
+        if (!syncs_.empty()) {
+          syncs_.back().visit.depart = t;
+          finish_sync(syncs_.back());
+          syncs_.pop_back();
+        }
+        break;
+      case EventKind::MutexAcquire: {
+        LockAcquisition a;
+        a.thread = thread_;
+        a.wait_id = e.wait_id();
+        a.codeptr = e.codeptr;
+        a.mutex_kind = e.detail;
+        a.parallel_id = current_parallel();
+        a.request = t;
+        a.acquired = -1;
+        a.released = -1;
+        locks_.push_back(a);
+        break;
+      }
+      case EventKind::MutexAcquired:
+        if (LockAcquisition* a = find_lock(e.wait_id(), false)) {
+          a->acquired = t;
+          if (size_t p = current_part(); p != kNoPart) parts_[p].data.lock_wait += t - a->request;
+        }
+        break;
+      case EventKind::NestLockNext:
+        // A nest lock taken again by its owner: acquired at once, held until its outer release.
+        if (e.detail == ompt_scope_begin) {
+          if (LockAcquisition* a = find_lock(e.wait_id(), false)) {
+            a->acquired = a->released = t;
+            retire_lock(a);
+          }
+        }
+        break;
+      case EventKind::MutexReleased:
+        if (LockAcquisition* a = find_lock(e.wait_id(), true)) {
+          a->released = t;
+          retire_lock(a);
+        }
+        break;
+      case EventKind::TaskCreate:
+        // The task itself was recorded by the creation pre-pass; here it learns its region.
+        if (auto it = task_index_.find(e.id); it != task_index_.end())
+          out_.tasks[it->second].parallel_id = current_parallel();
+        break;
+      case EventKind::TaskSchedule:
+        on_task_schedule(e, t);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // A stream that stops early (the program died) leaves intervals open: close them at its end.
+  void finish() {
+    if (running_task_) close_fragment(last_);
+    while (!syncs_.empty()) {
+      syncs_.back().visit.depart = last_;
+      finish_sync(syncs_.back());
+      syncs_.pop_back();
+    }
+    for (const Frame& f : frames_)
+      if (f.part != kNoPart && parts_[f.part].data.end < 0) parts_[f.part].data.end = last_;
+    for (LockAcquisition& a : locks_) {
+      if (a.acquired < 0) a.acquired = last_;
+      a.released = last_;
+      out_.locks.push_back(a);
+    }
+    locks_.clear();
+  }
+
+ private:
+  uint32_t current_parallel() const {
+    for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
+      if (it->part != kNoPart) return it->parallel_id;
+    return 0;
+  }
+  size_t current_part() const { return frames_.empty() ? kNoPart : frames_.back().part; }
+
+  bool is_implicit_task(uint32_t id) const {
+    return std::any_of(frames_.begin(), frames_.end(), [&](const Frame& f) { return f.implicit_task == id; });
+  }
+
+  LockAcquisition* find_lock(uint64_t wait_id, bool acquired) {
+    for (auto it = locks_.rbegin(); it != locks_.rend(); ++it)
+      if (it->wait_id == wait_id && (it->acquired >= 0) == acquired) return &*it;
+    return nullptr;
+  }
+
+  void retire_lock(LockAcquisition* a) {
+    out_.locks.push_back(*a);
+    locks_.erase(locks_.begin() + (a - locks_.data()));
+  }
+
+  void finish_sync(const OpenSync& s) {
+    if (s.part == kNoPart) return;
+    Part& part = parts_[s.part];
+    part.data.syncs.push_back(s.visit);
+    part.implicit_kind.push_back(s.implicit);
+  }
+
+  void close_syncs_of(size_t part, double t) {
+    while (!syncs_.empty() && syncs_.back().part == part) {
+      syncs_.back().visit.depart = t;
+      finish_sync(syncs_.back());
+      syncs_.pop_back();
+    }
+  }
+
+  void close_fragment(double t) {
+    auto it = task_index_.find(running_task_);
+    if (it != task_index_.end()) out_.tasks[it->second].fragments.push_back({thread_, running_since_, t});
+    const double dt = t - running_since_;
+    // Task time inside a barrier or taskwait is not waiting: every enclosing visit gets it.
+    bool inside_sync = false;
+    for (OpenSync& s : syncs_) {
+      s.visit.tasks += dt;
+      inside_sync = true;
+    }
+    if (!inside_sync)
+      if (size_t p = current_part(); p != kNoPart) parts_[p].data.tasks_outside_syncs += dt;
+    running_task_ = 0;
+  }
+
+  void on_task_schedule(const Event& e, double t) {
+    const uint32_t prior = e.id, next = e.id2;
+    if (running_task_ != 0 && running_task_ == prior) close_fragment(t);
+    const auto status = static_cast<ompt_task_status_t>(e.detail);
+    if (status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_late_fulfill) {
+      auto it = task_index_.find(prior);
+      if (it != task_index_.end() && out_.tasks[it->second].completed < 0) out_.tasks[it->second].completed = t;
+    }
+    if (next != 0 && !is_implicit_task(next)) {
+      running_task_ = next;
+      running_since_ = t;
+    }
+  }
+
+  const RunLog& log_;
+  uint32_t thread_;
+  std::vector<Part>& parts_;
+  std::unordered_map<uint32_t, Span>& spans_;
+  std::unordered_map<uint32_t, size_t>& task_index_;
+  Timeline& out_;
+
+  std::vector<Frame> frames_;
+  std::vector<OpenSync> syncs_;
+  std::vector<LockAcquisition> locks_;  // requested or held, not yet released
+  uint32_t running_task_ = 0;
+  double running_since_ = 0;
+  bool loop_in_segment_ = false;
+  double last_ = 0;
+};
+
+}  // namespace
+
+double TaskInstance::exclusive() const {
+  double sum = 0;
+  for (const TaskFragment& f : fragments) sum += f.end - f.begin;
+  return sum;
+}
+
+Timeline build_timeline(const RunLog& log) {
+  Timeline out;
+  std::vector<Part> parts;
+  std::unordered_map<uint32_t, Span> spans;
+  std::unordered_map<uint32_t, size_t> task_index;
+
+  // Task creations must be known before another thread's schedule events name them: walk
+  // creations of all threads first, then everything.
+  for (const ThreadEvents& thread : log.threads) {
+    for (const Event& e : thread.events) {
+      if (e.kind != EventKind::TaskCreate) continue;
+      TaskInstance task;
+      task.id = e.id;
+      task.parent = e.id2;
+      task.creator_thread = thread.thread_index;
+      task.codeptr = e.codeptr;
+      task.flags = e.arg;
+      task.created = log.seconds(e.time);
+      task_index[e.id] = out.tasks.size();
+      out.tasks.push_back(std::move(task));
+    }
+  }
+  for (const ThreadEvents& thread : log.threads) {
+    ThreadWalk walk(log, thread.thread_index, parts, spans, task_index, out);
+    for (const Event& e : thread.events) walk.on(e);
+    walk.finish();
+    if (!thread.events.empty())
+      out.threads.push_back({thread.thread_index, log.seconds(thread.events.front().time),
+                             log.seconds(thread.events.back().time)});
+    out.events += thread.events.size();
+  }
+  const double run_end = log.seconds(log.last_ticks());
+  out.end = run_end;
+
+  std::unordered_map<uint32_t, std::vector<size_t>> parts_of;
+  for (size_t i = 0; i < parts.size(); ++i) parts_of[parts[i].parallel_id].push_back(i);
+
+  for (auto& [id, span] : spans) {
+    RegionInstance r;
+    r.parallel_id = id;
+    r.codeptr = span.codeptr;
+    r.requested_threads = span.requested;
+    r.master_thread = span.master;
+    r.parent_parallel_id = span.parent;
+    r.begin = span.begin;
+    r.complete = span.end >= 0;
+    r.end = r.complete ? span.end : run_end;
+    for (size_t i : parts_of[id]) {
+      Part& part = parts[i];
+      ThreadInRegion p = std::move(part.data);
+      // Workers learn of the region's end late (OMPT-NOTES quirk 1): clamp to the region's end.
+      if (p.end < 0 || p.end > r.end) p.end = r.end;
+      for (SyncVisit& v : p.syncs) {
+        v.arrive = std::min(v.arrive, r.end);
+        v.depart = std::min(v.depart < 0 ? r.end : v.depart, r.end);
+        v.tasks = std::min(v.tasks, v.depart - v.arrive);
+      }
+      for (size_t k = p.syncs.size(); k-- > 0;) {
+        if (part.implicit_kind[k]) {
+          p.syncs[k].kind = SyncKind::JoinBarrier;
+          break;
+        }
+        if (p.syncs[k].kind == SyncKind::Barrier) break;
+      }
+      r.threads.push_back(std::move(p));
+    }
+    std::sort(r.threads.begin(), r.threads.end(),
+              [](const ThreadInRegion& a, const ThreadInRegion& b) { return a.index < b.index; });
+    r.team_size = static_cast<uint32_t>(r.threads.size());
+    out.regions.push_back(std::move(r));
+  }
+  std::sort(out.regions.begin(), out.regions.end(),
+            [](const RegionInstance& a, const RegionInstance& b) { return a.begin < b.begin; });
+  std::sort(out.locks.begin(), out.locks.end(),
+            [](const LockAcquisition& a, const LockAcquisition& b) { return a.request < b.request; });
+  return out;
+}
+
+}  // namespace ompscope::analysis

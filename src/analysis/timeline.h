@@ -1,0 +1,100 @@
+// The run reconstructed as typed intervals: parallel-region instances with each thread's
+// part in them (barrier visits, lock acquisitions), task instances with their fragments of
+// execution. Built from the raw per-thread records by build_timeline(); every later metric
+// (profile, barrier phases, locks, tasks, scalability) is a pure function of these types,
+// so unit tests construct them by hand.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/run_log.h"
+
+namespace ompscope::analysis {
+
+enum class SyncKind : uint8_t { Barrier, JoinBarrier, Taskwait, Taskgroup, Other };
+
+struct SyncVisit {
+  SyncKind kind = SyncKind::Barrier;
+  uint64_t codeptr = 0;
+  double arrive = 0;     // sync region begin
+  double depart = 0;     // sync region end (clamped to the region's end for the join barrier)
+  double tasks = 0;      // time spent running explicit tasks inside this visit
+  bool follows_loop = false;  // a worksharing loop ended in the segment just before it
+};
+
+struct LockAcquisition {
+  uint32_t thread = 0;
+  uint64_t wait_id = 0;
+  uint64_t codeptr = 0;   // the acquiring callsite
+  uint8_t mutex_kind = 0; // ompt_mutex_t: lock, nest_lock, critical, atomic, ordered
+  uint32_t parallel_id = 0;  // innermost region the thread was in (0: serial code)
+  double request = 0;
+  double acquired = 0;
+  double released = 0;
+};
+
+// One thread's participation in one region instance.
+struct ThreadInRegion {
+  uint32_t thread = 0;       // log thread index
+  uint32_t index = 0;        // omp_get_thread_num() in the team
+  double start = 0;          // implicit task begin
+  double end = 0;            // implicit task end (clamped to the region's end)
+  std::vector<SyncVisit> syncs;
+  double lock_wait = 0;      // acquire request → acquired, summed
+  double tasks_outside_syncs = 0;  // explicit tasks run outside barriers/taskwaits (e.g. undeferred)
+  bool saw_loop = false;
+};
+
+struct RegionInstance {
+  uint32_t parallel_id = 0;
+  uint64_t codeptr = 0;
+  uint32_t requested_threads = 0;
+  uint32_t team_size = 0;
+  uint32_t master_thread = 0;
+  uint32_t parent_parallel_id = 0;  // enclosing region on the master (0: top level)
+  double begin = 0;
+  double end = 0;
+  bool complete = true;  // false when the program died inside it
+  std::vector<ThreadInRegion> threads;  // sorted by index in team
+};
+
+struct TaskFragment {  // a contiguous execution of a task on one thread
+  uint32_t thread = 0;
+  double begin = 0;
+  double end = 0;
+};
+
+struct TaskInstance {
+  uint32_t id = 0;
+  uint32_t parent = 0;        // creating task (implicit or explicit)
+  uint32_t parallel_id = 0;   // region it was created in
+  uint32_t creator_thread = 0;
+  uint64_t codeptr = 0;
+  uint32_t flags = 0;         // ompt_task_flag_t
+  double created = 0;
+  double completed = -1;      // -1: never completed (program died)
+  std::vector<TaskFragment> fragments;
+  double exclusive() const;   // sum of fragments: suspension already excluded
+};
+
+struct ThreadSummary {
+  uint32_t thread = 0;
+  double first = 0;  // first event
+  double last = 0;   // last event
+};
+
+struct Timeline {
+  double start = 0;           // 0: the run's clock origin
+  double end = 0;             // finalize (or the last event of a run that died)
+  std::vector<RegionInstance> regions;   // ordered by begin
+  std::vector<LockAcquisition> locks;    // ordered by request
+  std::vector<TaskInstance> tasks;       // ordered by creation
+  std::vector<ThreadSummary> threads;
+  uint64_t events = 0;
+};
+
+Timeline build_timeline(const RunLog& log);
+
+}  // namespace ompscope::analysis

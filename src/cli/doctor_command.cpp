@@ -1,0 +1,107 @@
+// ompscope doctor: answers "the tool shows nothing" — which runtime, is OMPT active, where
+// libomp and the tool library are, the clock and its calibration, and what to do about each gap.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "analysis/run_log.h"
+#include "cli/commands.h"
+#include "cli/measurement.h"
+#include "common/clock.h"
+
+namespace ompscope::cli {
+namespace fs = std::filesystem;
+namespace {
+
+struct Checklist {
+  int problems = 0;
+  void ok(const std::string& what) { fmt::print("  ok    {}\n", what); }
+  void info(const std::string& what) { fmt::print("        {}\n", what); }
+  void bad(const std::string& what, const std::string& fix) {
+    ++problems;
+    fmt::print("  FAIL  {}\n        fix: {}\n", what, fix);
+  }
+};
+
+double calibrate_tsc_hz() {
+  const uint64_t t0 = __rdtsc(), n0 = monotonic_ns();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const uint64_t t1 = __rdtsc(), n1 = monotonic_ns();
+  return static_cast<double>(t1 - t0) * 1e9 / static_cast<double>(n1 - n0);
+}
+
+}  // namespace
+
+Command add_doctor_command(CLI::App& parent) {
+  auto program = std::make_shared<std::vector<std::string>>();
+  CLI::App* app = parent.add_subcommand("doctor", "check that OMPT observation works: runtime, tool library, clock");
+  app->add_option("program", *program, "optionally, the program you want to observe (and its arguments), after --");
+  app->positionals_at_end();
+  return {app, [program]() -> int {
+            Checklist c;
+            fmt::print("ompscope doctor\n\ntool library\n");
+            const fs::path tool = tool_library_path();
+            if (fs::exists(tool)) c.ok(tool.string());
+            else c.bad(tool.string() + " is missing", "reinstall ompscope (cmake --install) so lib/ sits beside bin/");
+
+            fmt::print("\nOpenMP runtime\n");
+            const std::string libomp = find_libomp();
+            if (libomp.empty()) c.bad("no LLVM libomp found", "apt-get install libomp5-14 (scripts/setup.sh)");
+            else c.ok("LLVM libomp: " + libomp);
+            if (const char* t = getenv("OMP_TOOL"); t && std::string(t) == "disabled")
+              c.bad("OMP_TOOL=disabled is set: the runtime will not load any tool", "unset OMP_TOOL");
+            if (const char* l = getenv("OMP_TOOL_LIBRARIES"); l && *l)
+              c.info(fmt::format("OMP_TOOL_LIBRARIES={} is set; ompscope replaces it for the runs it starts", l));
+
+            const fs::path probe = fs::path(tool).parent_path().parent_path() / "bin" / "ompscope-probe";
+            std::vector<std::string> argv = program->empty() ? std::vector<std::string>{probe.string()} : *program;
+            fmt::print("\nOMPT, observed on {}\n", program->empty() ? "the bundled probe program" : argv[0]);
+            try {
+              const Target target = resolve_target(argv);
+              c.info("program's runtime: " + target.runtime.describe());
+              if (target.runtime.kind == RuntimeKind::GnuLibgomp)
+                c.info("GCC's libgomp has no OMPT: ompscope runs the program on LLVM libomp's GOMP layer instead");
+              if (target.runtime.kind == RuntimeKind::None)
+                c.bad("the program is not dynamically linked with an OpenMP runtime",
+                      "build it with -fopenmp (clang or gcc) and link the runtime dynamically");
+              const fs::path dir = fs::temp_directory_path() / fmt::format("ompscope-doctor-{}", getpid());
+              fs::remove_all(dir);
+              fs::create_directories(dir / "runs");
+              RunResult run = run_under_tool(target, dir, RunRequest{2, 0, false});
+              if (!run.run.record.observed) {
+                c.bad("the runtime did not load the tool: " + run.run.record.status,
+                      "use LLVM libomp (clang -fopenmp), or Intel's; check OMP_TOOL is not 'disabled'");
+              } else {
+                const analysis::RunMeta meta = analysis::read_run_meta(run.log_dir / kMetaFileName);
+                c.ok("OMPT active: " + meta.runtime);
+                std::vector<std::string> never;
+                for (const auto& [name, result] : meta.callbacks)
+                  if (result <= 1) never.push_back(name);
+                if (!never.empty())
+                  c.info(fmt::format("callbacks this runtime never delivers: {} (e.g. libomp 14 has no dispatch: "
+                                     "loop chunks are not seen)", fmt::join(never, ", ")));
+                c.ok(fmt::format("{} events from {} region(s)", run.run.record.events,
+                                 run.run.analysis ? run.run.analysis->regions.size() : 0));
+              }
+              fs::remove_all(dir);
+            } catch (const std::exception& e) {
+              c.bad(e.what(), "check the program path, or run doctor without a program to test the bundled probe");
+            }
+
+            fmt::print("\nclock\n");
+            if (tsc_is_invariant()) {
+              c.ok(fmt::format("invariant TSC (constant_tsc, nonstop_tsc), {:.1f} MHz measured over 50 ms",
+                               calibrate_tsc_hz() / 1e6));
+            } else {
+              c.info("no invariant TSC: events are timed with CLOCK_MONOTONIC (about 25 ns per event more)");
+            }
+            fmt::print("\n{}\n", c.problems ? fmt::format("{} problem(s) found", c.problems)
+                                            : "everything needed to observe OpenMP programs is in place");
+            return c.problems ? 1 : 0;
+          }};
+}
+
+}  // namespace ompscope::cli

@@ -1,0 +1,124 @@
+#include "cli/measurement.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "analysis/run_log.h"
+#include "analysis/symbolizer.h"
+#include "analysis/timeline.h"
+#include "common/error.h"
+
+namespace ompscope::cli {
+namespace fs = std::filesystem;
+
+int core_count() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n ? static_cast<int>(n) : 1;
+}
+
+Target resolve_target(const std::vector<std::string>& argv) {
+  if (argv.empty()) throw Error("no program given: put it after --, e.g. ompscope profile -- ./app args");
+  Target t;
+  t.argv = argv;
+  t.resolved_path = find_program(argv[0]);
+  if (t.resolved_path.empty()) throw Error(fmt::format("cannot start '{}': no such program", argv[0]));
+  if (access(t.resolved_path.c_str(), X_OK) != 0)
+    throw Error(fmt::format("cannot start '{}': not executable", t.resolved_path));
+  t.runtime = detect_program_runtime(t.resolved_path);
+  t.libomp = find_libomp();
+  if (t.runtime.kind == RuntimeKind::GnuLibgomp) {
+    if (t.libomp.empty())
+      throw Error("the program uses GNU libgomp, which has no OMPT, and no LLVM libomp was found to run it on "
+                  "(install libomp5-14; see ompscope doctor)");
+    fmt::print(stderr, "ompscope: {} is built with GCC (libgomp); running it on LLVM libomp ({}) to observe it\n",
+               argv[0], t.libomp);
+  }
+  return t;
+}
+
+void prepare_output_dir(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec)) {
+    if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{} exists and is not a directory", dir.string()));
+    const bool ours = fs::exists(dir / "report.json") || fs::exists(dir / "runs");
+    if (!ours && !fs::is_empty(dir, ec))
+      throw Error(fmt::format("{} exists, is not empty and is not an ompscope output directory: "
+                              "choose another with -o", dir.string()));
+    fs::remove_all(dir / "runs", ec);
+  }
+  fs::create_directories(dir / "runs", ec);
+  if (ec) throw Error(fmt::format("cannot create {}: {}", (dir / "runs").string(), ec.message()));
+}
+
+std::vector<std::string> target_notes(const Target& target) {
+  std::vector<std::string> notes;
+  if (target.runtime.kind == RuntimeKind::GnuLibgomp)
+    notes.push_back("GCC-built program, run on LLVM libomp through its GOMP layer. Loops with a static schedule "
+                    "make no runtime call under GCC: they are invisible except for their closing barrier, so their "
+                    "imbalance shows at that barrier and their time as region work.");
+  return notes;
+}
+
+RunResult run_under_tool(const Target& target, const fs::path& out_dir, const RunRequest& request) {
+  RunResult result;
+  const std::string name = request.threads > 0 ? fmt::format("t{}-r{}", request.threads, request.repeat)
+                                               : fmt::format("run-r{}", request.repeat);
+  result.log_dir = out_dir / "runs" / name;
+  std::error_code ec;
+  fs::remove_all(result.log_dir, ec);
+
+  Launch launch;
+  launch.argv = target.argv;
+  launch.env["OMP_TOOL"] = "enabled";
+  launch.env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
+  launch.env["OMPSCOPE_LOG_DIR"] = fs::absolute(result.log_dir).string();
+  if (request.threads > 0) launch.env["OMP_NUM_THREADS"] = std::to_string(request.threads);
+  if (request.bind && request.threads > 0 && request.threads <= core_count()) {
+    if (!getenv("OMP_PROC_BIND")) launch.env["OMP_PROC_BIND"] = "close";
+    if (!getenv("OMP_PLACES")) launch.env["OMP_PLACES"] = "cores";
+  }
+  if (target.runtime.kind == RuntimeKind::GnuLibgomp) {
+    const fs::path shim = make_gomp_shim(out_dir / "runs" / "libgomp-shim", target.libomp);
+    const char* old = getenv("LD_LIBRARY_PATH");
+    launch.env["LD_LIBRARY_PATH"] = shim.string() + (old && *old ? ":" + std::string(old) : "");
+  }
+  result.outcome = launch_and_wait(launch);
+
+  analysis::RunRecord& rec = result.run.record;
+  rec.threads = request.threads;
+  rec.repeat = request.repeat;
+  rec.wall_s = result.outcome.wall_s;
+  rec.exit_code = result.outcome.exit_code;
+  rec.signal = result.outcome.signal;
+  rec.status = result.outcome.describe();
+  rec.log = fs::relative(result.log_dir, out_dir).string();
+
+  if (!fs::exists(result.log_dir / kMetaFileName)) {
+    rec.status += target.runtime.kind == RuntimeKind::None
+                      ? "; not observed: the program is not linked with an OpenMP runtime"
+                      : "; not observed: the OpenMP runtime did not load the tool (no OMPT?) — run ompscope doctor";
+    return result;
+  }
+  const analysis::ClockPoint end = result.outcome.end_point;
+  analysis::RunLog log = analysis::read_run_log(result.log_dir, &end);
+  if (!log.meta.finalized && result.outcome.ok())
+    rec.status += "; the tool was not finalised (the program left without running exit handlers)";
+  analysis::Symbolizer symbols(log.meta.modules);
+  analysis::Timeline timeline = analysis::build_timeline(log);
+  rec.observed = true;
+  rec.events = timeline.events;
+  rec.dropped_events = log.meta.dropped_events;
+  if (rec.threads == 0) {
+    uint32_t team = 1;
+    for (const auto& r : timeline.regions)
+      if (r.parent_parallel_id == 0) team = std::max(team, r.team_size);
+    rec.threads = static_cast<int>(team);
+  }
+  result.run.analysis = analysis::analyze_run(timeline, log.meta, symbols);
+  return result;
+}
+
+}  // namespace ompscope::cli

@@ -1,0 +1,46 @@
+// Running the observed program under the tool and turning what it left into a MeasuredRun:
+// the part `profile`, `scale` and `trace` share.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analysis/scalability.h"
+#include "cli/openmp_runtime.h"
+#include "cli/program_launch.h"
+
+namespace ompscope::cli {
+
+struct Target {
+  std::vector<std::string> argv;
+  std::string resolved_path;   // argv[0] found on PATH
+  ProgramRuntime runtime;
+  std::string libomp;          // used to redirect GCC-built programs
+};
+
+// Finds the program and its OpenMP runtime; throws ompscope::Error when it cannot be run.
+Target resolve_target(const std::vector<std::string>& argv);
+
+// Creates DIR (and DIR/runs, emptied). Refuses a non-empty directory that is not ours.
+void prepare_output_dir(const std::filesystem::path& dir);
+
+struct RunRequest {
+  int threads = 0;       // 0: leave OMP_NUM_THREADS as the user set it
+  int repeat = 0;
+  bool bind = false;     // set OMP_PROC_BIND/OMP_PLACES unless the user did
+};
+
+struct RunResult {
+  analysis::MeasuredRun run;
+  LaunchOutcome outcome;
+  std::filesystem::path log_dir;
+};
+
+RunResult run_under_tool(const Target& target, const std::filesystem::path& out_dir, const RunRequest& request);
+
+// Notes every report of this target carries (GCC static loops, redirection).
+std::vector<std::string> target_notes(const Target& target);
+
+int core_count();
+
+}  // namespace ompscope::cli

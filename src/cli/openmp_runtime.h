@@ -1,0 +1,33 @@
+// Which OpenMP runtime a program loads, and how to make it run on LLVM's libomp (the only
+// runtime here with OMPT): a GCC-built program needs libgomp.so.1, which libomp provides
+// through its GOMP compatibility layer, so a directory with libgomp.so.1 → libomp on
+// LD_LIBRARY_PATH is all it takes.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ompscope::cli {
+
+enum class RuntimeKind { LlvmLibomp, GnuLibgomp, IntelLibiomp, None, Unknown };
+
+struct ProgramRuntime {
+  RuntimeKind kind = RuntimeKind::Unknown;
+  std::string needed;  // the DT_NEEDED entry that selected it
+  std::string describe() const;
+};
+
+// Reads the program's ELF dynamic section (DT_NEEDED). Unknown for scripts or unreadable files.
+ProgramRuntime detect_program_runtime(const std::string& program_path);
+std::vector<std::string> elf_needed_libraries(const std::string& path);
+
+// The libomp this ompscope was built against, or another one found on the system; "" if none.
+std::string find_libomp();
+
+// Creates DIR/libgomp.so.1 → libomp and returns DIR.
+std::filesystem::path make_gomp_shim(const std::filesystem::path& dir, const std::string& libomp);
+
+// libompscope.so next to this executable (../lib), as laid out in both build and install trees.
+std::filesystem::path tool_library_path();
+
+}  // namespace ompscope::cli

@@ -1,0 +1,84 @@
+#include "cli/program_launch.h"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include "common/clock.h"
+#include "common/error.h"
+
+extern char** environ;
+
+namespace ompscope::cli {
+
+std::string LaunchOutcome::describe() const {
+  if (signal) return fmt::format("killed by SIG{} ({})", sigabbrev_np(signal) ? sigabbrev_np(signal) : "?", strsignal(signal));
+  if (exit_code) return fmt::format("exit {}", exit_code);
+  return "ok";
+}
+
+std::string find_program(const std::string& name) {
+  namespace fs = std::filesystem;
+  if (name.find('/') != std::string::npos) return access(name.c_str(), F_OK) == 0 ? name : "";
+  const char* path = getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    fs::path candidate = fs::path(dirs.substr(start, end - start).empty() ? "." : dirs.substr(start, end - start)) / name;
+    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate.string();
+    start = end + 1;
+  }
+  return "";
+}
+
+LaunchOutcome launch_and_wait(const Launch& launch) {
+  if (launch.argv.empty()) throw Error("no program given (usage: ompscope <command> -- PROGRAM ARGS...)");
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    std::string entry(*e);
+    std::string key = entry.substr(0, entry.find('='));
+    if (!launch.env.count(key)) env_strings.push_back(std::move(entry));
+  }
+  for (const auto& [key, value] : launch.env) env_strings.push_back(key + "=" + value);
+  std::vector<char*> envp, argv;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = launch.argv;
+  for (auto& s : args) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  // posix_spawnp searches PATH in the child's environment; keep the user's PATH semantics.
+  const auto started = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
+  if (rc != 0) throw Error(fmt::format("cannot start '{}': {}", launch.argv[0], strerror(rc)));
+
+  // While the program runs, Ctrl-C belongs to it: ompscope waits and then reports.
+  struct sigaction ignore {}, old_int {}, old_quit {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+
+  LaunchOutcome out;
+  out.end_point = {read_ticks(tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic), monotonic_ns()};
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
+  else if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
+  return out;
+}
+
+}  // namespace ompscope::cli

@@ -1,0 +1,33 @@
+// ompscope report DIR: renders a saved report.json again, in any format.
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/report_files.h"
+#include "common/error.h"
+#include "output/csv_report.h"
+#include "output/html_report.h"
+#include "output/text_report.h"
+
+namespace ompscope::cli {
+
+Command add_report_command(CLI::App& parent) {
+  struct Options {
+    std::string dir;
+    std::string format = "text";
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* app = parent.add_subcommand("report", "render a saved report (DIR/report.json) as text, json, csv or html");
+  app->add_option("dir", options->dir, "output directory of profile or scale")->required();
+  app->add_option("--format", options->format, "text | json | csv | html")
+      ->check(CLI::IsMember({"text", "json", "csv", "html"}));
+  return {app, [options]() -> int {
+            const nlohmann::json doc = read_report_file(options->dir);
+            if (options->format == "json") fmt::print("{}\n", doc.dump(2));
+            else if (options->format == "csv") fmt::print("{}", output::render_csv_report(doc));
+            else if (options->format == "html") fmt::print("{}", output::render_html_report(doc));
+            else fmt::print("{}", output::render_text_report(doc, {colour_wanted(stdout)}));
+            return 0;
+          }};
+}
+
+}  // namespace ompscope::cli

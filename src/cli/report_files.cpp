@@ -1,0 +1,54 @@
+#include "cli/report_files.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "common/error.h"
+#include "output/html_report.h"
+#include "output/text_report.h"
+
+namespace ompscope::cli {
+namespace fs = std::filesystem;
+
+namespace {
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.flush();
+  if (!out) throw Error(fmt::format("cannot write {} (disk full?)", path.string()));
+}
+}  // namespace
+
+void write_report_files(const fs::path& dir, const nlohmann::json& report) {
+  write_file(dir / "report.json", report.dump(2) + "\n");
+  write_file(dir / "report.html", output::render_html_report(report));
+}
+
+nlohmann::json read_report_file(const fs::path& dir) {
+  const fs::path file = fs::is_directory(dir) ? dir / "report.json" : dir;
+  std::ifstream in(file);
+  if (!in)
+    throw Error(fmt::format("{}: no report.json there: not an ompscope output directory", dir.string()));
+  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || doc.value("tool", "") != "ompscope")
+    throw Error(fmt::format("{}: not a valid ompscope report (corrupt JSON or another tool's file)", file.string()));
+  if (!doc.contains("regions") || !doc["regions"].is_array())
+    throw Error(fmt::format("{}: report has no regions list", file.string()));
+  return doc;
+}
+
+bool colour_wanted(std::FILE* stream) {
+  const char* no_colour = getenv("NO_COLOR");
+  return isatty(fileno(stream)) && !(no_colour && *no_colour);
+}
+
+void show_text_report(const nlohmann::json& report, std::FILE* stream) {
+  output::TextOptions options;
+  options.colour = colour_wanted(stream);
+  fmt::print(stream, "{}", output::render_text_report(report, options));
+}
+
+}  // namespace ompscope::cli

@@ -1,0 +1,141 @@
+#include "output/text_report.h"
+
+#include <fmt/format.h>
+
+#include "output/display_format.h"
+#include "output/report_fields.h"
+
+namespace ompscope::output {
+namespace {
+
+using nlohmann::json;
+
+struct Style {
+  bool on;
+  std::string bold(const std::string& s) const { return on ? "\033[1m" + s + "\033[0m" : s; }
+  std::string red(const std::string& s) const { return on ? "\033[31m" + s + "\033[0m" : s; }
+  std::string yellow(const std::string& s) const { return on ? "\033[33m" + s + "\033[0m" : s; }
+  std::string dim(const std::string& s) const { return on ? "\033[2m" + s + "\033[0m" : s; }
+};
+
+std::string threads_label(int t, const std::set<int>& over) {
+  return over.count(t) ? fmt::format("{} (oversubscribed)", t) : std::to_string(t);
+}
+
+std::string region_name(const json& region) {
+  std::string where = region_location(region);
+  std::string fn = string_field(region, "function");
+  if (where.empty()) where = string_field(region, "id");
+  return fn.empty() ? where : fmt::format("{} in {}", where, fn);
+}
+
+void render_split_table(std::string& out, const json& splits, bool program, const Style& st) {
+  out += st.dim(fmt::format("    {:>6} {:>11} {:>11} {:>13} {:>11} {:>11}{}\n", "thread", "work", "(tasks)", "barrier wait",
+                            "lock wait", "fork/join", program ? fmt::format(" {:>11}", "outside") : ""));
+  for (const json& s : splits) {
+    out += fmt::format("    {:>6} {:>11} {:>11} {:>13} {:>11} {:>11}", s.value("thread", 0),
+                       format_seconds(s.value("work_s", 0.0)), format_seconds(s.value("task_s", 0.0)),
+                       format_seconds(s.value("barrier_wait_s", 0.0)), format_seconds(s.value("lock_wait_s", 0.0)),
+                       format_seconds(s.value("fork_join_s", 0.0)));
+    if (program) out += fmt::format(" {:>11}", format_seconds(s.value("outside_s", 0.0)));
+    out += "\n";
+  }
+}
+
+}  // namespace
+
+std::string render_text_report(const json& report, const TextOptions& options) {
+  const Style st{options.colour};
+  const std::vector<int> threads = thread_counts(report);
+  const std::set<int> over = oversubscribed_threads(report);
+  const int largest = threads.empty() ? 0 : threads.back();
+  std::string out;
+
+  std::string command;
+  if (const json* c = field(report, "command"))
+    for (const json& a : *c) command += (command.empty() ? "" : " ") + a.get<std::string>();
+  std::vector<std::string> labels;
+  for (int t : threads) labels.push_back(threads_label(t, over));
+  out += st.bold(fmt::format("ompscope: {}", command)) + "\n";
+  out += fmt::format("threads: {}", fmt::join(labels, ", "));
+  if (auto cores = number_field(report, "cores")) out += fmt::format("   cores: {:.0f}", *cores);
+  if (std::string rt = string_field(report, "runtime"); !rt.empty()) out += "   runtime: " + rt;
+  out += "\n";
+
+  if (const json* runs = field(report, "runs")) {
+    for (const json& run : *runs) {
+      RunOutcome o = run_outcome(run);
+      if (!o.failed && run.value("observed", true)) continue;
+      out += st.red(fmt::format("run at {} threads (repeat {}): {}", run.value("threads", 0), run.value("repeat", 0),
+                                o.description)) + "\n";
+    }
+  }
+
+  if (const json* program = field(report, "program")) {
+    for (int t : threads) {
+      auto time = at_threads(*program, "time_s", t);
+      if (!time) continue;
+      out += fmt::format("program at {} threads: {}", threads_label(t, over), format_seconds(*time));
+      if (auto e = at_threads(*program, "efficiency", t); e && threads.size() > 1)
+        out += fmt::format(", efficiency {}", format_percent(*e));
+      if (auto s = at_threads(*program, "serial_s", t)) out += fmt::format(", outside parallel regions {}", format_seconds(*s));
+      out += "\n";
+    }
+    if (auto bound = number_field(*program, "amdahl_speedup_bound"); bound && threads.size() > 1)
+      out += fmt::format("serial code bounds the speedup at {}\n", format_speedup(*bound));
+  }
+
+  const json* regions = field(report, "regions");
+  if (!regions || regions->empty()) {
+    out += "\nno parallel region was observed\n";
+  } else {
+    out += "\n" + st.bold(threads.size() > 1 ? "regions ranked by the time that could be won back"
+                                             : "parallel regions") + "\n";
+    size_t shown = 0;
+    for (const json& region : *regions) {
+      if (shown++ == options.max_regions) {
+        out += st.dim(fmt::format("... {} more in report.json\n", regions->size() - options.max_regions));
+        break;
+      }
+      const bool serial = string_field(region, "kind") == "serial";
+      out += "\n" + st.bold(fmt::format("{:>7}  {}", string_field(region, "id"), region_name(region)));
+      if (!serial) out += fmt::format("   {} instances", region.value("instances", 0));
+      if (region.value("nested", false)) out += " (nested)";
+      out += "\n";
+      for (int t : threads) {
+        auto time = at_threads(region, "time_s", t);
+        if (!time) continue;
+        out += fmt::format("         {:>3} threads: {:>10}", t, format_seconds(*time));
+        if (threads.size() > 1 && !serial) {
+          if (auto e = at_threads(region, "efficiency", t)) out += fmt::format("   efficiency {:>5}", format_percent(*e));
+          if (auto l = at_threads(region, "time_lost_s", t)) out += fmt::format("   lost {:>10}", format_seconds(*l));
+        }
+        if (over.count(t)) out += st.yellow("   oversubscribed");
+        out += "\n";
+      }
+      if (const json* problems = field(region, "problems")) {
+        for (const json& p : *problems) {
+          if (p.value("threads", 0) != largest) continue;
+          out += fmt::format("         {} {}: gain {} of {}\n", st.red("▸"), st.bold(p.value("kind", "")),
+                             format_seconds(p.value("gain_s", 0.0)), format_seconds(p.value("time_s", 0.0)));
+          out += st.dim("           " + p.value("hint", "")) + "\n";
+        }
+      }
+      if (threads.size() == 1 && !serial)
+        if (const json* per = field(region, "per_thread"))
+          if (const json* splits = field(*per, std::to_string(largest))) render_split_table(out, *splits, false, st);
+    }
+  }
+  if (threads.size() == 1)
+    if (const json* program = field(report, "program"))
+      if (const json* per = field(*program, "per_thread"))
+        if (const json* splits = field(*per, std::to_string(largest)); splits && !splits->empty()) {
+          out += "\n" + st.bold("whole run, per thread") + "\n";
+          render_split_table(out, *splits, true, st);
+        }
+  if (const json* notes = field(report, "notes"))
+    for (const json& n : *notes) out += st.yellow("note: ") + n.get<std::string>() + "\n";
+  return out;
+}
+
+}  // namespace ompscope::output
