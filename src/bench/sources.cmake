@@ -7,10 +7,10 @@ set(OMPSCOPE_BENCH_MEASUREMENT_CORE_SOURCES
   ${_bench}/core/clock_offset.cpp
   ${_bench}/core/window_sync.cpp
   ${_bench}/core/constructs.cpp
-  ${_bench}/core/bench_json.cpp
-  ${_bench}/core/run_plan.cpp)
-# The OpenMP-free part only the CLI needs: renderers.
-set(OMPSCOPE_BENCH_REPORT_SOURCES
+  ${_bench}/core/bench_json.cpp)
+# The OpenMP-free part only the CLI needs: run plan and renderers.
+set(OMPSCOPE_BENCH_CLI_SIDE_SOURCES
+  ${_bench}/core/run_plan.cpp
   ${_bench}/core/extrap_writer.cpp
   ${_bench}/core/results_table.cpp)
 # The program itself, compiled with -fopenmp by the compiler of its runtime.

@@ -52,8 +52,10 @@ std::string render_results_table(std::span<const SeriesResult> results, int core
 
   std::string out = "Cost per construct instance in µs: median of each series after the filter (" +
                     std::string(kOutlierFilterDescription) + ")\n";
-  out += fmt::format("{:<13}{:>8}", "", "");
-  for (const std::string& rt : runtimes) out += fmt::format("  {:^{}}", rt == "llvm" ? "LLVM libomp" : rt == "gnu" ? "GNU libgomp" : rt, group_width);
+  std::string groups = fmt::format("{:<13}{:>8}", "", "");
+  for (const std::string& rt : runtimes)
+    groups += fmt::format("  {:^{}}", rt == "llvm" ? "LLVM libomp" : rt == "gnu" ? "GNU libgomp" : rt, group_width);
+  out += groups.substr(0, groups.find_last_not_of(' ') + 1);
   out += fmt::format("\n{:<13}{:>8}", "construct", "threads");
   for (std::size_t i = 0; i < runtimes.size(); ++i) {
     out += "  ";

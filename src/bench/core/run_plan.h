@@ -6,8 +6,10 @@
 
 namespace ompscope::bench {
 
-// CPUs this process may run on (its affinity mask), at least 1. Both the CLI and the bench
-// programs label thread counts above it "oversubscribed".
+// CPUs this process may run on (the calling thread's affinity mask), at least 1: the CLI labels
+// thread counts above it "oversubscribed". Wrong inside an OpenMP program with OMP_PROC_BIND,
+// whose runtime binds the initial thread to one place; the bench programs ask
+// omp_get_num_procs(), which both runtimes take from the mask before binding.
 int available_cpus();
 
 // 1, 2, the powers of two up to `cores`, and `cores` itself; ascending, no duplicates.

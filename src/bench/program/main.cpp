@@ -16,7 +16,6 @@
 
 #include "bench/core/bench_json.h"
 #include "bench/core/constructs.h"
-#include "bench/core/run_plan.h"
 #include "bench/program/delay_work.h"
 #include "bench/program/direct_constructs.h"
 #include "bench/program/epcc_constructs.h"
@@ -129,7 +128,9 @@ int run(int argc, char** argv) {
   const Options options = parse_options(argc, argv);
   omp_set_dynamic(0);
   const int team = omp_get_max_threads();
-  const int cores = available_cpus();
+  // Not available_cpus(): with OMP_PROC_BIND the runtime has already bound this thread to one
+  // place (libgomp does so before main). The runtime's count comes from the unbound mask.
+  const int cores = omp_get_num_procs();
   const bool oversubscribed = team > cores;
 
   const TickClock clock = TickClock::calibrate(options.quick ? 0.01 : 0.03);

@@ -1,0 +1,59 @@
+#include "bench/core/clock_offset.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "skewed_clock.h"
+
+namespace ompscope::bench {
+namespace {
+
+TEST(EstimateOffset, SymmetricDelayGivesTheExactOffset) {
+  // Master sends at 1000, the worker (500 ahead) reads at true 1010, master sees it at 1020.
+  const std::vector<PingSample> samples{{1000, 1510, 1020}};
+  const OffsetEstimate e = estimate_offset(samples);
+  EXPECT_EQ(e.offset, 500);
+  EXPECT_EQ(e.uncertainty, 10);
+}
+
+TEST(EstimateOffset, UsesTheShortestRoundTrip) {
+  // The first exchange was delayed on the way back: its midpoint is far off.
+  const std::vector<PingSample> samples{{0, 5, 400}, {1000, 1007, 1010}, {2000, 2050, 2100}};
+  const OffsetEstimate e = estimate_offset(samples);
+  EXPECT_EQ(e.offset, 2);  // 1007 - 1005
+  EXPECT_EQ(e.uncertainty, 5);
+}
+
+TEST(EstimateOffset, WorkerBehindGivesANegativeOffset) {
+  const std::vector<PingSample> samples{{10000, 7004, 10008}};
+  EXPECT_EQ(estimate_offset(samples).offset, -3000);
+}
+
+TEST(EstimateOffset, RefusesNoSamplesAndBackwardRoundTrips) {
+  EXPECT_THROW(estimate_offset(std::vector<PingSample>{}), std::invalid_argument);
+  EXPECT_THROW(estimate_offset(std::vector<PingSample>{{10, 11, 9}}), std::invalid_argument);
+}
+
+// The real protocol on two threads whose clocks disagree by a known amount: the estimate must
+// hold the injected offset within its own stated uncertainty.
+void expect_recovers(int64_t injected_ns) {
+  testing::SkewedClock master{0}, worker{injected_ns};
+  PingPongChannel channel;
+  std::thread answering([&] { channel.run_worker(worker, 200); });
+  const std::vector<PingSample> samples = channel.run_master(master, 200);
+  answering.join();
+  const OffsetEstimate e = estimate_offset(samples);
+  EXPECT_LE(std::llabs(e.offset - injected_ns), e.uncertainty + 1) << "injected " << injected_ns;
+  EXPECT_LT(e.uncertainty, 5'000'000) << "no round trip under 10 ms: the protocol is stuck";
+}
+
+TEST(PingPong, RecoversAnInjectedOffsetAhead) { expect_recovers(250'000'000); }
+TEST(PingPong, RecoversAnInjectedOffsetBehind) { expect_recovers(-120'000'000); }
+TEST(PingPong, RecoversAZeroOffset) { expect_recovers(0); }
+
+}  // namespace
+}  // namespace ompscope::bench
