@@ -17,7 +17,7 @@ enum class Weighting {
   // large values at many threads would otherwise decide the fit alone. The default: it
   // recovers more laws (BENCHMARKS.md, "Model fitting").
   relative,
-  // Ordinary least squares; for data that cross or touch zero.
+  // Ordinary least squares, as Extra-P fits: kept to measure what the weighting gains.
   absolute,
 };
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.h"
 #include "model/hypothesis_space.h"
 
 namespace ompscope::model {
@@ -44,6 +45,13 @@ TEST(HypothesisSpace, ExponentListsParse) {
   EXPECT_EQ(parse_exponent_list("0, 1/2,1"),
             (std::vector<Fraction>{Fraction::of(0), Fraction::of(1, 2), Fraction::of(1)}));
   EXPECT_EQ(parse_log_exponent_list("0,1"), (std::vector<int>{0, 1}));
+}
+
+TEST(HypothesisSpace, ExponentListsRefuseNegativeEmptyAndLargeItems) {
+  EXPECT_THROW(parse_exponent_list("0,-1/2"), Error);
+  EXPECT_THROW(parse_exponent_list("0,,1"), Error);
+  EXPECT_THROW(parse_log_exponent_list("5"), Error);
+  EXPECT_THROW(parse_log_exponent_list("x"), Error);
 }
 
 }  // namespace
