@@ -1,0 +1,131 @@
+// barrier_phases: DESIGN.md's barrier definitions on hand-built region instances.
+//   w_k         = arrival_k − thread k's own previous departure (or its start)
+//   imbalance   = max_k w_k − mean_k w_k
+//   walkthrough = first departure − last arrival
+//   startup     = last departure − first departure, charged to the releasing barrier
+//   join barrier: imbalance counted, departures ignored; fork = last start − begin,
+//                 join = end − last arrival
+#include "analysis/barrier_phases.h"
+
+#include <gtest/gtest.h>
+
+#include "region_builder.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using testing::barrier;
+using testing::instance;
+using testing::join_barrier;
+using testing::member;
+
+TEST(BarrierPhases, ThreeThreadsOneLoopBarrierAndTheJoinBarrier) {
+  // Region 0 → 200 s. Starts 1, 2, 4 (fork 4).
+  // Loop barrier: arrivals 31, 52, 94 → w = 30, 50, 90; departures 100, 101, 103.
+  // Join barrier: arrivals 150, 171, 193 → w = 50, 70, 90 (each from its own departure);
+  //               departures 194, 198, 200 are not observable and must be ignored.
+  const RegionInstance r = instance(1, 0xA, 0, 200,
+                                    {member(0, 1, 200, {barrier(31, 100, true), join_barrier(150, 194)}),
+                                     member(1, 2, 200, {barrier(52, 101, true), join_barrier(171, 198)}),
+                                     member(2, 4, 200, {barrier(94, 103, true), join_barrier(193, 200)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.imbalance_s, (90 - 170.0 / 3) + (90 - 70));
+  EXPECT_DOUBLE_EQ(p.walkthrough_s, 100 - 94);  // the join's departures add nothing
+  EXPECT_DOUBLE_EQ(p.startup_s, 103 - 100);
+  EXPECT_DOUBLE_EQ(p.fork_s, 4 - 0);
+  EXPECT_DOUBLE_EQ(p.join_s, 200 - 193);
+  EXPECT_EQ(p.barriers, 2u);
+  EXPECT_EQ(p.imbalanced_after_loop, 1u);
+  EXPECT_EQ(p.skipped_with_tasks, 0u);
+}
+
+TEST(BarrierPhases, AThreadReleasedLateShowsNoImbalanceInTheNextSegment) {
+  // Both threads start at 0. Barrier 1: arrivals 10, 20; thread 0 leaves at 21 but thread 1
+  // only at 31 (released 10 s late: startup of barrier 1). Both then work exactly 20 s and
+  // arrive at barrier 2 at 41 and 51: equal work, so barrier 2 has no imbalance. Measuring
+  // the segment from the first departure (21) would wrongly show w = 20, 30 there.
+  const RegionInstance r = instance(1, 0xA, 0, 61,
+                                    {member(0, 0, 61, {barrier(10, 21), barrier(41, 52), join_barrier(60, 61)}),
+                                     member(1, 0, 61, {barrier(20, 31), barrier(51, 52), join_barrier(60, 61)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.imbalance_s, 20 - 15);  // barrier 1 only: w = 10, 20
+  EXPECT_DOUBLE_EQ(p.startup_s, 31 - 21);    // charged to barrier 1, which released the threads
+  EXPECT_DOUBLE_EQ(p.walkthrough_s, (21 - 20) + (52 - 51));
+  EXPECT_DOUBLE_EQ(p.join_s, 61 - 60);
+  EXPECT_DOUBLE_EQ(p.fork_s, 0);
+  EXPECT_EQ(p.barriers, 3u);
+  EXPECT_EQ(p.imbalanced_after_loop, 0u);
+}
+
+TEST(BarrierPhases, JoinBarrierImbalanceCountsAndItsDeparturesAreIgnored) {
+  // Region 10 → 50; threads start at 12 and 14 (fork 4); join arrivals 30 (w 18) and 44 (w 30).
+  const RegionInstance r = instance(1, 0xA, 10, 50,
+                                    {member(0, 12, 50, {join_barrier(30, 31)}),  // depart 31: noise
+                                     member(1, 14, 50, {join_barrier(44, 50)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.imbalance_s, 30 - 24);
+  EXPECT_DOUBLE_EQ(p.walkthrough_s, 0);
+  EXPECT_DOUBLE_EQ(p.startup_s, 0);
+  EXPECT_DOUBLE_EQ(p.fork_s, 14 - 10);
+  EXPECT_DOUBLE_EQ(p.join_s, 50 - 44);
+  EXPECT_EQ(p.barriers, 1u);
+}
+
+TEST(BarrierPhases, BarrierWhereTasksRanIsSkipped) {
+  // Barrier 1: thread 1 runs 5 s of tasks inside it → left to the task analysis: no imbalance,
+  // walkthrough or startup from it. The join barrier is analysed from the departures of barrier 1.
+  const RegionInstance r = instance(1, 0xA, 0, 70,
+                                    {member(0, 0, 70, {barrier(10, 30), join_barrier(50, 70)}),
+                                     member(1, 0, 70, {barrier(20, 32, false, 5), join_barrier(62, 70)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_EQ(p.barriers, 2u);
+  EXPECT_EQ(p.skipped_with_tasks, 1u);
+  EXPECT_DOUBLE_EQ(p.imbalance_s, 30 - 25);  // join only: w = 50 − 30 = 20, 62 − 32 = 30
+  EXPECT_DOUBLE_EQ(p.walkthrough_s, 0);
+  EXPECT_DOUBLE_EQ(p.startup_s, 0);
+  EXPECT_DOUBLE_EQ(p.join_s, 70 - 62);
+}
+
+TEST(BarrierPhases, JoinBarrierWhereTasksRanIsSkippedAndOnlyTheTimeAfterTheLastTaskIsJoin) {
+  // Threads run tasks in the join barrier until 65 and 68; the region ends at 70.
+  const RegionInstance r = instance(1, 0xA, 0, 70,
+                                    {member(0, 0, 70, {join_barrier(10, 65, false, 40)}),
+                                     member(1, 0, 70, {join_barrier(30, 68, false, 30)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_EQ(p.barriers, 1u);
+  EXPECT_EQ(p.skipped_with_tasks, 1u);
+  EXPECT_DOUBLE_EQ(p.imbalance_s, 0);
+  EXPECT_DOUBLE_EQ(p.join_s, 70 - 68);
+}
+
+TEST(BarrierPhases, TaskwaitsNeitherCountAsBarriersNorEndASegment) {
+  // Thread 0 waits in a taskwait (5 → 8) during its segment: its work is still 10 − 0.
+  const RegionInstance r =
+      instance(1, 0xA, 0, 20,
+               {member(0, 0, 20, {testing::visit(SyncKind::Taskwait, 5, 8), barrier(10, 20)}),
+                member(1, 0, 20, {testing::visit(SyncKind::Other, 6, 7), barrier(14, 20)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_EQ(p.barriers, 1u);
+  EXPECT_DOUBLE_EQ(p.imbalance_s, 14 - 12);
+  EXPECT_DOUBLE_EQ(p.walkthrough_s, 20 - 14);
+  EXPECT_DOUBLE_EQ(p.startup_s, 0);
+}
+
+TEST(BarrierPhases, OnlyBarriersEveryThreadReachedAreMatched) {
+  // Thread 1's log lacks the second barrier: only the first one can be matched across the team.
+  const RegionInstance r = instance(1, 0xA, 0, 40,
+                                    {member(0, 0, 40, {barrier(10, 20), barrier(30, 40)}),
+                                     member(1, 0, 40, {barrier(16, 20)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_EQ(p.barriers, 1u);
+  EXPECT_DOUBLE_EQ(p.imbalance_s, 16 - 13);
+}
+
+TEST(BarrierPhases, RegionWithoutThreadsHasNoPhases) {
+  const BarrierPhases p = barrier_phases(instance(1, 0xA, 0, 10, {}));
+  EXPECT_EQ(p.barriers, 0u);
+  EXPECT_DOUBLE_EQ(p.imbalance_s + p.walkthrough_s + p.startup_s + p.fork_s + p.join_s, 0);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

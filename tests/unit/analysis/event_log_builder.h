@@ -1,0 +1,128 @@
+// Hand-built event logs for the analysis tests. Times are given in microseconds of a
+// "monotonic" clock (ticks are ns, origin 0), so every expected number is written as µs and
+// compared in seconds with a picosecond tolerance.
+#pragma once
+#include <omp-tools.h>
+
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "analysis/run_log.h"
+#include "common/event_record.h"
+
+namespace ompscope::analysis::testing {
+
+// Microseconds → seconds, for expectations.
+constexpr double us(double microseconds) { return microseconds * 1e-6; }
+
+// Seconds computed from ns ticks are exact to far below a picosecond at these magnitudes.
+#define EXPECT_US(actual, expected_us) EXPECT_NEAR((actual), ::ompscope::analysis::testing::us(expected_us), 1e-12)
+
+inline Event event(uint64_t t_us, EventKind kind, uint32_t id = 0, uint32_t id2 = 0, uint32_t arg = 0,
+                   uint16_t arg2 = 0, uint8_t detail = 0, uint64_t codeptr = 0) {
+  return Event{t_us * 1000, codeptr, id, id2, arg, arg2, kind, detail};
+}
+
+// One thread's stream, written in the order the OMPT callbacks would fire.
+class Stream {
+ public:
+  explicit Stream(ThreadEvents& out) : out_(out) {}
+
+  Stream& thread_begin(uint64_t t, ompt_thread_t type = ompt_thread_initial) {
+    return add(event(t, EventKind::ThreadBegin, 0, 0, 0, 0, static_cast<uint8_t>(type)));
+  }
+  Stream& thread_end(uint64_t t) { return add(event(t, EventKind::ThreadEnd)); }
+  // The initial task of the initial thread (its "initial parallel region" has no ParallelBegin).
+  Stream& initial_task(uint64_t t, uint32_t parallel, uint32_t task) {
+    return add(event(t, EventKind::ImplicitTaskBegin, parallel, task, 1, 0, ompt_task_initial));
+  }
+  Stream& initial_task_end(uint64_t t, uint32_t parallel, uint32_t task) {
+    return add(event(t, EventKind::ImplicitTaskEnd, parallel, task, 1, 0, ompt_task_initial));
+  }
+  Stream& parallel_begin(uint64_t t, uint32_t parallel, uint32_t encountering, uint32_t requested,
+                         uint64_t codeptr) {
+    return add(event(t, EventKind::ParallelBegin, parallel, encountering, requested, 0, 0, codeptr));
+  }
+  Stream& parallel_end(uint64_t t, uint32_t parallel, uint32_t encountering, uint64_t codeptr) {
+    return add(event(t, EventKind::ParallelEnd, parallel, encountering, 0, 0, 0, codeptr));
+  }
+  Stream& implicit_begin(uint64_t t, uint32_t parallel, uint32_t task, uint32_t team, uint16_t index) {
+    return add(event(t, EventKind::ImplicitTaskBegin, parallel, task, team, index, ompt_task_implicit));
+  }
+  // `parallel` is 0 when the runtime no longer knows the region (late worker ends).
+  Stream& implicit_end(uint64_t t, uint32_t parallel, uint32_t task, uint16_t index) {
+    return add(event(t, EventKind::ImplicitTaskEnd, parallel, task, 0, index, ompt_task_implicit));
+  }
+  Stream& work_begin(uint64_t t, ompt_work_t work = ompt_work_loop, uint64_t codeptr = 0) {
+    return add(event(t, EventKind::WorkBegin, 0, 0, 100, 0, static_cast<uint8_t>(work), codeptr));
+  }
+  Stream& work_end(uint64_t t, ompt_work_t work = ompt_work_loop, uint64_t codeptr = 0) {
+    return add(event(t, EventKind::WorkEnd, 0, 0, 0, 0, static_cast<uint8_t>(work), codeptr));
+  }
+  Stream& sync_begin(uint64_t t, ompt_sync_region_t kind, uint64_t codeptr = 0) {
+    return add(event(t, EventKind::SyncBegin, 0, 0, 0, 0, static_cast<uint8_t>(kind), codeptr));
+  }
+  Stream& sync_end(uint64_t t, ompt_sync_region_t kind, uint64_t codeptr = 0) {
+    return add(event(t, EventKind::SyncEnd, 0, 0, 0, 0, static_cast<uint8_t>(kind), codeptr));
+  }
+  Stream& mutex(uint64_t t, EventKind kind, ompt_mutex_t mutex_kind, uint64_t wait_id, uint64_t codeptr) {
+    Event e = event(t, kind, 0, 0, 0, 0, static_cast<uint8_t>(mutex_kind), codeptr);
+    e.set_wait_id(wait_id);
+    return add(e);
+  }
+  Stream& acquire(uint64_t t, ompt_mutex_t k, uint64_t wait_id, uint64_t codeptr) {
+    return mutex(t, EventKind::MutexAcquire, k, wait_id, codeptr);
+  }
+  Stream& acquired(uint64_t t, ompt_mutex_t k, uint64_t wait_id, uint64_t codeptr) {
+    return mutex(t, EventKind::MutexAcquired, k, wait_id, codeptr);
+  }
+  Stream& released(uint64_t t, ompt_mutex_t k, uint64_t wait_id, uint64_t codeptr) {
+    return mutex(t, EventKind::MutexReleased, k, wait_id, codeptr);
+  }
+  Stream& nest_lock(uint64_t t, ompt_scope_endpoint_t endpoint, uint64_t wait_id, uint64_t codeptr) {
+    Event e = event(t, EventKind::NestLockNext, 0, 0, 0, 0, static_cast<uint8_t>(endpoint), codeptr);
+    e.set_wait_id(wait_id);
+    return add(e);
+  }
+  Stream& task_create(uint64_t t, uint32_t task, uint32_t encountering, uint64_t codeptr,
+                      uint32_t flags = ompt_task_explicit) {
+    return add(event(t, EventKind::TaskCreate, task, encountering, flags, 0, 0, codeptr));
+  }
+  Stream& task_schedule(uint64_t t, uint32_t prior, ompt_task_status_t status, uint32_t next) {
+    return add(event(t, EventKind::TaskSchedule, prior, next, 0, 0, static_cast<uint8_t>(status)));
+  }
+
+ private:
+  Stream& add(const Event& e) {
+    if (!out_.events.empty()) EXPECT_GE(e.time, out_.events.back().time) << "test log goes back in time";
+    out_.events.push_back(e);
+    return *this;
+  }
+  ThreadEvents& out_;
+};
+
+// A RunLog as read_run_log would return it for a CLOCK_MONOTONIC run starting at tick 0.
+class LogBuilder {
+ public:
+  explicit LogBuilder(uint32_t threads, uint64_t finalize_us = 0) {
+    log_.meta.version = kLogVersion;
+    log_.meta.clock = "monotonic";
+    log_.meta.runtime = "LLVM OMP (test)";
+    log_.meta.clock_start = {0, 1};
+    log_.meta.clock_end = {finalize_us * 1000, finalize_us * 1000 + 1};  // ticks 0: died before finalize
+    log_.meta.initialized = true;
+    log_.meta.finalized = finalize_us != 0;
+    log_.ticks_per_second = 1e9;
+    log_.origin_ticks = 0;
+    for (uint32_t i = 0; i < threads; ++i) log_.threads.push_back(ThreadEvents{i, {}});
+  }
+  Stream thread(uint32_t index) { return Stream(log_.threads.at(index)); }
+  const RunLog& log() const { return log_; }
+
+ private:
+  RunLog log_;
+};
+
+}  // namespace ompscope::analysis::testing

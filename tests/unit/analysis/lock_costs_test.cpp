@@ -1,0 +1,122 @@
+// lock_costs: DESIGN.md's lock definitions on hand-built acquisitions.
+//   acquisition duration = acquired − request
+//   algorithm cost       = count × fastest acquisition of that lock
+//   contention           = the rest
+#include "analysis/lock_costs.h"
+
+#include <omp-tools.h>
+
+#include <gtest/gtest.h>
+
+namespace ompscope::analysis {
+namespace {
+
+LockAcquisition acq(uint32_t thread, uint64_t wait_id, uint64_t codeptr, ompt_mutex_t kind, double request,
+                    double acquired, double released) {
+  LockAcquisition a;
+  a.thread = thread;
+  a.wait_id = wait_id;
+  a.codeptr = codeptr;
+  a.mutex_kind = static_cast<uint8_t>(kind);
+  a.request = request;
+  a.acquired = acquired;
+  a.released = released;
+  return a;
+}
+
+std::vector<const LockAcquisition*> pointers(const std::vector<LockAcquisition>& v) {
+  std::vector<const LockAcquisition*> out;
+  for (const LockAcquisition& a : v) out.push_back(&a);
+  return out;
+}
+
+TEST(LockCosts, OneLockAlgorithmIsCountTimesFastestAndContentionTheRest) {
+  // Acquisitions of 10, 30 and 50 s: fastest 10 → algorithm 3 × 10 = 30, contention 90 − 30 = 60.
+  const std::vector<LockAcquisition> v = {acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 10, 15),
+                                          acq(0, 0xA, 0x100, ompt_mutex_lock, 20, 50, 52),
+                                          acq(1, 0xA, 0x100, ompt_mutex_lock, 5, 55, 60)};
+  const LockCosts c = lock_costs(pointers(v));
+  ASSERT_EQ(c.locks.size(), 1u);
+  const LockCost& a = c.locks[0];
+  EXPECT_EQ(a.wait_id, 0xAu);
+  EXPECT_EQ(a.mutex_kind, ompt_mutex_lock);
+  EXPECT_EQ(a.codeptr, 0x100u);
+  EXPECT_EQ(a.acquisitions, 3u);
+  EXPECT_DOUBLE_EQ(a.fastest_s, 10);
+  EXPECT_DOUBLE_EQ(a.acquire_s, 10 + 30 + 50);
+  EXPECT_DOUBLE_EQ(a.algorithm_s, 3 * 10);
+  EXPECT_DOUBLE_EQ(a.contention_s, 90 - 30);
+  EXPECT_DOUBLE_EQ(a.hold_s, 5 + 2 + 5);
+
+  // Per thread: each acquisition costs the fastest as algorithm, its excess as contention.
+  ASSERT_EQ(c.per_thread.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(0).algorithm_s, 10 + 10);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(0).contention_s, 0 + 20);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(1).algorithm_s, 10);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(1).contention_s, 40);
+  EXPECT_DOUBLE_EQ(c.max_thread_algorithm_s(), 20);
+  EXPECT_DOUBLE_EQ(c.max_thread_contention_s(), 40);
+}
+
+TEST(LockCosts, SeveralLocksAreKeptApartInOrderOfFirstAcquisition) {
+  // Lock 0xB (a critical section) is acquired first; lock 0xA (a lock) next, then 0xB again.
+  const std::vector<LockAcquisition> v = {acq(1, 0xB, 0x200, ompt_mutex_critical, 100, 102, 110),
+                                          acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 4, 8),
+                                          acq(2, 0xB, 0x201, ompt_mutex_critical, 101, 110, 111),
+                                          acq(1, 0xA, 0x101, ompt_mutex_lock, 10, 16, 17)};
+  const LockCosts c = lock_costs(pointers(v));
+  ASSERT_EQ(c.locks.size(), 2u);
+
+  const LockCost& b = c.locks[0];
+  EXPECT_EQ(b.wait_id, 0xBu);
+  EXPECT_EQ(b.mutex_kind, ompt_mutex_critical);
+  EXPECT_EQ(b.codeptr, 0x200u);  // the first callsite seen
+  EXPECT_EQ(b.acquisitions, 2u);
+  EXPECT_DOUBLE_EQ(b.fastest_s, 2);
+  EXPECT_DOUBLE_EQ(b.algorithm_s, 2 * 2);
+  EXPECT_DOUBLE_EQ(b.contention_s, (2 + 9) - 4);
+  EXPECT_DOUBLE_EQ(b.hold_s, 8 + 1);
+
+  const LockCost& a = c.locks[1];
+  EXPECT_EQ(a.wait_id, 0xAu);
+  EXPECT_EQ(a.acquisitions, 2u);
+  EXPECT_DOUBLE_EQ(a.fastest_s, 4);
+  EXPECT_DOUBLE_EQ(a.algorithm_s, 8);
+  EXPECT_DOUBLE_EQ(a.contention_s, 2);
+  EXPECT_DOUBLE_EQ(a.hold_s, 4 + 1);
+
+  // Per thread, summed over locks: thread 1 took 0xB (2 s: all algorithm) and 0xA (6 s: 4 + 2).
+  ASSERT_EQ(c.per_thread.size(), 3u);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(0).algorithm_s, 4);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(0).contention_s, 0);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(1).algorithm_s, 2 + 4);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(1).contention_s, 0 + 2);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(2).algorithm_s, 2);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(2).contention_s, 7);
+  EXPECT_DOUBLE_EQ(c.max_thread_algorithm_s(), 6);
+  EXPECT_DOUBLE_EQ(c.max_thread_contention_s(), 7);
+
+  // The totals split exactly: algorithm + contention = all acquisition time.
+  for (const LockCost& l : c.locks) EXPECT_DOUBLE_EQ(l.algorithm_s + l.contention_s, l.acquire_s);
+}
+
+TEST(LockCosts, UncontendedLockIsAllAlgorithm) {
+  const std::vector<LockAcquisition> v = {acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 0.5, 1),
+                                          acq(0, 0xA, 0x100, ompt_mutex_lock, 2, 2.5, 3)};
+  const LockCosts c = lock_costs(pointers(v));
+  ASSERT_EQ(c.locks.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.locks[0].algorithm_s, 1);
+  EXPECT_DOUBLE_EQ(c.locks[0].contention_s, 0);
+  EXPECT_DOUBLE_EQ(c.max_thread_contention_s(), 0);
+}
+
+TEST(LockCosts, NoAcquisitionsNoCosts) {
+  const LockCosts c = lock_costs({});
+  EXPECT_TRUE(c.locks.empty());
+  EXPECT_TRUE(c.per_thread.empty());
+  EXPECT_DOUBLE_EQ(c.max_thread_algorithm_s(), 0);
+  EXPECT_DOUBLE_EQ(c.max_thread_contention_s(), 0);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

@@ -1,0 +1,164 @@
+// split_thread_time / profile_program: each thread's time in a region splits into work,
+// barrier wait (minus tasks run inside), lock wait and fork/join; the program's time into
+// regions and serial code.
+#include "analysis/region_profile.h"
+
+#include <gtest/gtest.h>
+
+#include "event_log_builder.h"
+#include "region_builder.h"
+#include "scenarios.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using testing::barrier;
+using testing::instance;
+using testing::join_barrier;
+using testing::member;
+using testing::visit;
+
+TEST(SplitThreadTime, WorkBarrierWaitLockWaitAndForkJoinAddUpToTheRegionTime) {
+  // Region 0 → 100. The thread starts at 2 and ends at 97 (95 inside).
+  //   barrier 30 → 40 with 4 of tasks run inside: 6 waiting
+  //   taskwait 50 → 55: 5 waiting
+  //   an "other" sync 60 → 62 (e.g. ordered): not waiting
+  //   join barrier 80 → 97: 17 waiting
+  //   lock wait 3, tasks outside syncs 6
+  const RegionInstance r = instance(
+      1, 0xA, 0, 100,
+      {member(3, 2, 97,
+              {barrier(30, 40, false, 4), visit(SyncKind::Taskwait, 50, 55), visit(SyncKind::Other, 60, 62),
+               join_barrier(80, 97)},
+              /*lock_wait=*/3, /*tasks_outside_syncs=*/6)});
+  const ThreadSplit s = split_thread_time(r, r.threads[0]);
+  EXPECT_EQ(s.thread, 3u);  // index in the team
+  EXPECT_DOUBLE_EQ(s.barrier_wait_s, 6 + 5 + 17);
+  EXPECT_DOUBLE_EQ(s.lock_wait_s, 3);
+  EXPECT_DOUBLE_EQ(s.task_s, 6 + 4);
+  EXPECT_DOUBLE_EQ(s.work_s, 95 - 28 - 3);  // tasks are work
+  EXPECT_DOUBLE_EQ(s.fork_join_s, 100 - 95);
+  EXPECT_DOUBLE_EQ(s.outside_s, 0);
+  EXPECT_DOUBLE_EQ(s.work_s + s.barrier_wait_s + s.lock_wait_s + s.fork_join_s, 100);
+}
+
+TEST(SplitThreadTime, ThreadsOfTheTwoThreadLogSplitExactly) {
+  // From the event log of scenarios.h: master 102 → 450, worker 104 → 455 (clamped), region 100 → 455.
+  const Timeline t = build_timeline(testing::two_thread_loop_log());
+  ASSERT_EQ(t.regions.size(), 1u);
+  const RegionInstance& r = t.regions[0];
+  const ThreadSplit master = split_thread_time(r, r.threads.at(0));
+  EXPECT_US(master.barrier_wait_s, (320 - 300) + (450 - 400));
+  EXPECT_US(master.work_s, (450 - 102) - 70);
+  EXPECT_US(master.fork_join_s, 355 - 348);
+  EXPECT_US(master.lock_wait_s, 0);
+  const ThreadSplit worker = split_thread_time(r, r.threads.at(1));
+  // The late join-barrier end is clamped: 350 → 455, not 350 → 900.
+  EXPECT_US(worker.barrier_wait_s, (310 - 200) + (455 - 350));
+  EXPECT_US(worker.work_s, (455 - 104) - 215);
+  EXPECT_US(worker.fork_join_s, 355 - 351);
+}
+
+// Threads 0, 1, 2; run 0 → 1000.
+//   R1 (0xA, id 1): 100 → 200, thread 0 (100 → 200), thread 1 (105 → 200, join wait 150 → 200)
+//   R2 (0xB, id 2) nested in R1: 120 → 140, thread 0 (120 → 140), thread 2 (125 → 140)
+//   R3 (0xA, id 3): 300 → 350, thread 0 (300 → 350), thread 1 (302 → 350, join wait 340 → 350)
+Timeline three_region_timeline() {
+  Timeline t;
+  t.start = 0;
+  t.end = 1000;
+  t.threads = {{0, 0, 1000}, {1, 50, 1000}, {2, 60, 1000}};
+  t.regions.push_back(instance(1, 0xA, 100, 200, {member(0, 100, 200, {}), member(1, 105, 200, {join_barrier(150, 200)})}));
+  t.regions.push_back(instance(2, 0xB, 120, 140, {member(0, 120, 140, {}), member(1, 125, 140, {})}, /*parent=*/1));
+  t.regions.back().threads[1].thread = 2;
+  t.regions.push_back(instance(3, 0xA, 300, 350, {member(0, 300, 350, {}), member(1, 302, 350, {join_barrier(340, 350)})}));
+  return t;
+}
+
+TEST(ProfileProgram, RegionsAreSummedPerCallsiteAndTheProgramSplitsIntoRegionsAndSerialCode) {
+  const ProgramProfile p = profile_program(three_region_timeline());
+  EXPECT_DOUBLE_EQ(p.wall_s, 1000);
+  EXPECT_DOUBLE_EQ(p.in_regions_s, 100 + 50);  // top-level regions only: R2 is inside R1
+  EXPECT_DOUBLE_EQ(p.serial_s, 1000 - 150);
+
+  ASSERT_EQ(p.regions.size(), 2u);  // by first appearance
+  const RegionProfile& a = p.regions[0];
+  EXPECT_EQ(a.codeptr, 0xAu);
+  EXPECT_EQ(a.instances, 2u);
+  EXPECT_DOUBLE_EQ(a.time_s, 100 + 50);
+  EXPECT_EQ(a.max_team_size, 2u);
+  EXPECT_FALSE(a.nested);
+  EXPECT_TRUE(a.complete);
+  ASSERT_EQ(a.per_thread.size(), 2u);
+  EXPECT_EQ(a.per_thread[0].thread, 0u);
+  EXPECT_DOUBLE_EQ(a.per_thread[0].work_s, 100 + 50);
+  EXPECT_DOUBLE_EQ(a.per_thread[0].fork_join_s, 0);
+  EXPECT_EQ(a.per_thread[1].thread, 1u);
+  EXPECT_DOUBLE_EQ(a.per_thread[1].work_s, (95 - 50) + (48 - 10));
+  EXPECT_DOUBLE_EQ(a.per_thread[1].barrier_wait_s, 50 + 10);
+  EXPECT_DOUBLE_EQ(a.per_thread[1].fork_join_s, 5 + 2);
+
+  const RegionProfile& b = p.regions[1];
+  EXPECT_EQ(b.codeptr, 0xBu);
+  EXPECT_EQ(b.instances, 1u);
+  EXPECT_DOUBLE_EQ(b.time_s, 20);
+  EXPECT_TRUE(b.nested);
+  ASSERT_EQ(b.per_thread.size(), 2u);
+  EXPECT_DOUBLE_EQ(b.per_thread[1].work_s, 15);
+  EXPECT_DOUBLE_EQ(b.per_thread[1].fork_join_s, 5);
+
+  // Per log thread: top-level regions only, the rest of the run is outside.
+  ASSERT_EQ(p.threads.size(), 3u);
+  EXPECT_EQ(p.threads[0].thread, 0u);
+  EXPECT_DOUBLE_EQ(p.threads[0].work_s, 150);
+  EXPECT_DOUBLE_EQ(p.threads[0].outside_s, 850);
+  EXPECT_EQ(p.threads[1].thread, 1u);
+  EXPECT_DOUBLE_EQ(p.threads[1].work_s, 83);
+  EXPECT_DOUBLE_EQ(p.threads[1].barrier_wait_s, 60);
+  EXPECT_DOUBLE_EQ(p.threads[1].fork_join_s, 7);
+  EXPECT_DOUBLE_EQ(p.threads[1].outside_s, 850);
+  EXPECT_EQ(p.threads[2].thread, 2u);  // only in the nested region: not counted at program level
+  EXPECT_DOUBLE_EQ(p.threads[2].work_s, 0);
+  EXPECT_DOUBLE_EQ(p.threads[2].outside_s, 1000);
+  for (const ThreadSplit& s : p.threads)
+    EXPECT_DOUBLE_EQ(s.work_s + s.barrier_wait_s + s.lock_wait_s + s.fork_join_s + s.outside_s, 1000)
+        << "thread " << s.thread;
+}
+
+TEST(ProfileProgram, RegionTheProgramDiedInIsIncomplete) {
+  Timeline t = three_region_timeline();
+  t.regions[2].complete = false;
+  const ProgramProfile p = profile_program(t);
+  ASSERT_EQ(p.regions.size(), 2u);
+  EXPECT_FALSE(p.regions[0].complete);
+  EXPECT_TRUE(p.regions[1].complete);
+}
+
+TEST(ProfileProgram, TwoThreadLogFromEvents) {
+  const ProgramProfile p = profile_program(build_timeline(testing::two_thread_loop_log()));
+  EXPECT_US(p.wall_s, 1010);
+  EXPECT_US(p.in_regions_s, 355);
+  EXPECT_US(p.serial_s, 1010 - 355);
+  ASSERT_EQ(p.regions.size(), 1u);
+  EXPECT_EQ(p.regions[0].instances, 1u);
+  ASSERT_EQ(p.threads.size(), 2u);
+  EXPECT_US(p.threads[0].outside_s, 655);
+  EXPECT_US(p.threads[1].outside_s, 655);
+  EXPECT_US(p.threads[1].barrier_wait_s, 215);
+}
+
+TEST(ThreadSplit, PlusEqualsSumsEveryTimeAndKeepsTheLeftThread) {
+  ThreadSplit a{1, 1, 2, 3, 4, 5, 6};
+  const ThreadSplit b{9, 10, 20, 30, 40, 50, 60};
+  a += b;
+  EXPECT_EQ(a.thread, 1u);
+  EXPECT_DOUBLE_EQ(a.work_s, 11);
+  EXPECT_DOUBLE_EQ(a.task_s, 22);
+  EXPECT_DOUBLE_EQ(a.barrier_wait_s, 33);
+  EXPECT_DOUBLE_EQ(a.lock_wait_s, 44);
+  EXPECT_DOUBLE_EQ(a.fork_join_s, 55);
+  EXPECT_DOUBLE_EQ(a.outside_s, 66);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

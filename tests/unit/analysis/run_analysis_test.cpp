@@ -1,0 +1,136 @@
+// analyze_run: one run's timeline reduced to per-callsite figures (profile, barrier phases,
+// lock costs), the input of the scalability analysis.
+#include "analysis/run_analysis.h"
+
+#include <omp-tools.h>
+
+#include <gtest/gtest.h>
+
+#include "analysis/scalability.h"
+#include "event_log_builder.h"
+#include "scenarios.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using testing::LogBuilder;
+
+TEST(AnalyzeRun, TwoThreadLoopRegionFromEvents) {
+  const RunLog log = testing::two_thread_loop_log();
+  Symbolizer symbols({});  // no module map: callsites are keyed by address
+  const RunAnalysis a = analyze_run(build_timeline(log), log.meta, symbols);
+
+  EXPECT_US(a.wall_s, 1010);
+  EXPECT_US(a.serial_s, 1010 - 355);
+  EXPECT_EQ(a.events, 24u);
+  EXPECT_EQ(a.runtime, "LLVM OMP (test)");
+  ASSERT_EQ(a.threads.size(), 2u);
+  ASSERT_EQ(a.regions.size(), 1u);
+  const auto& [key, r] = *a.regions.begin();
+  EXPECT_EQ(key.text, "0x4000");
+  EXPECT_EQ(r.key.text, "0x4000");
+  EXPECT_EQ(r.team_size, 2u);
+  EXPECT_EQ(r.profile.instances, 1u);
+  EXPECT_US(r.profile.time_s, 355);
+
+  // Loop barrier: w = 300 − 102 = 198 and 200 − 104 = 96; walkthrough 310 − 300; startup 320 − 310.
+  // Join barrier: w = 400 − 320 = 80 and 350 − 310 = 40; join = 455 − 400; fork = 104 − 100.
+  EXPECT_US(r.phases.imbalance_s, (198 - 147) + (80 - 60));
+  EXPECT_US(r.phases.walkthrough_s, 10);
+  EXPECT_US(r.phases.startup_s, 10);
+  EXPECT_US(r.phases.fork_s, 4);
+  EXPECT_US(r.phases.join_s, 55);
+  EXPECT_EQ(r.phases.barriers, 2u);
+  EXPECT_EQ(r.phases.imbalanced_after_loop, 1u);
+  EXPECT_TRUE(r.locks.locks.empty());
+
+  // The imbalanced barrier follows a worksharing loop: the hint is about the loop's schedule.
+  const auto problems = diagnose_region({&r}, 2, r.profile.time_s, std::nullopt);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems[0].kind, "load_imbalance");
+  EXPECT_NE(problems[0].hint.find("iterations of the loop"), std::string::npos) << problems[0].hint;
+}
+
+TEST(AnalyzeRun, LocksAreChargedToTheRegionTheyWereTakenInNotToSerialCode) {
+  // Region 0xA0 runs twice; each time both threads enter one critical section (0x99). The
+  // master also takes lock 0x55 in serial code, which belongs to no region.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 1000);
+  auto master = b.thread(0);
+  auto worker = b.thread(1);
+  master.thread_begin(0).initial_task(0, 1, 2);
+  worker.thread_begin(1, ompt_thread_worker);
+  master.acquire(10, ompt_mutex_lock, 0x55, 0xD0).acquired(12, ompt_mutex_lock, 0x55, 0xD0).released(20, ompt_mutex_lock, 0x55, 0xD0);
+  for (uint32_t i = 0; i < 2; ++i) {
+    const uint64_t t0 = 100 + 200 * i;
+    const uint32_t id = 10 + 10 * i;
+    master.parallel_begin(t0, id, 2, 2, 0xA0)
+        .implicit_begin(t0, id, id + 1, 2, 0)
+        .acquire(t0 + 10, ompt_mutex_critical, 0x99, 0xC1)
+        .acquired(t0 + 11, ompt_mutex_critical, 0x99, 0xC1)
+        .released(t0 + 20, ompt_mutex_critical, 0x99, 0xC1)
+        .sync_begin(t0 + 50, join)
+        .sync_end(t0 + 60, join)
+        .implicit_end(t0 + 60, id, id + 1, 0)
+        .parallel_end(t0 + 60, id, 2, 0xA0);
+    worker.implicit_begin(t0, id, id + 2, 2, 1)
+        .acquire(t0 + 12, ompt_mutex_critical, 0x99, 0xC1)
+        .acquired(t0 + 20, ompt_mutex_critical, 0x99, 0xC1)
+        .released(t0 + 25, ompt_mutex_critical, 0x99, 0)
+        .sync_begin(t0 + 40, join)
+        .sync_end(t0 + 150, join)  // late (quirk 1)
+        .implicit_end(t0 + 150, 0, id + 2, 1);
+  }
+  master.thread_end(1000);
+  worker.thread_end(1000);
+  const RunLog& log = b.log();
+  Symbolizer symbols({});
+  const RunAnalysis a = analyze_run(build_timeline(log), log.meta, symbols);
+
+  ASSERT_EQ(a.regions.size(), 1u);
+  const RegionRun& r = a.regions.begin()->second;
+  EXPECT_EQ(r.profile.instances, 2u);
+  EXPECT_US(r.profile.time_s, 60 + 60);
+  ASSERT_EQ(r.locks.locks.size(), 1u);  // the serial-code lock 0x55 is nobody's
+  const LockCost& c = r.locks.locks[0];
+  EXPECT_EQ(c.wait_id, 0x99u);
+  EXPECT_EQ(c.acquisitions, 4u);
+  // Acquisitions of 1, 8, 1, 8 µs: fastest 1 → algorithm 4, contention 14.
+  EXPECT_US(c.fastest_s, 1);
+  EXPECT_US(c.algorithm_s, 4);
+  EXPECT_US(c.contention_s, 14);
+  EXPECT_US(c.hold_s, 9 + 5 + 9 + 5);
+  EXPECT_US(r.locks.per_thread.at(0).algorithm_s, 2);
+  EXPECT_US(r.locks.per_thread.at(1).contention_s, 14);
+  EXPECT_EQ(r.lock_kinds, std::vector<std::string>{"critical"});
+  // Each thread's lock wait is in its split too.
+  ASSERT_EQ(r.profile.per_thread.size(), 2u);
+  EXPECT_US(r.profile.per_thread[0].lock_wait_s, 2);
+  EXPECT_US(r.profile.per_thread[1].lock_wait_s, 16);
+}
+
+TEST(AnalyzeRun, MutexKindNames) {
+  EXPECT_STREQ(mutex_kind_name(ompt_mutex_lock), "lock");
+  EXPECT_STREQ(mutex_kind_name(ompt_mutex_test_lock), "lock");
+  EXPECT_STREQ(mutex_kind_name(ompt_mutex_nest_lock), "nest_lock");
+  EXPECT_STREQ(mutex_kind_name(ompt_mutex_test_nest_lock), "nest_lock");
+  EXPECT_STREQ(mutex_kind_name(ompt_mutex_critical), "critical");
+  EXPECT_STREQ(mutex_kind_name(ompt_mutex_atomic), "atomic");
+  EXPECT_STREQ(mutex_kind_name(ompt_mutex_ordered), "ordered");
+  EXPECT_STREQ(mutex_kind_name(200), "mutex");
+}
+
+TEST(CallsiteKey, SourceLineThenModuleOffsetThenAddress) {
+  SourceLocation where;
+  EXPECT_EQ(CallsiteKey::of(where, 0x4000).text, "0x4000");
+  where.module = "/bin/app";
+  where.module_offset = 0x1234;
+  EXPECT_EQ(CallsiteKey::of(where, 0x4000).text, "/bin/app+0x1234");
+  where.file = "src/solver.c";
+  where.line = 42;
+  where.function = "solve";
+  EXPECT_EQ(CallsiteKey::of(where, 0x4000).text, "src/solver.c:42 solve");
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

@@ -1,0 +1,409 @@
+// diagnose_region / build_report: the scalability analysis of DESIGN.md on hand-built per-run
+// figures. E(t) = T(t0)·t0 / (T(t)·t); time lost = T(t) − T(t0)·t0/t; each cause's gain_s;
+// causes capped to time lost + overheads and to the region's time; regions ranked by their
+// largest gain at the largest thread count; serial code as one more "region" (Amdahl).
+#include "analysis/scalability.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ompscope::analysis {
+namespace {
+
+RegionRun region_run(const std::string& key, double time_s, uint64_t instances, BarrierPhases phases = {},
+                     LockCosts locks = {}, std::vector<std::string> lock_kinds = {}) {
+  RegionRun r;
+  r.key = CallsiteKey{key};
+  r.profile.time_s = time_s;
+  r.profile.instances = instances;
+  r.phases = phases;
+  r.locks = std::move(locks);
+  r.lock_kinds = std::move(lock_kinds);
+  return r;
+}
+
+// One critical section: 4 entries, 0.375 s of algorithm and 1 s of contention in all, held 5 s;
+// the thread that lost most lost 0.25 s to the algorithm and 0.625 s to contention.
+LockCosts critical_costs() {
+  LockCosts c;
+  LockCost l;
+  l.wait_id = 0x99;
+  l.acquisitions = 4;
+  l.algorithm_s = 0.375;
+  l.contention_s = 1.0;
+  l.hold_s = 5;
+  c.locks.push_back(l);
+  c.per_thread[0] = {0.25, 0.625};
+  c.per_thread[1] = {0.125, 0.375};
+  return c;
+}
+
+BarrierPhases all_phases() {
+  return BarrierPhases{.imbalance_s = 2, .walkthrough_s = 0.5, .startup_s = 0.25, .fork_s = 0.125,
+                       .join_s = 0.375, .barriers = 3, .imbalanced_after_loop = 1, .skipped_with_tasks = 0};
+}
+
+const Problem* find(const std::vector<Problem>& problems, const std::string& kind) {
+  for (const Problem& p : problems)
+    if (p.kind == kind) return &p;
+  return nullptr;
+}
+
+double detail(const Problem& p, const std::string& name) {
+  for (const auto& [n, v] : p.details)
+    if (n == name) return v;
+  ADD_FAILURE() << p.kind << " has no detail " << name;
+  return -1;
+}
+
+bool has_detail(const Problem& p, const std::string& name) {
+  for (const auto& [n, v] : p.details)
+    if (n == name) return true;
+  return false;
+}
+
+double sum_of_gains(const std::vector<Problem>& problems) {
+  double s = 0;
+  for (const Problem& p : problems) s += p.gain_s;
+  return s;
+}
+
+// --- diagnose_region ---------------------------------------------------------------------------
+
+TEST(DiagnoseRegion, EveryCauseAtTwoThreadsWithExactTimesAndGains) {
+  const RegionRun r = region_run("a", 10, 1, all_phases(), critical_costs(), {"critical"});
+  const auto problems = diagnose_region({&r}, 2, /*region_time_s=*/10, /*lost_s=*/6);
+  ASSERT_EQ(problems.size(), 5u);
+  // Sorted by gain, largest first.
+  EXPECT_EQ(problems[0].kind, "load_imbalance");
+  EXPECT_EQ(problems[1].kind, "barrier_overhead");
+  EXPECT_EQ(problems[2].kind, "lock_contention");
+  EXPECT_EQ(problems[3].kind, "fork_join_overhead");
+  EXPECT_EQ(problems[4].kind, "lock_overhead");
+  for (const Problem& p : problems) {
+    EXPECT_EQ(p.threads, 2);
+    EXPECT_FALSE(p.hint.empty()) << p.kind;
+    EXPECT_FALSE(has_detail(p, "gain_scaled_by")) << p.kind;  // 4.125 ≤ min(10, 6 + 1.5)
+  }
+
+  const Problem& imbalance = problems[0];
+  EXPECT_DOUBLE_EQ(imbalance.time_s, 2);
+  EXPECT_DOUBLE_EQ(imbalance.gain_s, 2);
+  EXPECT_DOUBLE_EQ(detail(imbalance, "barriers"), 3);
+  EXPECT_DOUBLE_EQ(detail(imbalance, "per_instance_s"), 2);
+
+  const Problem& barrier = problems[1];  // walkthrough + release skew
+  EXPECT_DOUBLE_EQ(barrier.time_s, 0.75);
+  EXPECT_DOUBLE_EQ(barrier.gain_s, 0.75);
+  EXPECT_DOUBLE_EQ(detail(barrier, "walkthrough_s"), 0.5);
+  EXPECT_DOUBLE_EQ(detail(barrier, "release_skew_s"), 0.25);
+  EXPECT_DOUBLE_EQ(detail(barrier, "barriers"), 2);  // the join barrier is fork/join cost
+
+  const Problem& contention = problems[2];  // time: all threads' contention; gain: the worst thread's
+  EXPECT_DOUBLE_EQ(contention.time_s, 1.0);
+  EXPECT_DOUBLE_EQ(contention.gain_s, 0.625);
+  EXPECT_DOUBLE_EQ(detail(contention, "acquisitions"), 4);
+  EXPECT_DOUBLE_EQ(detail(contention, "thread_seconds"), 1.0);
+  EXPECT_DOUBLE_EQ(detail(contention, "max_hold_s"), 5);
+  EXPECT_DOUBLE_EQ(detail(contention, "serialisation"), 0.5);
+  EXPECT_NE(contention.hint.find("critical section"), std::string::npos) << contention.hint;
+  EXPECT_NE(contention.hint.find("50%"), std::string::npos) << contention.hint;
+
+  const Problem& fork_join = problems[3];
+  EXPECT_DOUBLE_EQ(fork_join.time_s, 0.5);
+  EXPECT_DOUBLE_EQ(fork_join.gain_s, 0.5);
+  EXPECT_DOUBLE_EQ(detail(fork_join, "fork_s"), 0.125);
+  EXPECT_DOUBLE_EQ(detail(fork_join, "join_s"), 0.375);
+  EXPECT_DOUBLE_EQ(detail(fork_join, "instances"), 1);
+
+  const Problem& algorithm = problems[4];
+  EXPECT_DOUBLE_EQ(algorithm.time_s, 0.375);
+  EXPECT_DOUBLE_EQ(algorithm.gain_s, 0.25);
+  EXPECT_DOUBLE_EQ(detail(algorithm, "acquisitions"), 4);
+  EXPECT_DOUBLE_EQ(detail(algorithm, "thread_seconds"), 0.375);
+  EXPECT_NE(algorithm.hint.find("critical-section entries"), std::string::npos) << algorithm.hint;
+  EXPECT_NE(algorithm.hint.find("atomic"), std::string::npos) << algorithm.hint;
+}
+
+TEST(DiagnoseRegion, AtOneThreadOnlyOverheadsThatExistAtAnyThreadCount) {
+  const RegionRun r = region_run("a", 10, 1, all_phases(), critical_costs(), {"critical"});
+  const auto problems = diagnose_region({&r}, 1, 10, /*lost_s=*/0);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].kind, "fork_join_overhead");
+  EXPECT_DOUBLE_EQ(problems[0].gain_s, 0.5);
+  EXPECT_EQ(problems[1].kind, "lock_overhead");
+  EXPECT_DOUBLE_EQ(problems[1].gain_s, 0.25);
+  EXPECT_EQ(find(problems, "load_imbalance"), nullptr);
+  EXPECT_EQ(find(problems, "barrier_overhead"), nullptr);
+  EXPECT_EQ(find(problems, "lock_contention"), nullptr);
+}
+
+TEST(DiagnoseRegion, CausesAreCappedToTimeLostPlusOverheads) {
+  // Imbalance 3 + fork 0.5 = 3.5 claimed, but the region lost only 1 (plus 0.5 of overheads):
+  // all gains shrink by 1.5 / 3.5 = 3/7; the measured times stay.
+  const RegionRun r = region_run("a", 4, 1, BarrierPhases{.imbalance_s = 3, .fork_s = 0.5, .barriers = 1});
+  const auto problems = diagnose_region({&r}, 2, 4, /*lost_s=*/1);
+  ASSERT_EQ(problems.size(), 2u);
+  const Problem* imbalance = find(problems, "load_imbalance");
+  const Problem* fork_join = find(problems, "fork_join_overhead");
+  ASSERT_TRUE(imbalance && fork_join);
+  EXPECT_DOUBLE_EQ(imbalance->time_s, 3);
+  EXPECT_DOUBLE_EQ(imbalance->gain_s, 3 * 3.0 / 7);
+  EXPECT_DOUBLE_EQ(fork_join->time_s, 0.5);
+  EXPECT_DOUBLE_EQ(fork_join->gain_s, 0.5 * 3.0 / 7);
+  EXPECT_DOUBLE_EQ(sum_of_gains(problems), 1 + 0.5);
+  EXPECT_DOUBLE_EQ(detail(*imbalance, "gain_scaled_by"), 3.0 / 7);
+  EXPECT_DOUBLE_EQ(detail(*fork_join, "gain_scaled_by"), 3.0 / 7);
+}
+
+TEST(DiagnoseRegion, CausesNeverExceedTheRegionsTime) {
+  const RegionRun r = region_run("a", 2, 1, BarrierPhases{.imbalance_s = 3, .fork_s = 1, .barriers = 1});
+  for (std::optional<double> lost : {std::optional<double>{}, std::optional<double>{10.0}}) {
+    const auto problems = diagnose_region({&r}, 2, /*region_time_s=*/2, lost);
+    ASSERT_EQ(problems.size(), 2u);
+    EXPECT_DOUBLE_EQ(find(problems, "load_imbalance")->gain_s, 1.5);
+    EXPECT_DOUBLE_EQ(find(problems, "fork_join_overhead")->gain_s, 0.5);
+    EXPECT_DOUBLE_EQ(sum_of_gains(problems), 2);
+  }
+}
+
+TEST(DiagnoseRegion, SuperlinearRegionCanOnlyWinBackItsOverheads) {
+  // Negative time lost counts as 0: the cap is the overheads alone (fork 0.5).
+  const RegionRun r = region_run("a", 10, 1, BarrierPhases{.imbalance_s = 1, .fork_s = 0.5, .barriers = 1});
+  const auto problems = diagnose_region({&r}, 2, 10, /*lost_s=*/-1);
+  EXPECT_DOUBLE_EQ(sum_of_gains(problems), 0.5);
+  EXPECT_DOUBLE_EQ(find(problems, "load_imbalance")->gain_s, 1.0 / 3);
+  EXPECT_DOUBLE_EQ(find(problems, "fork_join_overhead")->gain_s, 0.5 / 3);
+}
+
+TEST(DiagnoseRegion, FiguresAreMediansOfTheRepeats) {
+  const RegionRun a = region_run("a", 10, 1, BarrierPhases{.imbalance_s = 1, .fork_s = 0.25, .barriers = 1});
+  const RegionRun b = region_run("a", 10, 1, BarrierPhases{.imbalance_s = 5, .fork_s = 0.75, .barriers = 1});
+  const RegionRun c = region_run("a", 10, 1, BarrierPhases{.imbalance_s = 2, .fork_s = 0.5, .barriers = 1});
+  const auto odd = diagnose_region({&a, &b, &c}, 2, 10, 8);
+  EXPECT_DOUBLE_EQ(find(odd, "load_imbalance")->time_s, 2);
+  EXPECT_DOUBLE_EQ(find(odd, "fork_join_overhead")->time_s, 0.5);
+  const auto even = diagnose_region({&a, &b}, 2, 10, 8);  // mean of the middle two
+  EXPECT_DOUBLE_EQ(find(even, "load_imbalance")->time_s, 3);
+  EXPECT_DOUBLE_EQ(find(even, "fork_join_overhead")->time_s, 0.5);
+}
+
+TEST(DiagnoseRegion, ImbalanceHintTellsALoopFromHandPartitionedWork) {
+  const RegionRun loop = region_run("a", 10, 1,
+                                    BarrierPhases{.imbalance_s = 1, .barriers = 2, .imbalanced_after_loop = 2});
+  const RegionRun manual = region_run("a", 10, 1,
+                                      BarrierPhases{.imbalance_s = 1, .barriers = 2, .imbalanced_after_loop = 0});
+  const auto loop_problems = diagnose_region({&loop}, 2, 10, 5);
+  const auto manual_problems = diagnose_region({&manual}, 2, 10, 5);
+  const Problem* l = find(loop_problems, "load_imbalance");
+  const Problem* m = find(manual_problems, "load_imbalance");
+  ASSERT_TRUE(l && m);
+  EXPECT_NE(l->hint.find("iterations of the loop differ in cost"), std::string::npos) << l->hint;
+  EXPECT_NE(l->hint.find("schedule(dynamic, chunk)"), std::string::npos) << l->hint;
+  EXPECT_EQ(m->hint.find("iterations of the loop"), std::string::npos) << m->hint;
+  EXPECT_NE(m->hint.find("partition the work by cost"), std::string::npos) << m->hint;
+}
+
+TEST(DiagnoseRegion, LockHintsNameTheLockKind) {
+  const RegionRun r = region_run("a", 10, 1, {}, critical_costs(), {"lock"});
+  const auto problems = diagnose_region({&r}, 2, 10, 5);
+  const Problem* overhead = find(problems, "lock_overhead");
+  const Problem* contention = find(problems, "lock_contention");
+  ASSERT_TRUE(overhead && contention);
+  EXPECT_NE(overhead->hint.find("4 lock acquisitions"), std::string::npos) << overhead->hint;
+  EXPECT_NE(contention->hint.find("shared lock"), std::string::npos) << contention->hint;
+}
+
+TEST(DiagnoseRegion, NothingToDiagnose) {
+  const RegionRun r = region_run("a", 10, 1);
+  EXPECT_TRUE(diagnose_region({&r}, 2, 10, 5).empty());
+  EXPECT_TRUE(diagnose_region({}, 2, 10, 5).empty());
+}
+
+TEST(Median, OddEvenAndEmpty) {
+  EXPECT_DOUBLE_EQ(median({}), 0);
+  EXPECT_DOUBLE_EQ(median({3}), 3);
+  EXPECT_DOUBLE_EQ(median({5, 1, 3}), 3);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+}
+
+// --- build_report ------------------------------------------------------------------------------
+
+MeasuredRun measured(int threads, int repeat, double wall_s, double serial_s, std::vector<RegionRun> regions) {
+  MeasuredRun m;
+  m.record.threads = threads;
+  m.record.repeat = repeat;
+  m.record.wall_s = wall_s;
+  m.record.observed = true;
+  RunAnalysis a;
+  a.wall_s = wall_s;
+  a.serial_s = serial_s;
+  a.runtime = "LLVM OMP";
+  a.threads = std::vector<ThreadSplit>(static_cast<size_t>(threads));
+  for (RegionRun& r : regions) a.regions[r.key] = std::move(r);
+  m.analysis = std::move(a);
+  return m;
+}
+
+RegionRun with_location(RegionRun r, const std::string& file, int line, const std::string& function) {
+  r.where.file = file;
+  r.where.line = line;
+  r.where.function = function;
+  return r;
+}
+
+// Three repeats at 1 and at 2 threads.
+//   program wall: 13, 14, 15 → 14 at 1 thread; 10, 9, 11 → 10 at 2; serial code 2 s each time
+//   region a.c:10: T = 8.5, 7, 8 → 8 at 1 (2 instances); 5, 6, 4.5 → 5 at 2 (3 instances), imbalance 0.5
+//   region b.c:20: T = 4 at 1; 3 at 2, imbalance 0.75
+std::vector<MeasuredRun> two_counts_three_repeats() {
+  auto a = [](double time, uint64_t instances, double imbalance) {
+    return with_location(region_run("a.c:10 f", time, instances, BarrierPhases{.imbalance_s = imbalance, .barriers = 1}),
+                         "a.c", 10, "f");
+  };
+  auto b = [](double time, double imbalance) {
+    return with_location(region_run("b.c:20 g", time, 1, BarrierPhases{.imbalance_s = imbalance, .barriers = 1}),
+                         "b.c", 20, "g");
+  };
+  std::vector<MeasuredRun> runs;
+  const double wall1[] = {13, 14, 15}, a1[] = {8.5, 7, 8};
+  const double wall2[] = {10, 9, 11}, a2[] = {5, 6, 4.5};
+  for (int i = 0; i < 3; ++i) runs.push_back(measured(1, i, wall1[i], 2, {a(a1[i], 2, 0), b(4, 0)}));
+  for (int i = 0; i < 3; ++i) runs.push_back(measured(2, i, wall2[i], 2, {a(a2[i], 3, 0.5), b(3, 0.75)}));
+  return runs;
+}
+
+TEST(BuildReport, ProgramTimeEfficiencyAndAmdahlBound) {
+  const Report report = build_report({"./app", "x"}, 8, two_counts_three_repeats());
+  EXPECT_EQ(report.command, (std::vector<std::string>{"./app", "x"}));
+  EXPECT_EQ(report.cores, 8);
+  EXPECT_EQ(report.threads, (std::vector<int>{1, 2}));
+  EXPECT_EQ(report.runs.size(), 6u);
+  EXPECT_EQ(report.runtime, "LLVM OMP");
+  EXPECT_DOUBLE_EQ(report.program_time_s.at(1), 14);
+  EXPECT_DOUBLE_EQ(report.program_time_s.at(2), 10);
+  EXPECT_DOUBLE_EQ(report.program_efficiency.at(1), 1);
+  EXPECT_DOUBLE_EQ(report.program_efficiency.at(2), 14.0 / (10 * 2));
+  EXPECT_DOUBLE_EQ(report.serial_s.at(1), 2);
+  EXPECT_DOUBLE_EQ(report.amdahl_speedup_bound, 14.0 / 2);
+  EXPECT_EQ(report.program_threads.at(2).size(), 2u);
+  EXPECT_TRUE(report.notes.empty());
+}
+
+TEST(BuildReport, RegionEfficiencyAndTimeLost) {
+  const Report report = build_report({"./app"}, 8, two_counts_three_repeats());
+  ASSERT_EQ(report.regions.size(), 3u);
+  const RegionReport& a = report.regions[2];
+  EXPECT_EQ(a.file, "a.c");
+  EXPECT_EQ(a.line, 10);
+  EXPECT_EQ(a.function, "f");
+  EXPECT_EQ(a.kind, "parallel");
+  EXPECT_DOUBLE_EQ(a.time_s.at(1), 8);  // medians of the repeats
+  EXPECT_DOUBLE_EQ(a.time_s.at(2), 5);
+  EXPECT_DOUBLE_EQ(a.efficiency.at(1), 1);
+  EXPECT_DOUBLE_EQ(a.efficiency.at(2), 8.0 * 1 / (5 * 2));
+  EXPECT_DOUBLE_EQ(a.time_lost_s.at(1), 0);
+  EXPECT_DOUBLE_EQ(a.time_lost_s.at(2), 5 - 8.0 * 1 / 2);
+  EXPECT_EQ(a.instances, 3u);  // at the largest thread count
+  EXPECT_EQ(a.instances_at.at(1), 2u);
+  EXPECT_EQ(a.instances_at.at(2), 3u);
+  ASSERT_EQ(a.problems.size(), 1u);
+  EXPECT_EQ(a.problems[0].kind, "load_imbalance");
+  EXPECT_EQ(a.problems[0].threads, 2);
+  EXPECT_DOUBLE_EQ(a.problems[0].gain_s, 0.5);
+
+  const RegionReport& b = report.regions[1];
+  EXPECT_EQ(b.file, "b.c");
+  EXPECT_DOUBLE_EQ(b.efficiency.at(2), 4.0 / (3 * 2));
+  EXPECT_DOUBLE_EQ(b.time_lost_s.at(2), 3 - 4.0 / 2);
+  ASSERT_EQ(b.problems.size(), 1u);
+  EXPECT_DOUBLE_EQ(b.problems[0].gain_s, 0.75);  // ≤ time lost 1: not capped
+}
+
+TEST(BuildReport, RankedByLargestGainAtTheLargestThreadCountWithSerialCodeAsARegion) {
+  // Gains at 2 threads: serial code 2 · (1 − 1/2) = 1, region b 0.75, region a 0.5.
+  const Report report = build_report({"./app"}, 8, two_counts_three_repeats());
+  ASSERT_EQ(report.regions.size(), 3u);
+  EXPECT_EQ(report.regions[0].kind, "serial");
+  EXPECT_EQ(report.regions[0].id, "serial");
+  EXPECT_EQ(report.regions[1].file, "b.c");
+  EXPECT_EQ(report.regions[1].id, "r1");
+  EXPECT_EQ(report.regions[2].file, "a.c");
+  EXPECT_EQ(report.regions[2].id, "r2");
+
+  const RegionReport& serial = report.regions[0];
+  EXPECT_EQ(serial.function, "(outside parallel regions)");
+  EXPECT_DOUBLE_EQ(serial.time_s.at(1), 2);
+  EXPECT_DOUBLE_EQ(serial.time_s.at(2), 2);
+  ASSERT_EQ(serial.problems.size(), 1u);  // none at 1 thread: nothing to win there
+  const Problem& p = serial.problems[0];
+  EXPECT_EQ(p.kind, "serial_code");
+  EXPECT_EQ(p.threads, 2);
+  EXPECT_DOUBLE_EQ(p.time_s, 2);
+  EXPECT_DOUBLE_EQ(p.gain_s, 2 * (1 - 1.0 / 2));
+  ASSERT_EQ(p.details.size(), 1u);
+  EXPECT_EQ(p.details[0].first, "serial_fraction");
+  EXPECT_DOUBLE_EQ(p.details[0].second, 2.0 / 14);
+  EXPECT_NE(p.hint.find("14%"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("7.0x"), std::string::npos) << p.hint;
+  EXPECT_DOUBLE_EQ(serial.largest_gain(2), 1);
+  EXPECT_DOUBLE_EQ(serial.largest_gain(1), 0);
+}
+
+TEST(BuildReport, EqualGainsAreRankedByTimeAtTheLargestCount) {
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 10, 0, {region_run("p", 3, 1), region_run("q", 5, 1)}));
+  runs.push_back(measured(2, 0, 6, 0, {region_run("p", 1.5, 1), region_run("q", 2.5, 1)}));
+  const Report report = build_report({"./app"}, 8, runs);
+  ASSERT_EQ(report.regions.size(), 3u);
+  EXPECT_DOUBLE_EQ(report.regions[0].time_s.at(2), 2.5);
+  EXPECT_EQ(report.regions[0].id, "r1");
+  EXPECT_DOUBLE_EQ(report.regions[1].time_s.at(2), 1.5);
+  EXPECT_EQ(report.regions[1].id, "r2");
+  EXPECT_EQ(report.regions[2].kind, "serial");  // no serial code: nothing to gain, no time
+  EXPECT_TRUE(report.regions[2].problems.empty());
+  EXPECT_DOUBLE_EQ(report.amdahl_speedup_bound, 0);  // unknown without serial time
+  EXPECT_DOUBLE_EQ(report.regions[0].efficiency.at(2), 1);  // perfect scaling: nothing lost
+  EXPECT_DOUBLE_EQ(report.regions[0].time_lost_s.at(2), 0);
+}
+
+TEST(BuildReport, RegionFirstSeenAtTwoThreadsIsItsOwnBaseAndCappedByItsTime) {
+  // With nothing smaller to compare with, time lost is unknown: the causes are capped by the
+  // region's own time (4), not by a time lost of 0.
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 10, 0, {}));
+  runs.push_back(measured(2, 0, 8, 0, {region_run("late", 4, 1, BarrierPhases{.imbalance_s = 5, .barriers = 1})}));
+  const Report report = build_report({"./app"}, 8, runs);
+  const RegionReport* late = nullptr;
+  for (const RegionReport& r : report.regions)
+    if (r.kind == "parallel") late = &r;
+  ASSERT_NE(late, nullptr);
+  EXPECT_EQ(late->time_s.count(1), 0u);
+  EXPECT_DOUBLE_EQ(late->efficiency.at(2), 1);
+  EXPECT_DOUBLE_EQ(late->time_lost_s.at(2), 0);
+  ASSERT_EQ(late->problems.size(), 1u);
+  EXPECT_DOUBLE_EQ(late->problems[0].time_s, 5);
+  EXPECT_DOUBLE_EQ(late->problems[0].gain_s, 4);
+}
+
+TEST(BuildReport, UnobservedRunsAreListedAndDroppedEventsNoted) {
+  std::vector<MeasuredRun> runs = two_counts_three_repeats();
+  runs[1].record.dropped_events = 17;
+  MeasuredRun unobserved;
+  unobserved.record.threads = 4;
+  unobserved.record.status = "no OMPT";
+  runs.push_back(unobserved);
+  const Report report = build_report({"./app"}, 2, runs);
+  EXPECT_EQ(report.runs.size(), 7u);
+  EXPECT_EQ(report.threads, (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(report.program_time_s.count(4), 0u);
+  EXPECT_TRUE(report.oversubscribed(4));
+  EXPECT_FALSE(report.oversubscribed(2));
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_NE(report.notes[0].find("17 events were dropped"), std::string::npos) << report.notes[0];
+  EXPECT_NE(report.notes[0].find("at 1 threads (repeat 1)"), std::string::npos) << report.notes[0];
+}
+
+}  // namespace
+}  // namespace ompscope::analysis
