@@ -41,14 +41,24 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
     c.hold_s += std::max(0.0, a.released - a.acquired);
   }
   // Second pass: the split needs each lock's fastest acquisition, known only now.
+  // A lock only one thread ever takes cannot be contended: its slower acquisitions are the
+  // algorithm's own variation (cache misses, preemption), so all of it is algorithm cost.
+  std::unordered_map<uint64_t, uint32_t> first_thread;
+  std::unordered_map<uint64_t, bool> shared;
+  for (const LockAcquisition* a : acquisitions) {
+    auto [it, inserted] = first_thread.try_emplace(a->wait_id, a->thread);
+    if (!inserted && it->second != a->thread) shared[a->wait_id] = true;
+  }
   for (const LockAcquisition* a : acquisitions) {
     const LockCost& c = out[index[a->wait_id]];
     ThreadLockSplit& split = result.per_thread[a->thread];
-    split.algorithm_s += c.fastest_s;
-    split.contention_s += std::max(0.0, a->acquired - a->request) - c.fastest_s;
+    const double d = std::max(0.0, a->acquired - a->request);
+    const double algorithm = shared[a->wait_id] ? c.fastest_s : d;
+    split.algorithm_s += algorithm;
+    split.contention_s += d - algorithm;
   }
   for (LockCost& c : out) {
-    c.algorithm_s = static_cast<double>(c.acquisitions) * c.fastest_s;
+    c.algorithm_s = shared[c.wait_id] ? static_cast<double>(c.acquisitions) * c.fastest_s : c.acquire_s;
     c.contention_s = std::max(0.0, c.acquire_s - c.algorithm_s);
   }
   return result;

@@ -1,6 +1,7 @@
 // Lock and critical-section costs of DESIGN.md. For each lock (wait id):
 //   acquisition duration = acquired − acquire request
-//   algorithm cost       = count × fastest acquisition seen for that lock
+//   algorithm cost       = count × fastest acquisition seen for that lock (all of the
+//                          acquisition time for a lock only one thread takes: it cannot be contended)
 //   contention           = the rest of the acquisition time
 // plus the hold time (acquired → released) that bounds how far the lock serialises its region.
 #pragma once

@@ -19,6 +19,7 @@ struct RunRecord {
   int signal = 0;
   std::string status = "ok";   // "ok", "exit 3", "killed by SIGSEGV (...)", or why nothing was observed
   bool observed = false;       // the tool loaded and a log was read
+  bool finalized = false;      // the tool's finalize ran (the program exited normally)
   uint64_t events = 0;
   uint64_t dropped_events = 0;
   std::string log;             // log directory, relative to the report directory

@@ -115,7 +115,7 @@ const SourceLocation& Symbolizer::resolve(uint64_t address) {
     backtrace_state* state = states_[i]->state;
     if (!state) break;
     static const uintptr_t shift = own_executable_bias();
-    const uintptr_t pc = static_cast<uintptr_t>(address - 1 - m.load_bias) + shift;
+    const uintptr_t pc = static_cast<uintptr_t>(address - (m.gcc_line_convention ? 0 : 1) - m.load_bias) + shift;
     PcInfo info{&location};
     backtrace_pcinfo(state, pc, on_pcinfo, ignore_error, &info);
     // Optimising compilers give the runtime call of a pragma line 0; the pragma's own line is

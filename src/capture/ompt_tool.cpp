@@ -44,6 +44,17 @@ inline void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
   *e = ev;
 }
 
+// Text range of the OpenMP runtime: a callsite inside it (a nested fork reports one) is
+// replaced by the return address into user code, read from the runtime's entry frame.
+uintptr_t g_runtime_lo = 0, g_runtime_hi = 0;
+
+inline const void* user_callsite(const void* codeptr, const ompt_frame_t* frame) {
+  const auto a = reinterpret_cast<uintptr_t>(codeptr);
+  if ((a == 0 || (a >= g_runtime_lo && a < g_runtime_hi)) && frame && frame->enter_frame.ptr)
+    return static_cast<void* const*>(frame->enter_frame.ptr)[1];
+  return codeptr;
+}
+
 inline uint16_t clamp16(unsigned v) { return v > 0xffff ? 0xffff : static_cast<uint16_t>(v); }
 inline uint32_t clamp32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : static_cast<uint32_t>(v); }
 
@@ -57,9 +68,10 @@ void on_thread_end(ompt_data_t*) {
   close_thread_log(t_log, g_config);
 }
 
-void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* parallel,
+void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* frame, ompt_data_t* parallel,
                        unsigned requested, int flags, const void* codeptr) {
   parallel->value = next_object_id(t_log);
+  codeptr = user_callsite(codeptr, frame);
   emit(EventKind::ParallelBegin, codeptr, id32(parallel), id32(encountering_task), requested,
        clamp16(static_cast<unsigned>(flags)));
 }
@@ -197,6 +209,8 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
     meta_line("callback %s %d", cb.name, static_cast<int>(set_callback(cb.event, cb.function)));
   }
   write_module_map();
+  module_text_range(reinterpret_cast<const void*>(lookup), &g_runtime_lo, &g_runtime_hi);
+  meta_line("runtime_text %lx %lx", static_cast<unsigned long>(g_runtime_lo), static_cast<unsigned long>(g_runtime_hi));
   meta_line("initialized 1");
   return 1;
 }

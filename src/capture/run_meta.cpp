@@ -62,6 +62,31 @@ void meta_line(const char* format, ...) {
 
 void write_module_map() { dl_iterate_phdr(write_module, nullptr); }
 
+bool module_text_range(const void* address, uintptr_t* lo, uintptr_t* hi) {
+  struct Query {
+    uintptr_t address, lo = 0, hi = 0;
+  } q{reinterpret_cast<uintptr_t>(address)};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* q = static_cast<Query*>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+          const uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
+          if (q->address >= lo && q->address < hi) {
+            q->lo = lo;
+            q->hi = hi;
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &q);
+  *lo = q.lo;
+  *hi = q.hi;
+  return q.hi != 0;
+}
+
 void close_run_meta() {
   if (g_meta_fd >= 0) close(g_meta_fd);
   g_meta_fd = -1;

@@ -14,4 +14,7 @@ void meta_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void write_module_map();
 void close_run_meta();
 
+// The executable segment of the module holding `address`; false if none.
+bool module_text_range(const void* address, uintptr_t* lo, uintptr_t* hi);
+
 }  // namespace ompscope::capture

@@ -103,12 +103,21 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
     return result;
   }
   const analysis::ClockPoint end = result.outcome.end_point;
-  analysis::RunLog log = analysis::read_run_log(result.log_dir, &end);
-  if (!log.meta.finalized && result.outcome.ok())
+  result.run.analysis = analyse_log(result.log_dir, &end, rec);
+  if (!rec.finalized && result.outcome.ok())
     rec.status += "; the tool was not finalised (the program left without running exit handlers)";
+  return result;
+}
+
+analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::ClockPoint* end, analysis::RunRecord& rec) {
+  analysis::RunLog log = analysis::read_run_log(log_dir, end);
+  for (analysis::ModuleRange& m : log.meta.modules)
+    for (const std::string& lib : elf_needed_libraries(m.path))
+      if (lib.starts_with("libgomp")) m.gcc_line_convention = true;
   analysis::Symbolizer symbols(log.meta.modules);
   analysis::Timeline timeline = analysis::build_timeline(log);
   rec.observed = true;
+  rec.finalized = log.meta.finalized;
   rec.events = timeline.events;
   rec.dropped_events = log.meta.dropped_events;
   if (rec.threads == 0) {
@@ -117,8 +126,8 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
       if (r.parent_parallel_id == 0) team = std::max(team, r.team_size);
     rec.threads = static_cast<int>(team);
   }
-  result.run.analysis = analysis::analyze_run(timeline, log.meta, symbols);
-  return result;
+  return analysis::analyze_run(timeline, log.meta, symbols);
 }
+
 
 }  // namespace ompscope::cli

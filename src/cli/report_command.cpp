@@ -1,14 +1,30 @@
 // ompscope report DIR: renders a saved report.json again, in any format.
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "cli/commands.h"
+#include "cli/measurement.h"
 #include "cli/report_files.h"
+#include "output/report_json.h"
 #include "common/error.h"
 #include "output/csv_report.h"
 #include "output/html_report.h"
 #include "output/text_report.h"
 
 namespace ompscope::cli {
+namespace {
+
+nlohmann::json analyse_raw_log(const std::string& dir) {
+  analysis::MeasuredRun run;
+  run.record.status = "ok";
+  run.record.log = dir;
+  run.analysis = analyse_log(dir, nullptr, run.record);
+  const analysis::Report report = analysis::build_report({}, core_count(), {run});
+  return output::report_to_json(report);
+}
+
+}  // namespace
 
 Command add_report_command(CLI::App& parent) {
   struct Options {
@@ -21,7 +37,9 @@ Command add_report_command(CLI::App& parent) {
   app->add_option("--format", options->format, "text | json | csv | html")
       ->check(CLI::IsMember({"text", "json", "csv", "html"}));
   return {app, [options]() -> int {
-            const nlohmann::json doc = read_report_file(options->dir);
+            // A raw log directory (e.g. from OMP_TOOL_LIBRARIES set by hand) is analysed first.
+            const bool raw_log = std::filesystem::exists(std::filesystem::path(options->dir) / kMetaFileName);
+            const nlohmann::json doc = raw_log ? analyse_raw_log(options->dir) : read_report_file(options->dir);
             if (options->format == "json") fmt::print("{}\n", doc.dump(2));
             else if (options->format == "csv") fmt::print("{}", output::render_csv_report(doc));
             else if (options->format == "html") fmt::print("{}", output::render_html_report(doc));

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""End-to-end checks of the ompscope CLI on the designed programs in tests/programs.
+
+Each scenario is one CTest test: `e2e_checks.py SCENARIO --ompscope BIN --programs DIR
+--sources DIR --work DIR`. A scenario states what a user would see and fails with a message
+naming the difference. No wall-clock limits: only ratios and medians where timing matters.
+"""
+import argparse, json, os, re, shutil, statistics, subprocess, sys, time
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+def run(cmd, env=None, check_rc=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    e["NO_COLOR"] = "1"
+    p = subprocess.run(cmd, env=e, capture_output=True, text=True)
+    if check_rc is not None and p.returncode != check_rc:
+        fail(f"{' '.join(cmd)} exited {p.returncode}, expected {check_rc}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+    return p
+
+def pragma_lines(source):
+    return [i + 1 for i, l in enumerate(open(source)) if re.search(r"#pragma omp parallel\b", l)]
+
+def load(dirpath):
+    return json.load(open(os.path.join(dirpath, "report.json")))
+
+def parallel_regions(report):
+    return [r for r in report["regions"] if r["kind"] == "parallel"]
+
+def region_at(report, source, line, slack=2):
+    name = os.path.basename(source)
+    for r in parallel_regions(report):
+        if r["file"].endswith(name) and abs(r["line"] - line) <= slack:
+            return r
+    fail(f"no region at {name}:{line} (±{slack}); regions: " +
+         ", ".join(f"{r['file']}:{r['line']} x{r['instances']}" for r in parallel_regions(report)))
+
+class Ctx:
+    def __init__(self, a):
+        self.bin, self.programs, self.sources, self.work = a.ompscope, a.programs, a.sources, a.work
+        os.makedirs(self.work, exist_ok=True)
+    def prog(self, name): return os.path.join(self.programs, name)
+    def src(self, name): return os.path.join(self.sources, name)
+    def out(self, name):
+        d = os.path.join(self.work, name)
+        shutil.rmtree(d, ignore_errors=True)
+        return d
+
+def check_profile(c, program, source, expected_line, instances, threads="2"):
+    out = c.out("profile-" + program)
+    direct = run([c.prog(program)], env={"OMP_NUM_THREADS": threads}, check_rc=0)
+    p = run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": threads}, check_rc=0)
+    if p.stdout != direct.stdout:
+        fail(f"program output changed under the tool:\n{direct.stdout!r}\nvs\n{p.stdout!r}")
+    report = load(out)
+    r = region_at(report, c.src(source), expected_line)
+    if r["instances"] != instances:
+        fail(f"{source}:{expected_line}: {r['instances']} instances, expected {instances}")
+    if report["threads"] != [int(threads)]:
+        fail(f"threads {report['threads']}, expected [{threads}]")
+    per = r["per_thread"][threads]
+    if len(per) != int(threads):
+        fail(f"per-thread split has {len(per)} threads, expected {threads}")
+    return report, p
+
+def scenario_profile_clang(c):
+    report, p = check_profile(c, "imbalanced_loop", "imbalanced_loop.c", 24, 10)
+    if "imbalanced_loop.c:24" not in p.stderr:
+        fail("the terminal summary does not name imbalanced_loop.c:24:\n" + p.stderr)
+    # Re-rendering the saved report gives the same region in every format.
+    out = os.path.join(c.work, "profile-imbalanced_loop")
+    for fmt in ["text", "json", "csv", "html"]:
+        q = run([c.bin, "report", out, "--format", fmt], check_rc=0)
+        if "imbalanced_loop.c" not in q.stdout:
+            fail(f"report --format {fmt} lacks the region")
+
+def scenario_profile_gcc(c):
+    report, p = check_profile(c, "imbalanced_loop_gcc", "imbalanced_loop.c", 24, 10)
+    if "GCC" not in p.stderr or not any("GCC" in n for n in report["notes"]):
+        fail("a GCC-built program must be announced once and its report must say what GCC hides")
+
+def scenario_nested(c):
+    out = c.out("nested")
+    run([c.bin, "profile", "-o", out, "--", c.prog("nested")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    report = load(out)
+    outer_line, inner_line = pragma_lines(c.src("nested.c"))
+    outer = region_at(report, c.src("nested.c"), outer_line, 0)
+    # libomp 14 reports the inner fork's callsite inside the runtime: it is matched by nesting
+    # here until the capture resolves the user's frame for it (known limitation).
+    inner = [r for r in parallel_regions(report) if r.get("nested")]
+    if len(inner) != 1:
+        fail(f"expected one nested region, got {len(inner)}")
+    inner = inner[0]
+    if outer["instances"] != 3 or inner["instances"] != 6 or not inner.get("nested"):
+        fail(f"nested: outer x{outer['instances']} (3), inner x{inner['instances']} (6), nested={inner.get('nested')}")
+
+def scenario_oversubscribed(c):
+    report, p = check_profile(c, "imbalanced_loop", "imbalanced_loop.c", 24, 10, threads="64")
+    if 64 not in report["oversubscribed_threads"] or "oversubscribed" not in p.stderr:
+        fail("64 threads on this machine must be labelled oversubscribed")
+
+def scenario_dies(c):
+    for how, rc in [("abort", 128 + 6), ("segv", 128 + 11), ("exit3", 3)]:
+        for program in ["dies_midway", "dies_midway_gcc"]:
+            out = c.out(f"dies-{program}-{how}")
+            p = run([c.bin, "profile", "-o", out, "--", c.prog(program), how], env={"OMP_NUM_THREADS": "2"})
+            if p.returncode != rc:
+                fail(f"{program} {how}: ompscope exited {p.returncode}, expected the program's {rc}\n{p.stderr}")
+            if "captured until then" not in p.stderr:
+                fail(f"{program} {how}: the failure is not explained:\n{p.stderr}")
+            report = load(out)
+            r = region_at(report, c.src("dies_midway.c"), pragma_lines(c.src("dies_midway.c"))[0])
+            if r["instances"] != 5:
+                fail(f"{program} {how}: {r['instances']} instances survived, expected 5")
+            run_status = report["runs"][0]["status"]
+            if how != "exit3" and "killed" not in run_status:
+                fail(f"run status {run_status!r} does not say the program was killed")
+
+def expect_error(cmd, what):
+    p = run(cmd)
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith("ompscope: "):
+        fail(f"{what}: expected one 'ompscope: ...' line and exit 2, got exit {p.returncode}:\n{p.stderr}")
+    if "internal error" in lines[0]:
+        fail(f"{what}: {lines[0]}")
+    return lines[0]
+
+def scenario_bad_input(c):
+    expect_error([c.bin, "profile", "-o", c.out("missing"), "--", "/no/such/program"], "missing program")
+    expect_error([c.bin, "report", c.out("not-a-report")], "report of a missing directory")
+    os.makedirs(c.out("empty-dir"))
+    expect_error([c.bin, "report", os.path.join(c.work, "empty-dir")], "report of a directory without report.json")
+    bad = c.out("bad-json")
+    os.makedirs(bad)
+    open(os.path.join(bad, "report.json"), "w").write('{"tool": "ompscope", "regions": [')
+    expect_error([c.bin, "report", bad], "corrupt report.json")
+    # A raw log directory can be analysed directly; damaged ones are refused, never crash.
+    good = c.out("log-source")
+    run([c.bin, "profile", "-o", good, "--", c.prog("imbalanced_loop")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    log = os.path.join(good, "runs", "run-r0")
+    q = run([c.bin, "report", log], check_rc=0)
+    if "imbalanced_loop.c:24" not in q.stdout:
+        fail("report of a raw log directory lacks the region:\n" + q.stdout)
+    def damaged(name, damage):
+        d = c.out(name)
+        shutil.copytree(log, d)
+        damage(d)
+        return expect_error([c.bin, "report", d], name)
+    def truncate(d):
+        f = os.path.join(d, "thread-0000.evt")
+        os.truncate(f, os.path.getsize(f) - 7)
+    def corrupt(d):
+        f = os.path.join(d, "thread-0001.evt")
+        data = bytearray(open(f, "rb").read())
+        data[64 + 32 * 3 + 30] = 250  # an event kind that does not exist
+        open(f, "wb").write(data)
+    def magic(d):
+        f = os.path.join(d, "thread-0000.evt")
+        data = bytearray(open(f, "rb").read())
+        data[0:8] = b"NOTALOG!"
+        open(f, "wb").write(data)
+    def meta(d):
+        open(os.path.join(d, "meta.txt"), "w").write("ompscope-log 1\nclock_start x y\n")
+    if "truncated" not in damaged("truncated-log", truncate): fail("truncation not named")
+    if "corrupt" not in damaged("corrupt-log", corrupt): fail("corruption not named")
+    damaged("bad-magic-log", magic)
+    if "meta.txt:2" not in damaged("bad-meta-log", meta): fail("meta error must name the line")
+
+def top_problem(report, threads):
+    best = None
+    for r in report["regions"]:
+        for p in r["problems"]:
+            if p["threads"] == threads and (best is None or p["gain_s"] > best[1]["gain_s"]):
+                best = (r, p)
+    return best
+
+def scenario_scale_diagnoses(c):
+    cases = [("imbalanced_loop", "load_imbalance"), ("locks_per_thread", "lock_overhead"),
+             ("shared_lock", "lock_contention"), ("many_barriers", "barrier_overhead"),
+             ("serial_phase", "serial_code")]
+    for program, expected in cases:
+        out = c.out("scale-" + program)
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], check_rc=0)
+        report = load(out)
+        if report["threads"] != [1, 2] or len(report["runs"]) != 6:
+            fail(f"{program}: expected 6 runs at 1 and 2 threads")
+        region, problem = top_problem(report, 2)
+        if problem["kind"] != expected or region is not report["regions"][0]:
+            fail(f"{program}: top cause at 2 threads is {problem['kind']} ({region['id']}), expected {expected} "
+                 f"ranked first\n{p.stderr}")
+        for r in report["regions"]:
+            for t in report["threads"]:
+                causes = sum(q["gain_s"] for q in r["problems"] if q["threads"] == t)
+                if causes > r["time_s"].get(str(t), 0) + 1e-9:
+                    fail(f"{program} {r['id']}: causes {causes} exceed the region's time at {t} threads")
+        if not os.path.getsize(os.path.join(out, "report.html")) > 2000:
+            fail("report.html missing or trivial")
+
+def wall(cmd, env):
+    t = time.perf_counter()
+    run(cmd, env=env, check_rc=0)
+    return time.perf_counter() - t
+
+def scenario_gain_validation(c):
+    """The load_imbalance gain predicted at 2 threads vs the gain of schedule(dynamic), measured
+    without the tool as medians of interleaved runs."""
+    out = c.out("gain")
+    run([c.bin, "scale", "-t", "2", "-r", "5", "-o", out, "--", c.prog("imbalanced_loop")], check_rc=0)
+    report = load(out)
+    predicted = sum(p["gain_s"] for r in report["regions"] for p in r["problems"]
+                    if p["kind"] == "load_imbalance" and p["threads"] == 2)
+    env = {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}
+    static, dynamic = [], []
+    for _ in range(7):
+        static.append(wall([c.prog("imbalanced_loop")], env))
+        dynamic.append(wall([c.prog("imbalanced_loop"), "dynamic"], env))
+    real = statistics.median(static) - statistics.median(dynamic)
+    error = abs(predicted - real) / real
+    print(f"predicted gain {predicted*1e3:.1f} ms, real gain {real*1e3:.1f} ms "
+          f"(static {statistics.median(static)*1e3:.1f} ms, dynamic {statistics.median(dynamic)*1e3:.1f} ms), "
+          f"error {error*100:.1f}%")
+    if error > 0.25:
+        fail("predicted load_imbalance gain is more than 25% off the real gain of schedule(dynamic)")
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario")
+    ap.add_argument("--ompscope", required=True)
+    ap.add_argument("--programs", required=True)
+    ap.add_argument("--sources", required=True)
+    ap.add_argument("--work", required=True)
+    a = ap.parse_args()
+    globals()["scenario_" + a.scenario](Ctx(a))
+    print("ok", a.scenario)
+
+if __name__ == "__main__":
+    main()
