@@ -17,11 +17,18 @@ ConstructCost construct_cost(std::span<const uint64_t> entries, std::span<const 
 }
 
 StartWindow::StartWindow(uint64_t initial_ticks, uint64_t max_ticks)
-    : length_(std::max<uint64_t>(initial_ticks, 1)), max_(std::max(initial_ticks, max_ticks)) {}
+    : initial_(std::max<uint64_t>(initial_ticks, 1)), length_(initial_), max_(std::max(initial_, max_ticks)) {}
 
 bool StartWindow::record(bool every_thread_waited) {
-  if (every_thread_waited) return true;
+  if (every_thread_waited) {
+    if (++in_time_streak_ >= kShrinkAfter) {
+      in_time_streak_ = 0;
+      length_ = std::max(initial_, length_ / 2);
+    }
+    return true;
+  }
   ++missed_;
+  in_time_streak_ = 0;
   length_ = std::min(length_ * 2, max_);
   return false;
 }

@@ -29,12 +29,16 @@ ConstructCost construct_cost(std::span<const uint64_t> entries, std::span<const 
 
 // How far ahead the master schedules each start. A sample in which some thread reached the
 // waiting point only after the start instant is worthless (that thread entered late, not
-// together with the others); it is dropped and the window doubles, up to a limit.
+// together with the others); it is dropped and the window doubles, up to a limit. After
+// kShrinkAfter samples in a row in time it halves again, down to the initial length: one
+// preemption must not leave every later sample waiting (and exposed to preemption) longer.
 class StartWindow {
  public:
   StartWindow(uint64_t initial_ticks, uint64_t max_ticks);
 
   uint64_t start_after(uint64_t master_now) const { return master_now + length_; }
+  static constexpr int kShrinkAfter = 16;
+
   // Returns whether the sample counts.
   bool record(bool every_thread_waited);
 
@@ -42,9 +46,11 @@ class StartWindow {
   int missed() const { return missed_; }
 
  private:
+  uint64_t initial_;
   uint64_t length_;
   uint64_t max_;
   int missed_ = 0;
+  int in_time_streak_ = 0;
 };
 
 }  // namespace ompscope::bench

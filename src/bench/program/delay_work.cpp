@@ -25,6 +25,11 @@ DelayWork DelayWork::calibrate(const TickClock& clock, double seconds) {
   return DelayWork(iterations, best / kProbe * static_cast<double>(iterations));
 }
 
+DelayWork DelayWork::scaled(double factor) const {
+  const auto iterations = std::max<int64_t>(1, std::llround(static_cast<double>(iterations_) * factor));
+  return DelayWork(iterations, seconds_ * static_cast<double>(iterations) / static_cast<double>(iterations_));
+}
+
 void DelayWork::run() const { spin(iterations_); }
 
 }  // namespace ompscope::bench

@@ -13,6 +13,9 @@ class DelayWork {
   // Picks the iteration count whose loop takes about `seconds` on this core.
   static DelayWork calibrate(const TickClock& clock, double seconds);
 
+  // The same loop, `factor` times as long.
+  DelayWork scaled(double factor) const;
+
   void run() const;
   double seconds() const { return seconds_; }
 

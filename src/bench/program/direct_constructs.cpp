@@ -100,8 +100,7 @@ DirectMeasurement measure_direct(Construct construct, const TickClock& clock,
     case Construct::Task:
       return measure_in_region(clock, offsets, settings, [](int) {
 #pragma omp task
-        {
-        }
+        asm volatile("" ::: "memory");  // GCC drops a task whose body is empty
 #pragma omp taskwait
       });
   }

@@ -31,6 +31,18 @@ ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, int rounds) 
   return result;
 }
 
+bool direct_sampling_done(const TickClock& clock, const DirectSettings& settings, uint64_t began,
+                          std::size_t kept, DirectMeasurement& m) {
+  if (kept >= static_cast<std::size_t>(settings.samples)) return true;
+  const double elapsed = clock.seconds(static_cast<double>(clock.now() - began));
+  if ((elapsed > settings.time_budget_s && kept >= DirectSettings::kMinSamples) ||
+      elapsed > 5 * settings.time_budget_s) {
+    m.stopped_by_time_budget = true;
+    return true;
+  }
+  return false;
+}
+
 void record_sample(const TickClock& clock, const ThreadClockOffsets& offsets,
                    const std::vector<uint64_t>& entries_local, const std::vector<uint64_t>& exits_local,
                    const std::vector<int>& entry_threads, const std::vector<int>& exit_threads,

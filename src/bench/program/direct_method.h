@@ -17,8 +17,12 @@ namespace ompscope::bench {
 struct DirectSettings {
   int samples = 300;
   double initial_window_s = 20e-6;
-  double max_window_s = 20e-3;
+  double max_window_s = 1e-3;
   int ping_rounds = 200;
+  // Sampling stops after this long once kMinSamples are kept (after 5x this long regardless):
+  // on a loaded machine the run must still end in bounded time.
+  double time_budget_s = 2.0;
+  static constexpr int kMinSamples = 10;
   // More threads than CPUs: nobody can enter "together"; waits yield instead of spinning and
   // late entries are kept, since they are what oversubscription costs.
   bool oversubscribed = false;
@@ -39,7 +43,12 @@ struct DirectMeasurement {
   int missed_windows = 0;        // samples dropped because a thread arrived after the start
   int late_entries_dropped = 0;  // samples dropped because a thread entered long after it
   double window_s = 0;           // the window length at the end
+  bool stopped_by_time_budget = false;
 };
+
+// Whether to stop sampling: enough samples, or out of time (see DirectSettings).
+bool direct_sampling_done(const TickClock& clock, const DirectSettings& settings, uint64_t began,
+                          std::size_t kept, DirectMeasurement& m);
 
 // Per-thread timestamps of one sample; padded so threads do not share cache lines.
 struct alignas(64) ThreadStamps {
@@ -62,6 +71,7 @@ DirectMeasurement measure_in_region(const TickClock& clock, const ThreadClockOff
   const int team = static_cast<int>(offsets.offset.size());
   const uint64_t late_entry_ticks = clock.ticks(5e-6);
   const int max_attempts = settings.samples * 4 + 100;
+  const uint64_t began = clock.now();
   std::vector<ThreadStamps> stamps(static_cast<std::size_t>(team));
   StartWindow window(clock.ticks(settings.initial_window_s), clock.ticks(settings.max_window_s));
   DirectMeasurement m;
@@ -78,7 +88,7 @@ DirectMeasurement measure_in_region(const TickClock& clock, const ThreadClockOff
     ThreadStamps& mine = stamps[static_cast<std::size_t>(me)];
     while (true) {
       if (me == 0) {
-        done = static_cast<int>(m.min_cost_s.size()) >= settings.samples || attempts >= max_attempts;
+        done = attempts >= max_attempts || direct_sampling_done(clock, settings, began, m.min_cost_s.size(), m);
         start_master = window.start_after(clock.now());
         ++attempts;
       }
@@ -132,7 +142,8 @@ DirectMeasurement measure_fork(const TickClock& clock, const ThreadClockOffsets&
   std::vector<int> master{0}, all_threads(team);
   for (std::size_t k = 0; k < team; ++k) all_threads[k] = static_cast<int>(k);
   DirectMeasurement m;
-  for (int i = 0; i < settings.samples; ++i) {
+  const uint64_t began = clock.now();
+  while (!direct_sampling_done(clock, settings, began, m.min_cost_s.size(), m)) {
     run_region(fork[0], stamps);
     for (std::size_t k = 0; k < team; ++k) entries[k] = stamps[k].entry;
     record_sample(clock, offsets, fork, entries, master, all_threads, m);
@@ -152,7 +163,8 @@ DirectMeasurement measure_join(const TickClock& clock, const ThreadClockOffsets&
   std::vector<int> master{0}, all_threads(team);
   for (std::size_t k = 0; k < team; ++k) all_threads[k] = static_cast<int>(k);
   DirectMeasurement m;
-  for (int i = 0; i < settings.samples; ++i) {
+  const uint64_t began = clock.now();
+  while (!direct_sampling_done(clock, settings, began, m.min_cost_s.size(), m)) {
     run_region(stamps, join[0]);
     for (std::size_t k = 0; k < team; ++k) leaving[k] = stamps[k].exit;
     record_sample(clock, offsets, leaving, join, all_threads, master, m);

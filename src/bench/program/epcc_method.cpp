@@ -34,11 +34,17 @@ int choose_inner_repetitions(const EpccCase& c, double target_s) {
 
 }  // namespace
 
-EpccMeasurement measure_epcc(const EpccCase& c, const EpccSettings& settings) {
+EpccMeasurement measure_epcc(const EpccCase& c, const EpccSettings& settings, const TickClock& clock) {
   EpccMeasurement m;
+  const uint64_t began = clock.now();
   m.inner_repetitions = choose_inner_repetitions(c, settings.target_test_s);
   // Alternating reference and test spreads slow drifts (frequency, neighbours) over both.
   for (int i = 0; i < settings.outer_repetitions; ++i) {
+    if (i >= EpccSettings::kMinOuter &&
+        clock.seconds(static_cast<double>(clock.now() - began)) > settings.time_budget_s) {
+      m.stopped_by_time_budget = true;
+      break;
+    }
     m.reference_s.push_back(c.reference(m.inner_repetitions));
     m.test_s.push_back(c.test(m.inner_repetitions));
   }

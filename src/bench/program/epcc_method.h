@@ -16,6 +16,10 @@ namespace ompscope::bench {
 struct EpccSettings {
   int outer_repetitions = 100;
   double target_test_s = 0.5e-3;  // inner repetitions are chosen so one test takes about this long
+  // Outer repetitions stop after this long once kMinOuter are done: on a loaded machine the
+  // run must still end in bounded time.
+  double time_budget_s = 3.0;
+  static constexpr int kMinOuter = 10;
 };
 
 // test(inner) and reference(inner) run `inner` instances (or their delay-only twin) and return
@@ -32,8 +36,9 @@ struct EpccMeasurement {
   std::vector<double> reference_s;  // elapsed reference time per outer repetition
   std::vector<double> test_s;       // elapsed test time per outer repetition
   int inner_repetitions = 0;
+  bool stopped_by_time_budget = false;
 };
 
-EpccMeasurement measure_epcc(const EpccCase& c, const EpccSettings& settings);
+EpccMeasurement measure_epcc(const EpccCase& c, const EpccSettings& settings, const TickClock& clock);
 
 }  // namespace ompscope::bench

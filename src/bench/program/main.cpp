@@ -138,11 +138,15 @@ int run(int argc, char** argv) {
   EpccSettings epcc;
   DirectSettings direct;
   direct.oversubscribed = oversubscribed;
+  // Nobody can enter together when threads outnumber CPUs: allow waits of a time slice.
+  if (oversubscribed) direct.max_window_s = 20e-3;
   if (options.quick) {
     epcc.outer_repetitions = 20;
     epcc.target_test_s = 0.25e-3;
+    epcc.time_budget_s = 0.5;
     direct.samples = 60;
     direct.ping_rounds = 50;
+    direct.time_budget_s = 0.3;
   }
   warm_up(delay);
   const ThreadClockOffsets offsets = calibrate_thread_offsets(clock, direct.ping_rounds);
@@ -174,12 +178,13 @@ int run(int argc, char** argv) {
 
   for (Construct c : options.constructs) {
     if (options.epcc) {
-      const EpccMeasurement m = measure_epcc(epcc_case(c, clock, delay), epcc);
+      const EpccMeasurement m = measure_epcc(epcc_case(c, clock, delay), epcc, clock);
       series(c, "epcc", "overhead", m.overhead_s,
              {{"inner_repetitions", m.inner_repetitions},
               {"delay_s", delay.seconds()},
               {"reference_s", m.reference_s},
-              {"test_s", m.test_s}});
+              {"test_s", m.test_s},
+              {"stopped_by_time_budget", m.stopped_by_time_budget}});
     }
     if (options.direct) {
       const DirectMeasurement m = measure_direct(c, clock, offsets, direct);
@@ -187,6 +192,7 @@ int run(int argc, char** argv) {
                                       {"missed_windows", m.missed_windows},
                                       {"late_entries_dropped", m.late_entries_dropped},
                                       {"window_s", m.window_s},
+                                      {"stopped_by_time_budget", m.stopped_by_time_budget},
                                       {"clock_offsets_s", ticks_to_seconds(clock, offsets.offset)},
                                       {"offset_uncertainty_s", ticks_to_seconds(clock, offsets.uncertainty)}};
       series(c, "direct", "min_cost", m.min_cost_s, details);

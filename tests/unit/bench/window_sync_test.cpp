@@ -58,6 +58,22 @@ TEST(StartWindow, DoublesOnAMissUpToItsLimit) {
   EXPECT_EQ(w.missed(), 3);
 }
 
+TEST(StartWindow, ShrinksBackAfterARunOfSamplesInTime) {
+  StartWindow w(100, 1000);
+  w.record(false);
+  w.record(false);
+  ASSERT_EQ(w.length(), 400u);
+  for (int i = 0; i < StartWindow::kShrinkAfter - 1; ++i) w.record(true);
+  EXPECT_EQ(w.length(), 400u);
+  w.record(true);
+  EXPECT_EQ(w.length(), 200u);
+  for (int i = 0; i < 4 * StartWindow::kShrinkAfter; ++i) w.record(true);
+  EXPECT_EQ(w.length(), 100u);  // never below the initial length
+  w.record(false);              // a miss restarts the count
+  for (int i = 0; i < StartWindow::kShrinkAfter - 1; ++i) w.record(true);
+  EXPECT_EQ(w.length(), 200u);
+}
+
 // Timestamps taken on skewed clocks, converted with the offsets, give the true cost.
 TEST(ConstructCost, SkewedTimestampsGiveTheTrueCostAfterConversion) {
   const std::vector<int64_t> offsets{0, 5'000'000, -7'000'000};
