@@ -52,14 +52,14 @@ struct PlannedRun {
 fs::path own_directory() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw Error("ompscope bench: cannot locate its own executable (/proc/self/exe): " + ec.message());
+  if (ec) throw Error("bench: cannot locate its own executable (/proc/self/exe): " + ec.message());
   return self.parent_path();
 }
 
 fs::path bench_program(const fs::path& directory, const std::string& runtime) {
   const fs::path program = directory / ("ompscope-bench-" + runtime);
   if (access(program.c_str(), X_OK) != 0)
-    throw Error(fmt::format("ompscope bench: {} not found next to ompscope (is the {} build of the bench "
+    throw Error(fmt::format("bench: {} not found next to ompscope (is the {} build of the bench "
                             "program installed?)",
                             program.string(), runtime == "gnu" ? "GNU libgomp (g++)" : "LLVM libomp"));
   return program;
@@ -71,7 +71,7 @@ class TemporaryDirectory {
   TemporaryDirectory() {
     const char* base = std::getenv("TMPDIR");
     std::string pattern = (fs::path(base && *base ? base : "/tmp") / "ompscope-bench-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw Error("ompscope bench: cannot create a temporary directory");
+    if (mkdtemp(pattern.data()) == nullptr) throw Error("bench: cannot create a temporary directory");
     path_ = pattern;
   }
   ~TemporaryDirectory() {
@@ -148,19 +148,19 @@ BenchDocument run_one(const PlannedRun& run, const BenchOptions& o, const fs::pa
   const LaunchOutcome outcome = launch_and_wait(launch);
   const std::string what = fmt::format("{} ({} at {} threads)", run.program.filename().string(),
                                        bench::construct_info(run.construct).name, run.threads);
-  if (!outcome.ok()) throw Error(fmt::format("ompscope bench: {} failed: {}", what, outcome.describe()));
+  if (!outcome.ok()) throw Error(fmt::format("bench: {} failed: {}", what, outcome.describe()));
   std::ifstream in(result_file);
   try {
     return bench::bench_document_from_json(nlohmann::json::parse(in));
   } catch (const std::exception& e) {
-    throw Error(fmt::format("ompscope bench: {} wrote unreadable results: {}", what, e.what()));
+    throw Error(fmt::format("bench: {} wrote unreadable results: {}", what, e.what()));
   }
 }
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
-  if (!out.good()) throw Error("ompscope bench: cannot write " + path);
+  if (!out.good()) throw Error("bench: cannot write " + path);
 }
 
 int run_bench(const BenchOptions& o) {
@@ -168,7 +168,7 @@ int run_bench(const BenchOptions& o) {
   try {
     constructs = bench::parse_construct_list(o.constructs);
   } catch (const std::invalid_argument& e) {
-    throw Error(std::string("ompscope bench: --construct: ") + e.what());
+    throw Error(std::string("bench: --construct: ") + e.what());
   }
   const int cores = bench::available_cpus();
   const std::vector<int> threads = o.threads.empty() ? bench::default_thread_counts(cores) : o.threads;
