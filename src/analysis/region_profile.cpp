@@ -10,7 +10,8 @@ ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion
   s.thread = part.index;
   double waiting = 0, tasks = part.tasks_outside_syncs;
   for (const SyncVisit& v : part.syncs) {
-    if (v.kind == SyncKind::Other) continue;
+    // A nested visit's time is already inside its enclosing visit (as task time or waiting).
+    if (v.kind == SyncKind::Other || v.nested) continue;
     waiting += (v.depart - v.arrive) - v.tasks;
     tasks += v.tasks;
   }

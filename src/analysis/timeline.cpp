@@ -57,6 +57,7 @@ struct OpenSync {
   size_t part;
   SyncVisit visit;
   bool implicit;
+  uint32_t owner;  // explicit task that opened it (a taskwait in a task); 0: the implicit task
 };
 
 struct Frame {
@@ -121,7 +122,8 @@ class ThreadWalk {
         v.arrive = t;
         v.depart = -1;
         v.follows_loop = loop_in_segment_;
-        syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail)});
+        v.nested = !syncs_.empty();
+        syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail), running_task_});
         loop_in_segment_ = false;
         break;
       }
@@ -156,6 +158,7 @@ class ThreadWalk {
         if (e.detail == ompt_scope_begin) {
           if (LockAcquisition* a = find_lock(e.wait_id(), false)) {
             a->acquired = a->released = t;
+            if (size_t p = current_part(); p != kNoPart) parts_[p].data.lock_wait += t - a->request;
             retire_lock(a);
           }
         }
@@ -179,8 +182,10 @@ class ThreadWalk {
     }
   }
 
-  // A stream that stops early (the program died) leaves intervals open: close them at its end.
-  void finish() {
+  // A stream that stops early (the program died) leaves intervals open: close them at the
+  // run's last event, since a thread blocked (on a lock, in a barrier) was blocked until then.
+  void finish(double run_end) {
+    last_ = std::max(last_, run_end);
     if (running_task_) close_fragment(last_);
     while (!syncs_.empty()) {
       syncs_.back().visit.depart = last_;
@@ -190,7 +195,10 @@ class ThreadWalk {
     for (const Frame& f : frames_)
       if (f.part != kNoPart && parts_[f.part].data.end < 0) parts_[f.part].data.end = last_;
     for (LockAcquisition& a : locks_) {
-      if (a.acquired < 0) a.acquired = last_;
+      if (a.acquired < 0) {
+        a.acquired = last_;
+        if (size_t p = part_of_parallel(a.parallel_id); p != kNoPart) parts_[p].data.lock_wait += last_ - a.request;
+      }
       a.released = last_;
       out_.locks.push_back(a);
     }
@@ -204,6 +212,11 @@ class ThreadWalk {
     return 0;
   }
   size_t current_part() const { return frames_.empty() ? kNoPart : frames_.back().part; }
+  size_t part_of_parallel(uint32_t parallel_id) const {
+    for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
+      if (it->part != kNoPart && it->parallel_id == parallel_id) return it->part;
+    return kNoPart;
+  }
 
   bool is_implicit_task(uint32_t id) const {
     return std::any_of(frames_.begin(), frames_.end(), [&](const Frame& f) { return f.implicit_task == id; });
@@ -239,10 +252,13 @@ class ThreadWalk {
     auto it = task_index_.find(running_task_);
     if (it != task_index_.end()) out_.tasks[it->second].fragments.push_back({thread_, running_since_, t});
     const double dt = t - running_since_;
-    // Task time inside a barrier or taskwait is not waiting: every enclosing visit gets it.
+    // Task time inside a barrier or taskwait is not waiting: every enclosing visit gets the part
+    // of the fragment after its arrival, except a taskwait opened by this very task (the task
+    // is suspended in it, not run by it).
     bool inside_sync = false;
     for (OpenSync& s : syncs_) {
-      s.visit.tasks += dt;
+      if (s.owner == running_task_) continue;
+      s.visit.tasks += t - std::max(running_since_, s.visit.arrive);
       inside_sync = true;
     }
     if (!inside_sync)
@@ -293,6 +309,7 @@ Timeline build_timeline(const RunLog& log) {
   std::vector<Part> parts;
   std::unordered_map<uint32_t, Span> spans;
   std::unordered_map<uint32_t, size_t> task_index;
+  const double run_end = log.seconds(log.last_ticks());
 
   // Task creations must be known before another thread's schedule events name them: walk
   // creations of all threads first, then everything.
@@ -313,13 +330,12 @@ Timeline build_timeline(const RunLog& log) {
   for (const ThreadEvents& thread : log.threads) {
     ThreadWalk walk(log, thread.thread_index, parts, spans, task_index, out);
     for (const Event& e : thread.events) walk.on(e);
-    walk.finish();
+    walk.finish(run_end);
     if (!thread.events.empty())
       out.threads.push_back({thread.thread_index, log.seconds(thread.events.front().time),
                              log.seconds(thread.events.back().time)});
     out.events += thread.events.size();
   }
-  const double run_end = log.seconds(log.last_ticks());
   out.end = run_end;
 
   std::unordered_map<uint32_t, std::vector<size_t>> parts_of;

@@ -22,6 +22,7 @@ struct SyncVisit {
   double depart = 0;     // sync region end (clamped to the region's end for the join barrier)
   double tasks = 0;      // time spent running explicit tasks inside this visit
   bool follows_loop = false;  // a worksharing loop ended in the segment just before it
+  bool nested = false;        // opened inside another visit (a taskwait in a task run in a barrier)
 };
 
 struct LockAcquisition {

@@ -362,7 +362,7 @@ TEST(BuildTimeline, NestLockReacquiredByItsOwnerIsASecondImmediateAcquisition) {
 // DISABLED: timeline.cpp ThreadWalk::on(), case NestLockNext, sets acquired/released but
 // never adds t − request to the part's lock_wait (only MutexAcquired does), so the region
 // profile's lock wait (5 µs) disagrees with lock_costs' acquire_s (6 µs).
-TEST(BuildTimeline, DISABLED_NestLockReacquisitionCountsInLockWait) {
+TEST(BuildTimeline, NestLockReacquisitionCountsInLockWait) {
   const Timeline t = build_timeline(nest_lock_log().log());
   ASSERT_EQ(t.regions.size(), 1u);
   EXPECT_US(t.regions[0].threads.at(0).lock_wait, 5 + 1);
@@ -536,7 +536,7 @@ TEST(BuildTimeline, TaskTimeInsideATaskwaitIsSubtractedFromItsWaiting) {
 // the fragment began (i.e. add min(dt, t − visit.arrive) to visits not owned by the running
 // task); in split_thread_time count task time once (e.g. sum v.tasks only over visits not
 // nested in another visit of the same part, or keep a per-part task total in the timeline).
-TEST(BuildTimeline, DISABLED_TaskwaitInsideATaskInsideABarrierCountsOnlyTheTasksRunInsideIt) {
+TEST(BuildTimeline, TaskwaitInsideATaskInsideABarrierCountsOnlyTheTasksRunInsideIt) {
   const auto join = ompt_sync_region_barrier_implicit_parallel;
   const auto barrier = ompt_sync_region_barrier_explicit;
   LogBuilder b(1, 1000);
@@ -651,7 +651,7 @@ TEST(BuildTimeline, LogCutShortStillYieldsTheRegionWithIntervalsClosedAtTheLastE
 // run_end = log.seconds(log.last_ticks()) before the walks, pass it to finish(), close parts,
 // syncs, running tasks and locks there, and add (run_end − request) to the part's lock_wait
 // for a request still waiting.
-TEST(BuildTimeline, DISABLED_LogCutShortClosesABlockedThreadsIntervalsAtTheRunsLastEvent) {
+TEST(BuildTimeline, LogCutShortClosesABlockedThreadsIntervalsAtTheRunsLastEvent) {
   const Timeline t = build_timeline(died_log().log());
   ASSERT_EQ(t.regions.size(), 1u);
   const ThreadInRegion& worker = t.regions[0].threads.at(1);
