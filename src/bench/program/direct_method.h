@@ -15,7 +15,7 @@
 namespace ompscope::bench {
 
 struct DirectSettings {
-  int samples = 300;
+  int samples = 1000;
   double initial_window_s = 20e-6;
   double max_window_s = 1e-3;
   int ping_rounds = 200;

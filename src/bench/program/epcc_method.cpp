@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "bench/core/statistics.h"
 
 namespace ompscope::bench {
 namespace {
@@ -38,7 +37,6 @@ EpccMeasurement measure_epcc(const EpccCase& c, const EpccSettings& settings, co
   EpccMeasurement m;
   const uint64_t began = clock.now();
   m.inner_repetitions = choose_inner_repetitions(c, settings.target_test_s);
-  // Alternating reference and test spreads slow drifts (frequency, neighbours) over both.
   for (int i = 0; i < settings.outer_repetitions; ++i) {
     if (i >= EpccSettings::kMinOuter &&
         clock.seconds(static_cast<double>(clock.now() - began)) > settings.time_budget_s) {
@@ -48,10 +46,12 @@ EpccMeasurement measure_epcc(const EpccCase& c, const EpccSettings& settings, co
     m.reference_s.push_back(c.reference(m.inner_repetitions));
     m.test_s.push_back(c.test(m.inner_repetitions));
   }
-  // The reference is subtracted as its median: a reference hit by an interruption must not
-  // turn one test sample into an outlier of its own.
-  const double reference = summarize(m.reference_s).median;
-  for (double t : m.test_s) m.overhead_s.push_back((t - reference) / m.inner_repetitions);
+  // Each test is paired with the reference timed just before it: on a shared (virtual) machine
+  // the speed of the delay loop itself drifts (SMT siblings, frequency), and a reference from
+  // another moment would carry that drift into the overhead. A pair hit by a preemption becomes
+  // an outlier, which the filter drops.
+  for (std::size_t i = 0; i < m.test_s.size(); ++i)
+    m.overhead_s.push_back((m.test_s[i] - m.reference_s[i]) / m.inner_repetitions);
   return m;
 }
 

@@ -1,5 +1,6 @@
 // The EPCC method: time a reference (the delay work alone) and a test (the same work with the
-// construct) many times; the construct's overhead is (test - reference) / inner repetitions.
+// construct) many times; the construct's overhead is (test - reference) / inner repetitions,
+// each test against the reference timed just before it.
 // Inner repetitions make one test long enough to time well; outer repetitions give the series
 // the statistics are taken over.
 #pragma once
@@ -11,11 +12,11 @@
 namespace ompscope::bench {
 
 // One test is kept short (EPCC's default is 1 ms): on a machine shared with other work, a
-// test that spans a scheduler time slice is likely preempted, and short tests let the outlier
-// filter remove the preempted ones instead of every sample carrying a share of them.
+// longer test is likely preempted, and short tests let the outlier filter remove the
+// preempted ones instead of every sample carrying a share of them.
 struct EpccSettings {
-  int outer_repetitions = 100;
-  double target_test_s = 0.5e-3;  // inner repetitions are chosen so one test takes about this long
+  int outer_repetitions = 300;
+  double target_test_s = 0.1e-3;  // inner repetitions are chosen so one test takes about this long
   // Outer repetitions stop after this long once kMinOuter are done: on a loaded machine the
   // run must still end in bounded time.
   double time_budget_s = 3.0;

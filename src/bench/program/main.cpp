@@ -141,8 +141,7 @@ int run(int argc, char** argv) {
   // Nobody can enter together when threads outnumber CPUs: allow waits of a time slice.
   if (oversubscribed) direct.max_window_s = 20e-3;
   if (options.quick) {
-    epcc.outer_repetitions = 20;
-    epcc.target_test_s = 0.25e-3;
+    epcc.outer_repetitions = 40;
     epcc.time_budget_s = 0.5;
     direct.samples = 60;
     direct.ping_rounds = 50;
