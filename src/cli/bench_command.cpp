@@ -213,7 +213,7 @@ Command add_bench_command(CLI::App& parent) {
   app->add_option("-t,--threads", options->threads,
                   "Thread counts, comma-separated (default: 1, 2, powers of two up to the core count, the core count)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 4096));
   app->add_option("--construct", options->constructs,
                   "Constructs, comma-separated, or all: " + bench::construct_names_joined(","))
       ->default_val("all");
