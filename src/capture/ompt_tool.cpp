@@ -29,19 +29,14 @@ inline uint32_t id32(const ompt_data_t* data) { return static_cast<uint32_t>(id_
 
 inline void emit(EventKind kind, const void* codeptr, uint32_t id, uint32_t id2 = 0,
                  uint32_t arg = 0, uint16_t arg2 = 0, uint8_t detail = 0) {
-  uint64_t now = read_ticks(g_clock);
-  Event* e = reserve(t_log, g_config);
-  *e = Event{now, reinterpret_cast<uint64_t>(codeptr), id, id2, arg, arg2, kind, detail};
+  append_event(t_log, g_config, g_clock, Event{0, reinterpret_cast<uint64_t>(codeptr), id, id2, arg, arg2, kind, detail});
 }
 
 inline void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
                        const void* codeptr, uint32_t hint = 0, uint16_t impl = 0) {
-  uint64_t now = read_ticks(g_clock);
-  Event* e = reserve(t_log, g_config);
-  Event ev{now, reinterpret_cast<uint64_t>(codeptr), 0, 0, hint, impl, kind,
-           static_cast<uint8_t>(mutex_kind)};
+  Event ev{0, reinterpret_cast<uint64_t>(codeptr), 0, 0, hint, impl, kind, static_cast<uint8_t>(mutex_kind)};
   ev.set_wait_id(wait_id);
-  *e = ev;
+  append_event(t_log, g_config, g_clock, ev);
 }
 
 // Text range of the OpenMP runtime: a callsite inside it (a nested fork reports one) is

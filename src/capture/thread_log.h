@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/clock.h"
 #include "common/event_record.h"
 
 namespace ompscope::capture {
@@ -40,6 +41,14 @@ void roll_over(ThreadLog& log, const LogConfig& config);
 inline Event* reserve(ThreadLog& log, const LogConfig& config) {
   if (log.pos == log.end) [[unlikely]] roll_over(log, config);
   return log.pos++;
+}
+
+// The whole hot path of a callback: one timestamp, one slot, one 32-byte store.
+inline void append_event(ThreadLog& log, const LogConfig& config, ClockSource clock, const Event& fields) {
+  const uint64_t now = read_ticks(clock);
+  Event* e = reserve(log, config);
+  *e = fields;
+  e->time = now;
 }
 
 // Unmaps and trims the file to the records written. Later events on this thread are dropped.

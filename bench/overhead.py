@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Overhead of `ompscope profile` on real programs: interleaved runs with and without the tool
+at 2 threads, reported as the median and min of per-pair ratios (tool / no tool).
+
+usage: bench/overhead.py BUILD_DIR [PAIRS]
+"""
+import os, statistics, subprocess, sys, tempfile, time
+
+build = sys.argv[1]
+pairs = int(sys.argv[2]) if len(sys.argv) > 2 else 9
+env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="close", OMP_PLACES="cores", NO_COLOR="1")
+
+def timed(cmd):
+    t = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+for name in ["loop_stencil", "tiny_tasks"]:
+    program = os.path.join(build, "bin", name)
+    out = tempfile.mkdtemp(prefix="ompscope-overhead-")
+    base, tool, ratios = [], [], []
+    for _ in range(pairs):
+        b = timed([program])
+        # The program alone under the tool (the analysis afterwards is not overhead on the program):
+        # OMP_TOOL_LIBRARIES as `ompscope profile` sets it.
+        t = timed(["env", "OMP_TOOL_LIBRARIES=" + os.path.join(build, "lib", "libompscope.so"),
+                   "OMPSCOPE_LOG_DIR=" + os.path.join(out, "log"), program])
+        base.append(b); tool.append(t); ratios.append(t / b)
+    print(f"{name}: no tool median {statistics.median(base)*1e3:.0f} ms, with tool median "
+          f"{statistics.median(tool)*1e3:.0f} ms; overhead median {(statistics.median(ratios)-1)*100:+.1f}% "
+          f"min {(min(ratios)-1)*100:+.1f}% over {pairs} interleaved pairs")
