@@ -1,10 +1,154 @@
-// Placeholder until the tasks/trace issue lands; replaced by its owner.
+// ompscope trace: one run under the tool, written out as an OTF2 archive (DIR/trace/) and/or a
+// Chrome/Perfetto trace-event JSON file (DIR/trace.json), from the same nested slices.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/run_log.h"
+#include "analysis/symbolizer.h"
+#include "analysis/timeline.h"
 #include "cli/commands.h"
+#include "cli/measurement.h"
 #include "common/error.h"
+#include "output/otf2_trace.h"
+#include "output/perfetto_trace.h"
+#include "output/trace_model.h"
+
 namespace ompscope::cli {
-Command add_trace_command(CLI::App& parent) {
-  auto* app = parent.add_subcommand("trace", "(not built yet)");
-  app->allow_extras();
-  return {app, []() -> int { throw Error("ompscope trace: not built yet"); }};
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Formats {
+  bool otf2 = false;
+  bool perfetto = false;
+};
+
+Formats parse_formats(const std::string& list) {
+  Formats f;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item == "otf2") f.otf2 = true;
+    else if (item == "perfetto" || item == "json") f.perfetto = true;
+    else if (!item.empty())
+      throw Error(fmt::format("--format: unknown trace format '{}' (known: otf2, perfetto)", item));
+  }
+  if (!f.otf2 && !f.perfetto) throw Error("--format: name at least one of otf2, perfetto");
+  return f;
 }
+
+output::Callsite callsite_of(const analysis::SourceLocation& w, uint64_t codeptr) {
+  output::Callsite c;
+  c.function = w.function;
+  c.file = w.file;
+  c.line = w.line;
+  const std::string where = !w.file.empty()     ? fmt::format("{}:{}", fs::path(w.file).filename().string(), w.line)
+                            : !w.module.empty() ? fmt::format("{}+0x{:x}", fs::path(w.module).filename().string(),
+                                                              w.module_offset)
+                                                : fmt::format("0x{:x}", codeptr);
+  // clang's outlined bodies (".omp_outlined._debug__") say nothing the line does not.
+  const bool outlined = w.function.rfind(".omp_outlined", 0) == 0 || w.function.rfind("__omp_outlined", 0) == 0;
+  c.label = w.function.empty() || outlined ? where : w.function + "@" + where;
+  return c;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Command add_trace_command(CLI::App& parent) {
+  struct Options {
+    std::string out = "ompscope-trace";
+    std::string format = "otf2,perfetto";
+    uint64_t max_events = 1'000'000;
+    std::vector<std::string> program;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* app = parent.add_subcommand(
+      "trace", "run the program once under the tool; write an OTF2 trace (DIR/trace/) and a Perfetto JSON trace "
+               "(DIR/trace.json)");
+  app->add_option("--format", options->format, "comma-separated: otf2, perfetto")->capture_default_str();
+  app->add_option("-o,--output", options->out, "output directory (trace/, trace.json, runs/)")->capture_default_str();
+  app->add_option("--max-events", options->max_events,
+                  "most events in trace.json; past it the JSON trace is cut in time (OTF2 is never cut)")
+      ->capture_default_str();
+  app->add_option("program", options->program, "the program and its arguments, after --")->required();
+  app->positionals_at_end();
+  return {app, [options]() -> int {
+            const Formats formats = parse_formats(options->format);
+            const Target target = resolve_target(options->program);
+            const fs::path out = options->out;
+            prepare_output_dir(out);
+            const fs::path otf2_dir = out / "trace", json_file = out / "trace.json";
+            std::error_code ec;
+            fs::remove_all(otf2_dir, ec);  // ours from an earlier trace (prepare_output_dir checked)
+            fs::remove(json_file, ec);
+
+            RunResult result = run_under_tool(target, out, RunRequest{});
+            if (!fs::exists(result.log_dir / kMetaFileName)) {
+              const std::string why = fmt::format("no trace written: {}", result.run.record.status);
+              if (result.outcome.ok()) throw Error(why);
+              fmt::print(stderr, "ompscope: {}\n", why);
+              return result.outcome.shell_status();
+            }
+
+            auto t0 = std::chrono::steady_clock::now();
+            const analysis::ClockPoint end = result.outcome.end_point;
+            const analysis::RunLog log = analysis::read_run_log(result.log_dir, &end);
+            const analysis::Timeline timeline = analysis::build_timeline(log);
+            analysis::Symbolizer symbols(log.meta.modules);
+            const output::TraceModel model = output::build_trace_model(
+                timeline, output::collect_work_spans(log),
+                [&](uint64_t codeptr) { return callsite_of(symbols.resolve(codeptr), codeptr); }, log.meta.pid,
+                log.meta.clock_start.ns);
+            const double model_s = seconds_since(t0);
+            fmt::print(stderr, "ompscope: {} events of {} threads → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),
+                       model.threads.size(), model.slice_count(), model_s);
+            if (log.meta.dropped_events)
+              fmt::print(stderr, "ompscope: warning: {} events were dropped during the run; the trace lacks them\n",
+                         log.meta.dropped_events);
+            if (model.clamped)
+              fmt::print(stderr, "ompscope: note: {} intervals were shortened to nest in their enclosing one\n",
+                         model.clamped);
+
+            if (formats.otf2) {
+              t0 = std::chrono::steady_clock::now();
+              const output::Otf2Result r = output::write_otf2_trace(
+                  model, otf2_dir, fmt::format("ompscope trace of {}", fmt::join(options->program, " ")));
+              const double s = seconds_since(t0);
+              fmt::print(stderr, "ompscope: OTF2 trace: {} ({} events, {} locations, written in {:.3f} s: {:.3g} events/s)\n",
+                         r.anchor.string(), r.events, r.locations, s, s > 0 ? r.events / s : 0.0);
+            }
+            if (formats.perfetto) {
+              t0 = std::chrono::steady_clock::now();
+              std::ofstream file(json_file, std::ios::binary);
+              if (!file) throw Error(fmt::format("cannot write {}", json_file.string()));
+              output::PerfettoOptions popt;
+              popt.max_events = options->max_events;
+              popt.process_name = fs::path(options->program.front()).filename().string();
+              const output::PerfettoResult r = output::write_perfetto_trace(model, file, popt);
+              file.close();
+              if (!file) throw Error(fmt::format("cannot write {}", json_file.string()));
+              const double s = seconds_since(t0);
+              fmt::print(stderr, "ompscope: Perfetto trace: {} ({} events, {} task flows, written in {:.3f} s: {:.3g} events/s); "
+                                 "open it in https://ui.perfetto.dev\n",
+                         json_file.string(), r.events_written, r.flows, s, s > 0 ? r.events_written / s : 0.0);
+              if (r.truncated)
+                fmt::print(stderr,
+                           "ompscope: note: trace.json is cut at {:.6f} s: {} of {} slices written (--max-events {}){}\n",
+                           static_cast<double>(r.cut_at_ns) / 1e9, r.slices_written, r.slices_total,
+                           options->max_events, formats.otf2 ? "; the OTF2 trace has them all" : "");
+            }
+            if (!result.outcome.ok())
+              fmt::print(stderr, "ompscope: the program {}; the trace holds what was captured until then\n",
+                         result.outcome.describe());
+            return result.outcome.shell_status();
+          }};
+}
+
 }  // namespace ompscope::cli

@@ -1,0 +1,362 @@
+#include "output/trace_model.h"
+
+#include <omp-tools.h>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace ompscope::output {
+namespace {
+
+const char* work_name(uint8_t work) {
+  switch (work) {
+    case ompt_work_loop: return "loop";
+    case ompt_work_sections: return "sections";
+    case ompt_work_single_executor: return "single";
+    case ompt_work_single_other: return "single (skipped)";
+    case ompt_work_workshare: return "workshare";
+    case ompt_work_distribute: return "distribute";
+    case ompt_work_taskloop: return "taskloop";
+    case ompt_work_scope: return "scope";
+    default: return "loop";  // 10+: loop_static, loop_dynamic, loop_guided, loop_other (OpenMP 6)
+  }
+}
+
+const char* mutex_name(uint8_t kind) {
+  switch (kind) {
+    case ompt_mutex_critical: return "critical";
+    case ompt_mutex_nest_lock:
+    case ompt_mutex_test_nest_lock: return "nest lock";
+    case ompt_mutex_ordered: return "ordered";
+    case ompt_mutex_atomic: return "atomic";
+    default: return "lock";
+  }
+}
+
+// Which of two slices with the same begin and end is the outer one.
+int nesting_rank(SliceKind kind) {
+  switch (kind) {
+    case SliceKind::Parallel: return 0;
+    case SliceKind::Work: return 1;
+    case SliceKind::Barrier:
+    case SliceKind::JoinBarrier:
+    case SliceKind::Taskwait:
+    case SliceKind::Taskgroup:
+    case SliceKind::Sync: return 2;
+    case SliceKind::LockWait:
+    case SliceKind::LockHeld: return 3;
+    case SliceKind::Task: return 4;
+    case SliceKind::TaskCreate: return 5;
+  }
+  return 6;
+}
+
+SliceKind sync_slice(analysis::SyncKind kind) {
+  switch (kind) {
+    case analysis::SyncKind::Barrier: return SliceKind::Barrier;
+    case analysis::SyncKind::JoinBarrier: return SliceKind::JoinBarrier;
+    case analysis::SyncKind::Taskwait: return SliceKind::Taskwait;
+    case analysis::SyncKind::Taskgroup: return SliceKind::Taskgroup;
+    case analysis::SyncKind::Other: return SliceKind::Sync;
+  }
+  return SliceKind::Sync;
+}
+
+class ModelBuilder {
+ public:
+  ModelBuilder(TraceModel& model, const CallsiteNamer& name_of) : model_(model), name_of_(name_of) {}
+
+  // A region per (construct, callsite); `codeptr` 0 names the construct alone.
+  uint32_t region(SliceKind kind, uint8_t detail, const std::string& construct, uint64_t codeptr) {
+    const Callsite& where = callsite(codeptr);
+    std::string name = where.label.empty() ? construct : construct + " " + where.label;
+    auto [it, inserted] = region_index_.try_emplace(
+        RegionKey{name, static_cast<uint8_t>(kind), detail}, static_cast<uint32_t>(model_.regions.size()));
+    if (inserted) model_.regions.push_back(TraceRegion{std::move(name), kind, detail, where});
+    return it->second;
+  }
+
+  void add(uint32_t thread, Slice s) { raw_[thread].push_back(s); }
+  std::map<uint32_t, std::vector<Slice>>& raw() { return raw_; }
+
+ private:
+  const Callsite& callsite(uint64_t codeptr) {
+    auto it = callsites_.find(codeptr);
+    if (it == callsites_.end()) it = callsites_.emplace(codeptr, codeptr && name_of_ ? name_of_(codeptr) : Callsite{}).first;
+    return it->second;
+  }
+
+  struct RegionKey {
+    std::string name;
+    uint8_t kind;
+    uint8_t detail;
+    bool operator<(const RegionKey& o) const {
+      return std::tie(name, kind, detail) < std::tie(o.name, o.kind, o.detail);
+    }
+  };
+
+  TraceModel& model_;
+  const CallsiteNamer& name_of_;
+  std::unordered_map<uint64_t, Callsite> callsites_;
+  std::map<RegionKey, uint32_t> region_index_;
+  std::map<uint32_t, std::vector<Slice>> raw_;  // by thread
+};
+
+// Orders one thread's slices parent-first and makes them nest exactly: a slice that outlives
+// the one enclosing its start is cut at that one's end (counted: the input was inconsistent).
+uint64_t nest(std::vector<Slice>& slices) {
+  std::stable_sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
+    if (a.begin != b.begin) return a.begin < b.begin;
+    // A creation at the instant a slice starts happened before it (an undeferred task starts
+    // right after its creation): it comes first, outside.
+    const bool ca = a.kind == SliceKind::TaskCreate, cb = b.kind == SliceKind::TaskCreate;
+    if (ca != cb) return ca;
+    if (a.end != b.end) return a.end > b.end;
+    return nesting_rank(a.kind) < nesting_rank(b.kind);
+  });
+  uint64_t clamped = 0;
+  std::vector<int64_t> open;  // ends of the enclosing slices
+  for (Slice& s : slices) {
+    if (s.end < s.begin) s.end = s.begin;
+    while (!open.empty() && open.back() <= s.begin) open.pop_back();
+    if (!open.empty() && s.end > open.back()) {
+      s.end = open.back();
+      ++clamped;
+    }
+    s.depth = static_cast<uint16_t>(open.size());
+    open.push_back(s.end);
+  }
+  return clamped;
+}
+
+}  // namespace
+
+const char* slice_kind_name(SliceKind kind) {
+  switch (kind) {
+    case SliceKind::Parallel: return "parallel";
+    case SliceKind::Work: return "work";
+    case SliceKind::Barrier: return "barrier";
+    case SliceKind::JoinBarrier: return "join_barrier";
+    case SliceKind::Taskwait: return "taskwait";
+    case SliceKind::Taskgroup: return "taskgroup";
+    case SliceKind::Sync: return "sync";
+    case SliceKind::LockWait: return "lock_wait";
+    case SliceKind::LockHeld: return "lock";
+    case SliceKind::Task: return "task";
+    case SliceKind::TaskCreate: return "task_create";
+  }
+  return "other";
+}
+
+uint64_t TraceModel::slice_count() const {
+  uint64_t n = 0;
+  for (const ThreadTrack& t : threads) n += t.slices.size();
+  return n;
+}
+
+std::vector<WorkSpan> collect_work_spans(const analysis::RunLog& log) {
+  std::vector<WorkSpan> out;
+  for (const analysis::ThreadEvents& thread : log.threads) {
+    std::vector<WorkSpan> open;
+    for (const Event& e : thread.events) {
+      if (e.kind == EventKind::WorkBegin) {
+        open.push_back(WorkSpan{thread.thread_index, e.detail, e.codeptr, log.seconds(e.time), -1});
+      } else if (e.kind == EventKind::WorkEnd) {
+        for (size_t k = open.size(); k-- > 0;) {
+          if (open[k].work != e.detail) continue;
+          open[k].end = log.seconds(e.time);
+          out.push_back(open[k]);
+          open.erase(open.begin() + static_cast<std::ptrdiff_t>(k));
+          break;
+        }
+      }
+    }
+    const double last = thread.events.empty() ? 0 : log.seconds(thread.events.back().time);
+    for (WorkSpan& w : open) {
+      w.end = last;
+      out.push_back(w);
+    }
+  }
+  return out;
+}
+
+TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vector<WorkSpan>& work,
+                             const CallsiteNamer& name_of, int pid, uint64_t origin_ns) {
+  TraceModel model;
+  model.pid = pid;
+  model.origin_ns = origin_ns;
+  model.end = to_ns(timeline.end);
+  ModelBuilder b(model, name_of);
+  for (const analysis::ThreadSummary& t : timeline.threads) b.raw()[t.thread];
+  b.raw()[0];
+
+  // Teams: 0 is the initial thread alone; one per distinct list of threads otherwise.
+  std::map<std::vector<uint32_t>, uint32_t> team_index;
+  auto team_of = [&](std::vector<uint32_t> threads) {
+    auto [it, inserted] = team_index.try_emplace(threads, static_cast<uint32_t>(model.teams.size()));
+    if (inserted) model.teams.push_back(Team{std::move(threads)});
+    return it->second;
+  };
+  team_of({0});
+
+  std::unordered_map<uint32_t, uint32_t> parallel_index;  // parallel id → model.parallels
+  for (const analysis::RegionInstance& r : timeline.regions) {
+    std::vector<uint32_t> members;
+    for (const analysis::ThreadInRegion& p : r.threads) members.push_back(p.thread);
+    if (members.empty()) members.push_back(r.master_thread);
+    const uint32_t pi = static_cast<uint32_t>(model.parallels.size());
+    model.parallels.push_back(ParallelInstance{team_of(members), r.requested_threads, r.master_thread});
+    parallel_index[r.parallel_id] = pi;
+    const uint32_t region = b.region(SliceKind::Parallel, 0, "parallel", r.codeptr);
+    bool master_seen = false;
+    for (const analysis::ThreadInRegion& p : r.threads) {
+      const bool master = p.thread == r.master_thread && !master_seen;
+      master_seen = master_seen || master;
+      Slice s;
+      s.kind = SliceKind::Parallel;
+      s.region = region;
+      s.ref = pi;
+      s.aux = p.index;
+      s.begin = to_ns(master ? std::min(r.begin, p.start) : p.start);
+      s.end = to_ns(master ? std::max(r.end, p.end) : p.end);
+      b.add(p.thread, s);
+      for (const analysis::SyncVisit& v : p.syncs) {
+        Slice y;
+        y.kind = sync_slice(v.kind);
+        y.region = b.region(y.kind, 0, y.kind == SliceKind::JoinBarrier ? "join barrier"
+                                       : y.kind == SliceKind::Sync     ? "sync"
+                                                                        : slice_kind_name(y.kind),
+                            0);
+        y.begin = to_ns(v.arrive);
+        y.end = to_ns(v.depart);
+        b.add(p.thread, y);
+      }
+    }
+    if (r.threads.empty()) {  // a region the program died in before any implicit task began
+      Slice s;
+      s.kind = SliceKind::Parallel;
+      s.region = region;
+      s.ref = pi;
+      s.begin = to_ns(r.begin);
+      s.end = to_ns(r.end);
+      b.add(r.master_thread, s);
+    }
+  }
+
+  for (const WorkSpan& w : work) {
+    Slice s;
+    s.kind = SliceKind::Work;
+    s.region = b.region(SliceKind::Work, w.work, work_name(w.work), w.codeptr);
+    s.begin = to_ns(w.begin);
+    s.end = to_ns(w.end);
+    b.add(w.thread, s);
+  }
+
+  // Locks: dense ids per wait id; acquisition order per lock, by time of acquisition.
+  {
+    std::unordered_map<uint64_t, uint32_t> lock_id;
+    std::vector<const analysis::LockAcquisition*> held;
+    for (const analysis::LockAcquisition& a : timeline.locks) {
+      lock_id.try_emplace(a.wait_id, static_cast<uint32_t>(lock_id.size()));
+      // A nest lock taken again by its owner is acquired and released in the same instant.
+      const bool reacquired = (a.mutex_kind == ompt_mutex_nest_lock || a.mutex_kind == ompt_mutex_test_nest_lock) &&
+                              a.acquired == a.released;
+      if (!reacquired) held.push_back(&a);
+      const std::string construct = mutex_name(a.mutex_kind);
+      Slice w;
+      w.kind = SliceKind::LockWait;
+      w.region = b.region(SliceKind::LockWait, a.mutex_kind, "wait " + construct, a.codeptr);
+      w.ref = lock_id[a.wait_id];
+      w.begin = to_ns(a.request);
+      w.end = to_ns(a.acquired);
+      if (w.end > w.begin) b.add(a.thread, w);
+    }
+    std::stable_sort(held.begin(), held.end(), [](const auto* x, const auto* y) { return x->acquired < y->acquired; });
+    std::vector<uint32_t> order(lock_id.size(), 0);
+    for (const analysis::LockAcquisition* a : held) {
+      Slice h;
+      h.kind = SliceKind::LockHeld;
+      h.region = b.region(SliceKind::LockHeld, a->mutex_kind, mutex_name(a->mutex_kind), a->codeptr);
+      h.ref = lock_id[a->wait_id];
+      h.aux = ++order[h.ref];
+      h.begin = to_ns(a->acquired);
+      h.end = to_ns(a->released);
+      b.add(a->thread, h);
+    }
+    model.locks = static_cast<uint32_t>(lock_id.size());
+  }
+
+  // Tasks. A tied task stays on the thread that started it, so its execution there is one
+  // slice from first start to last end, with the tasks run while it was suspended nested inside;
+  // an untied task may move, so each fragment is a slice of its own.
+  std::unordered_map<uint32_t, uint32_t> generation;  // creating thread → tasks created so far
+  for (const analysis::TaskInstance& t : timeline.tasks) {
+    if (t.flags & (ompt_task_initial | ompt_task_implicit)) continue;
+    TaskInfo info;
+    info.id = t.id;
+    info.creator_thread = t.creator_thread;
+    info.untied = (t.flags & ompt_task_untied) != 0;
+    info.completed = t.completed >= 0;
+    info.ran = !t.fragments.empty();
+    if (auto it = parallel_index.find(t.parallel_id); it != parallel_index.end() && t.parallel_id != 0) {
+      info.team = model.parallels[it->second].team;
+      const auto& members = model.teams[info.team].threads;
+      auto m = std::find(members.begin(), members.end(), t.creator_thread);
+      info.creator_index = m == members.end() ? 0 : static_cast<uint32_t>(m - members.begin());
+    }
+    info.generation = ++generation[t.creator_thread];
+    const uint32_t ti = static_cast<uint32_t>(model.tasks.size());
+    model.tasks.push_back(info);
+
+    Slice c;
+    c.kind = SliceKind::TaskCreate;
+    c.region = b.region(SliceKind::TaskCreate, 0, "create task", t.codeptr);
+    c.ref = ti;
+    c.begin = c.end = to_ns(t.created);
+    b.add(t.creator_thread, c);
+
+    const uint32_t region = b.region(SliceKind::Task, static_cast<uint8_t>(info.untied), "task", t.codeptr);
+    auto task_slice = [&](uint32_t thread, double begin, double end, bool completes) {
+      Slice s;
+      s.kind = SliceKind::Task;
+      s.region = region;
+      s.ref = ti;
+      s.begin = to_ns(begin);
+      s.end = to_ns(end);
+      s.flags = completes ? kSliceCompletesTask : 0;
+      b.add(thread, s);
+    };
+    if (t.fragments.empty()) {
+      if (info.completed) task_slice(t.creator_thread, t.completed, t.completed, true);
+      continue;
+    }
+    size_t last = 0;
+    for (size_t k = 1; k < t.fragments.size(); ++k)
+      if (t.fragments[k].end >= t.fragments[last].end) last = k;
+    if (info.untied) {
+      for (size_t k = 0; k < t.fragments.size(); ++k)
+        task_slice(t.fragments[k].thread, t.fragments[k].begin, t.fragments[k].end, info.completed && k == last);
+      continue;
+    }
+    std::map<uint32_t, std::pair<double, double>> span;  // thread → first start, last end
+    for (const analysis::TaskFragment& f : t.fragments) {
+      auto [it, inserted] = span.try_emplace(f.thread, f.begin, f.end);
+      if (!inserted) {
+        it->second.first = std::min(it->second.first, f.begin);
+        it->second.second = std::max(it->second.second, f.end);
+      }
+    }
+    for (const auto& [thread, be] : span)
+      task_slice(thread, be.first, be.second, info.completed && thread == t.fragments[last].thread);
+  }
+
+  for (auto& [thread, slices] : b.raw()) {
+    model.clamped += nest(slices);
+    for (const Slice& s : slices) model.end = std::max(model.end, s.end);
+    model.threads.push_back(ThreadTrack{thread, std::move(slices)});
+  }
+  return model;
+}
+
+}  // namespace ompscope::output

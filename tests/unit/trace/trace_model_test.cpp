@@ -1,0 +1,179 @@
+#include "output/trace_model.h"
+
+#include <gtest/gtest.h>
+
+#include "trace_fixture.h"
+
+namespace ompscope::trace_test {
+namespace {
+
+using output::Slice;
+using output::SliceKind;
+
+struct Expect {
+  SliceKind kind;
+  int64_t begin, end;
+  uint16_t depth;
+};
+
+void expect_slices(const output::TraceModel& model, const output::ThreadTrack& track, const std::vector<Expect>& want) {
+  ASSERT_EQ(track.slices.size(), want.size()) << "thread " << track.thread;
+  for (size_t k = 0; k < want.size(); ++k) {
+    const Slice& s = track.slices[k];
+    EXPECT_EQ(s.kind, want[k].kind) << "slice " << k << " " << model.regions[s.region].name;
+    EXPECT_EQ(s.begin, want[k].begin) << "slice " << k << " " << model.regions[s.region].name;
+    EXPECT_EQ(s.end, want[k].end) << "slice " << k << " " << model.regions[s.region].name;
+    EXPECT_EQ(s.depth, want[k].depth) << "slice " << k << " " << model.regions[s.region].name;
+  }
+}
+
+TEST(TraceModel, NestsEachThreadsIntervalsInNanoseconds) {
+  const output::TraceModel model = two_thread_model();
+  ASSERT_EQ(model.threads.size(), 2u);
+  expect_slices(model, model.threads[0],
+                {{SliceKind::Parallel, 1000, 20000, 0},
+                 {SliceKind::TaskCreate, 3000, 3000, 1},
+                 {SliceKind::Work, 6000, 14500, 1},
+                 {SliceKind::LockWait, 13000, 13500, 2},
+                 {SliceKind::LockHeld, 13500, 14000, 2},
+                 {SliceKind::JoinBarrier, 15000, 19500, 1}});
+  expect_slices(model, model.threads[1],
+                {{SliceKind::Parallel, 2000, 20000, 0},
+                 {SliceKind::JoinBarrier, 4000, 20000, 1},
+                 {SliceKind::Task, 5000, 12000, 2}});
+  EXPECT_EQ(model.clamped, 0u);
+  EXPECT_EQ(model.end, 21000);
+  EXPECT_EQ(model.pid, 42);
+}
+
+TEST(TraceModel, TeamsTaskIdsAndLockOrderFollowOtf2sConventions) {
+  const output::TraceModel model = two_thread_model();
+  ASSERT_EQ(model.teams.size(), 2u);
+  EXPECT_EQ(model.teams[0].threads, std::vector<uint32_t>{0});  // serial code's team
+  EXPECT_EQ(model.teams[1].threads, (std::vector<uint32_t>{0, 1}));
+  ASSERT_EQ(model.parallels.size(), 1u);
+  EXPECT_EQ(model.parallels[0].team, 1u);
+  EXPECT_EQ(model.parallels[0].requested_threads, 2u);
+  ASSERT_EQ(model.tasks.size(), 1u);
+  EXPECT_EQ(model.tasks[0].team, 1u);
+  EXPECT_EQ(model.tasks[0].creator_index, 0u);
+  EXPECT_EQ(model.tasks[0].generation, 1u);
+  EXPECT_TRUE(model.tasks[0].completed);
+  EXPECT_TRUE(model.tasks[0].ran);
+  EXPECT_EQ(model.locks, 1u);
+  const Slice& held = model.threads[0].slices[4];
+  EXPECT_EQ(held.aux, 1u);  // first acquisition of lock 0
+  EXPECT_EQ(model.threads[1].slices[2].flags, output::kSliceCompletesTask);
+  EXPECT_EQ(model.regions[model.threads[0].slices[0].region].where.line, 10);
+}
+
+// Task A runs on thread 1, creates B, waits for it (B runs inside A's taskwait), then ends.
+TEST(TraceModel, ATiedTaskIsOneSliceWithTheTasksRunWhileItWasSuspendedInside) {
+  analysis::Timeline t = two_thread_run();
+  t.locks.clear();
+  analysis::TaskInstance& a = t.tasks[0];
+  a.fragments = {{1, us(5), us(7)}, {1, us(9), us(12)}};
+  analysis::TaskInstance b;
+  b.id = 8;
+  b.parent = 7;
+  b.parallel_id = 1;
+  b.creator_thread = 1;
+  b.codeptr = 0x200;
+  b.flags = ompt_task_explicit;
+  b.created = us(6);
+  b.completed = us(9);
+  b.fragments = {{1, us(7), us(9)}};
+  t.tasks.push_back(b);
+  t.regions[0].threads[1].syncs.insert(t.regions[0].threads[1].syncs.begin(),
+                                        {analysis::SyncKind::Taskwait, 0, us(6.5), us(9), us(2), false});
+  const output::TraceModel model = output::build_trace_model(t, {}, name_of);
+  expect_slices(model, model.threads[1],
+                {{SliceKind::Parallel, 2000, 20000, 0},
+                 {SliceKind::JoinBarrier, 4000, 20000, 1},
+                 {SliceKind::Task, 5000, 12000, 2},
+                 {SliceKind::TaskCreate, 6000, 6000, 3},
+                 {SliceKind::Taskwait, 6500, 9000, 3},
+                 {SliceKind::Task, 7000, 9000, 4}});
+  ASSERT_EQ(model.tasks.size(), 2u);
+  EXPECT_EQ(model.tasks[1].creator_index, 1u);
+  EXPECT_EQ(model.tasks[1].generation, 1u);  // the first task thread 1 created
+  EXPECT_EQ(model.clamped, 0u);
+}
+
+TEST(TraceModel, AnUntiedTaskThatMovedIsOneSlicePerFragmentCompletingOnTheLastThread) {
+  analysis::Timeline t = two_thread_run();
+  t.locks.clear();
+  t.tasks[0].flags = ompt_task_explicit | ompt_task_untied;
+  t.tasks[0].fragments = {{1, us(5), us(7)}, {0, us(15.5), us(16)}};
+  t.tasks[0].completed = us(16);
+  const output::TraceModel model = output::build_trace_model(t, {}, name_of);
+  EXPECT_TRUE(model.tasks[0].untied);
+  const auto& m = model.threads[0].slices;
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_EQ(m[3].kind, SliceKind::Task);
+  EXPECT_EQ(m[3].begin, 15500);
+  EXPECT_EQ(m[3].depth, 2);  // inside the master's join barrier
+  EXPECT_EQ(m[3].flags, output::kSliceCompletesTask);
+  const auto& w = model.threads[1].slices;
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[2].end, 7000);
+  EXPECT_EQ(w[2].flags, 0);
+}
+
+TEST(TraceModel, AnIntervalOutlivingItsParentIsCutAtTheParentsEndAndCounted) {
+  std::vector<output::WorkSpan> work = two_thread_work();
+  work[0].end = us(13.8);  // the loop ends while the critical section is held
+  const output::TraceModel model = output::build_trace_model(two_thread_run(), work, name_of);
+  EXPECT_EQ(model.clamped, 1u);
+  const Slice& held = model.threads[0].slices[4];
+  EXPECT_EQ(held.kind, SliceKind::LockHeld);
+  EXPECT_EQ(held.end, 13800);
+}
+
+TEST(TraceModel, ANestLockTakenAgainByItsOwnerHasNoHoldOfItsOwn) {
+  analysis::Timeline t = two_thread_run();
+  t.locks[0].mutex_kind = ompt_mutex_nest_lock;
+  analysis::LockAcquisition again = t.locks[0];
+  again.request = us(13.6);
+  again.acquired = again.released = us(13.7);
+  t.locks.push_back(again);
+  const output::TraceModel model = output::build_trace_model(t, two_thread_work(), name_of);
+  int holds = 0, waits = 0;
+  for (const Slice& s : model.threads[0].slices) {
+    holds += s.kind == SliceKind::LockHeld;
+    waits += s.kind == SliceKind::LockWait;
+  }
+  EXPECT_EQ(holds, 1);
+  EXPECT_EQ(waits, 2);
+  EXPECT_EQ(model.regions[model.threads[0].slices[4].region].name, "nest lock main@t.c:30");
+}
+
+TEST(TraceModel, WorkSpansAreMatchedPerThreadFromTheRawLog) {
+  analysis::RunLog log;
+  log.ticks_per_second = 1e9;
+  log.origin_ticks = 0;
+  auto ev = [](uint64_t time, EventKind kind, uint8_t detail, uint64_t codeptr = 0) {
+    Event e{};
+    e.time = time;
+    e.kind = kind;
+    e.detail = detail;
+    e.codeptr = codeptr;
+    return e;
+  };
+  log.threads.push_back({0,
+                         {ev(100, EventKind::WorkBegin, ompt_work_single_executor, 0x10),
+                          ev(150, EventKind::WorkBegin, ompt_work_taskloop, 0x20),
+                          ev(200, EventKind::WorkEnd, ompt_work_taskloop), ev(300, EventKind::WorkEnd, ompt_work_single_executor),
+                          ev(400, EventKind::WorkBegin, ompt_work_loop, 0x30), ev(500, EventKind::SyncBegin, 0)}});
+  const std::vector<output::WorkSpan> spans = output::collect_work_spans(log);
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0].work, ompt_work_taskloop);
+  EXPECT_DOUBLE_EQ(spans[0].begin, 150e-9);
+  EXPECT_EQ(spans[1].codeptr, 0x10u);
+  EXPECT_DOUBLE_EQ(spans[1].end, 300e-9);
+  EXPECT_EQ(spans[2].work, ompt_work_loop);  // cut short: ends at the thread's last event
+  EXPECT_DOUBLE_EQ(spans[2].end, 500e-9);
+}
+
+}  // namespace
+}  // namespace ompscope::trace_test
