@@ -22,4 +22,7 @@ set(OMPSCOPE_BENCH_PROGRAM_SOURCES
   ${_bench}/program/epcc_constructs.cpp
   ${_bench}/program/direct_method.cpp
   ${_bench}/program/direct_constructs.cpp)
+# The project's clock (common/clock.h): the LLVM build links ompscope_common, the GNU sub-build
+# compiles it itself.
+set(OMPSCOPE_BENCH_COMMON_SOURCES ${_bench}/../common/clock.cpp)
 unset(_bench)

@@ -192,7 +192,7 @@ int run_bench(const BenchOptions& o) {
   fmt::print("{}", bench::render_results_table(merged.results, cores));
   fmt::print("OMP_PROC_BIND={} OMP_PLACES={}; clock: {}\n", merged.proc_bind, merged.places, merged.clock);
   if (!o.output.empty()) {
-    write_file(o.output, bench::to_json(merged).dump(1) + "\n");
+    write_file(o.output, bench::to_json(merged).dump() + "\n");
     fmt::print("results: {}\n", o.output);
   }
   if (!o.extrap.empty()) {

@@ -42,10 +42,13 @@ std::string render_results_table(std::span<const SeriesResult> results, int core
   using Cell = std::tuple<std::string, std::string, std::string>;
   std::map<std::pair<std::string, int>, std::map<Cell, double>> medians;
   std::set<int> oversubscribed;
+  std::set<std::tuple<std::string, int, Cell>> unsynchronised;  // marked with "!"
   for (const SeriesResult& r : results) {
     medians[{r.construct, r.threads}][{r.runtime, r.method, r.metric}] =
         summarize(drop_best_and_worst_quarter(r.samples_s)).median * 1e6;
     if (r.oversubscribed) oversubscribed.insert(r.threads);
+    if (!r.oversubscribed && r.details.is_object() && r.details.value("entries_unsynchronised", false))
+      unsynchronised.insert({r.construct, r.threads, {r.runtime, r.method, r.metric}});
   }
   const std::vector<std::string> runtimes = runtimes_in_order(results);
   const int group_width = kCellWidth * static_cast<int>(std::size(kColumns));
@@ -72,9 +75,14 @@ std::string render_results_table(std::span<const SeriesResult> results, int core
       for (const std::string& rt : runtimes) {
         out += "  ";
         for (const Column& c : kColumns) {
-          auto it = cells.find({rt, c.method, c.metric});
-          out += it == cells.end() ? fmt::format("{:>{}}", "-", kCellWidth)
-                                   : fmt::format("{:>{}.3f}", it->second, kCellWidth);
+          const Cell cell{rt, c.method, c.metric};
+          auto it = cells.find(cell);
+          if (it == cells.end())
+            out += fmt::format("{:>{}}", "-", kCellWidth);
+          else if (unsynchronised.count({key.first, key.second, cell}))
+            out += fmt::format("{:>{}.3f}!", it->second, kCellWidth - 1);
+          else
+            out += fmt::format("{:>{}.3f}", it->second, kCellWidth);
         }
       }
       out += '\n';
@@ -83,6 +91,9 @@ std::string render_results_table(std::span<const SeriesResult> results, int core
   out += "epcc: (test - reference) / inner repetitions; dir.min: first exit - last entry;\n"
          "dir.avg: mean exit - last entry (parallel, firstprivate: from the master's fork;\n"
          "reduction: to the master's join). Negative: below the noise of the method.\n";
+  if (!unsynchronised.empty())
+    out += "! threads could not enter together (a loaded machine, or unbound threads sharing a CPU):\n"
+           "  late entries were kept; rerun on a quieter machine, with --bind\n";
   if (!oversubscribed.empty()) out += fmt::format("* oversubscribed: more threads than the {} cores\n", cores);
   return out;
 }

@@ -16,16 +16,21 @@ namespace ompscope::bench {
 
 struct DirectSettings {
   int samples = 1000;
+  // The window may grow to a few scheduler time slices: on a loaded machine a thread released
+  // by the barrier before the start may wait that long for a CPU.
   double initial_window_s = 20e-6;
-  double max_window_s = 1e-3;
+  double max_window_s = 20e-3;
   int ping_rounds = 200;
   // Sampling stops after this long once kMinSamples are kept (after 5x this long regardless):
   // on a loaded machine the run must still end in bounded time.
   double time_budget_s = 2.0;
   static constexpr int kMinSamples = 10;
   // More threads than CPUs: nobody can enter "together"; waits yield instead of spinning and
-  // late entries are kept, since they are what oversubscription costs.
+  // late entries are kept, since they are what oversubscription costs. The same happens after
+  // kFailuresBeforeUnsynchronised failed samples in a row (unbound threads the OS put on one
+  // CPU, a machine loaded past its cores).
   bool oversubscribed = false;
+  static constexpr int kFailuresBeforeUnsynchronised = 64;
 };
 
 // Offsets of each team thread's clock against thread 0's, in ticks (entry 0 is 0). Measured in
@@ -42,6 +47,7 @@ struct DirectMeasurement {
   std::vector<double> avg_cost_s;
   int missed_windows = 0;        // samples dropped because a thread arrived after the start
   int late_entries_dropped = 0;  // samples dropped because a thread entered long after it
+  bool unsynchronised = false;   // late entries kept (see DirectSettings::oversubscribed)
   double window_s = 0;           // the window length at the end
   bool stopped_by_time_budget = false;
 };
@@ -70,7 +76,6 @@ DirectMeasurement measure_in_region(const TickClock& clock, const ThreadClockOff
                                     const DirectSettings& settings, Body&& body) {
   const int team = static_cast<int>(offsets.offset.size());
   const uint64_t late_entry_ticks = clock.ticks(5e-6);
-  const int max_attempts = settings.samples * 4 + 100;
   const uint64_t began = clock.now();
   std::vector<ThreadStamps> stamps(static_cast<std::size_t>(team));
   StartWindow window(clock.ticks(settings.initial_window_s), clock.ticks(settings.max_window_s));
@@ -80,7 +85,8 @@ DirectMeasurement measure_in_region(const TickClock& clock, const ThreadClockOff
   std::vector<uint64_t> entries(static_cast<std::size_t>(team)), exits(static_cast<std::size_t>(team));
   uint64_t start_master = 0;
   bool done = false;
-  int attempts = 0;
+  bool unsynchronised = settings.oversubscribed;
+  int failures_in_a_row = 0;
 
 #pragma omp parallel num_threads(team)
   {
@@ -88,15 +94,14 @@ DirectMeasurement measure_in_region(const TickClock& clock, const ThreadClockOff
     ThreadStamps& mine = stamps[static_cast<std::size_t>(me)];
     while (true) {
       if (me == 0) {
-        done = attempts >= max_attempts || direct_sampling_done(clock, settings, began, m.min_cost_s.size(), m);
+        done = direct_sampling_done(clock, settings, began, m.min_cost_s.size(), m);
         start_master = window.start_after(clock.now());
-        ++attempts;
       }
 #pragma omp barrier
       if (done) break;
       const uint64_t my_start = master_to_local(start_master, offsets.offset[static_cast<std::size_t>(me)]);
       mine.arrived_late = clock.now() > my_start;
-      if (settings.oversubscribed)
+      if (unsynchronised)
         spin_until([&] { return clock.now() >= my_start; });
       else
         while (clock.now() < my_start) {
@@ -116,15 +121,18 @@ DirectMeasurement measure_in_region(const TickClock& clock, const ThreadClockOff
           entries[static_cast<std::size_t>(k)] = s.entry;
           exits[static_cast<std::size_t>(k)] = s.exit;
         }
-        if (window.record(!anyone_late)) {
-          if (entered_late && !settings.oversubscribed)
-            ++m.late_entries_dropped;
-          else
-            record_sample(clock, offsets, entries, exits, all_threads, all_threads, m);
+        const bool counts = window.record(!anyone_late) && (unsynchronised || !entered_late);
+        if (counts) {
+          record_sample(clock, offsets, entries, exits, all_threads, all_threads, m);
+          failures_in_a_row = 0;
+        } else {
+          if (!anyone_late) ++m.late_entries_dropped;
+          if (++failures_in_a_row >= DirectSettings::kFailuresBeforeUnsynchronised) unsynchronised = true;
         }
       }
     }
   }
+  m.unsynchronised = unsynchronised;
   m.missed_windows = window.missed();
   m.window_s = clock.seconds(static_cast<double>(window.length()));
   return m;

@@ -26,5 +26,13 @@ TEST(ResultsTable, RuntimesSideBySideMediansInMicroseconds) {
   EXPECT_NE(table.find("* oversubscribed: more threads than the 2 cores"), std::string::npos);
 }
 
+TEST(ResultsTable, MarksDirectSeriesWhoseThreadsCouldNotEnterTogether) {
+  std::vector<SeriesResult> results{testing::sample_series("atomic", "llvm", "direct", "min_cost", 2, {-3e-6})};
+  results[0].details = {{"entries_unsynchronised", true}};
+  const std::string table = render_results_table(results, 2);
+  EXPECT_NE(table.find("  -3.000!"), std::string::npos) << table;
+  EXPECT_NE(table.find("! threads could not enter together"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ompscope::bench
