@@ -90,7 +90,9 @@ std::string render_results_table(std::span<const SeriesResult> results, int core
   }
   out += "epcc: (test - reference) / inner repetitions; dir.min: first exit - last entry;\n"
          "dir.avg: mean exit - last entry (parallel, firstprivate: from the master's fork;\n"
-         "reduction: to the master's join). Negative: below the noise of the method.\n";
+         "reduction: to the master's join). Negative: below the method's noise, or (critical,\n"
+         "lock, atomic, task) one thread was done before another entered: threads that cannot all\n"
+         "run at once (oversubscribed) do not enter together.\n";
   if (!unsynchronised.empty())
     out += "! threads could not enter together (a loaded machine, or unbound threads sharing a CPU):\n"
            "  late entries were kept; rerun on a quieter machine, with --bind\n";
