@@ -97,7 +97,7 @@ class Progress {
         "[{:>{}}/{}] {:<4} {:>3} thread{}{} {:<13} elapsed {}, about {} left", index + 1,
         std::to_string(total_).size(), total_, run.runtime, run.threads, run.threads == 1 ? " " : "s",
         run.threads > cores ? " (oversubscribed)" : "", bench::construct_info(run.construct).name,
-        bench::format_seconds_left(elapsed), bench::format_seconds_left(bench::estimate_seconds_left(elapsed, index, total_)));
+        bench::format_duration(elapsed), bench::format_duration(bench::estimate_seconds_left(elapsed, index, total_)));
     if (terminal_)
       fmt::print(stderr, "\r\033[K{}", line);
     else
@@ -107,7 +107,7 @@ class Progress {
 
   void finished() {
     if (terminal_) fmt::print(stderr, "\r\033[K");
-    fmt::print(stderr, "ompscope bench: {} runs in {}\n", total_, bench::format_seconds_left(seconds_since_start()));
+    fmt::print(stderr, "ompscope bench: {} runs in {}\n", total_, bench::format_duration(seconds_since_start()));
   }
 
  private:

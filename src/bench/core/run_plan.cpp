@@ -29,7 +29,7 @@ double estimate_seconds_left(double elapsed_s, int runs_done, int runs_total) {
   return elapsed_s / runs_done * std::max(0, runs_total - runs_done);
 }
 
-std::string format_seconds_left(double seconds) {
+std::string format_duration(double seconds) {
   if (seconds < 0) return "?";
   const long s = std::lround(seconds);
   char text[32];

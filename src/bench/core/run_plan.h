@@ -19,7 +19,7 @@ std::vector<int> default_thread_counts(int cores);
 // negative when nothing has finished yet (no basis for a guess).
 double estimate_seconds_left(double elapsed_s, int runs_done, int runs_total);
 
-// "42s", "3m05s"; "?" for a negative estimate.
-std::string format_seconds_left(double seconds);
+// "42s", "3m05s"; "?" for a negative (unknown) duration.
+std::string format_duration(double seconds);
 
 }  // namespace ompscope::bench

@@ -18,9 +18,9 @@ TEST(SecondsLeft, AssumesTheRemainingRunsTakeTheAverageTime) {
   EXPECT_DOUBLE_EQ(estimate_seconds_left(10, 2, 6), 20);
   EXPECT_DOUBLE_EQ(estimate_seconds_left(10, 6, 6), 0);
   EXPECT_LT(estimate_seconds_left(0, 0, 6), 0);
-  EXPECT_EQ(format_seconds_left(-1), "?");
-  EXPECT_EQ(format_seconds_left(42.4), "42s");
-  EXPECT_EQ(format_seconds_left(185), "3m05s");
+  EXPECT_EQ(format_duration(-1), "?");
+  EXPECT_EQ(format_duration(42.4), "42s");
+  EXPECT_EQ(format_duration(185), "3m05s");
 }
 
 }  // namespace
