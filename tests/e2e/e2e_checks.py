@@ -118,6 +118,21 @@ def scenario_dies(c):
             if how != "exit3" and "killed" not in run_status:
                 fail(f"run status {run_status!r} does not say the program was killed")
 
+def scenario_scale_one_count_fails(c):
+    out = c.out("scale-fails-at-2")
+    p = run([c.bin, "scale", "-t", "1,2", "-r", "1", "-o", out, "--", c.prog("dies_midway"), "exit3-at-2"])
+    if p.returncode != 3:
+        fail(f"scale exited {p.returncode}, expected the failing run's status 3\n{p.stderr}")
+    report = load(out)
+    status = {r["threads"]: r["status"] for r in report["runs"]}
+    if status.get(1) != "ok" or not status.get(2, "").startswith("exit 3"):
+        fail(f"run statuses {status}: the failure must be shown per run")
+    r = region_at(report, c.src("dies_midway.c"), pragma_lines(c.src("dies_midway.c"))[0])
+    if set(r["time_s"]) != {"1", "2"}:
+        fail(f"the region must be reported at both counts, got {sorted(r['time_s'])}")
+    if "at 2 threads the program exit 3" not in p.stderr:
+        fail("the terminal does not say which count failed:\n" + p.stderr)
+
 def expect_error(cmd, what):
     p = run(cmd)
     lines = [l for l in p.stderr.splitlines() if l.strip()]

@@ -1,4 +1,5 @@
-// A program that runs 5 parallel regions, then ends badly: argv[1] = abort | segv | exit3.
+// A program that runs 5 parallel regions, then ends badly: argv[1] = abort | segv | exit3,
+// or exit3-at-2 (exit 3 only when run with 2 threads, to test one failing count of a scale).
 // The report must still hold the 5 regions that ran.
 #include <omp.h>
 #include <signal.h>
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   fflush(stdout);
   const char* how = argc > 1 ? argv[1] : "abort";
   if (strcmp(how, "exit3") == 0) exit(3);
+  if (strcmp(how, "exit3-at-2") == 0) return omp_get_max_threads() == 2 ? 3 : 0;
   if (strcmp(how, "segv") == 0) raise(SIGSEGV);
   abort();
 }
