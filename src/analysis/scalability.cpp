@@ -30,7 +30,12 @@ double median_of(const std::vector<const RegionRun*>& runs, const std::function<
   return median(std::move(v));
 }
 
-std::string us(double s) { return fmt::format("{:.3g} µs", s * 1e6); }
+// A duration in the unit that keeps it short: "850 ns", "3.4 µs", "7.9 ms".
+std::string us(double s) {
+  if (s < 1e-6) return fmt::format("{:.3g} ns", s * 1e9);
+  if (s < 1e-3) return fmt::format("{:.3g} µs", s * 1e6);
+  return fmt::format("{:.3g} ms", s * 1e3);
+}
 
 bool has_kind(const RegionRun& r, const char* kind) {
   return std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) != r.lock_kinds.end();

@@ -103,19 +103,24 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
     return result;
   }
   const analysis::ClockPoint end = result.outcome.end_point;
-  result.run.analysis = analyse_log(result.log_dir, &end, rec);
+  result.run.analysis = analyse_log(result.log_dir, &end, rec, &result.outcome.start_point);
   if (!rec.finalized && result.outcome.ok())
     rec.status += "; the tool was not finalised (the program left without running exit handlers)";
   return result;
 }
 
-analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::ClockPoint* end, analysis::RunRecord& rec) {
+analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::ClockPoint* end, analysis::RunRecord& rec,
+                                  const analysis::ClockPoint* start) {
   analysis::RunLog log = analysis::read_run_log(log_dir, end);
   for (analysis::ModuleRange& m : log.meta.modules)
     for (const std::string& lib : elf_needed_libraries(m.path))
       if (lib.starts_with("libgomp")) m.gcc_line_convention = true;
   analysis::Symbolizer symbols(log.meta.modules);
   analysis::Timeline timeline = analysis::build_timeline(log);
+  // Serial code before the program's first OpenMP call ran before the tool started: count it
+  // from the launch.
+  if (start)
+    timeline.start = std::min(timeline.start, log.seconds(start->ticks));
   rec.observed = true;
   rec.finalized = log.meta.finalized;
   rec.events = timeline.events;

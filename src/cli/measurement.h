@@ -41,7 +41,7 @@ RunResult run_under_tool(const Target& target, const std::filesystem::path& out_
 // Reads and analyses one log directory, filling the record's observation fields. Throws
 // ompscope::Error on a corrupt or truncated log.
 analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const analysis::ClockPoint* end,
-                                  analysis::RunRecord& record);
+                                  analysis::RunRecord& record, const analysis::ClockPoint* start = nullptr);
 
 // Notes every report of this target carries (GCC static loops, redirection).
 std::vector<std::string> target_notes(const Target& target);

@@ -57,6 +57,8 @@ LaunchOutcome launch_and_wait(const Launch& launch) {
   argv.push_back(nullptr);
 
   // posix_spawnp searches PATH in the child's environment; keep the user's PATH semantics.
+  const ClockSource clock = tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic;
+  const analysis::ClockPoint start_point{read_ticks(clock), monotonic_ns()};
   const auto started = std::chrono::steady_clock::now();
   pid_t pid = 0;
   int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
@@ -74,7 +76,8 @@ LaunchOutcome launch_and_wait(const Launch& launch) {
   sigaction(SIGQUIT, &old_quit, nullptr);
 
   LaunchOutcome out;
-  out.end_point = {read_ticks(tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic), monotonic_ns()};
+  out.start_point = start_point;
+  out.end_point = {read_ticks(clock), monotonic_ns()};
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
   else if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);

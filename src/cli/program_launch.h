@@ -18,7 +18,9 @@ struct LaunchOutcome {
   int exit_code = 0;   // valid when signal == 0
   int signal = 0;
   double wall_s = 0;
-  analysis::ClockPoint end_point;  // taken right after the program ended (clock fallback)
+  analysis::ClockPoint start_point;  // taken right before the program started: the runtime (and
+                                     // the tool) start only at its first OpenMP call
+  analysis::ClockPoint end_point;    // taken right after the program ended (clock fallback)
 
   bool ok() const { return signal == 0 && exit_code == 0; }
   int shell_status() const { return signal ? 128 + signal : exit_code; }

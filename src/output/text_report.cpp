@@ -25,7 +25,7 @@ std::string threads_label(int t, const std::set<int>& over) {
 std::string region_name(const json& region) {
   std::string where = region_location(region);
   std::string fn = string_field(region, "function");
-  if (where.empty()) where = string_field(region, "id");
+  if (where.empty()) return fn.empty() ? string_field(region, "id") : fn;
   return fn.empty() ? where : fmt::format("{} in {}", where, fn);
 }
 

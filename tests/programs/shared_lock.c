@@ -18,7 +18,7 @@ int main(void) {
     for (int i = 0; i < 400; ++i) {
       double local = work(2000);
       omp_set_lock(&lock);
-      total += work(20000) + local;
+      total += work(400000) + local;
       omp_unset_lock(&lock);
     }
   }
