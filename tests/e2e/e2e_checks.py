@@ -220,27 +220,27 @@ def wall(cmd, env):
 
 def scenario_gain_validation(c):
     """The load_imbalance gain predicted at 2 threads vs the gain really obtained by switching the
-    loop to schedule(dynamic), measured without the tool. Both are compared as fractions of the
-    static program's time, measured within one run each (tool: gain / program time; direct:
-    1 - dynamic/static over adjacent, interleaved pairs, median of pairs), so a machine slowed
-    down by other load stretches numerator and denominator alike."""
-    out = c.out("gain")
-    run([c.bin, "scale", "-t", "2", "-r", "5", "-o", out, "--", c.prog("imbalanced_loop")], check_rc=0)
-    report = load(out)
-    predicted = sum(p["gain_s"] for r in report["regions"] for p in r["problems"]
-                    if p["kind"] == "load_imbalance" and p["threads"] == 2)
-    predicted_fraction = predicted / report["program"]["time_s"]["2"]
+    loop to schedule(dynamic), measured without the tool. Both are fractions of the static
+    program's time taken within one run (tool: gain / program time of that profile; direct:
+    1 - dynamic/static of adjacent runs), and the median over interleaved rounds is compared,
+    so a machine slowed down by other load, or one disturbed run, does not decide the result."""
     env = {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}
-    ratios = []
-    for _ in range(9):
+    predicted, real = [], []
+    for i in range(9):
+        out = c.out(f"gain-{i}")
+        run([c.bin, "profile", "-o", out, "--", c.prog("imbalanced_loop")], env=env, check_rc=0)
+        report = load(out)
+        gain = sum(p["gain_s"] for r in report["regions"] for p in r["problems"]
+                   if p["kind"] == "load_imbalance" and p["threads"] == 2)
+        predicted.append(gain / report["program"]["time_s"]["2"])
         static = wall([c.prog("imbalanced_loop")], env)
         dynamic = wall([c.prog("imbalanced_loop"), "dynamic"], env)
-        ratios.append(dynamic / static)
-    real_fraction = 1 - statistics.median(ratios)
-    error = abs(predicted_fraction - real_fraction) / real_fraction
-    print(f"predicted gain {predicted*1e3:.1f} ms = {predicted_fraction*100:.1f}% of the static run; "
-          f"schedule(dynamic) really saves {real_fraction*100:.1f}% (median of 9 pairs, ratios "
-          f"{min(ratios):.3f}..{max(ratios):.3f}); error {error*100:.1f}%")
+        real.append(1 - dynamic / static)
+    p, r = statistics.median(predicted), statistics.median(real)
+    error = abs(p - r) / r
+    print(f"predicted gain {p*100:.1f}% of the static run (range {min(predicted)*100:.1f}..{max(predicted)*100:.1f}), "
+          f"schedule(dynamic) really saves {r*100:.1f}% (range {min(real)*100:.1f}..{max(real)*100:.1f}); "
+          f"medians of 9 interleaved rounds; error {error*100:.1f}%")
     if error > 0.25:
         fail("predicted load_imbalance gain is more than 25% off the real gain of schedule(dynamic)")
 
