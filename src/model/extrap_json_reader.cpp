@@ -26,10 +26,11 @@ double thread_count(const json& coordinate, const ja::Where& where) {
   return threads;
 }
 
-// Extra-P 4 experiment: statistics per point, no repetitions.
-std::vector<Series> read_experiment(const json& document, const ja::Where& top) {
-  if (document.contains("parameters"))
-    require_one_parameter(ja::array(document["parameters"], top["parameters"]).size(), top["parameters"]);
+// Both Extra-P shapes nest {callpath: {metric: [point, ...]}} under "measurements"; they
+// differ in how one point is written, which `read_point` knows.
+template <typename ReadPoint>
+std::vector<Series> read_measurements(const json& document, const ja::Where& top, Summary summary,
+                                      ReadPoint read_point) {
   std::vector<Series> result;
   const ja::Where measurements_at = top["measurements"];
   for (const auto& [callpath, metrics] :
@@ -37,54 +38,43 @@ std::vector<Series> read_experiment(const json& document, const ja::Where& top) 
     const ja::Where callpath_at = measurements_at[callpath];
     for (const auto& [metric, points] : ja::object(metrics, callpath_at).items()) {
       const ja::Where metric_at = callpath_at[metric];
-      Series series{callpath, metric, SeriesKind::generic, Summary::median, {}};
+      Series series{callpath, metric, SeriesKind::generic, summary, {}};
       const json& list = ja::array(points, metric_at);
-      for (std::size_t k = 0; k < list.size(); ++k) {
-        const ja::Where point_at = metric_at[k];
-        const json& point = ja::object(list[k], point_at);
-        const char* statistic = point.contains("median") ? "median" : "mean";
-        series.points.push_back(
-            {thread_count(ja::member(point, "coordinate", point_at), point_at["coordinate"]),
-             {ja::number(ja::member(point, statistic, point_at), point_at[statistic])}});
-      }
+      for (std::size_t k = 0; k < list.size(); ++k) series.points.push_back(read_point(list[k], metric_at[k]));
       result.push_back(std::move(series));
     }
   }
   return result;
 }
 
+// Extra-P 4 experiment: statistics per point, no repetitions.
+std::vector<Series> read_experiment(const json& document, const ja::Where& top) {
+  if (document.contains("parameters"))
+    require_one_parameter(ja::array(document["parameters"], top["parameters"]).size(), top["parameters"]);
+  return read_measurements(document, top, Summary::median, [](const json& entry, const ja::Where& point_at) {
+    const json& point = ja::object(entry, point_at);
+    const char* statistic = point.contains("median") ? "median" : "mean";
+    return Measurement{thread_count(ja::member(point, "coordinate", point_at), point_at["coordinate"]),
+                       {ja::number(ja::member(point, statistic, point_at), point_at[statistic])}};
+  });
+}
+
 // {"parameters": [...], "measurements": {callpath: {metric: [{point, values}]}}}
 std::vector<Series> read_input_format(const json& document, const ja::Where& top) {
   const json& parameters = ja::array(ja::member(document, "parameters", top), top["parameters"]);
   require_one_parameter(parameters.size(), top["parameters"]);
-  std::vector<Series> result;
-  const ja::Where measurements_at = top["measurements"];
-  for (const auto& [callpath, metrics] :
-       ja::object(ja::member(document, "measurements", top), measurements_at).items()) {
-    const ja::Where callpath_at = measurements_at[callpath];
-    for (const auto& [metric, points] : ja::object(metrics, callpath_at).items()) {
-      const ja::Where metric_at = callpath_at[metric];
-      Series series{callpath, metric, SeriesKind::generic, Summary::minimum, {}};
-      const json& list = ja::array(points, metric_at);
-      for (std::size_t k = 0; k < list.size(); ++k) {
-        const ja::Where point_at = metric_at[k];
-        Measurement measurement{
-            thread_count(ja::member(list[k], "point", point_at), point_at["point"]), {}};
-        const ja::Where values_at = point_at["values"];
-        const json& values = ja::member(list[k], "values", point_at);
-        if (values.is_array()) {
-          for (std::size_t v = 0; v < values.size(); ++v)
-            measurement.values.push_back(ja::number(values[v], values_at[v]));
-        } else {
-          measurement.values.push_back(ja::number(values, values_at));
-        }
-        if (measurement.values.empty()) values_at.fail("no values");
-        series.points.push_back(std::move(measurement));
-      }
-      result.push_back(std::move(series));
+  return read_measurements(document, top, Summary::minimum, [](const json& entry, const ja::Where& point_at) {
+    Measurement measurement{thread_count(ja::member(entry, "point", point_at), point_at["point"]), {}};
+    const ja::Where values_at = point_at["values"];
+    const json& values = ja::member(entry, "values", point_at);
+    if (values.is_array()) {
+      for (std::size_t v = 0; v < values.size(); ++v) measurement.values.push_back(ja::number(values[v], values_at[v]));
+    } else {
+      measurement.values.push_back(ja::number(values, values_at));
     }
-  }
-  return result;
+    if (measurement.values.empty()) values_at.fail("no values");
+    return measurement;
+  });
 }
 
 std::map<long long, std::string> names_by_id(const json& document, const char* key,
