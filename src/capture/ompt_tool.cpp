@@ -1,7 +1,8 @@
 // The OMPT entry points: thin extern "C" callbacks that stamp the time and append one record
-// to the calling thread's log. No locks, no allocation, no I/O except moving to a new chunk.
+// to the calling thread's log. No locks, no allocation, no I/O: a full chunk goes to the writer.
 // Everything else (matching, attribution, symbols) happens offline in src/analysis.
 #include <omp-tools.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "capture/fatal_signal_flush.h"
 #include "capture/run_meta.h"
 #include "capture/thread_log.h"
 #include "common/clock.h"
@@ -206,6 +208,9 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   write_module_map();
   module_text_range(reinterpret_cast<const void*>(lookup), &g_runtime_lo, &g_runtime_hi);
   meta_line("runtime_text %lx %lx", static_cast<unsigned long>(g_runtime_lo), static_cast<unsigned long>(g_runtime_hi));
+  install_fatal_signal_flush(
+      [] { meta_line_from_signal("clock_end", read_ticks(g_clock), monotonic_ns()); });
+  pthread_atfork(nullptr, nullptr, disown_logs_after_fork);
   meta_line("initialized 1");
   return 1;
 }
@@ -213,6 +218,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
 void finalize(ompt_data_t*) {
   write_clock_point("clock_end");
   close_thread_log(t_log, g_config);
+  flush_all_logs();  // workers' logs: their thread-end callbacks may come later or never
   write_module_map();
   meta_line("threads %u", threads_seen());
   meta_line("dropped %llu", static_cast<unsigned long long>(total_dropped_events()));
@@ -222,10 +228,15 @@ void finalize(ompt_data_t*) {
 
 ompt_start_tool_result_t g_start_result = {&initialize, &finalize, {0}};
 
+// exit() from a worker thread, or while a region runs, may end the process without finalize.
+__attribute__((destructor)) void flush_at_exit() {
+  if (g_config.directory) flush_all_logs();
+}
+
 size_t chunk_bytes_from_env() {
   const char* kb = getenv("OMPSCOPE_CHUNK_KB");
   long page = sysconf(_SC_PAGESIZE);
-  size_t bytes = kb ? static_cast<size_t>(strtoul(kb, nullptr, 10)) * 1024u : (4u << 20);
+  size_t bytes = kb ? static_cast<size_t>(strtoul(kb, nullptr, 10)) * 1024u : LogConfig{}.chunk_bytes;
   if (bytes < static_cast<size_t>(page)) bytes = static_cast<size_t>(page);
   return bytes / static_cast<size_t>(page) * static_cast<size_t>(page);
 }

@@ -60,6 +60,34 @@ void meta_line(const char* format, ...) {
   }
 }
 
+namespace {
+char* append_decimal(char* out, uint64_t v) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n) *out++ = digits[--n];
+  return out;
+}
+}  // namespace
+
+void meta_line_from_signal(const char* key, uint64_t a, uint64_t b) {
+  if (g_meta_fd < 0) return;
+  char line[128];
+  char* out = line;
+  for (const char* k = key; *k && out < line + 64; ++k) *out++ = *k;
+  *out++ = ' ';
+  out = append_decimal(out, a);
+  *out++ = ' ';
+  out = append_decimal(out, b);
+  *out++ = '\n';
+  if (write(g_meta_fd, line, static_cast<size_t>(out - line)) < 0) {
+    // Nothing to do in a dying process.
+  }
+}
+
 void write_module_map() { dl_iterate_phdr(write_module, nullptr); }
 
 bool module_text_range(const void* address, uintptr_t* lo, uintptr_t* hi) {

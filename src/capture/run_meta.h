@@ -9,6 +9,8 @@ namespace ompscope::capture {
 
 bool open_run_meta(const char* directory);
 void meta_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// "key a b" with no stdio: async-signal-safe, for the last words of a dying program.
+void meta_line_from_signal(const char* key, uint64_t a, uint64_t b);
 // Loaded modules with their load bias and executable segments; called at start and again at
 // finalize, so libraries dlopen'ed during the run are covered too.
 void write_module_map();

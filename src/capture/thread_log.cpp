@@ -4,22 +4,25 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
 
+#include "capture/log_file.h"
+#include "capture/log_writer.h"
+
 namespace ompscope::capture {
 namespace {
 
+// Static storage, never freed: the flushes at exit and on fatal signals walk every log.
+constexpr uint32_t kMaxLogs = 4096;
+LogFile g_files[kMaxLogs];
 std::atomic<uint32_t> g_thread_count{0};
 std::atomic<uint64_t> g_dropped{0};
 std::atomic<uint32_t> g_next_id_block{1};
+std::atomic<bool> g_disowned{false};
 constexpr uint32_t kIdBlock = 1024;
-#ifdef MADV_POPULATE_WRITE
-constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
-#else
-constexpr int kPopulateWrite = 23;  // Linux 5.14 uapi value; older glibc headers lack the name
-#endif
 
 // Where events go while a log cannot grow: rewritten over and over, each pass counted as dropped.
 // The policy when full is "stop": a thread whose log cannot grow records nothing more.
@@ -28,43 +31,45 @@ constexpr int kPopulateWrite = 23;  // Linux 5.14 uapi value; older glibc header
 constexpr size_t kScratchEvents = 2;
 thread_local Event t_scratch[kScratchEvents] __attribute__((tls_model("initial-exec")));
 
-void count_dropped(ThreadLog& log, uint64_t n) {
-  log.dropped += n;
-  g_dropped.fetch_add(n, std::memory_order_relaxed);
-}
+void count_lost_events(uint64_t n) { g_dropped.fetch_add(n, std::memory_order_relaxed); }
 
 void redirect_to_scratch(ThreadLog& log, LogState state) {
   log.state = state;
-  log.chunk = nullptr;
   log.pos = t_scratch;
   log.end = t_scratch + kScratchEvents;
 }
 
-bool open_file(ThreadLog& log, const LogConfig& config) {
-  log.thread_index = g_thread_count.fetch_add(1, std::memory_order_relaxed);
-  char path[4096];
-  int n = snprintf(path, sizeof path, "%s/%s%04u%s", config.directory, kThreadFilePrefix,
-                   log.thread_index, kThreadFileSuffix);
-  if (n <= 0 || static_cast<size_t>(n) >= sizeof path) return false;
-  log.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  return log.fd >= 0;
+uint64_t filled_bytes(const LogBuffer& b, const Event* pos) {
+  return static_cast<uint64_t>(pos - b.data) * sizeof(Event);
 }
 
-bool map_chunk(ThreadLog& log, const LogConfig& config, uint64_t index) {
-  off_t offset = static_cast<off_t>(index * config.chunk_bytes);
-  if (posix_fallocate(log.fd, offset, static_cast<off_t>(config.chunk_bytes)) != 0) return false;
-  void* p = mmap(nullptr, config.chunk_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-                 log.fd, offset);
-  if (p == MAP_FAILED) return false;
-  // A shared file mapping faults on the first write to each page even when populated (the
-  // kernel tracks dirtying): take those faults here, on the slow path, not one per 128 events.
-  // Kernels before 5.14 lack MADV_POPULATE_WRITE; the faults then stay on the hot path.
-  madvise(p, config.chunk_bytes, kPopulateWrite);
-  log.chunk = static_cast<Event*>(p);
-  log.chunk_index = index;
-  log.pos = log.chunk;
-  log.end = log.chunk + config.chunk_bytes / sizeof(Event);
+bool open_files(LogFile& file, uint32_t thread_index, const LogConfig& config) {
+  char path[4096];
+  int n = snprintf(path, sizeof path, "%s/%s%04u%s", config.directory, kThreadFilePrefix,
+                   thread_index, kThreadFileSuffix);
+  if (n <= 0 || static_cast<size_t>(n) >= sizeof path) return false;
+  file.tail_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (file.tail_fd < 0) return false;
+  // Full chunks bypass the page cache: on a VM, first-touch page-cache pages cost microseconds
+  // each, more than the events they hold. tmpfs and some filesystems refuse O_DIRECT.
+  file.direct_fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
   return true;
+}
+
+// Backs a ring slot with memory on first use; faults taken here, not on the hot path.
+bool ensure_buffer(LogBuffer& b, const LogConfig& config) {
+  if (b.data) return true;
+  void* p = mmap(nullptr, config.chunk_bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (p == MAP_FAILED) return false;
+  b.data = static_cast<Event*>(p);
+  return true;
+}
+
+void start_filling(ThreadLog& log, LogBuffer& b, uint64_t file_offset, const LogConfig& config) {
+  b.file_offset = file_offset;
+  log.pos = b.data;
+  log.end = b.data + config.chunk_bytes / sizeof(Event);
 }
 
 void write_header(ThreadLog& log) {
@@ -79,17 +84,67 @@ void write_header(ThreadLog& log) {
   log.pos += sizeof header / sizeof(Event);
 }
 
-// The file was grown chunk by chunk; trim it to what was written, dropping a zero tail and any
-// chunk reserved but never used.
-void trim_and_close(ThreadLog& log, const LogConfig& config) {
-  uint64_t used = log.chunk_index * config.chunk_bytes +
-                  static_cast<uint64_t>(log.pos - log.chunk) * sizeof(Event);
-  munmap(log.chunk, config.chunk_bytes);
-  if (ftruncate(log.fd, static_cast<off_t>(used)) != 0) {
-    // The zero tail stays; readers stop at the first zero record, so the log remains valid.
+bool open_log(ThreadLog& log, const LogConfig& config) {
+  log.thread_index = g_thread_count.fetch_add(1, std::memory_order_relaxed);
+  if (log.thread_index >= kMaxLogs) return false;
+  LogFile& file = g_files[log.thread_index];
+  file.direct_fd = file.tail_fd = -1;
+  if (!open_files(file, log.thread_index, config) || !ensure_buffer(file.buffers[0], config)) {
+    if (file.tail_fd >= 0) close(file.tail_fd);
+    if (file.direct_fd >= 0) close(file.direct_fd);
+    return false;
   }
-  close(log.fd);
-  log.fd = -1;
+  file.current = 0;
+  log.file = &file;
+  start_filling(log, file.buffers[0], 0, config);
+  write_header(log);
+  file.owner.store(&log, std::memory_order_release);
+  return true;
+}
+
+// The chunk in `current` is full: hand it to the writer and continue in the next ring slot,
+// waiting only if that slot's previous chunk is still being written.
+bool hand_off(ThreadLog& log, const LogConfig& config) {
+  LogFile& file = *log.file;
+  LogBuffer& full = file.buffers[file.current];
+  full.queued_bytes.store(filled_bytes(full, log.pos), std::memory_order_release);
+  if (!queue_for_writer(file, full)) {
+    write_to_log_file(file, full.data, full.queued_bytes.load(), full.file_offset, true);
+    full.queued_bytes.store(0, std::memory_order_release);
+  }
+  if (file.failed.load(std::memory_order_acquire)) return false;
+  const uint32_t next = (file.current + 1) % kBuffersPerLog;
+  LogBuffer& b = file.buffers[next];
+  if (!ensure_buffer(b, config)) return false;
+  wait_until_written(b);
+  file.current = next;
+  start_filling(log, b, full.file_offset + config.chunk_bytes, config);
+  return true;
+}
+
+// Writes the partly filled chunk after every queued chunk of this log.
+void write_current(LogFile& file, const Event* pos, bool may_wait) {
+  for (LogBuffer& b : file.buffers) {
+    if (may_wait) {
+      wait_until_written(b);
+    } else if (const uint64_t bytes = b.queued_bytes.load(std::memory_order_acquire)) {
+      write_to_log_file(file, b.data, bytes, b.file_offset, true);  // the writer may be halfway through it
+    }
+  }
+  const LogBuffer& current = file.buffers[file.current];
+  const uint64_t bytes = filled_bytes(current, pos);
+  if (bytes > 0) write_to_log_file(file, current.data, bytes, current.file_offset, false);
+}
+
+// Writes what `pos` says was filled, waits for the writer to finish this log's chunks (so their
+// losses are counted by now) and closes the file.
+void finish_file(ThreadLog& log, const Event* pos) {
+  LogFile& file = *log.file;
+  file.owner.store(nullptr, std::memory_order_release);
+  if (g_disowned.load(std::memory_order_relaxed)) return;
+  write_current(file, pos, true);
+  close(file.tail_fd);
+  if (file.direct_fd >= 0) close(file.direct_fd);
 }
 
 }  // namespace
@@ -97,47 +152,69 @@ void trim_and_close(ThreadLog& log, const LogConfig& config) {
 void roll_over(ThreadLog& log, const LogConfig& config) {
   switch (log.state) {
     case LogState::Unopened:
-      log.fd = -1;
-      if (!open_file(log, config) || !map_chunk(log, config, 0)) {
-        if (log.fd >= 0) close(log.fd);
-        log.fd = -1;
+      if (g_disowned.load(std::memory_order_relaxed) || !open_log(log, config)) {
         redirect_to_scratch(log, LogState::Dropping);
         return;
       }
       log.state = LogState::Open;
-      write_header(log);
       return;
     case LogState::Open:
-      munmap(log.chunk, config.chunk_bytes);
-      if (!map_chunk(log, config, log.chunk_index + 1)) {
-        // Keep the file: its chunks so far are valid, the unwritten remainder is zero.
-        close(log.fd);
-        log.fd = -1;
+      if (g_disowned.load(std::memory_order_relaxed)) {
+        // A forked child: keep recording into the private copy of the chunk, never to the file.
+        log.pos = log.file->buffers[log.file->current].data;
+        return;
+      }
+      if (!hand_off(log, config)) {
+        finish_file(log, log.file->buffers[log.file->current].data);  // its chunk is already queued
         redirect_to_scratch(log, LogState::Dropping);
       }
       return;
     case LogState::Dropping:
     case LogState::Closed:
-      count_dropped(log, static_cast<uint64_t>(log.pos - t_scratch));
+      log.dropped += static_cast<uint64_t>(log.pos - t_scratch);
+      count_lost_events(static_cast<uint64_t>(log.pos - t_scratch));
       log.pos = t_scratch;
       return;
   }
 }
 
-void close_thread_log(ThreadLog& log, const LogConfig& config) {
+void close_thread_log(ThreadLog& log, const LogConfig&) {
   switch (log.state) {
     case LogState::Open:
-      trim_and_close(log, config);
+      finish_file(log, log.pos);
       break;
     case LogState::Dropping:
     case LogState::Closed:
-      count_dropped(log, static_cast<uint64_t>(log.pos - t_scratch));
+      log.dropped += static_cast<uint64_t>(log.pos - t_scratch);
+      count_lost_events(static_cast<uint64_t>(log.pos - t_scratch));
       break;
     case LogState::Unopened:
       break;
   }
   redirect_to_scratch(log, LogState::Closed);
 }
+
+void flush_all_logs() {
+  if (g_disowned.load(std::memory_order_relaxed)) return;
+  const uint32_t n = std::min(g_thread_count.load(std::memory_order_acquire), kMaxLogs);
+  for (uint32_t i = 0; i < n; ++i) {
+    LogFile& file = g_files[i];
+    if (const ThreadLog* owner = file.owner.load(std::memory_order_acquire))
+      write_current(file, __atomic_load_n(&owner->pos, __ATOMIC_RELAXED), true);
+  }
+}
+
+void flush_all_logs_from_signal() {
+  if (g_disowned.load(std::memory_order_relaxed)) return;
+  const uint32_t n = std::min(g_thread_count.load(std::memory_order_acquire), kMaxLogs);
+  for (uint32_t i = 0; i < n; ++i) {
+    LogFile& file = g_files[i];
+    if (const ThreadLog* owner = file.owner.load(std::memory_order_acquire))
+      write_current(file, __atomic_load_n(&owner->pos, __ATOMIC_RELAXED), false);
+  }
+}
+
+void disown_logs_after_fork() { g_disowned.store(true, std::memory_order_relaxed); }
 
 uint32_t next_object_id(ThreadLog& log) {
   if (log.next_id == log.id_limit) [[unlikely]] {
@@ -147,7 +224,16 @@ uint32_t next_object_id(ThreadLog& log) {
   return log.next_id++;
 }
 
-uint64_t total_dropped_events() { return g_dropped.load(std::memory_order_relaxed); }
+uint64_t total_dropped_events() {
+  uint64_t lost = g_dropped.load(std::memory_order_relaxed);
+  const uint32_t n = std::min(g_thread_count.load(std::memory_order_acquire), kMaxLogs);
+  for (uint32_t i = 0; i < n; ++i) {
+    const LogFile& file = g_files[i];
+    if (file.failed.load(std::memory_order_acquire))
+      lost += (file.end_offset.load(std::memory_order_relaxed) - file.failed_at.load(std::memory_order_relaxed)) / sizeof(Event);
+  }
+  return lost;
+}
 uint32_t threads_seen() { return g_thread_count.load(std::memory_order_relaxed); }
 
 }  // namespace ompscope::capture
