@@ -62,6 +62,8 @@ svg.chart { font-family: system-ui, "DejaVu Sans", sans-serif; border: 1px solid
             max-width: 100%; height: auto; }
 svg.chart text { fill: #222; }
 .amdahl { margin: 6px 0 0; }
+td.model { min-width: 16em; }
+.model-about { color: #666; font-size: 12px; }
 )css";
 
 std::string page_title(const json& report) {
