@@ -237,10 +237,11 @@ std::string regions_section(const json& report) {
   html +=
       "<div class=\"table-scroll\"><table class=\"regions\"><thead>\n<tr><th rowspan=\"2\">Rank</th>"
       "<th rowspan=\"2\">Location</th><th rowspan=\"2\">Function</th><th rowspan=\"2\">Instances</th>";
-  const bool modelled = any_region_modelled(regions);
-  if (modelled) html += "<th rowspan=\"2\" title=\"fitted over the measured thread counts\">Model of T(t)</th>";
   for (int t : threads)
     html += fmt::format("<th colspan=\"3\" class=\"threads-group\">{}</th>", thread_heading(t, oversubscribed.count(t) > 0));
+  // The model sums up the measured columns to its left, so it comes last.
+  const bool modelled = any_region_modelled(regions);
+  if (modelled) html += "<th rowspan=\"2\" title=\"fitted over the measured thread counts\">Model of T(t)</th>";
   html += "</tr>\n<tr>";
   for (std::size_t i = 0; i < threads.size(); ++i) html += "<th>Time</th><th title=\"parallel efficiency\">Eff.</th><th title=\"time lost\">Lost</th>";
   html += "</tr>\n</thead><tbody>\n";
@@ -254,15 +255,15 @@ std::string regions_section(const json& report) {
         html_escape(string_field(region, "id")), html_escape(region_anchor(region, rank)), rank,
         html_escape(region_location(region)), html_escape(string_field(region, "function")),
         region_kind_tag(region), instances ? fmt::format("{}", static_cast<long long>(*instances)) : kMissing);
-    if (modelled) {
-      const auto model = scaling_model(region);
-      html += fmt::format("<td class=\"model\">{}</td>", model ? model_html(*model) : kMissing);
-    }
     for (int t : threads) {
       html += fmt::format("<td class=\"num\">{}</td>{}<td class=\"num\">{}</td>",
                           seconds_or_missing(at_threads(region, "time_s", t)),
                           efficiency_cell(at_threads(region, "efficiency", t)),
                           seconds_or_missing(at_threads(region, "time_lost_s", t)));
+    }
+    if (modelled) {
+      const auto model = scaling_model(region);
+      html += fmt::format("<td class=\"model\">{}</td>", model ? model_html(*model) : kMissing);
     }
     html += "</tr>\n";
   }

@@ -99,7 +99,8 @@ std::string model_about(const ScalingModel& model) {
     text = (model.growth_of_thread_seconds ? "t·T(t) " : "") + growth_words(model.growth);
   if (model.growth_of_thread_seconds) {
     std::string payoff = model.stops_paying_off_at
-                             ? fmt::format("more threads stop paying off past {:g}{}", *model.stops_paying_off_at,
+                             ? fmt::format("more threads stop paying off past {:g} thread{}{}", *model.stops_paying_off_at,
+                                           *model.stops_paying_off_at == 1 ? "" : "s",
                                            model.extrapolated ? " (extrapolated)" : "")
                              : "more threads keep paying off";
     text += text.empty() ? payoff : ": " + payoff;

@@ -57,7 +57,7 @@ TEST(ScalingModelValue, IsTheFormulaEvaluated) {
 
 TEST(ScalingModelAbout, SaysWhatGrowsWhenItStopsPayingOffHowWellItFitsAndWhatWasOversubscribed) {
   EXPECT_EQ(model_about(model_of(amdahl_model())),
-            "t·T(t) grows linearly: more threads stop paying off past 3; adj. R² 0.999; fitted with 4 oversubscribed");
+            "t·T(t) grows linearly: more threads stop paying off past 3 threads; adj. R² 0.999; fitted with 4 oversubscribed");
   json model = amdahl_model();
   model["growth"] = "constant";
   model["stops_paying_off_at"] = nullptr;
