@@ -64,7 +64,8 @@ svg::LineSeries speedup_series(const json& owner, std::string label, std::string
 
 // The speedup the owner's fitted model predicts, T(t0)/T_model(t) with the measured T(t0), drawn
 // dashed in the measured line's colour and sampled between the counts so its curvature shows.
-// Nothing when there is no model, or the model leaves the chart (it is not drawn past that).
+// Nothing when there is no model, or when between the counts it predicts no time or a speedup
+// far above the measured ones: such a curve would rescale the chart and hide the measurements.
 std::optional<svg::LineSeries> model_speedup_series(const json& owner, const svg::LineSeries& measured) {
   constexpr int kSamples = 48;
   const auto model = scaling_model(owner);
