@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "cli/report_files.h"
+#include "cli/scaling_models.h"
 #include "common/error.h"
 #include "output/report_json.h"
 
@@ -89,7 +90,8 @@ Command add_scale_command(CLI::App& parent) {
             if (counts.back() > cores)
               report.notes.push_back(fmt::format("thread counts above {} are oversubscribed: more threads than cores, "
                                                  "so their times measure time-sharing, not scaling", cores));
-            const nlohmann::json doc = output::report_to_json(report);
+            nlohmann::json doc = output::report_to_json(report);
+            add_scaling_models(report, doc);
             write_report_files(options->out, doc);
             show_text_report(doc, stderr);
             fmt::print(stderr, "ompscope: report written to {}/report.json and report.html\n", options->out);

@@ -62,6 +62,9 @@ svg.chart { font-family: system-ui, "DejaVu Sans", sans-serif; border: 1px solid
             max-width: 100%; height: auto; }
 svg.chart text { fill: #222; }
 .amdahl { margin: 6px 0 0; }
+td.model { min-width: 16em; border-left: 2px solid #dde1e6; }
+.model-formula { white-space: nowrap; }
+.model-about { color: #666; font-size: 12px; }
 )css";
 
 std::string page_title(const json& report) {

@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <optional>
 
 #include "output/display_format.h"
 #include "output/problem_kind_style.h"
 #include "output/report_fields.h"
+#include "output/scaling_model.h"
 #include "output/svg_chart.h"
 
 namespace ompscope::output {
@@ -55,6 +58,30 @@ svg::LineSeries speedup_series(const json& owner, std::string label, std::string
     series.y.push_back(speedup);
     series.tooltips.push_back(fmt::format("{}: {}, speedup {} ({})", series.label, threads_text(t),
                                           format_speedup(speedup), format_seconds(*time)));
+  }
+  return series;
+}
+
+// The speedup the owner's fitted model predicts, T(t0)/T_model(t) with the measured T(t0), drawn
+// dashed in the measured line's colour and sampled between the counts so its curvature shows.
+// Nothing when there is no model, or when between the counts it predicts no time or a speedup
+// far above the measured ones: such a curve would rescale the chart and hide the measurements.
+std::optional<svg::LineSeries> model_speedup_series(const json& owner, const svg::LineSeries& measured) {
+  constexpr int kSamples = 48;
+  const auto model = scaling_model(owner);
+  if (!model || measured.x.size() < 2) return std::nullopt;
+  const auto base_time = at_threads(owner, "time_s", static_cast<int>(measured.x.front()));
+  if (!base_time || *base_time <= 0) return std::nullopt;
+  const double low = measured.x.front(), high = measured.x.back();
+  double ceiling = high / low;  // the ideal line's top
+  for (double y : measured.y) ceiling = std::max(ceiling, y);
+  svg::LineSeries series = empty_series(measured.label + " (model)", measured.color, true);
+  for (int k = 0; k <= kSamples; ++k) {
+    const double t = low * std::pow(high / low, static_cast<double>(k) / kSamples);
+    const double time = model->at(t);
+    if (!(time > 0) || !std::isfinite(time) || *base_time / time > 1.5 * ceiling) return std::nullopt;
+    series.x.push_back(t);
+    series.y.push_back(*base_time / time);
   }
   return series;
 }
@@ -138,11 +165,15 @@ std::string speedup_chart(const json& report, const ChartScope& scope) {
   svg::LineChart chart = thread_line_chart(title, "speedup", fmt::format("speedup over {}", threads_text(scope.threads[0])), scope);
   const double base_threads = scope.threads.front();
   chart.series.push_back(ideal_series("ideal", scope.threads, [&](int t) { return t / base_threads; }));
+  const auto add_measured_and_model = [&](const json& owner, std::string label, std::string color) {
+    chart.series.push_back(speedup_series(owner, std::move(label), std::move(color), scope.threads));
+    if (auto model = model_speedup_series(owner, chart.series.back())) chart.series.push_back(std::move(*model));
+  };
   if (const json* program = field(report, "program"); program != nullptr && field(*program, "time_s"))
-    chart.series.push_back(speedup_series(*program, "whole program", kProgramColor, scope.threads));
+    add_measured_and_model(*program, "whole program", kProgramColor);
   for (std::size_t i = 0; i < scope.plotted_regions.size(); ++i)
-    chart.series.push_back(speedup_series(*scope.plotted_regions[i], region_chart_label(*scope.plotted_regions[i], i + 1),
-                                          region_color(i), scope.threads));
+    add_measured_and_model(*scope.plotted_regions[i], region_chart_label(*scope.plotted_regions[i], i + 1),
+                           region_color(i));
   return svg::render_line_chart(chart);
 }
 

@@ -10,6 +10,7 @@
 #include "output/html_report_charts.h"
 #include "output/problem_kind_style.h"
 #include "output/report_fields.h"
+#include "output/scaling_model.h"
 
 namespace ompscope::output {
 
@@ -119,6 +120,16 @@ std::vector<int> per_thread_counts(const json& region) {
   return {counts.begin(), counts.end()};
 }
 
+// The fitted T(t), then in small print what it means and how well it fits.
+std::string model_html(const ScalingModel& model) {
+  return fmt::format("<code class=\"model-formula\">T(t) ≈ {} s</code><br><span class=\"model-about\">{}</span>",
+                     html_escape(model_formula(model)), html_escape(model_about(model)));
+}
+
+bool any_region_modelled(const json& regions) {
+  return std::any_of(regions.begin(), regions.end(), [](const json& region) { return scaling_model(region).has_value(); });
+}
+
 }  // namespace
 
 std::string header_section(const json& report) {
@@ -212,6 +223,8 @@ std::string program_section(const json& report) {
     html += fmt::format(
         "<p class=\"amdahl\">Serial code bounds the program's speedup at <strong>{}</strong> (Amdahl's law).</p>\n",
         format_speedup(*bound));
+  if (const auto model = scaling_model(*program))
+    html += fmt::format("<p class=\"model\">Fitted model of the program's time: {}</p>\n", model_html(*model));
   return html + "</section>\n";
 }
 
@@ -226,6 +239,9 @@ std::string regions_section(const json& report) {
       "<th rowspan=\"2\">Location</th><th rowspan=\"2\">Function</th><th rowspan=\"2\">Instances</th>";
   for (int t : threads)
     html += fmt::format("<th colspan=\"3\" class=\"threads-group\">{}</th>", thread_heading(t, oversubscribed.count(t) > 0));
+  // The model sums up the measured columns to its left, so it comes last.
+  const bool modelled = any_region_modelled(regions);
+  if (modelled) html += "<th rowspan=\"2\" title=\"fitted over the measured thread counts\">Model of T(t)</th>";
   html += "</tr>\n<tr>";
   for (std::size_t i = 0; i < threads.size(); ++i) html += "<th>Time</th><th title=\"parallel efficiency\">Eff.</th><th title=\"time lost\">Lost</th>";
   html += "</tr>\n</thead><tbody>\n";
@@ -244,6 +260,10 @@ std::string regions_section(const json& report) {
                           seconds_or_missing(at_threads(region, "time_s", t)),
                           efficiency_cell(at_threads(region, "efficiency", t)),
                           seconds_or_missing(at_threads(region, "time_lost_s", t)));
+    }
+    if (modelled) {
+      const auto model = scaling_model(region);
+      html += fmt::format("<td class=\"model\">{}</td>", model ? model_html(*model) : kMissing);
     }
     html += "</tr>\n";
   }

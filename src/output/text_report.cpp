@@ -4,6 +4,7 @@
 
 #include "output/display_format.h"
 #include "output/report_fields.h"
+#include "output/scaling_model.h"
 
 namespace ompscope::output {
 namespace {
@@ -40,6 +41,12 @@ void render_split_table(std::string& out, const json& splits, bool program, cons
     if (program) out += fmt::format(" {:>11}", format_seconds(s.value("outside_s", 0.0)));
     out += "\n";
   }
+}
+
+// The fitted T(t) in one line: the formula, then what it means and how well it fits.
+std::string model_line(const ScalingModel& model, const Style& st) {
+  const std::string about = model_about(model);
+  return fmt::format("T(t) ≈ {} s", model_formula(model)) + (about.empty() ? "" : st.dim("   (" + about + ")")) + "\n";
 }
 
 }  // namespace
@@ -83,6 +90,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
     }
     if (auto bound = number_field(*program, "amdahl_speedup_bound"); bound && threads.size() > 1)
       out += fmt::format("serial code bounds the speedup at {}\n", format_speedup(*bound));
+    if (auto model = scaling_model(*program)) out += "program model: " + model_line(*model, st);
   }
 
   const json* regions = field(report, "regions");
@@ -113,6 +121,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
         if (over.count(t)) out += st.yellow("   oversubscribed");
         out += "\n";
       }
+      if (auto model = scaling_model(region)) out += "         " + model_line(*model, st);
       if (const json* problems = field(region, "problems")) {
         for (const json& p : *problems) {
           if (p.value("threads", 0) != largest) continue;

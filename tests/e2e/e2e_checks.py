@@ -213,6 +213,94 @@ def scenario_scale_diagnoses(c):
         if not os.path.getsize(os.path.join(out, "report.html")) > 2000:
             fail("report.html missing or trivial")
 
+def chromium_check():
+    """The Chromium helpers of the fixture check (html/check_html_report.py), or exit 77 (skip)
+    when this machine has no Chromium."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "html"))
+    import check_html_report
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.access(chromium, os.X_OK):
+        print(f"SKIP: no Chromium at {chromium}")
+        sys.exit(77)
+    return check_html_report, chromium
+
+NETWORK_FETCH = re.compile(r"""(?:\b(?:src|href)\s*=\s*["']?\s*|url\(\s*["']?|@import\s+["']?)(?:https?:)?//""", re.I)
+LOAD_IMBALANCE_RED = (0xE1, 0x57, 0x59)
+
+def check_real_html_report(c, out, what):
+    """report.html of a real scale run: offline, with its plots, and drawn by headless Chromium
+    into a screenshot that is not blank (the fixture check's thresholds) and shows the
+    load-imbalance bars. Name escaping is the fixture check's job."""
+    helpers, chromium = chromium_check()
+    page = os.path.abspath(os.path.join(out, "report.html"))
+    html = open(page, encoding="utf-8").read()
+    fetches = NETWORK_FETCH.findall(html) + re.findall(r"https?://", html)
+    if fetches:
+        fail(f"{what}: report.html fetches from the network: {fetches[:3]}")
+    for chart in ["speedup", "efficiency", "lost-time"]:
+        if f'<svg class="chart {chart}"' not in html:
+            fail(f"{what}: report.html lacks the {chart} plot")
+    png = os.path.join(out, "report.png")
+    shot = helpers.run_chromium(chromium, f"--screenshot={png}", "--window-size=1280,2000", "file://" + page)
+    if shot.returncode != 0:
+        fail(f"{what}: chromium --screenshot exited {shot.returncode}: {shot.stderr.strip()[-400:]}")
+    failures = []
+    helpers.check_screenshot(what, png, failures)
+    if not failures:
+        _, _, rows, bpp = helpers.decode_png(png)
+        red = helpers.colour_histogram(rows, bpp).get(LOAD_IMBALANCE_RED, 0)
+        if red < helpers.MIN_PIXELS_PER_CHART_COLOUR:
+            failures.append(f"{what}: the load-imbalance bars are missing from the screenshot ({red} red pixels)")
+    if failures:
+        fail("; ".join(failures))
+    return html
+
+MODEL_KEYS = {"function", "constant", "terms", "adj_r2", "smape", "growth"}
+
+def scenario_scale_report_html(c):
+    """`scale` on imbalanced_loop: its report.html in headless Chromium at two thread counts
+    (no model: one note says why), then at 1-4 threads (3 and 4 oversubscribed on a 2-core
+    machine), where the program and every region carry a fitted model of T(t) that the
+    terminal, report.json, report.html and `ompscope report` all show alike."""
+    out = c.out("scale-html-2")
+    run([c.bin, "scale", "-t", "1,2", "-r", "1", "-o", out, "--", c.prog("imbalanced_loop")], check_rc=0)
+    report = load(out)
+    if "model" in report["program"] or any("model" in r for r in report["regions"]):
+        fail("two thread counts are too few to fit a model, yet report.json has one")
+    why = [n for n in report["notes"] if "no scaling model" in n]
+    if len(why) != 1 or "at least 4" not in why[0]:
+        fail(f"expected one note saying why nothing was fitted, got {report['notes']}")
+    check_real_html_report(c, out, "scale at 1,2 threads")
+
+    out = c.out("scale-html-4")
+    p = run([c.bin, "scale", "-t", "1,2,3,4", "-r", "1", "-o", out, "--", c.prog("imbalanced_loop")], check_rc=0)
+    report = load(out)
+    over = [t for t in [1, 2, 3, 4] if t > report["cores"]]
+    for owner, name in [(report["program"], "program")] + [(r, r["id"]) for r in report["regions"]]:
+        model = owner.get("model")
+        if model is None or not MODEL_KEYS <= set(model):
+            fail(f"{name}: no model with {sorted(MODEL_KEYS)} at four thread counts: {model}")
+        if model["threads"] != [1, 2, 3, 4] or model["oversubscribed_threads"] != over:
+            fail(f"{name}: model fitted at {model['threads']}, oversubscribed {model['oversubscribed_threads']}; "
+                 f"expected [1, 2, 3, 4] with {over} oversubscribed")
+        print(f"{name}: T(t) = {model['function']}  (adj. R2 {model['adj_r2']:.3f}, growth of t*T(t) "
+              f"{model['growth']}, stops paying off at {model['stops_paying_off_at']})")
+    shown = len(re.findall(r"^ +T\(t\) ≈ .* s {3}\(", p.stderr, re.M))
+    if shown != min(len(report["regions"]), 10) or "program model: T(t) ≈" not in p.stderr:
+        fail(f"the terminal shows {shown} region models for {len(report['regions'])} regions:\n{p.stderr}")
+    if over and "oversubscribed)" not in p.stderr:
+        fail("the terminal must say that oversubscribed counts went into the models")
+    html = check_real_html_report(c, out, "scale at 1,2,3,4 threads")
+    if ">Model of T(t)</th>" not in html or "(model)\"><polyline" not in html:
+        fail("report.html lacks the model column or the fitted curves")
+    # `ompscope report` renders the saved report.json exactly as scale did.
+    again = run([c.bin, "report", out, "--format", "html"], check_rc=0).stdout
+    if again != html:
+        fail("ompscope report --format html differs from the report.html scale wrote")
+    text = run([c.bin, "report", out, "--format", "text"], check_rc=0).stdout
+    if text not in p.stderr:
+        fail(f"ompscope report --format text differs from scale's summary:\n{text}")
+
 def wall(cmd, env):
     t = time.perf_counter()
     run(cmd, env=env, check_rc=0)
