@@ -34,11 +34,12 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
       out.push_back(c);
     }
     LockCost& c = out[it->second];
+    // A sampled record stands for `weight` operations like it (adaptive sampling).
     const double d = std::max(0.0, a.acquired - a.request);
-    ++c.acquisitions;
-    c.acquire_s += d;
+    c.acquisitions += a.weight;
+    c.acquire_s += d * a.weight;
     c.fastest_s = std::min(c.fastest_s, d);
-    c.hold_s += std::max(0.0, a.released - a.acquired);
+    c.hold_s += std::max(0.0, a.released - a.acquired) * a.weight;
   }
   // Second pass: the split needs each lock's fastest acquisition, known only now.
   // A lock only one thread ever takes cannot be contended: its slower acquisitions are the
@@ -54,8 +55,8 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
     ThreadLockSplit& split = result.per_thread[a->thread];
     const double d = std::max(0.0, a->acquired - a->request);
     const double algorithm = shared[a->wait_id] ? c.fastest_s : d;
-    split.algorithm_s += algorithm;
-    split.contention_s += d - algorithm;
+    split.algorithm_s += algorithm * a->weight;
+    split.contention_s += (d - algorithm) * a->weight;
   }
   for (LockCost& c : out) {
     c.algorithm_s = shared[c.wait_id] ? static_cast<double>(c.acquisitions) * c.fastest_s : c.acquire_s;

@@ -34,12 +34,25 @@ ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s) {
   return into;
 }
 
+ThreadSplit operator*(ThreadSplit s, double f) {
+  s.work_s *= f;
+  s.task_s *= f;
+  s.barrier_wait_s *= f;
+  s.lock_wait_s *= f;
+  s.fork_join_s *= f;
+  s.outside_s *= f;
+  return s;
+}
+
 ProgramProfile profile_program(const Timeline& timeline) {
   ProgramProfile out;
   out.wall_s = timeline.end - timeline.start;
   std::unordered_map<uint64_t, size_t> by_callsite;
   std::unordered_map<uint32_t, size_t> program_thread;
   std::unordered_map<uint32_t, double> in_top_regions;  // per log thread
+  // A light (sampled-out) instance is split among threads like the last recorded instance of
+  // its callsite, scaled to its length.
+  std::unordered_map<uint64_t, const RegionInstance*> last_recorded;
   for (const ThreadSummary& t : timeline.threads) {
     program_thread[t.thread] = out.threads.size();
     out.threads.push_back(ThreadSplit{t.thread});
@@ -53,6 +66,10 @@ ProgramProfile profile_program(const Timeline& timeline) {
     RegionProfile& p = out.regions[it->second];
     ++p.instances;
     p.time_s += r.end - r.begin;
+    if (!r.light) {
+      ++p.recorded_instances;
+      p.recorded_time_s += r.end - r.begin;
+    }
     p.max_team_size = std::max(p.max_team_size, r.team_size);
     p.nested = p.nested || r.parent_parallel_id != 0;
     p.complete = p.complete && r.complete;
@@ -62,6 +79,20 @@ ProgramProfile profile_program(const Timeline& timeline) {
     }
     const bool top_level = r.parent_parallel_id == 0;
     if (top_level) out.in_regions_s += r.end - r.begin;
+    if (r.light) {
+      auto model = last_recorded.find(r.codeptr);
+      if (!top_level || model == last_recorded.end()) continue;
+      const RegionInstance& m = *model->second;
+      const double f = m.end > m.begin ? (r.end - r.begin) / (m.end - m.begin) : 0.0;
+      for (const ThreadInRegion& part : m.threads) {
+        auto t = program_thread.find(part.thread);
+        if (t == program_thread.end()) continue;
+        out.threads[t->second] += split_thread_time(m, part) * f;
+        in_top_regions[part.thread] += r.end - r.begin;
+      }
+      continue;
+    }
+    last_recorded[r.codeptr] = &r;
     for (size_t i = 0; i < r.threads.size(); ++i) {
       ThreadSplit s = split_thread_time(r, r.threads[i]);
       s.thread = static_cast<uint32_t>(i);

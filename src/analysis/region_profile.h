@@ -20,11 +20,15 @@ struct ThreadSplit {
 
 // Sums every time field; `thread` stays the left side's.
 ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s);
+// Every time field times f (scaling a sample to the whole); `thread` unchanged.
+ThreadSplit operator*(ThreadSplit s, double f);
 
 struct RegionProfile {
   uint64_t codeptr = 0;
   uint64_t instances = 0;
   double time_s = 0;         // sum over instances of region wall time (master's begin → end)
+  uint64_t recorded_instances = 0;  // recorded in full (the others were sampled out)
+  double recorded_time_s = 0;       // their wall time: per_thread covers only these
   uint32_t max_team_size = 0;
   bool nested = false;       // ran inside another parallel region
   bool complete = true;      // false if the program died inside an instance

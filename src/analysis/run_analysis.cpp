@@ -41,6 +41,35 @@ void add_phases(BarrierPhases& into, const BarrierPhases& p) {
   into.skipped_with_tasks += p.skipped_with_tasks;
 }
 
+BarrierPhases operator*(BarrierPhases p, double f) {
+  p.imbalance_s *= f;
+  p.walkthrough_s *= f;
+  p.startup_s *= f;
+  p.fork_s *= f;
+  p.join_s *= f;
+  return p;
+}
+
+// Sampled-out instances behave like the recorded ones of the same callsite (that is what the
+// sampling waited to learn), so every time measured inside grows with the region's total time.
+void scale_to_all_instances(RegionRun& r) {
+  if (!r.sampled() || r.profile.recorded_time_s <= 0) return;
+  const double f = r.profile.time_s / r.profile.recorded_time_s;
+  for (ThreadSplit& s : r.profile.per_thread) s = s * f;
+  r.phases = r.phases * f;
+  for (LockCost& c : r.locks.locks) {
+    c.acquisitions = static_cast<uint64_t>(static_cast<double>(c.acquisitions) * f + 0.5);
+    c.acquire_s *= f;
+    c.algorithm_s *= f;
+    c.contention_s *= f;
+    c.hold_s *= f;
+  }
+  for (auto& [thread, split] : r.locks.per_thread) {
+    split.algorithm_s *= f;
+    split.contention_s *= f;
+  }
+}
+
 }  // namespace
 
 RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols) {
@@ -65,6 +94,8 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     r.profile.codeptr = p.codeptr;
     r.profile.instances += p.instances;
     r.profile.time_s += p.time_s;
+    r.profile.recorded_instances += p.recorded_instances;
+    r.profile.recorded_time_s += p.recorded_time_s;
     r.profile.max_team_size = std::max(r.profile.max_team_size, p.max_team_size);
     r.profile.nested = r.profile.nested || p.nested;
     r.profile.complete = r.profile.complete && p.complete;
@@ -96,6 +127,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
         r.lock_kinds.push_back(kind);
     }
   }
+  for (auto& [key, r] : out.regions) scale_to_all_instances(r);
   return out;
 }
 

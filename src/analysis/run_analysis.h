@@ -29,6 +29,9 @@ struct RegionRun {
   LockCosts locks;                 // acquisitions made inside its instances
   std::vector<std::string> lock_kinds;  // "lock", "critical", ... seen
   uint32_t team_size = 0;
+  // Adaptive sampling: profile.per_thread, phases and locks were measured on the recorded
+  // instances and scaled by profile.time_s / profile.recorded_time_s to all of them.
+  bool sampled() const { return profile.recorded_instances < profile.instances; }
 };
 
 struct RunAnalysis {

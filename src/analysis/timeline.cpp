@@ -45,6 +45,7 @@ struct Span {
   uint32_t parent = 0;
   double begin = 0;
   double end = -1;
+  bool light = false;
 };
 
 struct Part {
@@ -80,7 +81,7 @@ class ThreadWalk {
     switch (e.kind) {
       case EventKind::ParallelBegin: {
         Span& s = spans_[e.id];
-        s = Span{e.id, e.codeptr, e.arg, thread_, current_parallel(), t, -1};
+        s = Span{e.id, e.codeptr, e.arg, thread_, current_parallel(), t, -1, (e.detail & 1) != 0};
         break;
       }
       case EventKind::ParallelEnd: {
@@ -150,7 +151,8 @@ class ThreadWalk {
       case EventKind::MutexAcquired:
         if (LockAcquisition* a = find_lock(e.wait_id(), false)) {
           a->acquired = t;
-          if (size_t p = current_part(); p != kNoPart) parts_[p].data.lock_wait += t - a->request;
+          a->weight = std::max(1u, e.arg);
+          if (size_t p = current_part(); p != kNoPart) parts_[p].data.lock_wait += (t - a->request) * a->weight;
         }
         break;
       case EventKind::NestLockNext:
@@ -158,7 +160,8 @@ class ThreadWalk {
         if (e.detail == ompt_scope_begin) {
           if (LockAcquisition* a = find_lock(e.wait_id(), false)) {
             a->acquired = a->released = t;
-            if (size_t p = current_part(); p != kNoPart) parts_[p].data.lock_wait += t - a->request;
+            a->weight = std::max(1u, e.arg);
+            if (size_t p = current_part(); p != kNoPart) parts_[p].data.lock_wait += (t - a->request) * a->weight;
             retire_lock(a);
           }
         }
@@ -349,6 +352,7 @@ Timeline build_timeline(const RunLog& log) {
     r.master_thread = span.master;
     r.parent_parallel_id = span.parent;
     r.begin = span.begin;
+    r.light = span.light;
     r.complete = span.end >= 0;
     r.end = r.complete ? span.end : run_end;
     for (size_t i : parts_of[id]) {

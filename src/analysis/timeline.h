@@ -34,6 +34,7 @@ struct LockAcquisition {
   double request = 0;
   double acquired = 0;
   double released = 0;
+  uint32_t weight = 1;    // lock operations this record stands for (adaptive sampling)
 };
 
 // One thread's participation in one region instance.
@@ -43,7 +44,7 @@ struct ThreadInRegion {
   double start = 0;          // implicit task begin
   double end = 0;            // implicit task end (clamped to the region's end)
   std::vector<SyncVisit> syncs;
-  double lock_wait = 0;      // acquire request → acquired, summed
+  double lock_wait = 0;      // acquire request → acquired, summed (weighted by sampling)
   double tasks_outside_syncs = 0;  // explicit tasks run outside barriers/taskwaits (e.g. undeferred)
   bool saw_loop = false;
 };
@@ -58,6 +59,7 @@ struct RegionInstance {
   double begin = 0;
   double end = 0;
   bool complete = true;  // false when the program died inside it
+  bool light = false;    // sampled out: only its begin and end were recorded, no threads
   std::vector<ThreadInRegion> threads;  // sorted by index in team
 };
 

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "capture/adaptive_sampling.h"
 #include "capture/fatal_signal_flush.h"
 #include "capture/run_meta.h"
 #include "capture/thread_log.h"
@@ -25,17 +26,25 @@ LogConfig g_config;
 ClockSource g_clock = ClockSource::Monotonic;
 char g_directory[4096];
 thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
+SamplingPolicy g_sampling;
+thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
+// Depth of light (sampled-out) region instances this thread is inside: nothing is recorded there.
+thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
+// Marks a light instance in its parallel and implicit-task data (ids stay 32-bit).
+constexpr uint64_t kLightBit = uint64_t{1} << 32;
 
 inline uint64_t id_of(const ompt_data_t* data) { return data ? data->value : 0; }
 inline uint32_t id32(const ompt_data_t* data) { return static_cast<uint32_t>(id_of(data)); }
 
 inline void emit(EventKind kind, const void* codeptr, uint32_t id, uint32_t id2 = 0,
                  uint32_t arg = 0, uint16_t arg2 = 0, uint8_t detail = 0) {
+  if (t_light_depth) return;
   append_event(t_log, g_config, g_clock, Event{0, reinterpret_cast<uint64_t>(codeptr), id, id2, arg, arg2, kind, detail});
 }
 
 inline void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
                        const void* codeptr, uint32_t hint = 0, uint16_t impl = 0) {
+  if (t_light_depth) return;
   Event ev{0, reinterpret_cast<uint64_t>(codeptr), 0, 0, hint, impl, kind, static_cast<uint8_t>(mutex_kind)};
   ev.set_wait_id(wait_id);
   append_event(t_log, g_config, g_clock, ev);
@@ -68,9 +77,15 @@ void on_thread_end(ompt_data_t*) {
 void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* frame, ompt_data_t* parallel,
                        unsigned requested, int flags, const void* codeptr) {
   parallel->value = next_object_id(t_log);
+  if (t_light_depth) {
+    parallel->value |= kLightBit;  // inside a light instance: its team records nothing either
+    return;
+  }
   codeptr = user_callsite(codeptr, frame);
+  const bool full = record_region_instance(g_sampling, reinterpret_cast<uint64_t>(codeptr));
+  if (!full) parallel->value |= kLightBit;
   emit(EventKind::ParallelBegin, codeptr, id32(parallel), id32(encountering_task), requested,
-       clamp16(static_cast<unsigned>(flags)));
+       clamp16(static_cast<unsigned>(flags)), full ? 0 : 1);
 }
 
 void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int flags,
@@ -85,11 +100,18 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
     task->value = next_object_id(t_log);
     // The initial task's enclosing "initial parallel region" has no parallel-begin event.
     if (parallel && parallel->value == 0) parallel->value = next_object_id(t_log);
+    if (parallel && (parallel->value & kLightBit)) {
+      task->value |= kLightBit;
+      ++t_light_depth;
+    }
     emit(EventKind::ImplicitTaskBegin, nullptr, id32(parallel), id32(task), team_size,
          clamp16(index), static_cast<uint8_t>(flags));
   } else {
     emit(EventKind::ImplicitTaskEnd, nullptr, id32(parallel), id32(task), team_size,
          clamp16(index), static_cast<uint8_t>(flags));
+    // The end may come late (at the next fork, OMPT-NOTES quirk 1), but always before the
+    // thread's next implicit task begins.
+    if (task && (task->value & kLightBit) && t_light_depth) --t_light_depth;
   }
 }
 
@@ -119,19 +141,30 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
 
 void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
                       const void* codeptr) {
+  if (t_light_depth || !lock_operation_recorded(t_locks, g_sampling)) return;
   emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr, hint, clamp16(impl));
 }
 
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
-  emit_mutex(EventKind::MutexAcquired, kind, wait_id, codeptr);
+  if (t_light_depth) return;
+  if (const uint32_t weight = lock_acquired_weight(t_locks))
+    emit_mutex(EventKind::MutexAcquired, kind, wait_id, codeptr, weight);
 }
 
 void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
+  if (t_light_depth || !lock_release_recorded(t_locks)) return;
   emit_mutex(EventKind::MutexReleased, kind, wait_id, codeptr);
 }
 
+// A nest lock taken again by its owner (begin) completes that acquire; its release (end) ends it.
 void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void* codeptr) {
-  emit_mutex(EventKind::NestLockNext, endpoint, wait_id, codeptr);
+  if (t_light_depth) return;
+  if (endpoint == ompt_scope_begin) {
+    if (const uint32_t weight = lock_acquired_weight(t_locks))
+      emit_mutex(EventKind::NestLockNext, endpoint, wait_id, codeptr, weight);
+  } else if (lock_release_recorded(t_locks)) {
+    emit_mutex(EventKind::NestLockNext, endpoint, wait_id, codeptr);
+  }
 }
 
 void on_lock_init(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
@@ -278,5 +311,13 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   meta_line("clock %s", ompscope::clock_source_name(g_clock));
   write_clock_point("clock_start");
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
+  const char* sampling = getenv("OMPSCOPE_SAMPLING");
+  g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
+  if (g_sampling.enabled) {
+    meta_line("sampling regions %u %u locks %u %u", g_sampling.full_instances, g_sampling.region_every,
+              g_sampling.full_lock_ops, g_sampling.lock_every);
+  } else {
+    meta_line("sampling off");
+  }
   return &g_start_result;
 }

@@ -15,7 +15,8 @@ enum class EventKind : uint8_t {
   None = 0,
   ThreadBegin,        // detail: ompt_thread_t
   ThreadEnd,
-  ParallelBegin,      // id: parallel, id2: encountering task, arg: requested team size, arg2: flags
+  ParallelBegin,      // id: parallel, id2: encountering task, arg: requested team size, arg2: flags,
+                      // detail: 1 = a light instance (sampled out: nothing recorded inside it)
   ParallelEnd,        // id: parallel, id2: encountering task, arg2: flags
   ImplicitTaskBegin,  // id: parallel, id2: implicit task, arg: team size, arg2: index in team, detail: flags
   ImplicitTaskEnd,    // id: parallel (0 when the runtime no longer knows it), id2: implicit task, arg2: index
@@ -27,7 +28,7 @@ enum class EventKind : uint8_t {
   SyncWaitBegin,
   SyncWaitEnd,
   MutexAcquire,       // detail: ompt_mutex_t, wait_id(): lock, arg: hint, arg2: implementation
-  MutexAcquired,      // detail: ompt_mutex_t, wait_id(): lock
+  MutexAcquired,      // detail: ompt_mutex_t, wait_id(): lock, arg: operations it stands for (sampling; 0 = 1)
   MutexReleased,      // detail: ompt_mutex_t, wait_id(): lock
   NestLockNext,       // detail: ompt_scope_endpoint_t (begin = acquired again, end = released once)
   LockInit,           // detail: ompt_mutex_t, wait_id(): lock, arg: hint

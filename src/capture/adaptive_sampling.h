@@ -1,0 +1,59 @@
+// Adaptive sampling (ScalOMP §4.4): once a region's or a thread's lock behaviour is known from
+// its first occurrences, only a subset of later ones is recorded in full, so programs with
+// millions of tiny regions or lock operations stay within the overhead targets.
+// - A parallel region's first `full_instances` instances (per callsite) are recorded in full,
+//   then one in `region_every`; the others leave only their begin and end (a "light" instance,
+//   so counts and total time stay exact) and nothing from inside them.
+// - A thread's first `full_lock_ops` lock operations are recorded, then one in `lock_every`;
+//   the recorded acquisition carries how many operations it stands for.
+// The analysis scales what it measured on the recorded part to all of it and says so.
+#pragma once
+#include <cstdint>
+
+namespace ompscope::capture {
+
+struct SamplingPolicy {
+  bool enabled = true;
+  uint32_t full_instances = 1000;
+  uint32_t region_every = 10;
+  uint32_t full_lock_ops = 10000;
+  uint32_t lock_every = 16;
+};
+
+// Counts this instance of the region at `codeptr`; true if it is to be recorded in full.
+// Thread-safe (regions may be forked by several threads at once when nested).
+bool record_region_instance(const SamplingPolicy& policy, uint64_t codeptr);
+
+// One thread's lock operations; a plain aggregate for initial-exec TLS. Decisions are kept as a
+// bit stack so that acquired/released of nested locks follow their own acquire's decision.
+struct LockSampling {
+  uint32_t ops;
+  uint32_t skipped;     // operations not recorded since the last recorded one
+  uint64_t skip_bits;   // bit 0: the innermost pending operation is not recorded
+};
+
+// At the acquire request: true if this operation is recorded.
+inline bool lock_operation_recorded(LockSampling& s, const SamplingPolicy& policy) {
+  const bool record = !policy.enabled || s.ops < policy.full_lock_ops || s.ops % policy.lock_every == 0;
+  ++s.ops;
+  s.skip_bits = (s.skip_bits << 1) | (record ? 0u : 1u);
+  if (!record) ++s.skipped;
+  return record;
+}
+
+// At acquired: 0 if not recorded, else how many operations the record stands for.
+inline uint32_t lock_acquired_weight(LockSampling& s) {
+  if (s.skip_bits & 1) return 0;
+  const uint32_t weight = 1 + s.skipped;
+  s.skipped = 0;
+  return weight;
+}
+
+// At release (ends the operation): true if recorded.
+inline bool lock_release_recorded(LockSampling& s) {
+  const bool record = !(s.skip_bits & 1);
+  s.skip_bits >>= 1;
+  return record;
+}
+
+}  // namespace ompscope::capture
