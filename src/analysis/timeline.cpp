@@ -96,6 +96,7 @@ class ThreadWalk {
           ThreadInRegion& p = parts_.back().data;
           p.thread = thread_;
           p.index = e.arg2;
+          p.implicit_task = e.id2;
           p.start = t;
           p.end = -1;
           frames_.push_back({e.id, e.id2, parts_.size() - 1});
@@ -123,6 +124,7 @@ class ThreadWalk {
         v.depart = -1;
         v.follows_loop = loop_in_segment_;
         v.nested = !syncs_.empty();
+        v.task = running_task_;
         syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail), running_task_});
         loop_in_segment_ = false;
         break;
