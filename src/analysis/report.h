@@ -47,6 +47,7 @@ struct TaskSummary {
   double measured_speedup = 0;     // T(t0)·t0 / T(t), as the efficiency
   double starvation_s = 0;         // thread time
   double tail_idle_s = 0;          // thread time
+  double end_idle_s = 0;           // thread time
 };
 
 struct RegionReport {

@@ -54,27 +54,38 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
   }
 
   const double starvation = median_of(repeats, [](const TaskFigures& f) { return f.starvation_s; });
-  if (starvation >= significant) {
-    out.push_back({"task_creation_bottleneck", threads, starvation, starvation / t,
-                   fmt::format("threads waited {} in all for tasks that {:.0f} creating thread{} had not made yet "
-                               "(at best one task every {}, bodies {}): create tasks in parallel (a taskloop, or "
-                               "tasks that create tasks) and move the preparation each task needs into the task",
-                               duration_text(starvation), creators, creators == 1 ? "" : "s",
-                               duration_text(std::max(0.0, creation)), duration_text(body)),
+  const double graph_idle = median_of(repeats, [](const TaskFigures& f) { return f.graph_idle_s; });
+  const double chain = median_of(repeats, [](const TaskFigures& f) { return f.creation_chain_s; });
+  const double chain_tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.chain_tasks); });
+  const double span = median_of(repeats, [](const TaskFigures& f) { return f.span_s; });
+  const double per_created_task = chain_tasks > 0 ? chain / chain_tasks : 0;
+  const bool preparing = dispatch == 0 || per_created_task > kBodyPerDispatch * dispatch;
+  if (graph_idle >= significant && chain >= kChainShareOfSpan * span && preparing) {
+    out.push_back({"task_creation_bottleneck", threads, graph_idle, graph_idle / t,
+                   fmt::format("one creator spends {} per task before handing it out (bodies {}): its {} of serial "
+                               "work is {:.0f}% of the critical path, so the other threads wait for tasks; create "
+                               "tasks in parallel (a taskloop, or tasks that create tasks) and move the "
+                               "preparation each task needs into the task",
+                               duration_text(per_created_task), duration_text(body), duration_text(chain),
+                               span > 0 ? 100 * chain / span : 0.0),
                    {{"tasks", tasks},
                     {"creating_threads", creators},
-                    {"creation_interval_s", creation},
-                    {"mean_body_s", body}}});
+                    {"creation_chain_s", chain},
+                    {"per_task_s", per_created_task},
+                    {"mean_body_s", body},
+                    {"measured_starvation_s", starvation}}});
   }
 
+  const double end_idle = median_of(repeats, [](const TaskFigures& f) { return f.end_idle_s; });
   const double tail = median_of(repeats, [](const TaskFigures& f) { return f.tail_idle_s; });
-  if (tail >= significant) {
-    out.push_back({"coarse_grained_tasks", threads, tail, tail / t,
-                   fmt::format("{:.0f} tasks of {} each for {} threads: threads sat idle {} in all while the last "
-                               "tasks ran; split the work into more, smaller tasks (several per thread) so the "
-                               "team finishes together",
-                               tasks, duration_text(body), threads, duration_text(tail)),
-                   {{"tasks", tasks}, {"tasks_per_thread", tasks / t}, {"mean_body_s", body}}});
+  if (end_idle >= significant) {
+    out.push_back({"coarse_grained_tasks", threads, end_idle, end_idle / t,
+                   fmt::format("{:.0f} tasks of {} each for {} threads: the threads that finish first sit idle {} "
+                               "in all while the last tasks run; split the work into more, smaller tasks (several "
+                               "per thread) so the team finishes together",
+                               tasks, duration_text(body), threads, duration_text(end_idle)),
+                   {{"tasks", tasks}, {"tasks_per_thread", tasks / t}, {"mean_body_s", body},
+                    {"measured_tail_idle_s", tail}}});
   }
   return out;
 }
@@ -92,6 +103,7 @@ TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int 
   s.measured_speedup = measured_speedup;
   s.starvation_s = median_of(repeats, [](const TaskFigures& f) { return f.starvation_s; });
   s.tail_idle_s = median_of(repeats, [](const TaskFigures& f) { return f.tail_idle_s; });
+  s.end_idle_s = median_of(repeats, [](const TaskFigures& f) { return f.end_idle_s; });
   return s;
 }
 

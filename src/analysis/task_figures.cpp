@@ -1,6 +1,8 @@
 #include "analysis/task_figures.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -65,6 +67,39 @@ double fastest_creation_interval(const std::vector<const TaskInstance*>& tasks, 
   return fastest;
 }
 
+// Thread time left idle at the end when `bodies` are handed out in order to whichever of `team`
+// threads is free first.
+double list_schedule_idle(const std::vector<double>& bodies, size_t team) {
+  std::vector<double> free_at(team, 0.0);  // a min-heap of the threads' next free moments
+  double sum = 0, last_end = 0;
+  for (double body : bodies) {
+    std::pop_heap(free_at.begin(), free_at.end(), std::greater<>());
+    free_at.back() += body;
+    last_end = std::max(last_end, free_at.back());
+    std::push_heap(free_at.begin(), free_at.end(), std::greater<>());
+    sum += body;
+  }
+  return static_cast<double>(team) * last_end - sum;
+}
+
+// The larger of what the measured bodies give and what the task count gives with every body
+// the median one: a thread slowed down by the machine can make unequal measured bodies balance
+// by accident, never the count.
+double end_idle(const TaskNodes& nodes, size_t team) {
+  if (team == 0) return 0;
+  std::vector<double> bodies;
+  for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i)
+    if (!nodes.nodes[i].explicit_task->fragments.empty()) bodies.push_back(nodes.nodes[i].own_work.total());
+  if (bodies.empty()) return 0;
+  std::vector<double> sorted = bodies;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  const double rounds = std::ceil(static_cast<double>(n) / static_cast<double>(team));
+  const double by_count = (static_cast<double>(team) * rounds - static_cast<double>(n)) * median;
+  return std::max(list_schedule_idle(bodies, team), by_count);
+}
+
 }  // namespace
 
 TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks) {
@@ -76,6 +111,16 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   out.span_s = graph.span_s;
   out.thread_time_s = static_cast<double>(region.threads.size()) * (region.end - region.begin);
   out.creation_interval_s = fastest_creation_interval(tasks, nodes);
+  out.end_idle_s = end_idle(nodes, region.threads.size());
+  out.graph_idle_s = std::max(0.0, static_cast<double>(region.threads.size()) * graph.span_s - graph.work_s);
+  const TaskNode* creator = nullptr;
+  for (const TaskNode& n : nodes.nodes)
+    if (!n.children.empty() && (creator == nullptr || n.children.size() > creator->children.size())) creator = &n;
+  if (creator != nullptr) {
+    const TaskInstance& last = *nodes.nodes[creator->children.back()].explicit_task;
+    out.creation_chain_s = creator->own_work.length_between(-std::numeric_limits<double>::infinity(), last.created);
+    out.chain_tasks = creator->children.size();
+  }
 
   double last_creation = -std::numeric_limits<double>::infinity();
   double last_start = last_creation, last_end = last_creation;
@@ -125,6 +170,10 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
     into.creation_interval_s = s.creation_interval_s;
   into.starvation_s += s.starvation_s;
   into.tail_idle_s += s.tail_idle_s;
+  into.end_idle_s += s.end_idle_s;
+  into.creation_chain_s += s.creation_chain_s;
+  into.chain_tasks += s.chain_tasks;
+  into.graph_idle_s += s.graph_idle_s;
   into.creating_threads = std::max(into.creating_threads, s.creating_threads);
 }
 

@@ -12,6 +12,15 @@
 // instance's last creation).
 // *Tail idle*: waiting after the instance's last task has started (no work left to hand out)
 // until its last task ends.
+// *Creation chain*: the own work of the instance's main creator (the task that created the most)
+// up to its last creation — its serial preparation and creation calls, one chain in the task
+// graph; *graph idle*: the team's thread time the task graph leaves idle at best,
+// team × span − work.
+// *End idle*: the same, predicted rather than measured, so that a machine that slows one thread
+// down cannot hide it: the instance's tasks, with their measured bodies, handed in creation
+// order to whichever of the team's threads is free first — the team's thread time until the
+// last one ends, less the bodies — or, if larger, the idle thread time the task count alone
+// implies with every body the median one: (team × ⌈tasks / team⌉ − tasks) × median body.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -30,7 +39,11 @@ struct TaskFigures {
   double creation_interval_s = -1;    // fastest time between two creations by one task; -1: none
   double starvation_s = 0;     // thread time
   double tail_idle_s = 0;      // thread time
+  double end_idle_s = 0;       // thread time
   uint32_t creating_threads = 0;  // most threads that created tasks in one instance
+  double creation_chain_s = 0;
+  uint64_t chain_tasks = 0;       // tasks created along the creation chains
+  double graph_idle_s = 0;        // thread time
 
   double mean_body_s() const { return tasks ? body_s / static_cast<double>(tasks) : 0; }
   double dispatch_s() const;      // median dispatch gap; 0 without any

@@ -221,22 +221,25 @@ TEST(DiagnoseRegion, NothingToDiagnose) {
   EXPECT_TRUE(diagnose_region({}, 2, 10, 5).empty());
 }
 
-// A tasking region's figures: 100 tasks, 10 s of team thread time (so 1 s is significant).
-TaskFigures task_figures_with(double starvation_s, double dispatch_s = 0) {
+// A tasking region's figures: 100 tasks, 10 s of team thread time (so 1 s is significant), a
+// graph of work 3 on a span of 2 made by one creator's chain.
+TaskFigures task_figures_with(double graph_idle_s, double dispatch_s = 0) {
   TaskFigures f;
   f.tasks = 100;
   f.body_s = 100 * 0.001;
   f.thread_time_s = 10;
-  f.starvation_s = starvation_s;
+  f.graph_idle_s = graph_idle_s;
   f.dispatch_gaps.assign(dispatch_s > 0 ? 20 : 0, dispatch_s);
   f.work_s = 3;
   f.span_s = 2;
+  f.creation_chain_s = 2;
+  f.chain_tasks = 100;
   return f;
 }
 
 TEST(DiagnoseRegion, TaskCausesJoinTheRegionsCauseList) {
   RegionRun r = region_run("a", 5, 1, BarrierPhases{.fork_s = 0.25, .barriers = 1});
-  r.tasks = task_figures_with(/*starvation_s=*/2);
+  r.tasks = task_figures_with(/*graph_idle_s=*/2);
   const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/2);
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_EQ(problems[0].kind, "task_creation_bottleneck");  // ranked by gain: 2 s / 2 threads
@@ -245,7 +248,7 @@ TEST(DiagnoseRegion, TaskCausesJoinTheRegionsCauseList) {
 }
 
 TEST(DiagnoseRegion, TaskCausesShareTheRegionsCap) {
-  // Starvation 6 s → gain 3, fork 0.25: 3.25 claimed, but lost 1 + overheads 0.25 = 1.25.
+  // Graph idle 6 s → gain 3, fork 0.25: 3.25 claimed, but lost 1 + overheads 0.25 = 1.25.
   RegionRun r = region_run("a", 5, 1, BarrierPhases{.fork_s = 0.25, .barriers = 1});
   r.tasks = task_figures_with(6);
   const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/1);

@@ -24,14 +24,15 @@ double detail(const Problem& p, const std::string& name) {
 }
 
 // 100 tasks in a region where the team spent 10 s of thread time: 10% of it is 1 s.
-TaskFigures figures(double body_each, double dispatch, size_t gaps, double starvation = 0, double tail = 0) {
+TaskFigures figures(double body_each, double dispatch, size_t gaps, double starvation = 0, double end_idle = 0) {
   TaskFigures f;
   f.tasks = 100;
   f.body_s = 100 * body_each;
   f.thread_time_s = 10;
   f.dispatch_gaps.assign(gaps, dispatch);
   f.starvation_s = starvation;
-  f.tail_idle_s = tail;
+  f.end_idle_s = end_idle;
+  f.tail_idle_s = end_idle / 2;  // measured: shown, not judged
   f.creation_interval_s = 0.001;
   f.creating_threads = 1;
   return f;
@@ -68,37 +69,63 @@ TEST(FineGrainedTasks, ADispatchCostBelowATenthOfTheTeamsTimeIsNotWorthReporting
   EXPECT_EQ(find(diagnose(figures(0.001, 0.0099, kMinDispatchGaps)), "fine_grained_tasks"), nullptr);
 }
 
-// --- task_creation_bottleneck: starvation ≥ 1 s ----------------------------------------------
+// --- task_creation_bottleneck: graph idle ≥ 1 s, chain ≥ half the span, > 4 dispatches a task ---
 
-TEST(TaskCreationBottleneck, StarvingATenthOfTheTeamsTimeIsABottleneck) {
-  const auto problems = diagnose(figures(0.01, 0, 0, /*starvation*/ 1.0));
+// A creator whose 100 creations take 0.6 s of its own work (6 ms each) on a span of 1 s.
+TaskFigures creator_bound(double graph_idle, double chain = 0.6, double dispatch = 0) {
+  TaskFigures f = figures(0.01, dispatch, dispatch > 0 ? kMinDispatchGaps : 0);
+  f.span_s = 1;
+  f.creation_chain_s = chain;
+  f.chain_tasks = 100;
+  f.graph_idle_s = graph_idle;
+  f.starvation_s = 0.25;
+  return f;
+}
+
+TEST(TaskCreationBottleneck, ACreatorsChainThatLeavesATenthOfTheTeamIdleIsABottleneck) {
+  const auto problems = diagnose(creator_bound(1.0));
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0].kind, "task_creation_bottleneck");
-  EXPECT_DOUBLE_EQ(problems[0].time_s, 1.0);
-  EXPECT_DOUBLE_EQ(problems[0].gain_s, 0.5);
-  EXPECT_DOUBLE_EQ(detail(problems[0], "creating_threads"), 1);
-  EXPECT_NE(problems[0].hint.find("taskloop"), std::string::npos) << problems[0].hint;
-  EXPECT_NE(problems[0].hint.find("preparation"), std::string::npos) << problems[0].hint;
+  const Problem& p = problems[0];
+  EXPECT_EQ(p.kind, "task_creation_bottleneck");
+  EXPECT_DOUBLE_EQ(p.time_s, 1.0);
+  EXPECT_DOUBLE_EQ(p.gain_s, 0.5);
+  EXPECT_DOUBLE_EQ(detail(p, "per_task_s"), 0.006);
+  EXPECT_DOUBLE_EQ(detail(p, "creation_chain_s"), 0.6);
+  EXPECT_DOUBLE_EQ(detail(p, "measured_starvation_s"), 0.25);
+  EXPECT_DOUBLE_EQ(detail(p, "creating_threads"), 1);
+  EXPECT_NE(p.hint.find("taskloop"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("preparation"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("60%"), std::string::npos) << p.hint;
 }
 
-TEST(TaskCreationBottleneck, LessStarvationIsNot) {
-  EXPECT_TRUE(diagnose(figures(0.01, 0, 0, 0.99)).empty());
+TEST(TaskCreationBottleneck, LessIdleIsNot) { EXPECT_TRUE(diagnose(creator_bound(0.99)).empty()); }
+
+TEST(TaskCreationBottleneck, NotWhenTheCreatorIsLessThanHalfTheSpan) {
+  EXPECT_TRUE(diagnose(creator_bound(1.0, /*chain*/ 0.49)).empty());
 }
 
-// --- coarse_grained_tasks: tail idle ≥ 1 s -----------------------------------------------------
+TEST(TaskCreationBottleneck, NotWhenTheCreatorSpendsOnlyTheRuntimesCostPerTask) {
+  // 6 ms a task is within 4 dispatches of 1.5 ms: creation itself, not preparation. (Bodies of
+  // 10 ms are 6.7 dispatches: not fine-grained either.)
+  EXPECT_TRUE(diagnose(creator_bound(1.0, 0.6, /*dispatch*/ 0.0015)).empty());
+  EXPECT_EQ(diagnose(creator_bound(1.0, 0.6, /*dispatch*/ 0.0014)).size(), 1u);
+}
+
+// --- coarse_grained_tasks: end idle ≥ 1 s ------------------------------------------------------
 
 TEST(CoarseGrainedTasks, IdlingATenthOfTheTeamsTimeAtTheEndIsTooCoarse) {
-  const auto problems = diagnose(figures(0.01, 0, 0, 0, /*tail*/ 1.5), 3);
+  const auto problems = diagnose(figures(0.01, 0, 0, 0, /*end_idle*/ 1.5), 3);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].kind, "coarse_grained_tasks");
   EXPECT_EQ(problems[0].threads, 3);
   EXPECT_DOUBLE_EQ(problems[0].time_s, 1.5);
   EXPECT_DOUBLE_EQ(problems[0].gain_s, 0.5);
   EXPECT_NEAR(detail(problems[0], "tasks_per_thread"), 100.0 / 3, 1e-12);
+  EXPECT_DOUBLE_EQ(detail(problems[0], "measured_tail_idle_s"), 0.75);
   EXPECT_NE(problems[0].hint.find("smaller tasks"), std::string::npos) << problems[0].hint;
 }
 
-TEST(CoarseGrainedTasks, ShorterIdleTailsAreNot) { EXPECT_TRUE(diagnose(figures(0.01, 0, 0, 0, 0.99)).empty()); }
+TEST(CoarseGrainedTasks, ShorterIdleEndsAreNot) { EXPECT_TRUE(diagnose(figures(0.01, 0, 0, 0, 0.99)).empty()); }
 
 // --- all of them --------------------------------------------------------------------------------
 
@@ -114,8 +141,8 @@ TEST(TaskDiagnoses, EachHandBuiltPathologyGetsItsOwnDiagnosisAndNoOther) {
     const char* kind;
     double time_us;
   };
-  const Case cases[] = {{testing::creator_with_preparation_log(), "task_creation_bottleneck", 48},
-                        {testing::three_tasks_on_two_threads_log(), "coarse_grained_tasks", 39},
+  const Case cases[] = {{testing::creator_with_preparation_log(), "task_creation_bottleneck", 2 * 70 - 81},
+                        {testing::three_tasks_on_two_threads_log(), "coarse_grained_tasks", 40},
                         {testing::twenty_tiny_tasks_log(), "fine_grained_tasks", 20 * 2}};
   for (const Case& c : cases) {
     const Timeline t = build_timeline(c.log);
@@ -131,7 +158,7 @@ TEST(TaskDiagnoses, EachHandBuiltPathologyGetsItsOwnDiagnosisAndNoOther) {
 }
 
 TEST(TaskDiagnoses, TheMedianRepeatDecides) {
-  const TaskFigures low = figures(0.01, 0, 0, 0.5), mid = figures(0.01, 0, 0, 1.2), high = figures(0.01, 0, 0, 9);
+  const TaskFigures low = figures(0.01, 0, 0, 0, 0.5), mid = figures(0.01, 0, 0, 0, 1.2), high = figures(0.01, 0, 0, 0, 9);
   const auto problems = diagnose_tasks({&high, &low, &mid}, 2);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_DOUBLE_EQ(problems[0].time_s, 1.2);
