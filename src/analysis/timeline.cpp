@@ -57,7 +57,6 @@ struct OpenSync {
   size_t part;
   SyncVisit visit;
   bool implicit;
-  uint32_t owner;  // explicit task that opened it (a taskwait in a task); 0: the implicit task
 };
 
 struct Frame {
@@ -125,7 +124,7 @@ class ThreadWalk {
         v.follows_loop = loop_in_segment_;
         v.nested = !syncs_.empty();
         v.task = running_task_;
-        syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail), running_task_});
+        syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail)});
         loop_in_segment_ = false;
         break;
       }
@@ -259,7 +258,7 @@ class ThreadWalk {
     // is suspended in it, not run by it).
     bool inside_sync = false;
     for (OpenSync& s : syncs_) {
-      if (s.owner == running_task_) continue;
+      if (s.visit.task == running_task_) continue;
       s.visit.tasks += t - std::max(running_since_, s.visit.arrive);
       inside_sync = true;
     }
