@@ -44,7 +44,7 @@ struct TaskSummary {
   double span_s = 0;
   double parallelism = 0;          // work ÷ span
   double speedup_bound = 0;        // min(threads, parallelism)
-  double measured_speedup = 0;     // T(t0)·t0 / T(t), as the efficiency
+  double measured_speedup = 0;     // T(t0)·t0 / T(t), as the efficiency; 0: no base (one count t0 > 1)
   double starvation_s = 0;         // thread time
   double tail_idle_s = 0;          // thread time
   double end_idle_s = 0;           // thread time

@@ -219,7 +219,9 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       std::vector<const TaskFigures*> tasks;
       for (const RegionRun* r : repeats)
         if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
-      if (!tasks.empty()) region.tasks[t] = summarize_tasks(tasks, t, time > 0 ? time0 * t0 / time : 0);
+      // A speedup needs a measured base: at the smallest count it is 1 only when that count is 1.
+      const double speedup = time > 0 && (t != t0 || t0 == 1) ? time0 * t0 / time : 0;
+      if (!tasks.empty()) region.tasks[t] = summarize_tasks(tasks, t, speedup);
     }
     if (!region.instances_at.empty()) region.instances = region.instances_at.rbegin()->second;
     report.regions.push_back(std::move(region));

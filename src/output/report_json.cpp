@@ -44,10 +44,10 @@ json tasks_json(const std::map<int, analysis::TaskSummary>& tasks) {
               {"span_s", s.span_s},
               {"parallelism", s.parallelism},
               {"speedup_bound", s.speedup_bound},
-              {"measured_speedup", s.measured_speedup},
               {"starvation_s", s.starvation_s},
               {"tail_idle_s", s.tail_idle_s},
               {"end_idle_s", s.end_idle_s}};
+    j["measured_speedup"] = s.measured_speedup > 0 ? json(s.measured_speedup) : json(nullptr);
     j["dispatch_s"] = s.dispatch_s > 0 ? json(s.dispatch_s) : json(nullptr);
     // OMPT marks a creation with one event: the cost is bounded from above by the creator's
     // fastest interval between two creations, never measured directly.

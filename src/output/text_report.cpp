@@ -53,12 +53,13 @@ std::string model_line(const ScalingModel& model, const Style& st) {
 void render_tasks(std::string& out, const json& tasks, int threads, const Style& st) {
   const json* s = field(tasks, std::to_string(threads));
   if (!s) return;
+  const auto measured = number_field(*s, "measured_speedup");
   out += fmt::format("         {:>3} threads: {:.0f} tasks of {} on average; parallelism {:.2f} (work {} ÷ span {}) "
-                     "bounds the speedup at {}, measured {}\n",
+                     "bounds the speedup at {}{}\n",
                      threads, s->value("count", 0.0), format_seconds(s->value("mean_body_s", 0.0)),
                      s->value("parallelism", 0.0), format_seconds(s->value("work_s", 0.0)),
                      format_seconds(s->value("span_s", 0.0)), format_speedup(s->value("speedup_bound", 0.0)),
-                     format_speedup(s->value("measured_speedup", 0.0)));
+                     measured ? ", measured " + format_speedup(*measured) : std::string());
   std::vector<std::string> costs;
   if (auto d = number_field(*s, "dispatch_s")) costs.push_back("dispatch " + format_seconds(*d) + " per task");
   if (auto c = number_field(*s, "creation_s")) costs.push_back("creation ≤ " + format_seconds(*c) + " (estimated)");

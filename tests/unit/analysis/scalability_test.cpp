@@ -458,6 +458,15 @@ TEST(BuildReport, TaskingRegionsShowTheirTaskGraphBesideTheMeasuredSpeedup) {
     if (r.file == "b.c") EXPECT_TRUE(r.tasks.empty());  // no tasks, no task columns
 }
 
+TEST(BuildReport, OneRunAtTwoThreadsHasNoMeasuredSpeedupBesideTheBound) {
+  RegionRun r = with_location(region_run("t.c:5 h", 3, 1), "t.c", 5, "h");
+  r.tasks = task_figures_with(0);
+  const Report report = build_report({"./app"}, 8, {measured(2, 0, 4, 1, {r})});
+  const RegionReport& t = report.regions.at(0).file == "t.c" ? report.regions[0] : report.regions.at(1);
+  EXPECT_DOUBLE_EQ(t.tasks.at(2).speedup_bound, 1.5);
+  EXPECT_DOUBLE_EQ(t.tasks.at(2).measured_speedup, 0);  // no smaller count to compare with
+}
+
 TEST(BuildReport, UnobservedRunsAreListedAndDroppedEventsNoted) {
   std::vector<MeasuredRun> runs = two_counts_three_repeats();
   runs[1].record.dropped_events = 17;

@@ -79,6 +79,17 @@ TEST(TaskColumns, TextReportShowsTheBoundBesideTheMeasuredSpeedupAndLabelsTheEst
   EXPECT_EQ(text.find("explicit tasks"), text.rfind("explicit tasks")) << "only the tasking region has task lines";
 }
 
+TEST(TaskColumns, WithoutAMeasuredSpeedupOnlyTheBoundIsShown) {
+  analysis::Report report = tasking_report();
+  report.regions[0].tasks.erase(1);
+  report.regions[0].tasks[2].measured_speedup = 0;
+  const json doc = report_to_json(report);
+  EXPECT_TRUE(doc["regions"][0]["tasks"]["2"]["measured_speedup"].is_null());
+  const std::string text = render_text_report(doc);
+  EXPECT_TRUE(contains(text, "bounds the speedup at 1.12×\n")) << text;
+  EXPECT_FALSE(contains(text, "measured")) << text;
+}
+
 TEST(TaskColumns, HtmlReportHasATaskTableRowPerThreadCount) {
   const std::string html = render_html_report(report_to_json(tasking_report()));
   EXPECT_TRUE(contains(html, "<table class=\"tasks\">")) << html;
