@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace ompscope::analysis {
 namespace {
@@ -25,37 +27,59 @@ struct Cursor {
   double all = kNever;          // latest finish of every descendant
 };
 
+enum class Stop { Creation, Barrier, End };
+
+// Tasks nest as deep as the program made them: the walk keeps its own stack, not the machine's.
 class IdealSchedule {
  public:
   explicit IdealSchedule(const TaskNodes& g) : g_(g) {}
 
-  Finish run_explicit(size_t node, double start) {
-    Cursor c;
-    c.clock = start;
-    while (advance(node, c)) {
+  Finish run_explicit(size_t root, double start) {
+    std::vector<std::pair<size_t, Cursor>> stack;
+    stack.push_back({root, Cursor{}});
+    stack.back().second.clock = start;
+    for (;;) {
+      const size_t node = stack.back().first;
+      Cursor& c = stack.back().second;
+      if (walk(node, c) == Stop::Creation) {
+        Cursor child;
+        child.clock = c.clock;
+        stack.push_back({g_.nodes[node].children[c.child], child});
+        continue;
+      }
+      const Finish f{c.clock, std::max(c.clock, c.all)};
+      stack.pop_back();
+      if (stack.empty()) return f;
+      joined(stack.back().second, f);
     }
-    return {c.clock, std::max(c.clock, c.all)};
   }
 
-  // Walks to the task's next barrier (true) or its end (false).
+  // Walks an implicit task to its next barrier (true) or its end (false).
   bool advance(size_t node, Cursor& c) {
+    for (;;) {
+      const Stop stop = walk(node, c);
+      if (stop != Stop::Creation) return stop == Stop::Barrier;
+      joined(c, run_explicit(g_.nodes[node].children[c.child], c.clock));
+    }
+  }
+
+ private:
+  // Advances the task's clock along its own work to its next creation (the child not yet
+  // walked), barrier (implicit tasks only: a task has none of its own) or end.
+  Stop walk(size_t node, Cursor& c) const {
     const TaskNode& n = g_.nodes[node];
     for (;;) {
       const bool has_child = c.child < n.children.size(), has_wait = c.wait < n.waits.size();
       if (!has_child && !has_wait) {
         c.clock += n.own_work.length_between(c.at, kForever);
         c.at = kForever;
-        return false;
+        return Stop::End;
       }
       const TaskInstance* child = has_child ? g_.nodes[n.children[c.child]].explicit_task : nullptr;
       if (has_child && (!has_wait || child->created <= n.waits[c.wait]->arrive)) {
         c.clock += n.own_work.length_between(c.at, child->created);
         c.at = child->created;
-        const Finish f = run_explicit(n.children[c.child++], c.clock);
-        c.children = std::max(c.children, f.self);
-        c.descendants = std::max(c.descendants, f.all);
-        c.all = std::max(c.all, f.all);
-        continue;
+        return Stop::Creation;
       }
       const SyncVisit& v = *n.waits[c.wait++];
       c.clock += n.own_work.length_between(c.at, v.arrive);
@@ -71,7 +95,7 @@ class IdealSchedule {
           break;
         case SyncKind::Barrier:
         case SyncKind::JoinBarrier:
-          if (n.implicit_part != nullptr) return true;
+          if (n.implicit_part != nullptr) return Stop::Barrier;
           break;
         case SyncKind::Other:
           break;
@@ -79,7 +103,14 @@ class IdealSchedule {
     }
   }
 
- private:
+  // The child just walked has finished: its parent's waits will join it.
+  static void joined(Cursor& parent, const Finish& child) {
+    parent.children = std::max(parent.children, child.self);
+    parent.descendants = std::max(parent.descendants, child.all);
+    parent.all = std::max(parent.all, child.all);
+    ++parent.child;
+  }
+
   const TaskNodes& g_;
 };
 

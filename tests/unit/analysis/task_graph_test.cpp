@@ -119,6 +119,31 @@ TEST(TaskGraph, ATaskwaitWaitsOnlyForChildrenButTheBarrierWaitsForAll) {
   EXPECT_US(g.span_s, 45);
 }
 
+TEST(TaskGraph, AChainOfNestedTasksAsDeepAsTheProgramMadeItIsWalkedWithoutRecursion) {
+  // One thread. Task k (1..D) works 1 µs, creates task k+1 and runs it at once (undeferred),
+  // then works 1 µs more after it: task k's first µs ends at k, its last at 2D − k + 1. The
+  // chain is the span: task D starts at D − 1 on the ideal clock and ends at D + 1.
+  constexpr uint32_t kDepth = 100000;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 3 * kDepth);
+  testing::Stream s = b.thread(0);
+  s.thread_begin(0).initial_task(0, 1, 2).parallel_begin(0, 10, 2, 1, 0xA0).implicit_begin(0, 10, 11, 1, 0);
+  s.task_create(0, 100001, 11, 0xF1).task_schedule(0, 11, ompt_task_switch, 100001);
+  for (uint32_t k = 1; k < kDepth; ++k)
+    s.task_create(k, 100000 + k + 1, 100000 + k, 0xF1).task_schedule(k, 100000 + k, ompt_task_switch, 100000 + k + 1);
+  for (uint32_t k = kDepth; k > 1; --k)
+    s.task_schedule(2 * kDepth - k + 1, 100000 + k, ompt_task_complete, 100000 + k - 1);
+  s.task_schedule(2 * kDepth, 100001, ompt_task_complete, 11)
+      .sync_begin(2 * kDepth, join)
+      .sync_end(2 * kDepth + 1, join)
+      .implicit_end(2 * kDepth + 1, 10, 11, 0)
+      .parallel_end(2 * kDepth + 1, 10, 2, 0xA0)
+      .thread_end(2 * kDepth + 2);
+  const TaskGraphSize g = graph_of(b.log());
+  EXPECT_US(g.work_s, 2 * kDepth);
+  EXPECT_US(g.span_s, kDepth + 1);
+}
+
 TEST(TaskGraph, AnInstanceWithoutTasksHasTheLongestThreadAsItsSpan) {
   // The loop region of scenarios.h: no explicit tasks; master works 102 → 300 and 320 → 400
   // (278 µs), the worker 104 → 200 and 310 → 350 (136 µs); the barrier releases both at the
