@@ -35,7 +35,8 @@ class IdealSchedule {
   explicit IdealSchedule(const TaskNodes& g) : g_(g) {}
 
   Finish run_explicit(size_t root, double start) {
-    std::vector<std::pair<size_t, Cursor>> stack;
+    std::vector<std::pair<size_t, Cursor>>& stack = stack_;  // reused: one walk per created task
+    stack.clear();
     stack.push_back({root, Cursor{}});
     stack.back().second.clock = start;
     for (;;) {
@@ -112,6 +113,7 @@ class IdealSchedule {
   }
 
   const TaskNodes& g_;
+  std::vector<std::pair<size_t, Cursor>> stack_;
 };
 
 }  // namespace

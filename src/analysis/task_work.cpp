@@ -62,6 +62,8 @@ IntervalSet visits_of(const std::vector<const SyncVisit*>& visits) {
 TaskNodes task_nodes(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks) {
   TaskNodes out;
   std::unordered_map<uint32_t, size_t> node_of;  // task id → node
+  out.nodes.reserve(region.threads.size() + tasks.size());
+  node_of.reserve(region.threads.size() + tasks.size());
   for (const ThreadInRegion& part : region.threads) {
     TaskNode n;
     n.implicit_part = &part;
@@ -100,7 +102,8 @@ TaskNodes task_nodes(const RegionInstance& region, const std::vector<const TaskI
     std::vector<Interval> running;
     if (n.explicit_task) {
       for (const TaskFragment& f : n.explicit_task->fragments) running.push_back({f.begin, f.end});
-      n.own_work = IntervalSet(std::move(running)).minus(visits_of(n.waits));
+      n.own_work = IntervalSet(std::move(running));
+      if (!n.waits.empty()) n.own_work = n.own_work.minus(visits_of(n.waits));
     } else {
       const ThreadInRegion& part = *n.implicit_part;
       std::vector<Interval> suspended;  // explicit tasks ran on its thread
