@@ -34,6 +34,22 @@ struct Problem {
   std::vector<std::pair<std::string, double>> details;
 };
 
+// A tasking region at one thread count (task_figures.h, task_graph.h), medians over repeats.
+struct TaskSummary {
+  double tasks = 0;
+  double mean_body_s = 0;
+  double dispatch_s = 0;           // runtime's per-task dispatch cost; 0: not measured
+  double creation_s = -1;          // estimated: fastest interval between two creations (upper bound); -1: none
+  double work_s = 0;
+  double span_s = 0;
+  double parallelism = 0;          // work ÷ span
+  double speedup_bound = 0;        // min(threads, parallelism)
+  double measured_speedup = 0;     // T(t0)·t0 / T(t), as the efficiency; 0: no base (one count t0 > 1)
+  double starvation_s = 0;         // thread time
+  double tail_idle_s = 0;          // thread time
+  double end_idle_s = 0;           // thread time
+};
+
 struct RegionReport {
   std::string id;               // "r1", ... by rank
   std::string kind = "parallel";  // or "serial" for the program's serial code
@@ -47,6 +63,7 @@ struct RegionReport {
   std::map<int, uint64_t> instances_at;
   std::map<int, double> time_s, efficiency, time_lost_s;
   std::map<int, std::vector<ThreadSplit>> per_thread;
+  std::map<int, TaskSummary> tasks;  // only where the region created explicit tasks
   std::vector<Problem> problems;
 
   double largest_gain(int threads) const;

@@ -106,9 +106,14 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     }
     r.team_size = std::max(r.team_size, p.max_team_size);
   }
+  std::unordered_map<uint32_t, std::vector<const TaskInstance*>> tasks_of;  // by region instance
+  for (const TaskInstance& t : timeline.tasks) tasks_of[t.parallel_id].push_back(&t);
   for (const RegionInstance& inst : timeline.regions) {
     instance_of[inst.parallel_id] = &inst;
-    add_phases(out.regions[key_of[inst.codeptr]].phases, barrier_phases(inst));
+    RegionRun& r = out.regions[key_of[inst.codeptr]];
+    add_phases(r.phases, barrier_phases(inst));
+    if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
+      add_task_figures(r.tasks, task_figures(inst, it->second));
   }
 
   std::map<CallsiteKey, std::vector<const LockAcquisition*>> locks_of;

@@ -9,6 +9,7 @@
 #include "analysis/lock_costs.h"
 #include "analysis/region_profile.h"
 #include "analysis/symbolizer.h"
+#include "analysis/task_figures.h"
 
 namespace ompscope::analysis {
 
@@ -28,6 +29,7 @@ struct RegionRun {
   BarrierPhases phases;            // summed over instances
   LockCosts locks;                 // acquisitions made inside its instances
   std::vector<std::string> lock_kinds;  // "lock", "critical", ... seen
+  TaskFigures tasks;               // explicit tasks created in its instances
   uint32_t team_size = 0;
   // Adaptive sampling: profile.per_thread, phases and locks were measured on the recorded
   // instances and scaled by profile.time_s / profile.recorded_time_s to all of them.

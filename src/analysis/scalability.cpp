@@ -1,5 +1,8 @@
 #include "analysis/scalability.h"
 
+#include "analysis/duration_text.h"
+#include "analysis/task_diagnoses.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -28,13 +31,6 @@ double median_of(const std::vector<const RegionRun*>& runs, const std::function<
   std::vector<double> v;
   for (const RegionRun* r : runs) v.push_back(f(*r));
   return median(std::move(v));
-}
-
-// A duration in the unit that keeps it short: "850 ns", "3.4 µs", "7.9 ms".
-std::string us(double s) {
-  if (s < 1e-6) return fmt::format("{:.3g} ns", s * 1e9);
-  if (s < 1e-3) return fmt::format("{:.3g} µs", s * 1e6);
-  return fmt::format("{:.3g} ms", s * 1e3);
 }
 
 bool has_kind(const RegionRun& r, const char* kind) {
@@ -70,7 +66,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     out.push_back({"barrier_overhead", threads, walkthrough + startup, walkthrough + startup,
                    fmt::format("{:.0f} barriers inside the region cost {} each: drop the ones not needed "
                                "(nowait on worksharing constructs), or merge phases to synchronise less often",
-                               inner, us((walkthrough + startup) / std::max(1.0, inner))),
+                               inner, duration_text((walkthrough + startup) / std::max(1.0, inner))),
                    {{"walkthrough_s", walkthrough}, {"release_skew_s", startup}, {"barriers", inner}}});
   }
 
@@ -81,7 +77,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                    fmt::format("the region starts {:.0f} times at {} per start and end: open one parallel "
                                "region around the enclosing loop (parallel outside, omp for inside), or give "
                                "each instance more work",
-                               instances, us((fork + join) / std::max(1.0, instances))),
+                               instances, duration_text((fork + join) / std::max(1.0, instances))),
                    {{"fork_s", fork}, {"join_s", join}, {"instances", instances}}});
   }
 
@@ -101,11 +97,11 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     out.push_back({"lock_overhead", threads, algorithm_total, algorithm,
                    critical ? fmt::format("{:.0f} critical-section entries cost {} each even uncontended: use "
                                           "#pragma omp atomic for single updates, or a reduction clause",
-                                          acquisitions, us(algorithm_total / std::max(1.0, acquisitions)))
+                                          acquisitions, duration_text(algorithm_total / std::max(1.0, acquisitions)))
                             : fmt::format("{:.0f} lock acquisitions cost {} each even uncontended: take the lock "
                                           "less often (batch updates, accumulate privately), or initialise it "
                                           "with omp_lock_hint_uncontended / use atomics",
-                                          acquisitions, us(algorithm_total / std::max(1.0, acquisitions))),
+                                          acquisitions, duration_text(algorithm_total / std::max(1.0, acquisitions))),
                    {{"acquisitions", acquisitions}, {"thread_seconds", algorithm_total}}});
   }
   const double contention = median_of(repeats, [](const RegionRun& r) { return r.locks.max_thread_contention_s(); });
@@ -125,12 +121,18 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                     {"max_hold_s", hold}, {"serialisation", serialisation}}});
   }
 
+  std::vector<const TaskFigures*> tasks;
+  for (const RegionRun* r : repeats) tasks.push_back(&r->tasks);
+  for (Problem& p : diagnose_tasks(tasks, threads)) out.push_back(std::move(p));
+
   // Causes never add up to more than the region could lose: its time lost plus the overheads
-  // that exist at any thread count, and never more than its whole time.
+  // that exist at any thread count (the runtime's per-task cost is one), and never more than
+  // its whole time.
   double overheads = 0, total = 0;
   for (const Problem& p : out) {
     total += p.gain_s;
-    if (p.kind == "fork_join_overhead" || p.kind == "barrier_overhead" || p.kind == "lock_overhead")
+    if (p.kind == "fork_join_overhead" || p.kind == "barrier_overhead" || p.kind == "lock_overhead" ||
+        p.kind == "fine_grained_tasks")
       overheads += p.gain_s;
   }
   const double limit = lost_s ? std::min(region_time_s, std::max(0.0, *lost_s) + overheads) : region_time_s;
@@ -214,6 +216,12 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       region.time_lost_s[t] = lost;
       const std::optional<double> known_lost = t == t0 && t0 > 1 ? std::nullopt : std::optional<double>(lost);
       for (Problem& p : diagnose_region(repeats, t, time, known_lost)) region.problems.push_back(std::move(p));
+      std::vector<const TaskFigures*> tasks;
+      for (const RegionRun* r : repeats)
+        if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
+      // A speedup needs a measured base: at the smallest count it is 1 only when that count is 1.
+      const double speedup = time > 0 && (t != t0 || t0 == 1) ? time0 * t0 / time : 0;
+      if (!tasks.empty()) region.tasks[t] = summarize_tasks(tasks, t, speedup);
     }
     if (!region.instances_at.empty()) region.instances = region.instances_at.rbegin()->second;
     report.regions.push_back(std::move(region));

@@ -58,7 +58,6 @@ struct OpenSync {
   size_t part;
   SyncVisit visit;
   bool implicit;
-  uint32_t owner;  // explicit task that opened it (a taskwait in a task); 0: the implicit task
 };
 
 struct Frame {
@@ -97,6 +96,7 @@ class ThreadWalk {
           ThreadInRegion& p = parts_.back().data;
           p.thread = thread_;
           p.index = e.arg2;
+          p.implicit_task = e.id2;
           p.start = t;
           p.end = -1;
           frames_.push_back({e.id, e.id2, parts_.size() - 1});
@@ -124,7 +124,8 @@ class ThreadWalk {
         v.depart = -1;
         v.follows_loop = loop_in_segment_;
         v.nested = !syncs_.empty();
-        syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail), running_task_});
+        v.task = running_task_;
+        syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail)});
         loop_in_segment_ = false;
         break;
       }
@@ -260,7 +261,7 @@ class ThreadWalk {
     // is suspended in it, not run by it).
     bool inside_sync = false;
     for (OpenSync& s : syncs_) {
-      if (s.owner == running_task_) continue;
+      if (s.visit.task == running_task_) continue;
       s.visit.tasks += t - std::max(running_since_, s.visit.arrive);
       inside_sync = true;
     }

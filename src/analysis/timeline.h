@@ -23,6 +23,7 @@ struct SyncVisit {
   double tasks = 0;      // time spent running explicit tasks inside this visit
   bool follows_loop = false;  // a worksharing loop ended in the segment just before it
   bool nested = false;        // opened inside another visit (a taskwait in a task run in a barrier)
+  uint32_t task = 0;          // explicit task that waits in it (a taskwait in a task); 0: the implicit task
 };
 
 struct LockAcquisition {
@@ -41,6 +42,7 @@ struct LockAcquisition {
 struct ThreadInRegion {
   uint32_t thread = 0;       // log thread index
   uint32_t index = 0;        // omp_get_thread_num() in the team
+  uint32_t implicit_task = 0;  // the implicit task's id: the parent of the explicit tasks it creates
   double start = 0;          // implicit task begin
   double end = 0;            // implicit task end (clamped to the region's end)
   std::vector<SyncVisit> syncs;

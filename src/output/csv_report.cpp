@@ -20,7 +20,10 @@ std::string number(std::optional<double> v) { return v ? fmt::format("{:.9g}", *
 }  // namespace
 
 std::string render_csv_report(const nlohmann::json& report) {
-  std::string out = "region,kind,file,line,function,threads,instances,time_s,efficiency,time_lost_s,problem,problem_time_s,gain_s,hint\n";
+  // The task-graph columns come last so that readers of the older columns are not disturbed.
+  std::string out =
+      "region,kind,file,line,function,threads,instances,time_s,efficiency,time_lost_s,problem,problem_time_s,gain_s,hint,"
+      "tasks,task_work_s,task_span_s,task_parallelism,task_speedup_bound\n";
   const nlohmann::json* regions = field(report, "regions");
   if (!regions) return out;
   for (const nlohmann::json& r : *regions) {
@@ -33,12 +36,18 @@ std::string render_csv_report(const nlohmann::json& report) {
       auto instances = at_threads(r, "instances_at", t);
       const std::string row = fmt::format("{},{},{},{},{},{}", head, t, number(instances), number(time),
                                           number(at_threads(r, "efficiency", t)), number(at_threads(r, "time_lost_s", t)));
-      out += row + ",,,,\n";
+      std::string task_columns = ",,,,";
+      if (const nlohmann::json* tasks = field(r, "tasks"))
+        if (const nlohmann::json* s = field(*tasks, std::to_string(t)))
+          task_columns = fmt::format("{},{},{},{},{}", number(number_field(*s, "count")), number(number_field(*s, "work_s")),
+                                     number(number_field(*s, "span_s")), number(number_field(*s, "parallelism")),
+                                     number(number_field(*s, "speedup_bound")));
+      out += row + ",,,,," + task_columns + "\n";
       if (const nlohmann::json* problems = field(r, "problems"))
         for (const nlohmann::json& p : *problems)
           if (p.value("threads", 0) == t)
-            out += fmt::format("{},{},{},{},{}\n", row, csv_field(p.value("kind", "")), number(p.value("time_s", 0.0)),
-                               number(p.value("gain_s", 0.0)), csv_field(p.value("hint", "")));
+            out += fmt::format("{},{},{},{},{},{}\n", row, csv_field(p.value("kind", "")), number(p.value("time_s", 0.0)),
+                               number(p.value("gain_s", 0.0)), csv_field(p.value("hint", "")), task_columns);
     }
   }
   return out;

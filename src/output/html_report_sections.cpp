@@ -105,6 +105,43 @@ std::string hints_table(const json& problems) {
   return html + "</tbody></table>\n";
 }
 
+// The task graph of a tasking region beside its measured speedup, one row per thread count.
+std::string tasks_table(const json& tasks) {
+  std::string html =
+      "<table class=\"tasks\"><thead><tr><th>Threads</th><th>Tasks</th><th>Mean body</th>"
+      "<th title=\"runtime's cost to hand out a task that was ready\">Dispatch</th>"
+      "<th title=\"estimated: OMPT marks a creation by one event, so this is the creator's fastest interval "
+      "between two creations, an upper bound\">Creation (est.)</th><th>Work</th><th>Span</th>"
+      "<th title=\"work ÷ span\">Parallelism</th><th title=\"min(threads, parallelism)\">Speedup bound</th>"
+      "<th>Measured speedup</th></tr></thead><tbody>\n";
+  std::vector<int> counts;
+  for (const auto& [key, value] : tasks.items()) {
+    try {
+      counts.push_back(std::stoi(key));
+    } catch (const std::exception&) {
+      // Not a thread count: nothing to show for it.
+    }
+  }
+  std::sort(counts.begin(), counts.end());
+  for (int t : counts) {
+    const json& s = tasks.at(std::to_string(t));
+    const auto count = number_field(s, "count");
+    const auto parallelism = number_field(s, "parallelism");
+    const auto bound = number_field(s, "speedup_bound");
+    const auto measured = number_field(s, "measured_speedup");
+    html += fmt::format(
+        "<tr class=\"task-row\" data-threads=\"{}\"><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        t, t, count ? fmt::format("{:.0f}", *count) : kMissing, seconds_or_missing(number_field(s, "mean_body_s")),
+        seconds_or_missing(number_field(s, "dispatch_s")), seconds_or_missing(number_field(s, "creation_s")),
+        seconds_or_missing(number_field(s, "work_s")), seconds_or_missing(number_field(s, "span_s")),
+        parallelism ? fmt::format("{:.2f}", *parallelism) : kMissing, bound ? format_speedup(*bound) : kMissing,
+        measured ? format_speedup(*measured) : kMissing);
+  }
+  return html + "</tbody></table>\n";
+}
+
 // The per-thread map's counts in ascending order (its keys are strings, "10" sorts before "2").
 std::vector<int> per_thread_counts(const json& region) {
   std::set<int> counts;
@@ -278,7 +315,7 @@ std::string diagnosis_section(const json& report) {
     ++rank;
     const json& problems = array_or_empty(region, "problems");
     const std::vector<int> per_thread = per_thread_counts(region);
-    if (problems.empty() && per_thread.empty()) continue;
+    if (problems.empty() && per_thread.empty() && field(region, "tasks") == nullptr) continue;
     const std::string location = region_location(region);
     articles += fmt::format(
         "<article class=\"region-detail\" id=\"{}\">\n<h3>#{} <code class=\"function\">{}</code>{}{}</h3>\n",
@@ -286,6 +323,8 @@ std::string diagnosis_section(const json& report) {
         region_kind_tag(region),
         location.empty() ? "" : fmt::format(" <span class=\"location\">{}</span>", html_escape(location)));
     if (!problems.empty()) articles += hints_table(problems);
+    if (const json* tasks = field(region, "tasks"); tasks != nullptr && tasks->is_object() && !tasks->empty())
+      articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(*tasks);
     if (!per_thread.empty()) {
       articles += "<div class=\"chart-grid\">\n";
       for (int t : per_thread) articles += per_thread_chart(region, t, oversubscribed.count(t) > 0);

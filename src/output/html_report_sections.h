@@ -21,7 +21,8 @@ std::string program_section(const nlohmann::json& report);
 // The ranked regions: location, function, instances, then time / efficiency / time lost per count.
 std::string regions_section(const nlohmann::json& report);
 
-// Per region: its hint table (cause, threads, time, gain, hint, details) and per-thread bars.
+// Per region: its hint table (cause, threads, time, gain, hint, details), its task graph (work, span,
+// parallelism and the speedup bound beside the measured speedup) where it has tasks, and per-thread bars.
 std::string diagnosis_section(const nlohmann::json& report);
 
 }  // namespace ompscope::output

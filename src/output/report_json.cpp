@@ -35,6 +35,29 @@ json splits_by_threads(const std::map<int, std::vector<analysis::ThreadSplit>>& 
   return out;
 }
 
+json tasks_json(const std::map<int, analysis::TaskSummary>& tasks) {
+  json out = json::object();
+  for (const auto& [t, s] : tasks) {
+    json j = {{"count", s.tasks},
+              {"mean_body_s", s.mean_body_s},
+              {"work_s", s.work_s},
+              {"span_s", s.span_s},
+              {"parallelism", s.parallelism},
+              {"speedup_bound", s.speedup_bound},
+              {"starvation_s", s.starvation_s},
+              {"tail_idle_s", s.tail_idle_s},
+              {"end_idle_s", s.end_idle_s}};
+    j["measured_speedup"] = s.measured_speedup > 0 ? json(s.measured_speedup) : json(nullptr);
+    j["dispatch_s"] = s.dispatch_s > 0 ? json(s.dispatch_s) : json(nullptr);
+    // OMPT marks a creation with one event: the cost is bounded from above by the creator's
+    // fastest interval between two creations, never measured directly.
+    j["creation_s"] = s.creation_s >= 0 ? json(s.creation_s) : json(nullptr);
+    j["creation_estimated"] = true;
+    out[std::to_string(t)] = j;
+  }
+  return out;
+}
+
 }  // namespace
 
 json report_to_json(const analysis::Report& report) {
@@ -91,6 +114,7 @@ json report_to_json(const analysis::Report& report) {
       region["module_offset"] = r.module_offset;
     }
     if (r.nested) region["nested"] = true;
+    if (!r.tasks.empty()) region["tasks"] = tasks_json(r.tasks);
     json problems = json::array();
     for (const auto& p : r.problems) {
       json problem = {{"kind", p.kind},

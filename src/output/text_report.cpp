@@ -49,6 +49,23 @@ std::string model_line(const ScalingModel& model, const Style& st) {
   return fmt::format("T(t) ≈ {} s", model_formula(model)) + (about.empty() ? "" : st.dim("   (" + about + ")")) + "\n";
 }
 
+// The task graph beside the measured speedup, and what each task costs, at one thread count.
+void render_tasks(std::string& out, const json& tasks, int threads, const Style& st) {
+  const json* s = field(tasks, std::to_string(threads));
+  if (!s) return;
+  const auto measured = number_field(*s, "measured_speedup");
+  out += fmt::format("         {:>3} threads: {:.0f} tasks of {} on average; parallelism {:.2f} (work {} ÷ span {}) "
+                     "bounds the speedup at {}{}\n",
+                     threads, s->value("count", 0.0), format_seconds(s->value("mean_body_s", 0.0)),
+                     s->value("parallelism", 0.0), format_seconds(s->value("work_s", 0.0)),
+                     format_seconds(s->value("span_s", 0.0)), format_speedup(s->value("speedup_bound", 0.0)),
+                     measured ? ", measured " + format_speedup(*measured) : std::string());
+  std::vector<std::string> costs;
+  if (auto d = number_field(*s, "dispatch_s")) costs.push_back("dispatch " + format_seconds(*d) + " per task");
+  if (auto c = number_field(*s, "creation_s")) costs.push_back("creation ≤ " + format_seconds(*c) + " (estimated)");
+  if (!costs.empty()) out += st.dim(fmt::format("                      {}", fmt::join(costs, ", "))) + "\n";
+}
+
 }  // namespace
 
 std::string render_text_report(const json& report, const TextOptions& options) {
@@ -122,6 +139,10 @@ std::string render_text_report(const json& report, const TextOptions& options) {
         out += "\n";
       }
       if (auto model = scaling_model(region)) out += "         " + model_line(*model, st);
+      if (const json* tasks = field(region, "tasks")) {
+        out += st.dim("         explicit tasks:") + "\n";
+        for (int t : threads) render_tasks(out, *tasks, t, st);
+      }
       if (const json* problems = field(region, "problems")) {
         for (const json& p : *problems) {
           if (p.value("threads", 0) != largest) continue;

@@ -301,6 +301,68 @@ def scenario_scale_report_html(c):
     if text not in p.stderr:
         fail(f"ompscope report --format text differs from scale's summary:\n{text}")
 
+TASK_KINDS = {"fine_grained_tasks", "coarse_grained_tasks", "task_creation_bottleneck"}
+
+def scale_tasks(c, name, args, repeat=3):
+    """`ompscope scale -t 1,2` on a task program; returns its report and the tasking region."""
+    out = c.out("scale-" + name)
+    p = run([c.bin, "scale", "-t", "1,2", "-r", str(repeat), "-o", out, "--", c.prog(args[0])] + args[1:], check_rc=0)
+    report = load(out)
+    regions = [r for r in parallel_regions(report) if "tasks" in r]
+    if len(regions) != 1:
+        fail(f"{name}: expected one region with tasks, got {len(regions)}\n{p.stderr}")
+    return report, regions[0], p
+
+def task_problems(region, threads):
+    return [q for q in region["problems"] if q["threads"] == threads and q["kind"] in TASK_KINDS]
+
+def scenario_scale_task_diagnoses(c):
+    """Each tasking pathology at 2 threads is its region's top cause and the report's top region;
+    the task graph's parallelism (work ÷ span) is shown beside the measured speedup."""
+    cases = [("fine_tasks", "fine_grained_tasks", lambda par: par < 2),
+             ("coarse_tasks", "coarse_grained_tasks", lambda par: par >= 2),
+             ("creation_bottleneck", "task_creation_bottleneck", lambda par: par < 1.5)]
+    for program, expected, parallelism_ok in cases:
+        report, region, p = scale_tasks(c, program, [program])
+        top_region, problem = top_problem(report, 2)
+        if problem["kind"] != expected or top_region is not report["regions"][0] or top_region is not region:
+            fail(f"{program}: top cause at 2 threads is {problem['kind']} ({top_region['id']}), expected {expected} "
+                 f"of the tasking region ranked first\n{p.stderr}")
+        others = [q["kind"] for q in task_problems(region, 2) if q["kind"] != expected]
+        if others:
+            fail(f"{program}: besides {expected}, also {others}\n{p.stderr}")
+        if not problem["hint"] or problem["gain_s"] <= 0:
+            fail(f"{program}: {expected} needs a hint and a gain: {problem}")
+        for t in report["threads"]:
+            causes = sum(q["gain_s"] for q in region["problems"] if q["threads"] == t)
+            if causes > region["time_s"][str(t)] + 1e-9:
+                fail(f"{program}: causes {causes} exceed the region's time at {t} threads")
+        tasks = region["tasks"]["2"]
+        if tasks["speedup_bound"] != min(2, tasks["parallelism"]) or not parallelism_ok(tasks["parallelism"]):
+            fail(f"{program}: task graph at 2 threads {tasks}")
+        if not tasks["creation_estimated"] or "measured_speedup" not in tasks:
+            fail(f"{program}: the task columns lack the creation label or the measured speedup: {tasks}")
+        if "parallelism" not in p.stderr or "creation ≤" not in p.stderr:
+            fail(f"{program}: the terminal report does not show the task graph:\n{p.stderr}")
+        html = open(os.path.join(c.work, "scale-" + program, "report.html")).read()
+        if 'class="tasks"' not in html or f'data-kind="{expected}"' not in html:
+            fail(f"{program}: report.html lacks the task table or the {expected} row")
+
+def scenario_scale_task_thresholds(c):
+    """The same programs on the other side of each threshold, and a balanced task program: none
+    of them gets the diagnosis (nor, for the balanced one, any tasking diagnosis)."""
+    cases = [("fine_tasks-large-bodies", ["fine_tasks", "20000", "2000"], {"fine_grained_tasks"}),
+             ("coarse_tasks-64", ["coarse_tasks", "64"], {"coarse_grained_tasks"}),
+             ("creation_bottleneck-short-preparation", ["creation_bottleneck", "0.25"], {"task_creation_bottleneck"}),
+             ("balanced_tasks", ["balanced_tasks"], TASK_KINDS)]
+    for name, args, absent in cases:
+        report, region, p = scale_tasks(c, name, args)
+        found = [q["kind"] for q in task_problems(region, 2) if q["kind"] in absent]
+        if found:
+            fail(f"{name}: diagnosed {found} at 2 threads\n{p.stderr}")
+    if region["tasks"]["2"]["speedup_bound"] != 2:
+        fail(f"balanced_tasks: its tasks should allow the full speedup at 2 threads: {region['tasks']['2']}")
+
 def wall(cmd, env):
     t = time.perf_counter()
     run(cmd, env=env, check_rc=0)

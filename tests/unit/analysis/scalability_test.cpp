@@ -221,6 +221,52 @@ TEST(DiagnoseRegion, NothingToDiagnose) {
   EXPECT_TRUE(diagnose_region({}, 2, 10, 5).empty());
 }
 
+// A tasking region's figures: 100 tasks, 10 s of team thread time (so 1 s is significant), a
+// graph of work 3 on a span of 2 made by one creator's chain.
+TaskFigures task_figures_with(double graph_idle_s, double dispatch_s = 0) {
+  TaskFigures f;
+  f.tasks = 100;
+  f.body_s = 100 * 0.001;
+  f.thread_time_s = 10;
+  f.graph_idle_s = graph_idle_s;
+  f.dispatch_gaps.assign(dispatch_s > 0 ? 20 : 0, dispatch_s);
+  f.work_s = 3;
+  f.span_s = 2;
+  f.creation_chain_s = 2;
+  f.chain_tasks = 100;
+  return f;
+}
+
+TEST(DiagnoseRegion, TaskCausesJoinTheRegionsCauseList) {
+  RegionRun r = region_run("a", 5, 1, BarrierPhases{.fork_s = 0.25, .barriers = 1});
+  r.tasks = task_figures_with(/*graph_idle_s=*/2);
+  const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/2);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].kind, "task_creation_bottleneck");  // ranked by gain: 2 s / 2 threads
+  EXPECT_DOUBLE_EQ(problems[0].gain_s, 1);
+  EXPECT_EQ(problems[1].kind, "fork_join_overhead");
+}
+
+TEST(DiagnoseRegion, TaskCausesShareTheRegionsCap) {
+  // Graph idle 6 s → gain 3, fork 0.25: 3.25 claimed, but lost 1 + overheads 0.25 = 1.25.
+  RegionRun r = region_run("a", 5, 1, BarrierPhases{.fork_s = 0.25, .barriers = 1});
+  r.tasks = task_figures_with(6);
+  const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/1);
+  EXPECT_DOUBLE_EQ(sum_of_gains(problems), 1.25);
+  EXPECT_DOUBLE_EQ(find(problems, "task_creation_bottleneck")->gain_s, 3 * 1.25 / 3.25);
+}
+
+TEST(DiagnoseRegion, TheRuntimesPerTaskCostIsAnOverheadThatNeedsNoTimeLost) {
+  // 100 tasks × 20 ms of dispatch (bodies of 1 ms) = 2 s, gain 1 s: a region that scaled
+  // perfectly (lost 0) can still win it back, like its fork/join cost.
+  RegionRun r = region_run("a", 5, 1);
+  r.tasks = task_figures_with(0, /*dispatch_s=*/0.02);
+  const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/0);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].kind, "fine_grained_tasks");
+  EXPECT_DOUBLE_EQ(problems[0].gain_s, 1);
+}
+
 TEST(Median, OddEvenAndEmpty) {
   EXPECT_DOUBLE_EQ(median({}), 0);
   EXPECT_DOUBLE_EQ(median({3}), 3);
@@ -385,6 +431,40 @@ TEST(BuildReport, RegionFirstSeenAtTwoThreadsIsItsOwnBaseAndCappedByItsTime) {
   ASSERT_EQ(late->problems.size(), 1u);
   EXPECT_DOUBLE_EQ(late->problems[0].time_s, 5);
   EXPECT_DOUBLE_EQ(late->problems[0].gain_s, 4);
+}
+
+TEST(BuildReport, TaskingRegionsShowTheirTaskGraphBesideTheMeasuredSpeedup) {
+  // T(1) = 4, T(2) = 3: measured speedup 4/3; work 3 ÷ span 2 bounds it at 1.5 at 2 threads.
+  auto tasking = [](double time) {
+    RegionRun r = with_location(region_run("t.c:5 h", time, 1), "t.c", 5, "h");
+    r.tasks = task_figures_with(0);
+    return r;
+  };
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 5, 1, {tasking(4)}));
+  runs.push_back(measured(2, 0, 4, 1, {tasking(3), with_location(region_run("b.c:20 g", 1, 1), "b.c", 20, "g")}));
+  const Report report = build_report({"./app"}, 8, runs);
+  const RegionReport* t = nullptr;
+  for (const RegionReport& r : report.regions)
+    if (r.file == "t.c") t = &r;
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->tasks.size(), 2u);
+  EXPECT_DOUBLE_EQ(t->tasks.at(1).speedup_bound, 1);
+  EXPECT_DOUBLE_EQ(t->tasks.at(1).measured_speedup, 1);
+  EXPECT_DOUBLE_EQ(t->tasks.at(2).parallelism, 1.5);
+  EXPECT_DOUBLE_EQ(t->tasks.at(2).speedup_bound, 1.5);
+  EXPECT_DOUBLE_EQ(t->tasks.at(2).measured_speedup, 4.0 / 3);
+  for (const RegionReport& r : report.regions)
+    if (r.file == "b.c") EXPECT_TRUE(r.tasks.empty());  // no tasks, no task columns
+}
+
+TEST(BuildReport, OneRunAtTwoThreadsHasNoMeasuredSpeedupBesideTheBound) {
+  RegionRun r = with_location(region_run("t.c:5 h", 3, 1), "t.c", 5, "h");
+  r.tasks = task_figures_with(0);
+  const Report report = build_report({"./app"}, 8, {measured(2, 0, 4, 1, {r})});
+  const RegionReport& t = report.regions.at(0).file == "t.c" ? report.regions[0] : report.regions.at(1);
+  EXPECT_DOUBLE_EQ(t.tasks.at(2).speedup_bound, 1.5);
+  EXPECT_DOUBLE_EQ(t.tasks.at(2).measured_speedup, 0);  // no smaller count to compare with
 }
 
 TEST(BuildReport, UnobservedRunsAreListedAndDroppedEventsNoted) {

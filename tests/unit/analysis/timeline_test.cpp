@@ -575,6 +575,9 @@ TEST(BuildTimeline, TaskwaitInsideATaskInsideABarrierCountsOnlyTheTasksRunInside
   ASSERT_TRUE(tw && bar);
   expect_visit(*bar, SyncKind::Barrier, 100, 200, /*tasks=*/60);
   expect_visit(*tw, SyncKind::Taskwait, 120, 160, /*tasks=*/20);
+  EXPECT_EQ(tw->task, 80u);   // T waits in it: the task graph joins T's children there
+  EXPECT_EQ(bar->task, 0u);   // the implicit task's
+  EXPECT_EQ(p.implicit_task, 11u);
   EXPECT_US(split_thread_time(r, p).task_s, 60);
 }
 

@@ -1,0 +1,58 @@
+// What the explicit tasks of one region cost in one run: the figures the three tasking
+// diagnoses and the task-graph columns of the report are made of. Summed over the region's
+// instances. Times are seconds; "thread time" is summed over the team's threads.
+//
+// A thread *waits* while it is in a barrier, taskwait or taskgroup and runs no task. Each
+// stretch of waiting that ends in the start of a task b is split by b's creation:
+//   - b existed before the stretch began: the stretch is the runtime's dispatch cost (finishing
+//     one task and starting the next that was ready) — a *dispatch gap*;
+//   - b was created during the stretch: the thread starved until then — *starvation* (the
+//     creators could not feed it);
+// a stretch that ends without a task starves while tasks are still being created (until the
+// instance's last creation).
+// *Tail idle*: waiting after the instance's last task has started (no work left to hand out)
+// until its last task ends.
+// *Creation chain*: the own work of the instance's main creator (the task that created the most)
+// up to its last creation — its serial preparation and creation calls, one chain in the task
+// graph; *graph idle*: the team's thread time the task graph leaves idle at best,
+// team × span − work.
+// *End idle*: the same, predicted rather than measured, so that a machine that slows one thread
+// down cannot hide it: the instance's tasks, with their measured bodies, handed in creation
+// order to whichever of the team's threads is free first — the team's thread time until the
+// last one ends, less the bodies — or, if larger, the idle thread time the task count alone
+// implies with every body the median one: (team × ⌈tasks / team⌉ − tasks) × median body.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "analysis/timeline.h"
+
+namespace ompscope::analysis {
+
+struct TaskFigures {
+  uint64_t tasks = 0;          // explicit tasks that ran
+  double body_s = 0;           // their own work (excluding their own taskwaits)
+  double thread_time_s = 0;    // team size × duration of the instances that created tasks
+  double work_s = 0;           // task graph (task_graph.h), instances summed: they run one after another
+  double span_s = 0;
+  std::vector<double> dispatch_gaps;  // seconds, one per back-to-back start of a ready task
+  double creation_interval_s = -1;    // fastest time between two creations by one task; -1: none
+  double starvation_s = 0;     // thread time
+  double tail_idle_s = 0;      // thread time
+  double end_idle_s = 0;       // thread time
+  uint32_t creating_threads = 0;  // most threads that created tasks in one instance
+  double creation_chain_s = 0;
+  uint64_t chain_tasks = 0;       // tasks created along the creation chains
+  double graph_idle_s = 0;        // thread time
+
+  double mean_body_s() const { return tasks ? body_s / static_cast<double>(tasks) : 0; }
+  double dispatch_s() const;      // median dispatch gap; 0 without any
+};
+
+// `tasks`: the explicit tasks created in `region`.
+TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks);
+
+// Sums figures of instances of one region (the dispatch gaps pooled, the fastest interval kept).
+void add_task_figures(TaskFigures& into, const TaskFigures& instance);
+
+}  // namespace ompscope::analysis

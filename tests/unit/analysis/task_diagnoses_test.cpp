@@ -1,0 +1,185 @@
+// diagnose_tasks: the three tasking problems and their thresholds (task_diagnoses.h), each
+// checked on figures just above and just below it, and on the hand-built pathologies.
+#include "analysis/task_diagnoses.h"
+
+#include <gtest/gtest.h>
+
+#include "event_log_builder.h"
+#include "task_scenarios.h"
+
+namespace ompscope::analysis {
+namespace {
+
+const Problem* find(const std::vector<Problem>& problems, const std::string& kind) {
+  for (const Problem& p : problems)
+    if (p.kind == kind) return &p;
+  return nullptr;
+}
+
+double detail(const Problem& p, const std::string& name) {
+  for (const auto& [n, v] : p.details)
+    if (n == name) return v;
+  ADD_FAILURE() << p.kind << " has no detail " << name;
+  return -1;
+}
+
+// 100 tasks in a region where the team spent 10 s of thread time: 10% of it is 1 s.
+TaskFigures figures(double body_each, double dispatch, size_t gaps, double starvation = 0, double end_idle = 0) {
+  TaskFigures f;
+  f.tasks = 100;
+  f.body_s = 100 * body_each;
+  f.thread_time_s = 10;
+  f.dispatch_gaps.assign(gaps, dispatch);
+  f.starvation_s = starvation;
+  f.end_idle_s = end_idle;
+  f.tail_idle_s = end_idle / 2;  // measured: shown, not judged
+  f.creation_interval_s = 0.001;
+  f.creating_threads = 1;
+  return f;
+}
+
+std::vector<Problem> diagnose(const TaskFigures& f, int threads = 2) { return diagnose_tasks({&f}, threads); }
+
+// --- fine_grained_tasks: body < 4 × dispatch, 100 × dispatch ≥ 1 s ------------------------------
+
+TEST(FineGrainedTasks, BodiesShorterThanFourDispatchesAreTooFine) {
+  const auto problems = diagnose(figures(/*body*/ 0.039, /*dispatch*/ 0.01, kMinDispatchGaps));
+  ASSERT_EQ(problems.size(), 1u);
+  const Problem& p = problems[0];
+  EXPECT_EQ(p.kind, "fine_grained_tasks");
+  EXPECT_EQ(p.threads, 2);
+  EXPECT_DOUBLE_EQ(p.time_s, 1.0);  // 100 tasks × 10 ms of dispatch
+  EXPECT_DOUBLE_EQ(p.gain_s, 0.5);  // shared by 2 threads
+  EXPECT_DOUBLE_EQ(detail(p, "dispatch_s"), 0.01);
+  EXPECT_DOUBLE_EQ(detail(p, "mean_body_s"), 0.039);
+  EXPECT_NE(p.hint.find("cutoff"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("grainsize"), std::string::npos) << p.hint;
+}
+
+TEST(FineGrainedTasks, BodiesOfFourDispatchesAreNot) {
+  EXPECT_EQ(find(diagnose(figures(0.04, 0.01, kMinDispatchGaps)), "fine_grained_tasks"), nullptr);
+}
+
+TEST(FineGrainedTasks, NeedsEnoughDispatchesToTrustTheirCost) {
+  EXPECT_EQ(find(diagnose(figures(0.001, 0.01, kMinDispatchGaps - 1)), "fine_grained_tasks"), nullptr);
+}
+
+TEST(FineGrainedTasks, ADispatchCostBelowATenthOfTheTeamsTimeIsNotWorthReporting) {
+  // 100 × 9.9 ms = 0.99 s < 1 s.
+  EXPECT_EQ(find(diagnose(figures(0.001, 0.0099, kMinDispatchGaps)), "fine_grained_tasks"), nullptr);
+}
+
+// --- task_creation_bottleneck: graph idle ≥ 1 s, chain ≥ half the span, > 4 dispatches a task ---
+
+// A creator whose 100 creations take 0.6 s of its own work (6 ms each) on a span of 1 s.
+TaskFigures creator_bound(double graph_idle, double chain = 0.6, double dispatch = 0) {
+  TaskFigures f = figures(0.01, dispatch, dispatch > 0 ? kMinDispatchGaps : 0);
+  f.span_s = 1;
+  f.creation_chain_s = chain;
+  f.chain_tasks = 100;
+  f.graph_idle_s = graph_idle;
+  f.starvation_s = 0.25;
+  return f;
+}
+
+TEST(TaskCreationBottleneck, ACreatorsChainThatLeavesATenthOfTheTeamIdleIsABottleneck) {
+  const auto problems = diagnose(creator_bound(1.0));
+  ASSERT_EQ(problems.size(), 1u);
+  const Problem& p = problems[0];
+  EXPECT_EQ(p.kind, "task_creation_bottleneck");
+  EXPECT_DOUBLE_EQ(p.time_s, 1.0);
+  EXPECT_DOUBLE_EQ(p.gain_s, 0.5);
+  EXPECT_DOUBLE_EQ(detail(p, "per_task_s"), 0.006);
+  EXPECT_DOUBLE_EQ(detail(p, "creation_chain_s"), 0.6);
+  EXPECT_DOUBLE_EQ(detail(p, "measured_starvation_s"), 0.25);
+  EXPECT_DOUBLE_EQ(detail(p, "creating_threads"), 1);
+  EXPECT_NE(p.hint.find("taskloop"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("preparation"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("60%"), std::string::npos) << p.hint;
+}
+
+TEST(TaskCreationBottleneck, LessIdleIsNot) { EXPECT_TRUE(diagnose(creator_bound(0.99)).empty()); }
+
+TEST(TaskCreationBottleneck, NotWhenTheCreatorIsLessThanHalfTheSpan) {
+  EXPECT_TRUE(diagnose(creator_bound(1.0, /*chain*/ 0.49)).empty());
+}
+
+TEST(TaskCreationBottleneck, NotWhenTheCreatorSpendsOnlyTheRuntimesCostPerTask) {
+  // 6 ms a task is within 4 dispatches of 1.5 ms: creation itself, not preparation. (Bodies of
+  // 10 ms are 6.7 dispatches: not fine-grained either.)
+  EXPECT_TRUE(diagnose(creator_bound(1.0, 0.6, /*dispatch*/ 0.0015)).empty());
+  EXPECT_EQ(diagnose(creator_bound(1.0, 0.6, /*dispatch*/ 0.0014)).size(), 1u);
+}
+
+// --- coarse_grained_tasks: end idle ≥ 1 s ------------------------------------------------------
+
+TEST(CoarseGrainedTasks, IdlingATenthOfTheTeamsTimeAtTheEndIsTooCoarse) {
+  const auto problems = diagnose(figures(0.01, 0, 0, 0, /*end_idle*/ 1.5), 3);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].kind, "coarse_grained_tasks");
+  EXPECT_EQ(problems[0].threads, 3);
+  EXPECT_DOUBLE_EQ(problems[0].time_s, 1.5);
+  EXPECT_DOUBLE_EQ(problems[0].gain_s, 0.5);
+  EXPECT_NEAR(detail(problems[0], "tasks_per_thread"), 100.0 / 3, 1e-12);
+  EXPECT_DOUBLE_EQ(detail(problems[0], "measured_tail_idle_s"), 0.75);
+  EXPECT_NE(problems[0].hint.find("smaller tasks"), std::string::npos) << problems[0].hint;
+}
+
+TEST(CoarseGrainedTasks, ShorterIdleEndsAreNot) { EXPECT_TRUE(diagnose(figures(0.01, 0, 0, 0, 0.99)).empty()); }
+
+// --- all of them --------------------------------------------------------------------------------
+
+TEST(TaskDiagnoses, NothingAtOneThreadNorWithoutTasks) {
+  EXPECT_TRUE(diagnose(figures(0.001, 0.01, 100, 5, 5), 1).empty());
+  TaskFigures none;
+  EXPECT_TRUE(diagnose(none).empty());
+}
+
+TEST(TaskDiagnoses, EachHandBuiltPathologyGetsItsOwnDiagnosisAndNoOther) {
+  struct Case {
+    RunLog log;
+    const char* kind;
+    double time_us;
+  };
+  const Case cases[] = {{testing::creator_with_preparation_log(), "task_creation_bottleneck", 2 * 70 - 81},
+                        {testing::three_tasks_on_two_threads_log(), "coarse_grained_tasks", 40},
+                        {testing::twenty_tiny_tasks_log(), "fine_grained_tasks", 20 * 2}};
+  for (const Case& c : cases) {
+    const Timeline t = build_timeline(c.log);
+    std::vector<const TaskInstance*> tasks;
+    for (const TaskInstance& task : t.tasks) tasks.push_back(&task);
+    const TaskFigures f = task_figures(t.regions.at(0), tasks);
+    const auto problems = diagnose(f);
+    ASSERT_EQ(problems.size(), 1u) << c.kind;
+    EXPECT_EQ(problems[0].kind, c.kind);
+    EXPECT_US(problems[0].time_s, c.time_us) << c.kind;
+    EXPECT_US(problems[0].gain_s, c.time_us / 2) << c.kind;
+  }
+}
+
+TEST(TaskDiagnoses, TheMedianRepeatDecides) {
+  const TaskFigures low = figures(0.01, 0, 0, 0, 0.5), mid = figures(0.01, 0, 0, 0, 1.2), high = figures(0.01, 0, 0, 0, 9);
+  const auto problems = diagnose_tasks({&high, &low, &mid}, 2);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_DOUBLE_EQ(problems[0].time_s, 1.2);
+}
+
+// --- the report's task columns -------------------------------------------------------------------
+
+TEST(SummarizeTasks, ParallelismBoundsTheSpeedupAtEachThreadCount) {
+  TaskFigures f = figures(0.01, 0.002, 3);
+  f.work_s = 6;
+  f.span_s = 4;
+  const TaskSummary at2 = summarize_tasks({&f}, 2, 1.25);
+  EXPECT_DOUBLE_EQ(at2.tasks, 100);
+  EXPECT_DOUBLE_EQ(at2.mean_body_s, 0.01);
+  EXPECT_DOUBLE_EQ(at2.parallelism, 1.5);
+  EXPECT_DOUBLE_EQ(at2.speedup_bound, 1.5);  // min(2, 1.5)
+  EXPECT_DOUBLE_EQ(at2.measured_speedup, 1.25);
+  EXPECT_DOUBLE_EQ(at2.dispatch_s, 0);  // 3 gaps are too few to say
+  EXPECT_DOUBLE_EQ(at2.creation_s, 0.001);
+  EXPECT_DOUBLE_EQ(summarize_tasks({&f}, 1, 1).speedup_bound, 1);  // min(1, 1.5)
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

@@ -1,0 +1,154 @@
+// task_figures: what a region's explicit tasks cost in one run (task_figures.h), on the three
+// hand-built tasking pathologies of task_scenarios.h, every figure stated exactly.
+#include "analysis/task_figures.h"
+
+#include <gtest/gtest.h>
+
+#include "event_log_builder.h"
+#include "scenarios.h"
+#include "task_scenarios.h"
+
+namespace ompscope::analysis {
+namespace {
+
+TaskFigures figures_of(const RunLog& log) {
+  const Timeline t = build_timeline(log);
+  std::vector<const TaskInstance*> tasks;
+  for (const TaskInstance& task : t.tasks) tasks.push_back(&task);
+  EXPECT_EQ(t.regions.size(), 1u);
+  return task_figures(t.regions.at(0), tasks);
+}
+
+TEST(TaskFigures, WorkersStarveWhileTheCreatorPrepares) {
+  // The worker waits 1 → 31 for task 50 (created at 30) and 41 → 61 for task 51 (created at
+  // 60): starved 29 + 19 µs. Its wait after 71 and the master's from 60 come after the last
+  // creation. The last task starts at 61 and ends at 71, the master idle meanwhile: tail 10.
+  const TaskFigures f = figures_of(testing::creator_with_preparation_log());
+  EXPECT_EQ(f.tasks, 2u);
+  EXPECT_US(f.body_s, 20);
+  EXPECT_US(f.mean_body_s(), 10);
+  EXPECT_US(f.thread_time_s, 2 * 80);
+  EXPECT_US(f.starvation_s, 29 + 19);
+  EXPECT_US(f.tail_idle_s, 10);
+  EXPECT_US(f.end_idle_s, 0);  // two bodies of 10 on two threads end together
+  EXPECT_TRUE(f.dispatch_gaps.empty());
+  EXPECT_US(f.creation_interval_s, 30);
+  EXPECT_EQ(f.creating_threads, 1u);
+  EXPECT_US(f.work_s, 81);
+  EXPECT_US(f.span_s, 70);
+  EXPECT_US(f.creation_chain_s, 60);  // all of the master's work up to its last creation
+  EXPECT_EQ(f.chain_tasks, 2u);
+  EXPECT_US(f.graph_idle_s, 2 * 70 - 81);
+}
+
+TEST(TaskFigures, TheLastOfThreeTasksRunsWhileTheOtherThreadIdles) {
+  // After task 51 starts at 43 nothing is left to hand out; the master idles 44 → 83. The
+  // master took task 52 one µs after it existed, the worker task 51 one µs after task 50: two
+  // dispatch gaps of 1 µs; the worker waited 0 → 1 for the first creation. Handed out in
+  // creation order, the bodies 40, 40, 40 end at 40, 40 and 80: the team idles 2 × 80 − 120.
+  const TaskFigures f = figures_of(testing::three_tasks_on_two_threads_log());
+  EXPECT_EQ(f.tasks, 3u);
+  EXPECT_US(f.mean_body_s(), 40);
+  EXPECT_US(f.thread_time_s, 2 * 90);
+  EXPECT_US(f.tail_idle_s, 39);
+  EXPECT_US(f.end_idle_s, 40);
+  EXPECT_US(f.starvation_s, 1);
+  ASSERT_EQ(f.dispatch_gaps.size(), 2u);
+  EXPECT_US(f.dispatch_s(), 1);
+  EXPECT_US(f.creation_interval_s, 1);
+}
+
+TEST(TaskFigures, TheTaskCountRevealsTooFewTasksWhenASlowedThreadBalancedTheirBodies) {
+  // Three equal tasks, but the master's ran twice as long (80 µs: the machine took its core
+  // away) while the worker ran the other two (40 µs each): the measured bodies end together,
+  // yet three tasks on two threads leave one slot of a median body (40) idle.
+  using namespace testing;
+  LogBuilder b(2, 100);
+  task_scenario_detail::open_region(b);
+  b.thread(0)
+      .task_create(1, 50, 11, kTaskCode)
+      .task_create(2, 51, 11, kTaskCode)
+      .task_create(3, 52, 11, kTaskCode)
+      .sync_begin(3, ompt_sync_region_taskwait)
+      .task_schedule(4, 11, ompt_task_switch, 50)
+      .task_schedule(84, 50, ompt_task_complete, 11)
+      .sync_end(84, ompt_sync_region_taskwait)
+      .sync_begin(84, task_scenario_detail::kSingleBarrier);
+  b.thread(1)
+      .sync_begin(0, task_scenario_detail::kSingleBarrier)
+      .task_schedule(2, 12, ompt_task_switch, 51)
+      .task_schedule(42, 51, ompt_task_complete, 12)
+      .task_schedule(43, 12, ompt_task_switch, 52)
+      .task_schedule(83, 52, ompt_task_complete, 12);
+  task_scenario_detail::close_region(b, 85, 90);
+  const TaskFigures f = figures_of(b.log());
+  EXPECT_US(f.tail_idle_s, 1);   // measured: the worker waited 83 → 84
+  EXPECT_US(f.end_idle_s, 40);   // (2 × ⌈3 / 2⌉ − 3) × 40
+}
+
+TEST(TaskFigures, TinyTasksLeaveDispatchGapsBetweenThem) {
+  // Every task after the first was ready when the worker finished the one before: 19 gaps of
+  // 2 µs between bodies of 1 µs.
+  const TaskFigures f = figures_of(testing::twenty_tiny_tasks_log());
+  EXPECT_EQ(f.tasks, 20u);
+  EXPECT_US(f.mean_body_s(), 1);
+  ASSERT_EQ(f.dispatch_gaps.size(), 19u);
+  EXPECT_US(f.dispatch_s(), 2);
+  EXPECT_US(f.starvation_s, 1);
+  EXPECT_US(f.tail_idle_s, 1);
+  EXPECT_US(f.end_idle_s, 0);  // ten bodies of 1 µs on each thread
+  EXPECT_US(f.creation_chain_s, 20);
+  EXPECT_EQ(f.chain_tasks, 20u);
+  EXPECT_US(f.graph_idle_s, 2 * 21 - 41);
+  EXPECT_US(f.creation_interval_s, 1);
+}
+
+TEST(TaskFigures, TasksTheCreatorRunsBetweenTwoCreationsAreNotCreationTime) {
+  // libomp runs a new task at once when its queue is full: creation at 10, the task runs
+  // 11 → 14, next creation at 15: the creation interval is 5 − 3 = 2 µs.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  testing::LogBuilder b(1, 100);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(0, 10, 2, 1, 0xA0)
+      .implicit_begin(0, 10, 11, 1, 0)
+      .task_create(10, 60, 11, 0xF1)
+      .task_schedule(11, 11, ompt_task_switch, 60)
+      .task_schedule(14, 60, ompt_task_complete, 11)
+      .task_create(15, 61, 11, 0xF1)
+      .task_schedule(16, 11, ompt_task_switch, 61)
+      .task_schedule(19, 61, ompt_task_complete, 11)
+      .sync_begin(20, join)
+      .sync_end(30, join)
+      .implicit_end(30, 10, 11, 0)
+      .parallel_end(30, 10, 2, 0xA0)
+      .thread_end(40);
+  const TaskFigures f = figures_of(b.log());
+  EXPECT_US(f.creation_interval_s, 2);
+  EXPECT_US(f.body_s, 6);
+}
+
+TEST(TaskFigures, InstancesAddUpAndPoolTheirDispatchGaps) {
+  TaskFigures a = figures_of(testing::three_tasks_on_two_threads_log());
+  const TaskFigures b = figures_of(testing::twenty_tiny_tasks_log());
+  add_task_figures(a, b);
+  EXPECT_EQ(a.tasks, 23u);
+  EXPECT_US(a.thread_time_s, 360);
+  EXPECT_US(a.tail_idle_s, 40);
+  EXPECT_US(a.end_idle_s, 40);
+  EXPECT_EQ(a.dispatch_gaps.size(), 21u);
+  EXPECT_US(a.dispatch_s(), 2);  // median of two 1s and nineteen 2s
+  EXPECT_US(a.span_s, 43 + 21);
+}
+
+TEST(TaskFigures, ARegionWithoutTasksHasNone) {
+  const Timeline t = build_timeline(testing::two_thread_loop_log());
+  const TaskFigures f = task_figures(t.regions.at(0), {});
+  EXPECT_EQ(f.tasks, 0u);
+  EXPECT_EQ(f.thread_time_s, 0);
+  EXPECT_EQ(f.creation_interval_s, -1);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

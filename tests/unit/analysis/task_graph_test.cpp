@@ -1,0 +1,158 @@
+// task_graph_size: the work and span of an instance's task graph (task_graph.h). Work is every
+// task's own work; span the longest chain of own work through creations, taskwaits (children),
+// taskgroups (all descendants) and barriers (everything created before them).
+#include "analysis/task_graph.h"
+
+#include <gtest/gtest.h>
+
+#include "event_log_builder.h"
+#include "scenarios.h"
+#include "task_scenarios.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using testing::LogBuilder;
+
+TaskGraphSize graph_of(const RunLog& log) {
+  const Timeline t = build_timeline(log);
+  std::vector<const TaskInstance*> tasks;
+  for (const TaskInstance& task : t.tasks) tasks.push_back(&task);
+  EXPECT_EQ(t.regions.size(), 1u);
+  return task_graph_size(task_nodes(t.regions.at(0), tasks));
+}
+
+TEST(TaskGraph, ACreatorsSerialPreparationIsOnTheSpan) {
+  // The master's 60 µs of preparation and creation, then the last task (10 µs) created at its
+  // end: span 70; work 60 + the worker's 1 µs before its barrier + two bodies of 10.
+  const TaskGraphSize g = graph_of(testing::creator_with_preparation_log());
+  EXPECT_US(g.work_s, 81);
+  EXPECT_US(g.span_s, 70);
+  EXPECT_NEAR(g.parallelism(), 81.0 / 70.0, 1e-9);
+}
+
+TEST(TaskGraph, ThreeEqualTasksOfferParallelismNearThree) {
+  // Created at 1, 2 and 3 µs of the master's work, 40 µs each: the last ends at 43 on the
+  // ideal clock. Work 3 + 3 × 40.
+  const TaskGraphSize g = graph_of(testing::three_tasks_on_two_threads_log());
+  EXPECT_US(g.work_s, 123);
+  EXPECT_US(g.span_s, 43);
+}
+
+TEST(TaskGraph, TinyTasksAreBoundByTheirCreator) {
+  // Twenty 1 µs tasks created one per µs: the creator's 21 µs are the span.
+  const TaskGraphSize g = graph_of(testing::twenty_tiny_tasks_log());
+  EXPECT_US(g.work_s, 21 + 20);
+  EXPECT_US(g.span_s, 21);
+}
+
+TEST(TaskGraph, AChildsChainRunsThroughItsParentsTaskwaitAndTheBarrier) {
+  // One thread. The implicit task works 50 → 60, creates T (80), works to the barrier at 100,
+  // and 200 → 300 after it. T works 5 µs, creates C (81, 20 µs), works 5 more, waits for C in
+  // its taskwait, then works 10. Ideal clock: T starts at 10, C runs 15 → 35, T resumes at 35
+  // and ends at 45; the barrier opens at max(50, 45) = 50; 100 µs more: span 150.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(50, 10, 2, 1, 0xA0)
+      .implicit_begin(50, 10, 11, 1, 0)
+      .task_create(60, 80, 11, 0xF1)
+      .sync_begin(100, ompt_sync_region_barrier_explicit, 0xB1)
+      .task_schedule(110, 11, ompt_task_switch, 80)
+      .task_create(115, 81, 80, 0xF2)
+      .sync_begin(120, ompt_sync_region_taskwait, 0xF3)
+      .task_schedule(130, 80, ompt_task_switch, 81)
+      .task_schedule(150, 81, ompt_task_complete, 80)
+      .sync_end(160, ompt_sync_region_taskwait, 0xF3)
+      .task_schedule(170, 80, ompt_task_complete, 11)
+      .sync_end(200, ompt_sync_region_barrier_explicit, 0xB1)
+      .sync_begin(300, join)
+      .sync_end(310, join)
+      .implicit_end(310, 10, 11, 0)
+      .parallel_end(310, 10, 2, 0xA0)
+      .thread_end(1000);
+  const TaskGraphSize g = graph_of(b.log());
+  EXPECT_US(g.work_s, 150 + 20 + 20);
+  EXPECT_US(g.span_s, 150);
+}
+
+// One thread: the implicit task works 0 → 20 (creating T, 60, at 10), waits in `kind` 20 → 70
+// while T (20 → 30) creates G (61) at 25 and G runs 30 → 60; it works 70 → 90, then the join
+// barrier. Ideal clock: T 10 → 20 with G created at 15, G 15 → 45.
+RunLog grandchild_log(ompt_sync_region_t kind) {
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 200);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(0, 10, 2, 1, 0xA0)
+      .implicit_begin(0, 10, 11, 1, 0)
+      .task_create(10, 60, 11, 0xF1)
+      .sync_begin(20, kind)
+      .task_schedule(20, 11, ompt_task_switch, 60)
+      .task_create(25, 61, 60, 0xF2)
+      .task_schedule(30, 60, ompt_task_complete, 61)
+      .task_schedule(60, 61, ompt_task_complete, 11)
+      .sync_end(70, kind)
+      .sync_begin(90, join)
+      .sync_end(100, join)
+      .implicit_end(100, 10, 11, 0)
+      .parallel_end(100, 10, 2, 0xA0)
+      .thread_end(110);
+  return b.log();
+}
+
+TEST(TaskGraph, ATaskgroupWaitsForGrandchildren) {
+  // The taskgroup opens at 45 (G's end); 20 µs more work: span 65.
+  const TaskGraphSize g = graph_of(grandchild_log(ompt_sync_region_taskgroup));
+  EXPECT_US(g.work_s, 40 + 10 + 30);
+  EXPECT_US(g.span_s, 65);
+}
+
+TEST(TaskGraph, ATaskwaitWaitsOnlyForChildrenButTheBarrierWaitsForAll) {
+  // The taskwait opens at 20 (T's end); the implicit task ends its work at 40, G at 45, and the
+  // join barrier waits for G: span 45.
+  const TaskGraphSize g = graph_of(grandchild_log(ompt_sync_region_taskwait));
+  EXPECT_US(g.work_s, 40 + 10 + 30);
+  EXPECT_US(g.span_s, 45);
+}
+
+TEST(TaskGraph, AChainOfNestedTasksAsDeepAsTheProgramMadeItIsWalkedWithoutRecursion) {
+  // One thread. Task k (1..D) works 1 µs, creates task k+1 and runs it at once (undeferred),
+  // then works 1 µs more after it: task k's first µs ends at k, its last at 2D − k + 1. The
+  // chain is the span: task D starts at D − 1 on the ideal clock and ends at D + 1.
+  constexpr uint32_t kDepth = 100000;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 3 * kDepth);
+  testing::Stream s = b.thread(0);
+  s.thread_begin(0).initial_task(0, 1, 2).parallel_begin(0, 10, 2, 1, 0xA0).implicit_begin(0, 10, 11, 1, 0);
+  s.task_create(0, 100001, 11, 0xF1).task_schedule(0, 11, ompt_task_switch, 100001);
+  for (uint32_t k = 1; k < kDepth; ++k)
+    s.task_create(k, 100000 + k + 1, 100000 + k, 0xF1).task_schedule(k, 100000 + k, ompt_task_switch, 100000 + k + 1);
+  for (uint32_t k = kDepth; k > 1; --k)
+    s.task_schedule(2 * kDepth - k + 1, 100000 + k, ompt_task_complete, 100000 + k - 1);
+  s.task_schedule(2 * kDepth, 100001, ompt_task_complete, 11)
+      .sync_begin(2 * kDepth, join)
+      .sync_end(2 * kDepth + 1, join)
+      .implicit_end(2 * kDepth + 1, 10, 11, 0)
+      .parallel_end(2 * kDepth + 1, 10, 2, 0xA0)
+      .thread_end(2 * kDepth + 2);
+  const TaskGraphSize g = graph_of(b.log());
+  EXPECT_US(g.work_s, 2 * kDepth);
+  EXPECT_US(g.span_s, kDepth + 1);
+}
+
+TEST(TaskGraph, AnInstanceWithoutTasksHasTheLongestThreadAsItsSpan) {
+  // The loop region of scenarios.h: no explicit tasks; master works 102 → 300 and 320 → 400
+  // (278 µs), the worker 104 → 200 and 310 → 350 (136 µs); the barrier releases both at the
+  // master's 198 µs, after which the master works 80 more.
+  const Timeline t = build_timeline(testing::two_thread_loop_log());
+  const TaskGraphSize g = task_graph_size(task_nodes(t.regions.at(0), {}));
+  EXPECT_US(g.work_s, 278 + 136);
+  EXPECT_US(g.span_s, 198 + 80);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

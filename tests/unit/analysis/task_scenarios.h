@@ -1,0 +1,111 @@
+// Hand-built event logs of 2-thread tasking regions, one per tasking pathology in miniature.
+// Every interval is stated, so the task figures, the task graph and the diagnoses built from
+// them have exact expected values (µs). Region 10 runs 0 → 90 µs unless said otherwise; the
+// master's implicit task is 11 (thread 0), the worker's 12 (thread 1).
+#pragma once
+#include "event_log_builder.h"
+
+namespace ompscope::analysis::testing {
+
+inline constexpr uint64_t kTaskRegionCode = 0x5000;
+inline constexpr uint64_t kTaskCode = 0x5010;
+
+namespace task_scenario_detail {
+
+inline constexpr auto kJoin = ompt_sync_region_barrier_implicit_parallel;
+inline constexpr auto kSingleBarrier = ompt_sync_region_barrier_implicit_workshare;
+
+inline void open_region(LogBuilder& b) {
+  b.thread(0).thread_begin(0).initial_task(0, 1, 2).parallel_begin(0, 10, 2, 2, kTaskRegionCode).implicit_begin(0, 10, 11, 2, 0);
+  b.thread(1).thread_begin(0, ompt_thread_worker).implicit_begin(0, 10, 12, 2, 1);
+}
+
+inline void close_region(LogBuilder& b, uint64_t barrier_end, uint64_t end) {
+  b.thread(0)
+      .sync_end(barrier_end, kSingleBarrier)
+      .sync_begin(barrier_end, kJoin)
+      .sync_end(end, kJoin)
+      .implicit_end(end, 10, 11, 0)
+      .parallel_end(end, 10, 2, kTaskRegionCode)
+      .thread_end(end + 10);
+  b.thread(1)
+      .sync_end(barrier_end, kSingleBarrier)
+      .sync_begin(barrier_end, kJoin)
+      .sync_end(end, kJoin)
+      .implicit_end(end, 10, 12, 1)
+      .thread_end(end + 10);
+}
+
+}  // namespace task_scenario_detail
+
+// A creator that prepares each task's input: the master works 0 → 30, creates task 50, works
+// 30 → 60, creates task 51, then waits in its taskwait 60 → 72 and the single's barrier 72 → 73.
+// The worker waits in the single's barrier from 1 and runs 50 (31 → 41) and 51 (61 → 71).
+// Both leave the join barrier at 80.
+inline RunLog creator_with_preparation_log() {
+  using namespace task_scenario_detail;
+  LogBuilder b(2, 100);
+  open_region(b);
+  b.thread(0)
+      .task_create(30, 50, 11, kTaskCode)
+      .task_create(60, 51, 11, kTaskCode)
+      .sync_begin(60, ompt_sync_region_taskwait)
+      .sync_end(72, ompt_sync_region_taskwait)
+      .sync_begin(72, kSingleBarrier);
+  b.thread(1)
+      .sync_begin(1, kSingleBarrier)
+      .task_schedule(31, 12, ompt_task_switch, 50)
+      .task_schedule(41, 50, ompt_task_complete, 12)
+      .task_schedule(61, 12, ompt_task_switch, 51)
+      .task_schedule(71, 51, ompt_task_complete, 12);
+  close_region(b, 73, 80);
+  return b.log();
+}
+
+// Three equal tasks (40 µs) on two threads: the master creates 50, 51, 52 at 1, 2, 3 and runs
+// 52 (4 → 44) in its taskwait (3 → 83); the worker, in the single's barrier from 0, runs 50
+// (2 → 42) and then 51 (43 → 83) while the master has nothing left to run. Single's barrier
+// ends at 84, the join barrier at 90.
+inline RunLog three_tasks_on_two_threads_log() {
+  using namespace task_scenario_detail;
+  LogBuilder b(2, 100);
+  open_region(b);
+  b.thread(0)
+      .task_create(1, 50, 11, kTaskCode)
+      .task_create(2, 51, 11, kTaskCode)
+      .task_create(3, 52, 11, kTaskCode)
+      .sync_begin(3, ompt_sync_region_taskwait)
+      .task_schedule(4, 11, ompt_task_switch, 52)
+      .task_schedule(44, 52, ompt_task_complete, 11)
+      .sync_end(83, ompt_sync_region_taskwait)
+      .sync_begin(83, kSingleBarrier);
+  b.thread(1)
+      .sync_begin(0, kSingleBarrier)
+      .task_schedule(2, 12, ompt_task_switch, 50)
+      .task_schedule(42, 50, ompt_task_complete, 12)
+      .task_schedule(43, 12, ompt_task_switch, 51)
+      .task_schedule(83, 51, ompt_task_complete, 12);
+  close_region(b, 84, 90);
+  return b.log();
+}
+
+// Twenty tiny tasks: the master creates 100..119 at 1, 2, ..., 20 and waits in its taskwait
+// from 21; the worker, in the single's barrier from 0, runs them one after another: task i
+// from 22 + 3i for 1 µs, then 2 µs pass before the next starts. The last ends at 80; the
+// single's barrier ends at 81, the join barrier at 90.
+inline RunLog twenty_tiny_tasks_log() {
+  using namespace task_scenario_detail;
+  LogBuilder b(2, 100);
+  open_region(b);
+  Stream master = b.thread(0);
+  for (uint32_t i = 0; i < 20; ++i) master.task_create(1 + i, 100 + i, 11, kTaskCode);
+  master.sync_begin(21, ompt_sync_region_taskwait).sync_end(80, ompt_sync_region_taskwait).sync_begin(80, kSingleBarrier);
+  Stream worker = b.thread(1);
+  worker.sync_begin(0, kSingleBarrier);
+  for (uint32_t i = 0; i < 20; ++i)
+    worker.task_schedule(22 + 3 * i, 12, ompt_task_switch, 100 + i).task_schedule(23 + 3 * i, 100 + i, ompt_task_complete, 12);
+  close_region(b, 81, 90);
+  return b.log();
+}
+
+}  // namespace ompscope::analysis::testing

@@ -1,0 +1,95 @@
+// IntervalSet and task_nodes: where each task of an instance did its own work. A task works
+// while it runs and is not waiting in its own taskwait, taskgroup or barrier; an implicit task
+// is suspended while its thread runs explicit tasks.
+#include "analysis/task_work.h"
+
+#include <gtest/gtest.h>
+
+#include "event_log_builder.h"
+#include "task_scenarios.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using testing::us;
+
+TEST(IntervalSet, MergesOverlapsAndMeasuresAnyWindow) {
+  const IntervalSet s({{5, 7}, {0, 2}, {1, 3}, {7, 8}});
+  ASSERT_EQ(s.intervals().size(), 2u);  // [0,3] and [5,8]
+  EXPECT_DOUBLE_EQ(s.total(), 6);
+  EXPECT_DOUBLE_EQ(s.length_between(2, 6), 2);   // [2,3] and [5,6]
+  EXPECT_DOUBLE_EQ(s.length_between(3, 5), 0);   // the hole
+  EXPECT_DOUBLE_EQ(s.length_between(-10, 10), 6);
+  EXPECT_DOUBLE_EQ(s.length_between(6, 2), 0);   // an empty window
+}
+
+TEST(IntervalSet, MinusCutsHolesOutOfEveryInterval) {
+  const IntervalSet s = IntervalSet({{0, 10}, {20, 30}}).minus(IntervalSet({{2, 4}, {8, 22}, {25, 26}}));
+  ASSERT_EQ(s.intervals().size(), 4u);  // [0,2] [4,8] [22,25] [26,30]
+  EXPECT_DOUBLE_EQ(s.total(), 2 + 4 + 3 + 4);
+  EXPECT_DOUBLE_EQ(s.intervals()[1].begin, 4);
+  EXPECT_DOUBLE_EQ(s.intervals()[2].begin, 22);
+}
+
+std::vector<const TaskInstance*> tasks_of(const Timeline& t) {
+  std::vector<const TaskInstance*> out;
+  for (const TaskInstance& task : t.tasks) out.push_back(&task);
+  return out;
+}
+
+TEST(TaskNodes, ImplicitTasksWorkOutsideTheirWaitsAndOutsideTheTasksTheirThreadRan) {
+  // Three tasks on two threads: the master works 0 → 3 (creating), then waits in its taskwait
+  // except while running task 52; the worker only waits and runs 50 and 51.
+  const Timeline t = build_timeline(testing::three_tasks_on_two_threads_log());
+  ASSERT_EQ(t.regions.size(), 1u);
+  const TaskNodes g = task_nodes(t.regions[0], tasks_of(t));
+  ASSERT_EQ(g.implicit_count, 2u);
+  ASSERT_EQ(g.nodes.size(), 5u);
+  EXPECT_US(g.nodes[0].own_work.total(), 3);
+  EXPECT_US(g.nodes[1].own_work.total(), 0);
+  for (size_t i = 2; i < 5; ++i) EXPECT_US(g.nodes[i].own_work.total(), 40) << i;
+  EXPECT_EQ(g.nodes[0].children, (std::vector<size_t>{2, 3, 4}));
+  ASSERT_EQ(g.nodes[0].waits.size(), 3u);  // taskwait, the single's barrier, the join barrier
+  EXPECT_EQ(g.nodes[0].waits[0]->kind, SyncKind::Taskwait);
+  EXPECT_EQ(g.fragments_on_thread.at(1).size(), 2u);
+  EXPECT_TRUE(g.fragments_on_thread.at(1)[1].starts_task);
+}
+
+TEST(TaskNodes, AnExplicitTaskDoesNotWorkWhileItWaitsInItsOwnTaskwait) {
+  // Task 80 runs 110 → 130 and 150 → 170 but waits in its taskwait 120 → 160 (its child 81
+  // runs 130 → 150): its own work is 110 → 120 and 160 → 170.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  testing::LogBuilder b(1, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(50, 10, 2, 1, 0xA0)
+      .implicit_begin(50, 10, 11, 1, 0)
+      .task_create(60, 80, 11, 0xF1)
+      .sync_begin(100, ompt_sync_region_barrier_explicit, 0xB1)
+      .task_schedule(110, 11, ompt_task_switch, 80)
+      .task_create(115, 81, 80, 0xF2)
+      .sync_begin(120, ompt_sync_region_taskwait, 0xF3)
+      .task_schedule(130, 80, ompt_task_switch, 81)
+      .task_schedule(150, 81, ompt_task_complete, 80)
+      .sync_end(160, ompt_sync_region_taskwait, 0xF3)
+      .task_schedule(170, 80, ompt_task_complete, 11)
+      .sync_end(200, ompt_sync_region_barrier_explicit, 0xB1)
+      .sync_begin(300, join)
+      .sync_end(310, join)
+      .implicit_end(310, 10, 11, 0)
+      .parallel_end(310, 10, 2, 0xA0)
+      .thread_end(1000);
+  const Timeline t = build_timeline(b.log());
+  const TaskNodes g = task_nodes(t.regions.at(0), tasks_of(t));
+  ASSERT_EQ(g.nodes.size(), 3u);
+  EXPECT_US(g.nodes[1].own_work.total(), 20);  // task 80
+  EXPECT_US(g.nodes[2].own_work.total(), 20);  // task 81
+  EXPECT_US(g.nodes[0].own_work.total(), 50 + 100);  // 50 → 100 and 200 → 300
+  EXPECT_EQ(g.nodes[1].children, (std::vector<size_t>{2}));
+  ASSERT_EQ(g.nodes[1].waits.size(), 1u);
+  EXPECT_EQ(g.nodes[1].waits[0]->task, 80u);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

@@ -1,0 +1,112 @@
+// A tasking region's task graph in every writer: report.json's per-region "tasks" object, and
+// how the text, HTML and CSV reports show it beside the measured speedup.
+#include <gtest/gtest.h>
+
+#include "analysis/report.h"
+#include "output/csv_report.h"
+#include "output/html_report.h"
+#include "output/report_json.h"
+#include "output/text_report.h"
+
+namespace ompscope::output {
+namespace {
+
+using nlohmann::json;
+
+bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+analysis::Report tasking_report() {
+  analysis::Report report;
+  report.command = {"./tasks"};
+  report.threads = {1, 2};
+  analysis::RegionReport r;
+  r.id = "r1";
+  r.file = "tasks.c";
+  r.line = 12;
+  r.function = "main";
+  r.instances = 1;
+  r.time_s = {{1, 0.4}, {2, 0.3}};
+  r.efficiency = {{1, 1.0}, {2, 0.4 / 0.6}};
+  r.time_lost_s = {{1, 0.0}, {2, 0.1}};
+  analysis::TaskSummary s;
+  s.tasks = 1000;
+  s.mean_body_s = 25e-6;
+  s.dispatch_s = 5e-7;
+  s.creation_s = 2e-4;
+  s.work_s = 0.45;
+  s.span_s = 0.4;
+  s.parallelism = 1.125;
+  s.speedup_bound = 1.125;
+  s.measured_speedup = 4.0 / 3;
+  r.tasks[2] = s;
+  s.dispatch_s = 0;   // not measured at 1 thread
+  s.creation_s = -1;  // no two creations by one task
+  s.speedup_bound = 1;
+  s.measured_speedup = 1;
+  r.tasks[1] = s;
+  r.problems.push_back({"task_creation_bottleneck", 2, 0.35, 0.175, "create tasks in parallel", {}});
+  report.regions.push_back(r);
+  analysis::RegionReport plain = r;
+  plain.id = "r2";
+  plain.line = 40;
+  plain.tasks.clear();
+  plain.problems.clear();
+  report.regions.push_back(plain);
+  return report;
+}
+
+TEST(TaskColumns, ReportJsonHasATasksObjectPerThreadCountOnlyWhereThereAreTasks) {
+  const json doc = report_to_json(tasking_report());
+  const json& tasks = doc["regions"][0]["tasks"];
+  ASSERT_TRUE(tasks.contains("1") && tasks.contains("2"));
+  EXPECT_EQ(tasks["2"]["count"], 1000);
+  EXPECT_DOUBLE_EQ(tasks["2"]["parallelism"].get<double>(), 1.125);
+  EXPECT_DOUBLE_EQ(tasks["2"]["speedup_bound"].get<double>(), 1.125);
+  EXPECT_DOUBLE_EQ(tasks["2"]["measured_speedup"].get<double>(), 4.0 / 3);
+  EXPECT_DOUBLE_EQ(tasks["2"]["creation_s"].get<double>(), 2e-4);
+  EXPECT_TRUE(tasks["2"]["creation_estimated"].get<bool>());
+  EXPECT_TRUE(tasks["1"]["dispatch_s"].is_null());  // not measured is not zero
+  EXPECT_TRUE(tasks["1"]["creation_s"].is_null());
+  EXPECT_FALSE(doc["regions"][1].contains("tasks"));
+}
+
+TEST(TaskColumns, TextReportShowsTheBoundBesideTheMeasuredSpeedupAndLabelsTheEstimate) {
+  const std::string text = render_text_report(report_to_json(tasking_report()));
+  EXPECT_TRUE(contains(text, "1000 tasks of 25.0 µs on average; parallelism 1.12 (work 450 ms ÷ span 400 ms) "
+                             "bounds the speedup at 1.12×, measured 1.33×"))
+      << text;
+  EXPECT_TRUE(contains(text, "dispatch 500 ns per task, creation ≤ 200 µs (estimated)")) << text;
+  EXPECT_EQ(text.find("explicit tasks"), text.rfind("explicit tasks")) << "only the tasking region has task lines";
+}
+
+TEST(TaskColumns, WithoutAMeasuredSpeedupOnlyTheBoundIsShown) {
+  analysis::Report report = tasking_report();
+  report.regions[0].tasks.erase(1);
+  report.regions[0].tasks[2].measured_speedup = 0;
+  const json doc = report_to_json(report);
+  EXPECT_TRUE(doc["regions"][0]["tasks"]["2"]["measured_speedup"].is_null());
+  const std::string text = render_text_report(doc);
+  EXPECT_TRUE(contains(text, "bounds the speedup at 1.12×\n")) << text;
+  EXPECT_FALSE(contains(text, "measured")) << text;
+}
+
+TEST(TaskColumns, HtmlReportHasATaskTableRowPerThreadCount) {
+  const std::string html = render_html_report(report_to_json(tasking_report()));
+  EXPECT_TRUE(contains(html, "<table class=\"tasks\">")) << html;
+  EXPECT_TRUE(contains(html, "<tr class=\"task-row\" data-threads=\"1\">"));
+  EXPECT_TRUE(contains(html, "<tr class=\"task-row\" data-threads=\"2\">"));
+  EXPECT_TRUE(contains(html, "<td class=\"num\">1.12×</td><td class=\"num\">1.33×</td>")) << html;
+  EXPECT_TRUE(contains(html, "Creation (est.)"));
+}
+
+TEST(TaskColumns, CsvAppendsTheTaskGraphToTheRegionsRows) {
+  const std::string csv = render_csv_report(report_to_json(tasking_report()));
+  EXPECT_TRUE(contains(csv, ",hint,tasks,task_work_s,task_span_s,task_parallelism,task_speedup_bound\n")) << csv;
+  EXPECT_TRUE(contains(csv, "r1,parallel,tasks.c,12,main,2,,0.3,0.666666667,0.1,,,,,1000,0.45,0.4,1.125,1.125\n")) << csv;
+  EXPECT_TRUE(contains(csv, ",task_creation_bottleneck,0.35,0.175,create tasks in parallel,1000,0.45,0.4,1.125,1.125\n"))
+      << csv;
+  EXPECT_TRUE(contains(csv, "r2,parallel,tasks.c,40,main,2,,0.3,0.666666667,0.1,,,,,,,,,\n")) << csv;
+}
+
+}  // namespace
+}  // namespace ompscope::output
