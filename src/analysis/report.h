@@ -61,6 +61,7 @@ struct RegionReport {
   bool nested = false;
   uint64_t instances = 0;       // at the largest thread count measured
   std::map<int, uint64_t> instances_at;
+  std::map<int, uint64_t> recorded_instances_at;  // adaptive sampling: instances recorded in full
   std::map<int, double> time_s, efficiency, time_lost_s;
   std::map<int, std::vector<ThreadSplit>> per_thread;
   std::map<int, TaskSummary> tasks;  // only where the region created explicit tasks

@@ -33,7 +33,7 @@ struct RegionRun {
   uint32_t team_size = 0;
   // Adaptive sampling: profile.per_thread, phases and locks were measured on the recorded
   // instances and scaled by profile.time_s / profile.recorded_time_s to all of them.
-  bool sampled() const { return profile.recorded_instances < profile.instances; }
+  bool sampled() const { return profile.recorded_instances > 0 && profile.recorded_instances < profile.instances; }
 };
 
 struct RunAnalysis {

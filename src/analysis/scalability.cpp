@@ -208,6 +208,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       const double time = median_of(repeats, [](const RegionRun& r) { return r.profile.time_s; });
       region.time_s[t] = time;
       region.instances_at[t] = first.profile.instances;
+      if (first.sampled()) region.recorded_instances_at[t] = first.profile.recorded_instances;
       region.per_thread[t] = first.profile.per_thread;
       if (!base) base = std::make_pair(t, time);
       const auto [t0, time0] = *base;
@@ -260,6 +261,14 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   });
   int rank = 0;
   for (RegionReport& r : report.regions) r.id = r.kind == "serial" ? "serial" : fmt::format("r{}", ++rank);
+  for (const RegionReport& r : report.regions) {
+    if (r.recorded_instances_at.empty()) continue;
+    const auto& [t, recorded] = *r.recorded_instances_at.rbegin();
+    report.notes.push_back(fmt::format(
+        "adaptive sampling: {} ({}:{}) was recorded in full on {} of its {} instances at {} threads; its "
+        "causes are measured on those and scaled to all instances (OMPSCOPE_SAMPLING=off records every one)",
+        r.id, r.file.empty() ? r.module : r.file, r.line, recorded, r.instances_at.at(t), t));
+  }
   for (const MeasuredRun& run : runs)
     if (run.record.dropped_events > 0)
       report.notes.push_back(fmt::format("{} events were dropped in the run at {} threads (repeat {}): the log "

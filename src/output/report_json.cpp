@@ -109,6 +109,7 @@ json report_to_json(const analysis::Report& report) {
                    {"efficiency", by_threads(r.efficiency)},
                    {"time_lost_s", by_threads(r.time_lost_s)},
                    {"per_thread", splits_by_threads(r.per_thread, false)}};
+    if (!r.recorded_instances_at.empty()) region["recorded_instances_at"] = by_threads(r.recorded_instances_at);
     if (!r.module.empty()) {
       region["module"] = r.module;
       region["module_offset"] = r.module_offset;

@@ -45,6 +45,12 @@ class Stream {
                          uint64_t codeptr) {
     return add(event(t, EventKind::ParallelBegin, parallel, encountering, requested, 0, 0, codeptr));
   }
+  // An instance sampled out by adaptive sampling: only its begin and end are in the log.
+  Stream& light_parallel(uint64_t begin, uint64_t end, uint32_t parallel, uint32_t encountering,
+                         uint32_t requested, uint64_t codeptr) {
+    add(event(begin, EventKind::ParallelBegin, parallel, encountering, requested, 0, 1, codeptr));
+    return parallel_end(end, parallel, encountering, codeptr);
+  }
   Stream& parallel_end(uint64_t t, uint32_t parallel, uint32_t encountering, uint64_t codeptr) {
     return add(event(t, EventKind::ParallelEnd, parallel, encountering, 0, 0, 0, codeptr));
   }
@@ -77,6 +83,12 @@ class Stream {
   }
   Stream& acquired(uint64_t t, ompt_mutex_t k, uint64_t wait_id, uint64_t codeptr) {
     return mutex(t, EventKind::MutexAcquired, k, wait_id, codeptr);
+  }
+  // A recorded acquisition standing for `weight` operations (adaptive sampling).
+  Stream& acquired(uint64_t t, ompt_mutex_t k, uint64_t wait_id, uint64_t codeptr, uint32_t weight) {
+    Event e = event(t, EventKind::MutexAcquired, 0, 0, weight, 0, static_cast<uint8_t>(k), codeptr);
+    e.set_wait_id(wait_id);
+    return add(e);
   }
   Stream& released(uint64_t t, ompt_mutex_t k, uint64_t wait_id, uint64_t codeptr) {
     return mutex(t, EventKind::MutexReleased, k, wait_id, codeptr);

@@ -109,6 +109,61 @@ TEST(AnalyzeRun, LocksAreChargedToTheRegionTheyWereTakenInNotToSerialCode) {
   EXPECT_US(r.profile.per_thread[1].lock_wait_s, 16);
 }
 
+TEST(AnalyzeRun, SampledOutInstancesAndOperationsAreScaledFromTheRecordedOnes) {
+  // Region 0xA0 ran 3 times: recorded in full once (60 µs), then two light instances of 120 and
+  // 60 µs. Its total time is exact (240 µs); what was measured inside the recorded instance is
+  // scaled by 240 / 60 = 4. The master's lock record stands for 2 operations.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 1000);
+  auto master = b.thread(0);
+  auto worker = b.thread(1);
+  master.thread_begin(0).initial_task(0, 1, 2);
+  worker.thread_begin(1, ompt_thread_worker);
+  master.parallel_begin(100, 10, 2, 2, 0xA0)
+      .implicit_begin(100, 10, 11, 2, 0)
+      .acquire(110, ompt_mutex_lock, 0x55, 0xC1)
+      .acquired(111, ompt_mutex_lock, 0x55, 0xC1, 2)
+      .released(120, ompt_mutex_lock, 0x55, 0xC1)
+      .sync_begin(150, join)
+      .sync_end(160, join)
+      .implicit_end(160, 10, 11, 0)
+      .parallel_end(160, 10, 2, 0xA0);
+  worker.implicit_begin(100, 10, 12, 2, 1).sync_begin(140, join).sync_end(160, join).implicit_end(160, 10, 12, 1);
+  master.light_parallel(300, 420, 20, 2, 2, 0xA0).light_parallel(500, 560, 30, 2, 2, 0xA0);
+  master.thread_end(1000);
+  worker.thread_end(1000);
+  const RunLog& log = b.log();
+  Symbolizer symbols({});
+  const RunAnalysis a = analyze_run(build_timeline(log), log.meta, symbols);
+
+  ASSERT_EQ(a.regions.size(), 1u);
+  const RegionRun& r = a.regions.begin()->second;
+  EXPECT_TRUE(r.sampled());
+  EXPECT_EQ(r.profile.instances, 3u);
+  EXPECT_EQ(r.profile.recorded_instances, 1u);
+  EXPECT_US(r.profile.time_s, 240);
+  EXPECT_US(r.profile.recorded_time_s, 60);
+  // Join barrier of the recorded instance: w = 50 and 40, imbalance 5 µs; ×4.
+  EXPECT_US(r.phases.imbalance_s, 4 * 5);
+  // 1 µs acquisition × 2 operations, held 9 µs × 2; ×4. One thread only: all algorithm cost.
+  ASSERT_EQ(r.locks.locks.size(), 1u);
+  EXPECT_EQ(r.locks.locks[0].acquisitions, 4u * 2);
+  EXPECT_US(r.locks.locks[0].acquire_s, 4 * 2);
+  EXPECT_US(r.locks.locks[0].algorithm_s, 4 * 2);
+  EXPECT_US(r.locks.locks[0].contention_s, 0);
+  EXPECT_US(r.locks.locks[0].hold_s, 4 * 18);
+  ASSERT_EQ(r.profile.per_thread.size(), 2u);
+  EXPECT_US(r.profile.per_thread[0].lock_wait_s, 4 * 2);
+  EXPECT_US(r.profile.per_thread[0].barrier_wait_s, 4 * 10);
+  EXPECT_US(r.profile.per_thread[1].barrier_wait_s, 4 * 20);
+  // At program level the light instances count as time in regions for the team that ran the
+  // recorded one: both threads spent 240 µs inside 0xA0.
+  ASSERT_EQ(a.threads.size(), 2u);
+  EXPECT_US(a.threads[0].outside_s, a.wall_s * 1e6 - 240);
+  EXPECT_US(a.threads[1].outside_s, a.wall_s * 1e6 - 240);
+  EXPECT_US(a.threads[1].barrier_wait_s, 4 * 20);
+}
+
 TEST(AnalyzeRun, MutexKindNames) {
   EXPECT_STREQ(mutex_kind_name(ompt_mutex_lock), "lock");
   EXPECT_STREQ(mutex_kind_name(ompt_mutex_test_lock), "lock");

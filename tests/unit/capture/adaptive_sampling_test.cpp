@@ -1,0 +1,68 @@
+// Adaptive sampling decisions: which region instances and lock operations are recorded.
+#include "capture/adaptive_sampling.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ompscope::capture {
+namespace {
+
+std::string region_pattern(const SamplingPolicy& policy, uint64_t codeptr, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += record_region_instance(policy, codeptr) ? 'R' : '.';
+  return out;
+}
+
+TEST(AdaptiveSampling, ARegionIsRecordedInFullThenOneInstanceInN) {
+  const SamplingPolicy policy{true, 3, 4, 0, 1};
+  EXPECT_EQ(region_pattern(policy, 0x1000, 12), "RRRR...R...R");
+  // Each callsite learns on its own.
+  EXPECT_EQ(region_pattern(policy, 0x2000, 5), "RRRR.");
+  EXPECT_EQ(region_pattern(policy, 0x1000, 4), "...R");
+}
+
+TEST(AdaptiveSampling, SwitchedOffEveryInstanceIsRecorded) {
+  SamplingPolicy policy{true, 1, 100, 1, 100};
+  policy.enabled = false;
+  EXPECT_EQ(region_pattern(policy, 0x3000, 5), "RRRRR");
+  LockSampling locks{};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_TRUE(lock_operation_recorded(locks, policy));
+    EXPECT_EQ(lock_acquired_weight(locks), 1u);
+    EXPECT_TRUE(lock_release_recorded(locks));
+  }
+}
+
+TEST(AdaptiveSampling, ARecordedLockOperationCarriesTheSkippedOnesBeforeIt) {
+  const SamplingPolicy policy{true, 0, 1, 2, 3};  // ops 0, 1 recorded, then ops 3, 6, ...
+  LockSampling s{};
+  std::string pattern;
+  std::string weights;
+  for (int op = 0; op < 7; ++op) {
+    const bool recorded = lock_operation_recorded(s, policy);
+    const uint32_t weight = lock_acquired_weight(s);
+    EXPECT_EQ(recorded, weight > 0);
+    EXPECT_EQ(lock_release_recorded(s), recorded);
+    pattern += recorded ? 'R' : '.';
+    if (recorded) weights += std::to_string(weight);
+  }
+  EXPECT_EQ(pattern, "RR.R..R");
+  EXPECT_EQ(weights, "1123");
+}
+
+TEST(AdaptiveSampling, NestedLocksFollowTheirOwnAcquiresDecision) {
+  const SamplingPolicy policy{true, 0, 1, 1, 2};  // op 0 recorded, op 1 not, op 2 recorded
+  LockSampling s{};
+  ASSERT_TRUE(lock_operation_recorded(s, policy));   // outer lock A
+  EXPECT_EQ(lock_acquired_weight(s), 1u);
+  ASSERT_FALSE(lock_operation_recorded(s, policy));  // inner lock B, taken while A is held
+  EXPECT_EQ(lock_acquired_weight(s), 0u);
+  EXPECT_FALSE(lock_release_recorded(s));            // B
+  EXPECT_TRUE(lock_release_recorded(s));             // A
+  ASSERT_TRUE(lock_operation_recorded(s, policy));
+  EXPECT_EQ(lock_acquired_weight(s), 2u);             // stands for itself and B
+}
+
+}  // namespace
+}  // namespace ompscope::capture
