@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace ompscope::analysis {
@@ -83,9 +84,26 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
 
   std::unordered_map<uint64_t, CallsiteKey> key_of;  // codeptr → key
   std::unordered_map<uint32_t, const RegionInstance*> instance_of;
+  for (const RegionInstance& inst : timeline.regions) instance_of[inst.parallel_id] = &inst;
+  std::unordered_map<uint64_t, uint64_t> enclosing_codeptr;  // nested region's codeptr → its parent's
+  for (const RegionInstance& inst : timeline.regions) {
+    auto parent = instance_of.find(inst.parent_parallel_id);
+    if (inst.parent_parallel_id != 0 && parent != instance_of.end())
+      enclosing_codeptr.try_emplace(inst.codeptr, parent->second->codeptr);
+  }
   for (const RegionProfile& p : program.regions) {
-    const SourceLocation& where = symbols.resolve(p.codeptr);
-    const CallsiteKey key = CallsiteKey::of(where, p.codeptr);
+    SourceLocation where = symbols.resolve(p.codeptr);
+    std::optional<CallsiteKey> named_by_parent;
+    // clang -O2 compiles an outlined body that only forks the inner region as a tail call, so
+    // no return address into user code exists and libomp 14 reports one inside itself. The
+    // region is then named by the region it is nested in, the closest place a user can find.
+    if (auto parent = enclosing_codeptr.find(p.codeptr); where.in_runtime && parent != enclosing_codeptr.end()) {
+      const SourceLocation& outer = symbols.resolve(parent->second);
+      where = SourceLocation{fmt::format("(parallel region nested in {})", outer.file_line()), "", 0,
+                             where.module, true, where.module_offset};
+      named_by_parent = CallsiteKey{where.function};  // one per enclosing region, not per runtime address
+    }
+    const CallsiteKey key = named_by_parent.value_or(CallsiteKey::of(where, p.codeptr));
     key_of[p.codeptr] = key;
     RegionRun& r = out.regions[key];
     r.key = key;
