@@ -138,13 +138,17 @@ void write_current(LogFile& file, const Event* pos, bool may_wait) {
 
 // Writes what `pos` says was filled, waits for the writer to finish this log's chunks (so their
 // losses are counted by now) and closes the file.
-void finish_file(ThreadLog& log, const Event* pos) {
+void finish_file(ThreadLog& log, const Event* pos, size_t chunk_bytes) {
   LogFile& file = *log.file;
   file.owner.store(nullptr, std::memory_order_release);
   if (g_disowned.load(std::memory_order_relaxed)) return;
   write_current(file, pos, true);
   close(file.tail_fd);
   if (file.direct_fd >= 0) close(file.direct_fd);
+  for (LogBuffer& b : file.buffers) {
+    if (b.data) munmap(b.data, chunk_bytes);
+    b.data = nullptr;
+  }
 }
 
 }  // namespace
@@ -165,7 +169,7 @@ void roll_over(ThreadLog& log, const LogConfig& config) {
         return;
       }
       if (!hand_off(log, config)) {
-        finish_file(log, log.file->buffers[log.file->current].data);  // its chunk is already queued
+        finish_file(log, log.file->buffers[log.file->current].data, config.chunk_bytes);  // its chunk is queued
         redirect_to_scratch(log, LogState::Dropping);
       }
       return;
@@ -178,10 +182,10 @@ void roll_over(ThreadLog& log, const LogConfig& config) {
   }
 }
 
-void close_thread_log(ThreadLog& log, const LogConfig&) {
+void close_thread_log(ThreadLog& log, const LogConfig& config) {
   switch (log.state) {
     case LogState::Open:
-      finish_file(log, log.pos);
+      finish_file(log, log.pos, config.chunk_bytes);
       break;
     case LogState::Dropping:
     case LogState::Closed:
