@@ -151,6 +151,16 @@ void finish_file(ThreadLog& log, const Event* pos, size_t chunk_bytes) {
   }
 }
 
+void flush_open_logs(bool may_wait) {
+  if (g_disowned.load(std::memory_order_relaxed)) return;
+  const uint32_t n = std::min(g_thread_count.load(std::memory_order_acquire), kMaxLogs);
+  for (uint32_t i = 0; i < n; ++i) {
+    LogFile& file = g_files[i];
+    if (const ThreadLog* owner = file.owner.load(std::memory_order_acquire))
+      write_current(file, __atomic_load_n(&owner->pos, __ATOMIC_RELAXED), may_wait);
+  }
+}
+
 }  // namespace
 
 void roll_over(ThreadLog& log, const LogConfig& config) {
@@ -198,25 +208,9 @@ void close_thread_log(ThreadLog& log, const LogConfig& config) {
   redirect_to_scratch(log, LogState::Closed);
 }
 
-void flush_all_logs() {
-  if (g_disowned.load(std::memory_order_relaxed)) return;
-  const uint32_t n = std::min(g_thread_count.load(std::memory_order_acquire), kMaxLogs);
-  for (uint32_t i = 0; i < n; ++i) {
-    LogFile& file = g_files[i];
-    if (const ThreadLog* owner = file.owner.load(std::memory_order_acquire))
-      write_current(file, __atomic_load_n(&owner->pos, __ATOMIC_RELAXED), true);
-  }
-}
+void flush_all_logs() { flush_open_logs(true); }
 
-void flush_all_logs_from_signal() {
-  if (g_disowned.load(std::memory_order_relaxed)) return;
-  const uint32_t n = std::min(g_thread_count.load(std::memory_order_acquire), kMaxLogs);
-  for (uint32_t i = 0; i < n; ++i) {
-    LogFile& file = g_files[i];
-    if (const ThreadLog* owner = file.owner.load(std::memory_order_acquire))
-      write_current(file, __atomic_load_n(&owner->pos, __ATOMIC_RELAXED), false);
-  }
-}
+void flush_all_logs_from_signal() { flush_open_logs(false); }
 
 void disown_logs_after_fork() { g_disowned.store(true, std::memory_order_relaxed); }
 

@@ -59,4 +59,33 @@ inline RunLog two_thread_loop_log(bool libomp14 = false) {
   return b.log();
 }
 
+// One thread, one region 0xA0 (50 → 310). The implicit task 11 creates task 80 at 60 and waits
+// in a barrier 100 → 200; inside it task 80 runs 110 → 170, creates 81 at 115 and waits for it
+// in a taskwait 120 → 160 while 81 runs 130 → 150. Join barrier 300 → 310.
+inline RunLog task_with_taskwait_in_barrier_log() {
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(50, 10, 2, 1, 0xA0)
+      .implicit_begin(50, 10, 11, 1, 0)
+      .task_create(60, 80, 11, 0xF1)
+      .sync_begin(100, ompt_sync_region_barrier_explicit, 0xB1)
+      .task_schedule(110, 11, ompt_task_switch, 80)
+      .task_create(115, 81, 80, 0xF2)
+      .sync_begin(120, ompt_sync_region_taskwait, 0xF3)
+      .task_schedule(130, 80, ompt_task_switch, 81)
+      .task_schedule(150, 81, ompt_task_complete, 80)
+      .sync_end(160, ompt_sync_region_taskwait, 0xF3)
+      .task_schedule(170, 80, ompt_task_complete, 11)
+      .sync_end(200, ompt_sync_region_barrier_explicit, 0xB1)
+      .sync_begin(300, join)
+      .sync_end(310, join)
+      .implicit_end(310, 10, 11, 0)
+      .parallel_end(310, 10, 2, 0xA0)
+      .thread_end(1000);
+  return b.log();
+}
+
 }  // namespace ompscope::analysis::testing

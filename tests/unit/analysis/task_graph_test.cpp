@@ -51,29 +51,8 @@ TEST(TaskGraph, AChildsChainRunsThroughItsParentsTaskwaitAndTheBarrier) {
   // and 200 → 300 after it. T works 5 µs, creates C (81, 20 µs), works 5 more, waits for C in
   // its taskwait, then works 10. Ideal clock: T starts at 10, C runs 15 → 35, T resumes at 35
   // and ends at 45; the barrier opens at max(50, 45) = 50; 100 µs more: span 150.
-  const auto join = ompt_sync_region_barrier_implicit_parallel;
-  LogBuilder b(1, 1000);
-  b.thread(0)
-      .thread_begin(0)
-      .initial_task(0, 1, 2)
-      .parallel_begin(50, 10, 2, 1, 0xA0)
-      .implicit_begin(50, 10, 11, 1, 0)
-      .task_create(60, 80, 11, 0xF1)
-      .sync_begin(100, ompt_sync_region_barrier_explicit, 0xB1)
-      .task_schedule(110, 11, ompt_task_switch, 80)
-      .task_create(115, 81, 80, 0xF2)
-      .sync_begin(120, ompt_sync_region_taskwait, 0xF3)
-      .task_schedule(130, 80, ompt_task_switch, 81)
-      .task_schedule(150, 81, ompt_task_complete, 80)
-      .sync_end(160, ompt_sync_region_taskwait, 0xF3)
-      .task_schedule(170, 80, ompt_task_complete, 11)
-      .sync_end(200, ompt_sync_region_barrier_explicit, 0xB1)
-      .sync_begin(300, join)
-      .sync_end(310, join)
-      .implicit_end(310, 10, 11, 0)
-      .parallel_end(310, 10, 2, 0xA0)
-      .thread_end(1000);
-  const TaskGraphSize g = graph_of(b.log());
+  const RunLog log = testing::task_with_taskwait_in_barrier_log();
+  const TaskGraphSize g = graph_of(log);
   EXPECT_US(g.work_s, 150 + 20 + 20);
   EXPECT_US(g.span_s, 150);
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "event_log_builder.h"
+#include "scenarios.h"
 #include "task_scenarios.h"
 
 namespace ompscope::analysis {
@@ -58,29 +59,8 @@ TEST(TaskNodes, ImplicitTasksWorkOutsideTheirWaitsAndOutsideTheTasksTheirThreadR
 TEST(TaskNodes, AnExplicitTaskDoesNotWorkWhileItWaitsInItsOwnTaskwait) {
   // Task 80 runs 110 → 130 and 150 → 170 but waits in its taskwait 120 → 160 (its child 81
   // runs 130 → 150): its own work is 110 → 120 and 160 → 170.
-  const auto join = ompt_sync_region_barrier_implicit_parallel;
-  testing::LogBuilder b(1, 1000);
-  b.thread(0)
-      .thread_begin(0)
-      .initial_task(0, 1, 2)
-      .parallel_begin(50, 10, 2, 1, 0xA0)
-      .implicit_begin(50, 10, 11, 1, 0)
-      .task_create(60, 80, 11, 0xF1)
-      .sync_begin(100, ompt_sync_region_barrier_explicit, 0xB1)
-      .task_schedule(110, 11, ompt_task_switch, 80)
-      .task_create(115, 81, 80, 0xF2)
-      .sync_begin(120, ompt_sync_region_taskwait, 0xF3)
-      .task_schedule(130, 80, ompt_task_switch, 81)
-      .task_schedule(150, 81, ompt_task_complete, 80)
-      .sync_end(160, ompt_sync_region_taskwait, 0xF3)
-      .task_schedule(170, 80, ompt_task_complete, 11)
-      .sync_end(200, ompt_sync_region_barrier_explicit, 0xB1)
-      .sync_begin(300, join)
-      .sync_end(310, join)
-      .implicit_end(310, 10, 11, 0)
-      .parallel_end(310, 10, 2, 0xA0)
-      .thread_end(1000);
-  const Timeline t = build_timeline(b.log());
+  const RunLog log = testing::task_with_taskwait_in_barrier_log();
+  const Timeline t = build_timeline(log);
   const TaskNodes g = task_nodes(t.regions.at(0), tasks_of(t));
   ASSERT_EQ(g.nodes.size(), 3u);
   EXPECT_US(g.nodes[1].own_work.total(), 20);  // task 80

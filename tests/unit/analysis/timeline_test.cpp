@@ -537,30 +537,8 @@ TEST(BuildTimeline, TaskTimeInsideATaskwaitIsSubtractedFromItsWaiting) {
 // task); in split_thread_time count task time once (e.g. sum v.tasks only over visits not
 // nested in another visit of the same part, or keep a per-part task total in the timeline).
 TEST(BuildTimeline, TaskwaitInsideATaskInsideABarrierCountsOnlyTheTasksRunInsideIt) {
-  const auto join = ompt_sync_region_barrier_implicit_parallel;
-  const auto barrier = ompt_sync_region_barrier_explicit;
-  LogBuilder b(1, 1000);
-  b.thread(0)
-      .thread_begin(0)
-      .initial_task(0, 1, 2)
-      .parallel_begin(50, 10, 2, 1, 0xA0)
-      .implicit_begin(50, 10, 11, 1, 0)
-      .task_create(60, 80, 11, 0xF1)
-      .sync_begin(100, barrier, 0xB1)
-      .task_schedule(110, 11, ompt_task_switch, 80)
-      .task_create(115, 81, 80, 0xF2)
-      .sync_begin(120, ompt_sync_region_taskwait, 0xF3)
-      .task_schedule(130, 80, ompt_task_switch, 81)
-      .task_schedule(150, 81, ompt_task_complete, 80)
-      .sync_end(160, ompt_sync_region_taskwait, 0xF3)
-      .task_schedule(170, 80, ompt_task_complete, 11)
-      .sync_end(200, barrier, 0xB1)
-      .sync_begin(300, join)
-      .sync_end(310, join)
-      .implicit_end(310, 10, 11, 0)
-      .parallel_end(310, 10, 2, 0xA0)
-      .thread_end(1000);
-  const Timeline t = build_timeline(b.log());
+  const RunLog log = testing::task_with_taskwait_in_barrier_log();
+  const Timeline t = build_timeline(log);
   EXPECT_US(task_by_id(t, 80).exclusive(), 40);
   EXPECT_US(task_by_id(t, 81).exclusive(), 20);
   ASSERT_EQ(t.regions.size(), 1u);
