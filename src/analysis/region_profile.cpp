@@ -44,15 +44,26 @@ ThreadSplit operator*(ThreadSplit s, double f) {
   return s;
 }
 
+const RegionInstance* typical_instance(std::vector<const RegionInstance*> recorded) {
+  std::erase_if(recorded, [](const RegionInstance* r) { return !(r->end > r->begin); });
+  if (recorded.empty()) return nullptr;
+  auto mid = recorded.begin() + static_cast<std::ptrdiff_t>(recorded.size() / 2);
+  std::nth_element(recorded.begin(), mid, recorded.end(), [](const RegionInstance* a, const RegionInstance* b) {
+    return a->end - a->begin < b->end - b->begin;
+  });
+  return *mid;
+}
+
 ProgramProfile profile_program(const Timeline& timeline) {
   ProgramProfile out;
   out.wall_s = timeline.end - timeline.start;
   std::unordered_map<uint64_t, size_t> by_callsite;
   std::unordered_map<uint32_t, size_t> program_thread;
   std::unordered_map<uint32_t, double> in_top_regions;  // per log thread
-  // A light (sampled-out) instance is split among threads like the last recorded instance of
-  // its callsite, scaled to its length.
-  std::unordered_map<uint64_t, const RegionInstance*> last_recorded;
+  // Light (sampled-out) instances are split among threads like their callsite's typical
+  // recorded instance, scaled to their total length (see typical_instance).
+  std::unordered_map<uint64_t, std::vector<const RegionInstance*>> recorded;
+  std::unordered_map<uint64_t, double> light_top_level_s;
   for (const ThreadSummary& t : timeline.threads) {
     program_thread[t.thread] = out.threads.size();
     out.threads.push_back(ThreadSplit{t.thread});
@@ -80,19 +91,11 @@ ProgramProfile profile_program(const Timeline& timeline) {
     const bool top_level = r.parent_parallel_id == 0;
     if (top_level) out.in_regions_s += r.end - r.begin;
     if (r.light) {
-      auto model = last_recorded.find(r.codeptr);
-      if (!top_level || model == last_recorded.end()) continue;
-      const RegionInstance& m = *model->second;
-      const double f = m.end > m.begin ? (r.end - r.begin) / (m.end - m.begin) : 0.0;
-      for (const ThreadInRegion& part : m.threads) {
-        auto t = program_thread.find(part.thread);
-        if (t == program_thread.end()) continue;
-        out.threads[t->second] += split_thread_time(m, part) * f;
-        in_top_regions[part.thread] += r.end - r.begin;
-      }
+      p.light_time_s += r.end - r.begin;
+      if (top_level) light_top_level_s[r.codeptr] += r.end - r.begin;
       continue;
     }
-    last_recorded[r.codeptr] = &r;
+    recorded[r.codeptr].push_back(&r);
     for (size_t i = 0; i < r.threads.size(); ++i) {
       ThreadSplit s = split_thread_time(r, r.threads[i]);
       s.thread = static_cast<uint32_t>(i);
@@ -103,6 +106,22 @@ ProgramProfile profile_program(const Timeline& timeline) {
         out.threads[t->second] += s;
         in_top_regions[r.threads[i].thread] += r.end - r.begin;
       }
+    }
+  }
+  for (RegionProfile& p : out.regions) {
+    if (p.light_time_s <= 0) continue;
+    p.typical = typical_instance(recorded[p.codeptr]);
+    if (!p.typical) continue;
+    const RegionInstance& m = *p.typical;
+    const double f = p.light_time_s / (m.end - m.begin);
+    for (size_t i = 0; i < m.threads.size() && i < p.per_thread.size(); ++i) {
+      const ThreadSplit s = split_thread_time(m, m.threads[i]);
+      p.per_thread[i] += s * f;
+      auto t = program_thread.find(m.threads[i].thread);
+      const double top = light_top_level_s[p.codeptr];
+      if (top <= 0 || t == program_thread.end()) continue;
+      out.threads[t->second] += s * (top / (m.end - m.begin));
+      in_top_regions[m.threads[i].thread] += top;
     }
   }
   out.serial_s = std::max(0.0, out.wall_s - out.in_regions_s);

@@ -28,7 +28,11 @@ struct RegionProfile {
   uint64_t instances = 0;
   double time_s = 0;         // sum over instances of region wall time (master's begin → end)
   uint64_t recorded_instances = 0;  // recorded in full (the others were sampled out)
-  double recorded_time_s = 0;       // their wall time: per_thread covers only these
+  double recorded_time_s = 0;       // their wall time
+  double light_time_s = 0;          // wall time of the sampled-out instances
+  // The recorded instance of median length: per_thread adds it, scaled to light_time_s, for
+  // the sampled-out instances (robust to a recorded instance hit by a one-off delay).
+  const RegionInstance* typical = nullptr;
   uint32_t max_team_size = 0;
   bool nested = false;       // ran inside another parallel region
   bool complete = true;      // false if the program died inside an instance
@@ -42,6 +46,10 @@ struct ProgramProfile {
   std::vector<RegionProfile> regions;  // ordered by first appearance
   std::vector<ThreadSplit> threads;    // by log thread index
 };
+
+// The recorded instance of median length (nullptr if none): what sampled-out instances of the
+// same callsite are taken to look like.
+const RegionInstance* typical_instance(std::vector<const RegionInstance*> recorded);
 
 // Split of one thread's time in one region instance. Exposed for unit tests.
 ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion& part);

@@ -48,16 +48,21 @@ BarrierPhases operator*(BarrierPhases p, double f) {
   p.startup_s *= f;
   p.fork_s *= f;
   p.join_s *= f;
+  const auto count = [f](uint32_t n) { return static_cast<uint32_t>(static_cast<double>(n) * f + 0.5); };
+  p.barriers = count(p.barriers);
+  p.imbalanced_after_loop = count(p.imbalanced_after_loop);
+  p.skipped_with_tasks = count(p.skipped_with_tasks);
   return p;
 }
 
 // Sampled-out instances behave like the recorded ones of the same callsite (that is what the
-// sampling waited to learn), so every time measured inside grows with the region's total time.
+// sampling waited to learn): barrier phases like its typical instance, scaled to their length;
+// lock operations in proportion to time.
 void scale_to_all_instances(RegionRun& r) {
   if (!r.sampled() || r.profile.recorded_time_s <= 0) return;
+  if (const RegionInstance* m = r.profile.typical)
+    add_phases(r.phases, barrier_phases(*m) * (r.profile.light_time_s / (m->end - m->begin)));
   const double f = r.profile.time_s / r.profile.recorded_time_s;
-  for (ThreadSplit& s : r.profile.per_thread) s = s * f;
-  r.phases = r.phases * f;
   for (LockCost& c : r.locks.locks) {
     c.acquisitions = static_cast<uint64_t>(static_cast<double>(c.acquisitions) * f + 0.5);
     c.acquire_s *= f;
@@ -114,6 +119,8 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     r.profile.time_s += p.time_s;
     r.profile.recorded_instances += p.recorded_instances;
     r.profile.recorded_time_s += p.recorded_time_s;
+    r.profile.light_time_s += p.light_time_s;
+    if (!r.profile.typical) r.profile.typical = p.typical;
     r.profile.max_team_size = std::max(r.profile.max_team_size, p.max_team_size);
     r.profile.nested = r.profile.nested || p.nested;
     r.profile.complete = r.profile.complete && p.complete;

@@ -367,7 +367,7 @@ def scenario_scale_task_thresholds(c):
         fail(f"balanced_tasks: its tasks should allow the full speedup at 2 threads: {region['tasks']['2']}")
 
 def scenario_adaptive_sampling(c):
-    """A region run 20 000 times is recorded in full on its first 1000 instances and one in ten
+    """A region run 12 000 times is recorded in full on its first 1000 instances and one in ten
     after that; counts stay exact, the report says it sampled, and the scaled diagnosis agrees
     with a run that records everything."""
     program = c.prog("many_regions")
@@ -378,10 +378,10 @@ def scenario_adaptive_sampling(c):
     run([c.bin, "profile", "-o", full, "--", program], env=dict(env, OMPSCOPE_SAMPLING="off"), check_rc=0)
     rs, rf = load(sampled), load(full)
     a, b = region_at(rs, c.src("many_regions.c"), line), region_at(rf, c.src("many_regions.c"), line)
-    if a["instances"] != 20000 or b["instances"] != 20000:
-        fail(f"instances {a['instances']} sampled / {b['instances']} full, expected 20000 both")
-    if a.get("recorded_instances_at") != {"2": 1000 + 1900}:
-        fail(f"recorded_instances_at {a.get('recorded_instances_at')}, expected 2900 at 2 threads")
+    if a["instances"] != 12000 or b["instances"] != 12000:
+        fail(f"instances {a['instances']} sampled / {b['instances']} full, expected 12000 both")
+    if a.get("recorded_instances_at") != {"2": 1000 + 1100}:
+        fail(f"recorded_instances_at {a.get('recorded_instances_at')}, expected 2100 at 2 threads")
     if "recorded_instances_at" in b:
         fail("OMPSCOPE_SAMPLING=off still sampled")
     if not any("adaptive sampling" in n for n in rs["notes"]) or "adaptive sampling" not in p.stdout + p.stderr:
@@ -389,15 +389,17 @@ def scenario_adaptive_sampling(c):
     events_s, events_f = rs["runs"][0]["events"], rf["runs"][0]["events"]
     if not events_s < 0.4 * events_f:
         fail(f"sampling kept {events_s} of {events_f} events")
-    # Thread 0 does 3 units, thread 1 one: both runs see the same barrier wait on thread 1,
-    # the sampled one by scaling 2900 recorded instances to 20 000 (unscaled it would be 15%).
-    wait = [r["per_thread"]["2"][1]["barrier_wait_s"] for r in (a, b)]
-    ratio = wait[0] / wait[1]
-    if not 0.6 < ratio < 1.6:
-        fail(f"thread 1 barrier wait {wait[0]:.4f} s sampled vs {wait[1]:.4f} s recorded in full")
-    kinds = [q["kind"] for q in a["problems"]]
-    if not kinds or kinds[0] != "load_imbalance":
-        fail(f"sampled run's first cause is {kinds[:1]}, expected load_imbalance")
+    # Thread 0 does 3 units, thread 1 one: thread 1 waits at the barrier for most of the region
+    # in both runs, the sampled one by scaling 2100 recorded instances to 12 000 (unscaled, its
+    # wait would be 18% of the other). Fractions of the region's time, since two runs on a
+    # shared machine differ in speed.
+    share = [r["per_thread"]["2"][1]["barrier_wait_s"] / r["time_s"]["2"] for r in (a, b)]
+    if not 0.75 < share[0] / share[1] < 1.33:
+        fail(f"thread 1 waits {share[0]:.0%} of the region sampled vs {share[1]:.0%} recorded in full")
+    first = [r["problems"][0]["kind"] if r["problems"] else None for r in (a, b)]
+    # load_imbalance is the designed cause; a noisy machine can inflate fork/join in both runs alike.
+    if first[0] != "load_imbalance" and first[0] != first[1]:
+        fail(f"sampled run's first cause is {first[0]}, the full run's {first[1]}, expected load_imbalance")
 
 def wall(cmd, env):
     t = time.perf_counter()

@@ -1,7 +1,7 @@
-// Designed for adaptive sampling: one short, imbalanced region run 20 000 times (thread 0 does
+// Designed for adaptive sampling: one short, imbalanced region run 12 000 times (thread 0 does
 // three times the work of the others), so after its first instances the tool records only a
 // subset, and the diagnosis (load_imbalance) must survive the scaling to all instances.
-// argv[1] = instances (default 20000).
+// argv[1] = instances (default 12000).
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +13,11 @@ static double spin(long n) {
 }
 
 int main(int argc, char** argv) {
-  const int instances = argc > 1 ? atoi(argv[1]) : 20000;
+  const int instances = argc > 1 ? atoi(argv[1]) : 12000;
   double sum = 0.0;
   for (int r = 0; r < instances; ++r) {
 #pragma omp parallel reduction(+ : sum)
-    sum += spin(omp_get_thread_num() == 0 ? 6000 : 2000);
+    sum += spin(omp_get_thread_num() == 0 ? 30000 : 10000);
   }
   printf("sum=%.3f\n", sum);
   return 0;
