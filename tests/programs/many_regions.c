@@ -1,6 +1,7 @@
-// Designed for adaptive sampling: one short, imbalanced region run 12 000 times (thread 0 does
-// three times the work of the others), so after its first instances the tool records only a
-// subset, and the diagnosis (load_imbalance) must survive the scaling to all instances.
+// Designed for adaptive sampling: one short, imbalanced region run 12 000 times. Thread 0 does
+// six times the work of the others (~40 µs of imbalance per instance, well above a fork's
+// cost). After its first instances the tool records only a subset, and the diagnosis
+// (load_imbalance) must survive the scaling to all instances.
 // argv[1] = instances (default 12000).
 #include <omp.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ int main(int argc, char** argv) {
   double sum = 0.0;
   for (int r = 0; r < instances; ++r) {
 #pragma omp parallel reduction(+ : sum)
-    sum += spin(omp_get_thread_num() == 0 ? 30000 : 10000);
+    sum += spin(omp_get_thread_num() == 0 ? 60000 : 10000);
   }
   printf("sum=%.3f\n", sum);
   return 0;

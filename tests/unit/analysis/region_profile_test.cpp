@@ -160,5 +160,19 @@ TEST(ThreadSplit, PlusEqualsSumsEveryTimeAndKeepsTheLeftThread) {
   EXPECT_DOUBLE_EQ(a.outside_s, 66);
 }
 
+TEST(TypicalInstance, IsTheRecordedInstanceOfMedianLengthSoAOneOffDelayIsNotExtrapolated) {
+  std::vector<RegionInstance> instances(5);
+  const double lengths[] = {100e-6, 12e-3 /* preempted */, 90e-6, 110e-6, 0 /* empty */};
+  for (size_t i = 0; i < 5; ++i) {
+    instances[i].begin = 1.0;
+    instances[i].end = 1.0 + lengths[i];
+  }
+  std::vector<const RegionInstance*> recorded;
+  for (const RegionInstance& r : instances) recorded.push_back(&r);
+  EXPECT_EQ(typical_instance(recorded), &instances[3]);  // of 90, 100, 110, 12000 µs: the upper median
+  EXPECT_EQ(typical_instance({}), nullptr);
+  EXPECT_EQ(typical_instance({&instances[4]}), nullptr);  // no length to scale by
+}
+
 }  // namespace
 }  // namespace ompscope::analysis
