@@ -274,14 +274,25 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
     }
     std::stable_sort(held.begin(), held.end(), [](const auto* x, const auto* y) { return x->acquired < y->acquired; });
     std::vector<uint32_t> order(lock_id.size(), 0);
-    for (const analysis::LockAcquisition* a : held) {
+    // OMPT reports a release after the lock is free, so the next owner's "acquired" can be
+    // stamped a few ns before it: end each hold no later than the next acquisition of its lock.
+    std::unordered_map<uint64_t, double> next_acquired;
+    std::vector<double> hold_end(held.size());
+    for (size_t i = held.size(); i-- > 0;) {
+      const analysis::LockAcquisition& a = *held[i];
+      auto next = next_acquired.find(a.wait_id);
+      hold_end[i] = next == next_acquired.end() ? a.released : std::min(a.released, next->second);
+      next_acquired[a.wait_id] = a.acquired;
+    }
+    for (size_t i = 0; i < held.size(); ++i) {
+      const analysis::LockAcquisition* a = held[i];
       Slice h;
       h.kind = SliceKind::LockHeld;
       h.region = b.region(SliceKind::LockHeld, a->mutex_kind, mutex_name(a->mutex_kind), a->codeptr);
       h.ref = lock_id[a->wait_id];
       h.aux = ++order[h.ref];
       h.begin = to_ns(a->acquired);
-      h.end = to_ns(a->released);
+      h.end = to_ns(hold_end[i]);
       b.add(a->thread, h);
     }
     model.locks = static_cast<uint32_t>(lock_id.size());

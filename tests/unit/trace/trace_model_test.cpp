@@ -130,6 +130,23 @@ TEST(TraceModel, AnIntervalOutlivingItsParentIsCutAtTheParentsEndAndCounted) {
   EXPECT_EQ(held.end, 13800);
 }
 
+TEST(TraceModel, AHoldEndsNoLaterThanTheNextAcquisitionOfItsLock) {
+  // OMPT stamps a release after the lock is free: thread 1 acquires at 13.9 µs, before thread
+  // 0's release (14 µs) was stamped. Thread 0's hold ends at 13.9 µs, so the trace never shows
+  // the lock held twice.
+  analysis::Timeline t = two_thread_run();
+  analysis::LockAcquisition next = t.locks[0];
+  next.thread = 1;
+  next.request = us(13.7);
+  next.acquired = us(13.9);
+  next.released = us(14.2);
+  t.locks.push_back(next);
+  const output::TraceModel model = output::build_trace_model(t, two_thread_work(), name_of);
+  for (const output::ThreadTrack& track : model.threads)
+    for (const Slice& s : track.slices)
+      if (s.kind == SliceKind::LockHeld) EXPECT_EQ(s.end, track.thread == 0 ? 13900 : 14200);
+}
+
 TEST(TraceModel, ANestLockTakenAgainByItsOwnerHasNoHoldOfItsOwn) {
   analysis::Timeline t = two_thread_run();
   t.locks[0].mutex_kind = ompt_mutex_nest_lock;
