@@ -25,6 +25,7 @@ struct LogFile {
   int direct_fd;                        // O_DIRECT where the filesystem allows it
   int tail_fd;                          // buffered: partial chunks at flushes, fallback writes
   std::atomic<ThreadLog*> owner;        // set while the log is open; its pos fills `current`
+  std::atomic<uint32_t> flushers;       // other threads writing it out now (exit, signals)
   uint32_t current;                     // ring index of the chunk being filled
   LogBuffer buffers[kBuffersPerLog];
   // A failed write (disk full, I/O error) ends the file at failed_at: every byte handed to it

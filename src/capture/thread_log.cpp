@@ -1,6 +1,7 @@
 #include "capture/thread_log.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -137,18 +138,17 @@ void write_current(LogFile& file, const Event* pos, bool may_wait) {
 }
 
 // Writes what `pos` says was filled, waits for the writer to finish this log's chunks (so their
-// losses are counted by now) and closes the file.
-void finish_file(ThreadLog& log, const Event* pos, size_t chunk_bytes) {
+// losses are counted by now) and closes the file, once no flush on another thread (exit, a
+// fatal signal) is still writing it: its descriptors must not be reused under it. The chunks
+// stay mapped.
+void finish_file(ThreadLog& log, const Event* pos) {
   LogFile& file = *log.file;
-  file.owner.store(nullptr, std::memory_order_release);
+  file.owner.store(nullptr);  // sequentially consistent with flush_open_logs' count and load
+  while (file.flushers.load() != 0) sched_yield();
   if (g_disowned.load(std::memory_order_relaxed)) return;
   write_current(file, pos, true);
   close(file.tail_fd);
   if (file.direct_fd >= 0) close(file.direct_fd);
-  for (LogBuffer& b : file.buffers) {
-    if (b.data) munmap(b.data, chunk_bytes);
-    b.data = nullptr;
-  }
 }
 
 void flush_open_logs(bool may_wait) {
@@ -156,8 +156,10 @@ void flush_open_logs(bool may_wait) {
   const uint32_t n = std::min(g_thread_count.load(std::memory_order_acquire), kMaxLogs);
   for (uint32_t i = 0; i < n; ++i) {
     LogFile& file = g_files[i];
-    if (const ThreadLog* owner = file.owner.load(std::memory_order_acquire))
+    file.flushers.fetch_add(1);
+    if (const ThreadLog* owner = file.owner.load())
       write_current(file, __atomic_load_n(&owner->pos, __ATOMIC_RELAXED), may_wait);
+    file.flushers.fetch_sub(1);
   }
 }
 
@@ -179,7 +181,7 @@ void roll_over(ThreadLog& log, const LogConfig& config) {
         return;
       }
       if (!hand_off(log, config)) {
-        finish_file(log, log.file->buffers[log.file->current].data, config.chunk_bytes);  // its chunk is queued
+        finish_file(log, log.file->buffers[log.file->current].data);  // its chunk is already queued
         redirect_to_scratch(log, LogState::Dropping);
       }
       return;
@@ -192,10 +194,10 @@ void roll_over(ThreadLog& log, const LogConfig& config) {
   }
 }
 
-void close_thread_log(ThreadLog& log, const LogConfig& config) {
+void close_thread_log(ThreadLog& log, const LogConfig&) {
   switch (log.state) {
     case LogState::Open:
-      finish_file(log, log.pos, config.chunk_bytes);
+      finish_file(log, log.pos);
       break;
     case LogState::Dropping:
     case LogState::Closed:
