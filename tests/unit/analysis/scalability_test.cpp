@@ -8,6 +8,8 @@
 
 #include <string>
 
+#include "problem_lookup.h"
+
 namespace ompscope::analysis {
 namespace {
 
@@ -44,18 +46,8 @@ BarrierPhases all_phases() {
                        .join_s = 0.375, .barriers = 3, .imbalanced_after_loop = 1, .skipped_with_tasks = 0};
 }
 
-const Problem* find(const std::vector<Problem>& problems, const std::string& kind) {
-  for (const Problem& p : problems)
-    if (p.kind == kind) return &p;
-  return nullptr;
-}
-
-double detail(const Problem& p, const std::string& name) {
-  for (const auto& [n, v] : p.details)
-    if (n == name) return v;
-  ADD_FAILURE() << p.kind << " has no detail " << name;
-  return -1;
-}
+using testing::detail;
+using testing::find;
 
 bool has_detail(const Problem& p, const std::string& name) {
   for (const auto& [n, v] : p.details)

@@ -5,23 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "event_log_builder.h"
+#include "problem_lookup.h"
 #include "task_scenarios.h"
 
 namespace ompscope::analysis {
 namespace {
 
-const Problem* find(const std::vector<Problem>& problems, const std::string& kind) {
-  for (const Problem& p : problems)
-    if (p.kind == kind) return &p;
-  return nullptr;
-}
-
-double detail(const Problem& p, const std::string& name) {
-  for (const auto& [n, v] : p.details)
-    if (n == name) return v;
-  ADD_FAILURE() << p.kind << " has no detail " << name;
-  return -1;
-}
+using testing::detail;
+using testing::find;
 
 // 100 tasks in a region where the team spent 10 s of thread time: 10% of it is 1 s.
 TaskFigures figures(double body_each, double dispatch, size_t gaps, double starvation = 0, double end_idle = 0) {
