@@ -33,6 +33,9 @@ static void schedule_tsc(ompt_data_t* p, ompt_task_status_t s, ompt_data_t* n) {
   stamp(0, (uint32_t)s, 0);
 }
 
+/* Any callback signature: the arguments are ignored (System V passes them in registers). */
+static void ignore_all(void) {}
+
 static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t* data) {
   (void)device, (void)data;
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
@@ -40,6 +43,16 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t* da
   int tsc = mode && strcmp(mode, "tsc") == 0;
   set(ompt_callback_task_create, tsc ? (ompt_callback_t)create_tsc : (ompt_callback_t)create_empty);
   set(ompt_callback_task_schedule, tsc ? (ompt_callback_t)schedule_tsc : (ompt_callback_t)schedule_empty);
+  if (mode && strcmp(mode, "all") == 0) {
+    /* Every other callback libompscope registers, doing nothing: what libomp spends on them. */
+    const ompt_callbacks_t others[] = {ompt_callback_thread_begin, ompt_callback_thread_end, ompt_callback_parallel_begin,
+                                       ompt_callback_parallel_end, ompt_callback_implicit_task, ompt_callback_work,
+                                       ompt_callback_dispatch, ompt_callback_sync_region, ompt_callback_sync_region_wait,
+                                       ompt_callback_mutex_acquire, ompt_callback_mutex_acquired,
+                                       ompt_callback_mutex_released, ompt_callback_nest_lock, ompt_callback_lock_init,
+                                       ompt_callback_lock_destroy, ompt_callback_masked};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; ++i) set(others[i], (ompt_callback_t)ignore_all);
+  }
   return 1;
 }
 static void finalize(ompt_data_t* data) { (void)data; }

@@ -41,9 +41,24 @@ const PlacedFragment* fragment_starting_at(const std::vector<PlacedFragment>* fr
   return it != fragments->end() && it->fragment->begin == at ? &*it : nullptr;
 }
 
+// The fragment on this thread that ends exactly where a stretch of waiting begins, if any.
+const PlacedFragment* fragment_ending_at(const std::vector<PlacedFragment>* fragments, double at) {
+  if (!fragments) return nullptr;
+  auto it = std::lower_bound(fragments->begin(), fragments->end(), at,
+                             [](const PlacedFragment& f, double v) { return f.fragment->begin < v; });
+  // Fragments on one thread do not overlap: the one ending at `at` began before it.
+  while (it != fragments->begin()) {
+    --it;
+    if (it->fragment->end == at) return &*it;
+    if (it->fragment->end < at) return nullptr;
+  }
+  return nullptr;
+}
+
 double fastest_creation_interval(const std::vector<const TaskInstance*>& tasks, const TaskNodes& nodes) {
   std::map<uint32_t, std::vector<const TaskInstance*>> by_creator;  // creating task → its creations
-  for (const TaskInstance* t : tasks) by_creator[t->parent].push_back(t);
+  for (const TaskInstance* t : tasks)
+    if (!t->light) by_creator[t->parent].push_back(t);
   std::map<uint32_t, IntervalSet> running_on;  // log thread → explicit tasks it ran
   for (const auto& [thread, list] : nodes.fragments_on_thread) {
     std::vector<Interval> r;
@@ -88,8 +103,15 @@ double list_schedule_idle(const std::vector<double>& bodies, size_t team) {
 double end_idle(const TaskNodes& nodes, size_t team) {
   if (team == 0) return 0;
   std::vector<double> bodies;
-  for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i)
-    if (!nodes.nodes[i].explicit_task->fragments.empty()) bodies.push_back(nodes.nodes[i].own_work.total());
+  for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
+    const TaskInstance& t = *nodes.nodes[i].explicit_task;
+    if (t.fragments.empty()) continue;
+    const double body = nodes.nodes[i].own_work.total();
+    if (t.light)
+      bodies.insert(bodies.end(), t.light, body / t.light);  // the batch's tasks, each the mean body
+    else
+      bodies.push_back(body);
+  }
   if (bodies.empty()) return 0;
   std::vector<double> sorted = bodies;
   std::sort(sorted.begin(), sorted.end());
@@ -119,7 +141,7 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   if (creator != nullptr) {
     const TaskInstance& last = *nodes.nodes[creator->children.back()].explicit_task;
     out.creation_chain_s = creator->own_work.length_between(-std::numeric_limits<double>::infinity(), last.created);
-    out.chain_tasks = creator->children.size();
+    for (size_t c : creator->children) out.chain_tasks += nodes.nodes[c].explicit_task->weight;
   }
 
   double last_creation = -std::numeric_limits<double>::infinity();
@@ -128,10 +150,13 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
     const TaskNode& n = nodes.nodes[i];
     const TaskInstance& t = *n.explicit_task;
-    creators.insert(t.creator_thread);
-    last_creation = std::max(last_creation, t.created);
+    if (!t.light) {
+      creators.insert(t.creator_thread);
+      last_creation = std::max(last_creation, t.created);
+    }
     if (t.fragments.empty()) continue;
-    ++out.tasks;
+    out.tasks += t.count();
+    if (!t.light) ++out.recorded_tasks;
     out.body_s += n.own_work.total();
     last_start = std::max(last_start, t.fragments.front().begin);
     for (const TaskFragment& f : t.fragments) last_end = std::max(last_end, f.end);
@@ -145,14 +170,19 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
     out.tail_idle_s += waiting.length_between(last_start, last_end);
     for (const Interval& w : waiting.intervals()) {
       const PlacedFragment* next = fragment_starting_at(fragments, w.end);
+      // Around a batch of light tasks the waiting is only known in sum: the dispatches between
+      // its tasks all follow its estimated fragment. None of it is a dispatch gap; a stretch
+      // ending in a batch is not classified at all (its task's creation is unknown).
+      const PlacedFragment* before = fragment_ending_at(fragments, w.begin);
+      const bool after_batch = before != nullptr && before->task->light;
       if (next == nullptr) {
         out.starvation_s += std::max(0.0, std::min(w.end, last_creation) - w.begin);
-      } else if (next->starts_task) {
+      } else if (next->starts_task && !next->task->light) {
         const double created = next->task->created;
-        if (created <= w.begin)
-          out.dispatch_gaps.push_back(w.end - w.begin);
-        else
+        if (created > w.begin)
           out.starvation_s += std::min(w.end, created) - w.begin;
+        else if (!after_batch)
+          out.dispatch_gaps.push_back(w.end - w.begin);
       }
     }
   }
@@ -161,6 +191,7 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
 
 void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.tasks += s.tasks;
+  into.recorded_tasks += s.recorded_tasks;
   into.body_s += s.body_s;
   into.thread_time_s += s.thread_time_s;
   into.work_s += s.work_s;

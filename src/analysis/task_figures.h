@@ -31,6 +31,7 @@ namespace ompscope::analysis {
 
 struct TaskFigures {
   uint64_t tasks = 0;          // explicit tasks that ran
+  uint64_t recorded_tasks = 0; // of them, recorded in full (the others: adaptive sampling)
   double body_s = 0;           // their own work (excluding their own taskwaits)
   double thread_time_s = 0;    // team size × duration of the instances that created tasks
   double work_s = 0;           // task graph (task_graph.h), instances summed: they run one after another
@@ -42,7 +43,7 @@ struct TaskFigures {
   double end_idle_s = 0;       // thread time
   uint32_t creating_threads = 0;  // most threads that created tasks in one instance
   double creation_chain_s = 0;
-  uint64_t chain_tasks = 0;       // tasks created along the creation chains
+  uint64_t chain_tasks = 0;       // tasks created along the creation chains (sampled-out ones too)
   double graph_idle_s = 0;        // thread time
 
   double mean_body_s() const { return tasks ? body_s / static_cast<double>(tasks) : 0; }

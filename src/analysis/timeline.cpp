@@ -60,6 +60,11 @@ struct OpenSync {
   bool implicit;
 };
 
+struct LightBody {
+  std::unordered_map<uint32_t, double> per_region;  // by parallel id
+  double overall = 0;
+};
+
 struct Frame {
   uint32_t parallel_id;
   uint32_t implicit_task;
@@ -69,10 +74,13 @@ struct Frame {
 // Everything one thread's stream contributes; threads are walked one after another.
 class ThreadWalk {
  public:
+  // `light_body`: mean body of a light task per region instance; null on the first pass, which
+  // only times the recorded tasks.
   ThreadWalk(const RunLog& log, uint32_t thread, std::vector<Part>& parts,
              std::unordered_map<uint32_t, Span>& spans, std::unordered_map<uint32_t, size_t>& task_index,
-             Timeline& out)
-      : log_(log), thread_(thread), parts_(parts), spans_(spans), task_index_(task_index), out_(out) {}
+             const LightBody* light_body, Timeline& out)
+      : log_(log), thread_(thread), parts_(parts), spans_(spans), task_index_(task_index),
+        light_body_(light_body), out_(out) {}
 
   void on(const Event& e) {
     const double t = log_.seconds(e.time);
@@ -181,6 +189,10 @@ class ThreadWalk {
       case EventKind::TaskSchedule:
         on_task_schedule(e, t);
         break;
+      case EventKind::LightTasks:
+        out_.light_tasks += e.arg;
+        if (light_body_) on_light_batch(e, t);
+        break;
       default:
         break;
     }
@@ -255,19 +267,42 @@ class ThreadWalk {
   void close_fragment(double t) {
     auto it = task_index_.find(running_task_);
     if (it != task_index_.end()) out_.tasks[it->second].fragments.push_back({thread_, running_since_, t});
-    const double dt = t - running_since_;
-    // Task time inside a barrier or taskwait is not waiting: every enclosing visit gets the part
-    // of the fragment after its arrival, except a taskwait opened by this very task (the task
-    // is suspended in it, not run by it).
+    add_task_time(running_since_, t, running_task_);
+    running_task_ = 0;
+  }
+
+  // Task time inside a barrier or taskwait is not waiting: every enclosing visit gets the part
+  // of [from, to] after its arrival, except a taskwait opened by `task` itself (it is suspended
+  // there, not running).
+  void add_task_time(double from, double to, uint32_t task) {
     bool inside_sync = false;
     for (OpenSync& s : syncs_) {
-      if (s.visit.task == running_task_) continue;
-      s.visit.tasks += t - std::max(running_since_, s.visit.arrive);
+      if (task != 0 && s.visit.task == task) continue;
+      s.visit.tasks += std::max(0.0, to - std::max(from, s.visit.arrive));
       inside_sync = true;
     }
     if (!inside_sync)
-      if (size_t p = current_part(); p != kNoPart) parts_[p].data.tasks_outside_syncs += dt;
-    running_task_ = 0;
+      if (size_t p = current_part(); p != kNoPart) parts_[p].data.tasks_outside_syncs += to - from;
+  }
+
+  // Light tasks ran from the batch's start on; how long, the log does not say: the count times
+  // the region's mean recorded body, within the time until this record.
+  void on_light_batch(const Event& e, double t) {
+    if (e.arg == 0) return;
+    const double begin = std::min(t, log_.seconds(e.codeptr));
+    const uint32_t parallel = current_parallel();
+    auto mean = light_body_->per_region.find(parallel);
+    const double body = mean != light_body_->per_region.end() ? mean->second : light_body_->overall;
+    const double end = begin + std::min(t - begin, body * e.arg);
+    TaskInstance batch;
+    batch.light = e.arg;
+    batch.parallel_id = parallel;
+    batch.creator_thread = thread_;
+    batch.created = begin;
+    batch.completed = end;
+    batch.fragments.push_back({thread_, begin, end});
+    out_.tasks.push_back(std::move(batch));
+    add_task_time(begin, end, 0);
   }
 
   void on_task_schedule(const Event& e, double t) {
@@ -278,7 +313,8 @@ class ThreadWalk {
       auto it = task_index_.find(prior);
       if (it != task_index_.end() && out_.tasks[it->second].completed < 0) out_.tasks[it->second].completed = t;
     }
-    if (next != 0 && !is_implicit_task(next)) {
+    // A light task (not in the index) is not followed: its batch record accounts for it.
+    if (next != 0 && !is_implicit_task(next) && task_index_.count(next)) {
       running_task_ = next;
       running_since_ = t;
     }
@@ -289,6 +325,7 @@ class ThreadWalk {
   std::vector<Part>& parts_;
   std::unordered_map<uint32_t, Span>& spans_;
   std::unordered_map<uint32_t, size_t>& task_index_;
+  const LightBody* light_body_;
   Timeline& out_;
 
   std::vector<Frame> frames_;
@@ -308,7 +345,33 @@ double TaskInstance::exclusive() const {
   return sum;
 }
 
-Timeline build_timeline(const RunLog& log) {
+namespace {
+
+// The body of a light task, estimated from the recorded ones: per region instance, the mean
+// over those recorded after the sampled phase began (weight > 1; the light ones are their
+// siblings), else over all recorded; else over the whole run.
+LightBody light_body_of(const Timeline& first_pass) {
+  struct Sum {
+    double sampled = 0, all = 0;
+    uint64_t n_sampled = 0, n_all = 0;
+  };
+  std::unordered_map<uint32_t, Sum> sums;
+  Sum run;
+  for (const TaskInstance& t : first_pass.tasks) {
+    if (t.fragments.empty()) continue;
+    Sum& s = sums[t.parallel_id];
+    const double body = t.exclusive();
+    s.all += body, ++s.n_all, run.all += body, ++run.n_all;
+    if (t.weight > 1) s.sampled += body, ++s.n_sampled;
+  }
+  LightBody out;
+  for (const auto& [parallel, s] : sums)
+    out.per_region[parallel] = s.n_sampled ? s.sampled / double(s.n_sampled) : s.all / double(s.n_all);
+  out.overall = run.n_all ? run.all / double(run.n_all) : 0;
+  return out;
+}
+
+Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   Timeline out;
   std::vector<Part> parts;
   std::unordered_map<uint32_t, Span> spans;
@@ -326,13 +389,14 @@ Timeline build_timeline(const RunLog& log) {
       task.creator_thread = thread.thread_index;
       task.codeptr = e.codeptr;
       task.flags = e.arg;
+      task.weight = std::max<uint32_t>(1, e.detail);
       task.created = log.seconds(e.time);
       task_index[e.id] = out.tasks.size();
       out.tasks.push_back(std::move(task));
     }
   }
   for (const ThreadEvents& thread : log.threads) {
-    ThreadWalk walk(log, thread.thread_index, parts, spans, task_index, out);
+    ThreadWalk walk(log, thread.thread_index, parts, spans, task_index, light_body, out);
     for (const Event& e : thread.events) walk.on(e);
     walk.finish(run_end);
     if (!thread.events.empty())
@@ -385,6 +449,16 @@ Timeline build_timeline(const RunLog& log) {
   std::sort(out.locks.begin(), out.locks.end(),
             [](const LockAcquisition& a, const LockAcquisition& b) { return a.request < b.request; });
   return out;
+}
+
+}  // namespace
+
+Timeline build_timeline(const RunLog& log) {
+  Timeline first = walk_log(log, nullptr);
+  if (first.light_tasks == 0) return first;
+  // Sampled tasks: walk again, now knowing how long a light task takes.
+  const LightBody body = light_body_of(first);
+  return walk_log(log, &body);
 }
 
 }  // namespace ompscope::analysis

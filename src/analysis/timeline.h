@@ -71,8 +71,14 @@ struct TaskFragment {  // a contiguous execution of a task on one thread
   double end = 0;
 };
 
+// A recorded task, or (light > 0) a batch of sampled-out tasks one thread ran between two of
+// its records (adaptive sampling): the log gives their count and the first one's start; their
+// one fragment lasts the count times the mean recorded body in the region (never longer than
+// the time until the thread's next record), from that start.
 struct TaskInstance {
   uint32_t id = 0;
+  uint32_t weight = 1;        // creations the creation record stands for (itself and light ones)
+  uint32_t light = 0;         // > 0: a batch of this many light tasks, not one task
   uint32_t parent = 0;        // creating task (implicit or explicit)
   uint32_t parallel_id = 0;   // region it was created in
   uint32_t creator_thread = 0;
@@ -82,6 +88,7 @@ struct TaskInstance {
   double completed = -1;      // -1: never completed (program died)
   std::vector<TaskFragment> fragments;
   double exclusive() const;   // sum of fragments: suspension already excluded
+  uint64_t count() const { return light ? light : 1; }  // tasks it stands for as run
 };
 
 struct ThreadSummary {
@@ -95,9 +102,10 @@ struct Timeline {
   double end = 0;             // finalize (or the last event of a run that died)
   std::vector<RegionInstance> regions;   // ordered by begin
   std::vector<LockAcquisition> locks;    // ordered by request
-  std::vector<TaskInstance> tasks;       // ordered by creation
+  std::vector<TaskInstance> tasks;       // recorded ones ordered by creation, then light batches
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
+  uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)
 };
 
 Timeline build_timeline(const RunLog& log);

@@ -6,6 +6,11 @@
 //   so counts and total time stay exact) and nothing from inside them.
 // - A thread's first `full_lock_ops` lock operations are recorded, then one in `lock_every`;
 //   the recorded acquisition carries how many operations it stands for.
+// - A thread's first `full_tasks` tasks per creation site are recorded, then one in `task_every`
+//   (its creation record says how many it stands for). The others ("light" tasks) leave no
+//   record of their own, nor does anything inside them but lock operations: a thread only counts
+//   the light tasks it runs and, at its next record, writes one record with that count and the
+//   start of the first of them. Tasks they create are light too.
 // The analysis scales what it measured on the recorded part to all of it and says so.
 #pragma once
 #include <cstdint>
@@ -18,6 +23,8 @@ struct SamplingPolicy {
   uint32_t region_every = 10;
   uint32_t full_lock_ops = 10000;
   uint32_t lock_every = 16;
+  uint32_t full_tasks = 2000;
+  uint32_t task_every = 16;
 };
 
 // Counts this instance of the region at `codeptr`; true if it is to be recorded in full.
@@ -54,6 +61,35 @@ inline bool lock_release_recorded(LockSampling& s) {
   const bool record = !(s.skip_bits & 1);
   s.skip_bits >>= 1;
   return record;
+}
+
+// One thread's task creations per creation site, and the light tasks it ran since its last
+// record. Per thread, so the hot path needs no atomics; a plain aggregate for initial-exec TLS,
+// kept small (a dlopen'ed tool gets a few hundred bytes of static TLS). A site that finds the
+// table full is recorded in full: exact, just not cheaper.
+struct TaskSampling {
+  static constexpr uint32_t kSites = 16;
+  uint64_t site[kSites];     // creation codeptr; 0: free
+  uint32_t created[kSites];
+  uint64_t batch_first;      // clock ticks when the first light task of the batch started
+  uint32_t batch_tasks;      // light tasks started since the thread's last record
+  bool running_light;        // the task running on this thread now is light
+};
+
+// At a task creation: 0 if the task is light, else how many creations its record stands for
+// (1 in the recorded prefix; `task_every` after it: itself and the light ones just before it).
+inline uint32_t task_creation_weight(TaskSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
+  if (!policy.enabled) return 1;
+  const uint64_t key = codeptr ? codeptr : 1;
+  uint32_t slot = static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 60);
+  for (uint32_t probe = 0; probe < TaskSampling::kSites; ++probe, slot = (slot + 1) % TaskSampling::kSites) {
+    if (s.site[slot] == 0) s.site[slot] = key;
+    if (s.site[slot] != key) continue;
+    const uint32_t n = s.created[slot]++;
+    if (n < policy.full_tasks) return 1;
+    return (n - policy.full_tasks) % policy.task_every == policy.task_every - 1 ? policy.task_every : 0;
+  }
+  return 1;
 }
 
 }  // namespace ompscope::capture

@@ -30,15 +30,34 @@ SamplingPolicy g_sampling;
 thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
 // Depth of light (sampled-out) region instances this thread is inside: nothing is recorded there.
 thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
-// Marks a light instance in its parallel and implicit-task data (ids stay 32-bit).
+thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
+// Marks a light region instance in its parallel and implicit-task data, and a light task in its
+// task data (ids stay 32-bit).
 constexpr uint64_t kLightBit = uint64_t{1} << 32;
 
 inline uint64_t id_of(const ompt_data_t* data) { return data ? data->value : 0; }
 inline uint32_t id32(const ompt_data_t* data) { return static_cast<uint32_t>(id_of(data)); }
+// Marks implicit (and initial) tasks, so that a switch to a light task can tell them from explicit ones.
+constexpr uint64_t kImplicitBit = uint64_t{1} << 33;
+inline bool is_implicit(const ompt_data_t* data) { return !data || (data->value & kImplicitBit); }
+inline bool is_light_task(const ompt_data_t* data) {
+  return data && (data->value & (kLightBit | kImplicitBit)) == kLightBit;
+}
+
+// Inside a light region instance or a light task nothing but lock operations is recorded.
+inline bool dark() { return t_light_depth || t_tasks.running_light; }
+
+// The light tasks this thread ran since its last record: one record, before the next one.
+void write_light_batch() {
+  Event batch{0, t_tasks.batch_first, 0, 0, t_tasks.batch_tasks, 0, EventKind::LightTasks, 0};
+  t_tasks.batch_tasks = 0;
+  append_event(t_log, g_config, g_clock, batch);
+}
 
 inline void emit(EventKind kind, const void* codeptr, uint32_t id, uint32_t id2 = 0,
                  uint32_t arg = 0, uint16_t arg2 = 0, uint8_t detail = 0) {
-  if (t_light_depth) return;
+  if (dark()) return;
+  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
   append_event(t_log, g_config, g_clock, Event{0, reinterpret_cast<uint64_t>(codeptr), id, id2, arg, arg2, kind, detail});
 }
 
@@ -77,8 +96,8 @@ void on_thread_end(ompt_data_t*) {
 void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* frame, ompt_data_t* parallel,
                        unsigned requested, int flags, const void* codeptr) {
   parallel->value = next_object_id(t_log);
-  if (t_light_depth) {
-    parallel->value |= kLightBit;  // inside a light instance: its team records nothing either
+  if (dark()) {
+    parallel->value |= kLightBit;  // inside a light instance or task: its team records nothing either
     return;
   }
   codeptr = user_callsite(codeptr, frame);
@@ -97,7 +116,7 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
                       unsigned team_size, unsigned index, int flags) {
   if (endpoint == ompt_scope_begin) {
-    task->value = next_object_id(t_log);
+    task->value = next_object_id(t_log) | kImplicitBit;
     // The initial task's enclosing "initial parallel region" has no parallel-begin event.
     if (parallel && parallel->value == 0) parallel->value = next_object_id(t_log);
     if (parallel && (parallel->value & kLightBit)) {
@@ -178,14 +197,35 @@ void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* code
 
 void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* new_task,
                     int flags, int has_dependences, const void* codeptr) {
+  const uint32_t weight = dark() ? 0 : task_creation_weight(t_tasks, g_sampling, reinterpret_cast<uint64_t>(codeptr));
+  if (weight == 0) {
+    new_task->value = kLightBit;  // needs no id: nothing will name it
+    return;
+  }
   new_task->value = next_object_id(t_log);
-  emit(EventKind::TaskCreate, codeptr, id32(new_task), id32(encountering_task),
-       static_cast<uint32_t>(flags), static_cast<uint16_t>(has_dependences != 0));
+  emit(EventKind::TaskCreate, codeptr, id32(new_task), id32(encountering_task), static_cast<uint32_t>(flags),
+       static_cast<uint16_t>(has_dependences != 0), static_cast<uint8_t>(weight > 255 ? 255 : weight));
 }
 
+// A switch is recorded when a recorded explicit task is on either side of it, or no light task
+// is; the start of a light task is only counted (no timestamp of its own), its end leaves nothing.
 void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
-  emit(EventKind::TaskSchedule, nullptr, id32(prior), id32(next), 0, 0,
-       static_cast<uint8_t>(status));
+  const bool prior_light = is_light_task(prior), next_light = is_light_task(next);
+  if (!prior_light && !next_light) {
+    emit(EventKind::TaskSchedule, nullptr, id32(prior), id32(next), 0, 0, static_cast<uint8_t>(status));
+    return;
+  }
+  if (next_light) {
+    if (!prior_light && !is_implicit(prior))  // the recorded task's fragment ends here
+      emit(EventKind::TaskSchedule, nullptr, id32(prior), 0, 0, 0, static_cast<uint8_t>(status));
+    // Counted at its start, not when it resumes after a task it waited for.
+    if (status != ompt_task_complete && !t_light_depth && t_tasks.batch_tasks++ == 0)
+      t_tasks.batch_first = read_ticks(g_clock);
+    t_tasks.running_light = true;
+  } else {
+    t_tasks.running_light = false;
+    if (!is_implicit(next)) emit(EventKind::TaskSchedule, nullptr, 0, id32(next), 0, 0, static_cast<uint8_t>(status));
+  }
 }
 
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
@@ -250,6 +290,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
 
 void finalize(ompt_data_t*) {
   write_clock_point("clock_end");
+  if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
   close_thread_log(t_log, g_config);
   flush_all_logs();  // workers' logs: their thread-end callbacks may come later or never
   write_module_map();
@@ -314,8 +355,8 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
   if (g_sampling.enabled) {
-    meta_line("sampling regions %u %u locks %u %u", g_sampling.full_instances, g_sampling.region_every,
-              g_sampling.full_lock_ops, g_sampling.lock_every);
+    meta_line("sampling regions %u %u locks %u %u tasks %u %u", g_sampling.full_instances, g_sampling.region_every,
+              g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks, g_sampling.task_every);
   } else {
     meta_line("sampling off");
   }

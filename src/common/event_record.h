@@ -33,10 +33,13 @@ enum class EventKind : uint8_t {
   NestLockNext,       // detail: ompt_scope_endpoint_t (begin = acquired again, end = released once)
   LockInit,           // detail: ompt_mutex_t, wait_id(): lock, arg: hint
   LockDestroy,        // detail: ompt_mutex_t, wait_id(): lock
-  TaskCreate,         // id: new task, id2: encountering task, arg: ompt_task_flag_t, arg2: has deps
+  TaskCreate,         // id: new task, id2: encountering task, arg: ompt_task_flag_t, arg2: has deps,
+                      // detail: creations it stands for (task sampling; 0 = 1)
   TaskSchedule,       // id: prior task, id2: next task, detail: ompt_task_status_t
   MaskedBegin,
   MaskedEnd,
+  LightTasks,         // sampled-out tasks this thread ran since codeptr (ticks of the first one's start)
+                      // until this record's time; arg: how many
   Count
 };
 

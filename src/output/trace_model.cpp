@@ -303,7 +303,8 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
   // an untied task may move, so each fragment is a slice of its own.
   std::unordered_map<uint32_t, uint32_t> generation;  // creating thread → tasks created so far
   for (const analysis::TaskInstance& t : timeline.tasks) {
-    if (t.flags & (ompt_task_initial | ompt_task_implicit)) continue;
+    // A batch of sampled-out tasks has an estimated length, no identity: not an event of a trace.
+    if (t.light || (t.flags & (ompt_task_initial | ompt_task_implicit))) continue;
     TaskInfo info;
     info.id = t.id;
     info.creator_thread = t.creator_thread;
