@@ -37,6 +37,7 @@ struct Problem {
 // A tasking region at one thread count (task_figures.h, task_graph.h), medians over repeats.
 struct TaskSummary {
   double tasks = 0;
+  double recorded_tasks = 0;       // recorded in full (adaptive sampling); the others counted in batches
   double mean_body_s = 0;
   double dispatch_s = 0;           // runtime's per-task dispatch cost; 0: not measured
   double creation_s = -1;          // estimated: fastest interval between two creations (upper bound); -1: none

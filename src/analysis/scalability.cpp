@@ -269,6 +269,16 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         "causes are measured on those and scaled to all instances (OMPSCOPE_SAMPLING=off records every one)",
         r.id, r.file.empty() ? r.module : r.file, r.line, recorded, r.instances_at.at(t), t));
   }
+  for (const RegionReport& r : report.regions) {
+    if (r.tasks.empty()) continue;
+    const auto& [t, s] = *r.tasks.rbegin();
+    if (s.recorded_tasks >= s.tasks) continue;
+    report.notes.push_back(fmt::format(
+        "adaptive sampling: {} ({}:{}) ran {:.0f} tasks at {} threads, {:.0f} recorded in full; each thread counted "
+        "the others, and their time is the count times the mean recorded body (OMPSCOPE_SAMPLING=off records "
+        "every one)",
+        r.id, r.file.empty() ? r.module : r.file, r.line, s.tasks, t, s.recorded_tasks));
+  }
   for (const MeasuredRun& run : runs)
     if (run.record.dropped_events > 0)
       report.notes.push_back(fmt::format("{} events were dropped in the run at {} threads (repeat {}): the log "

@@ -93,6 +93,7 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
 TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int threads, double measured_speedup) {
   TaskSummary s;
   s.tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.tasks); });
+  s.recorded_tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.recorded_tasks); });
   s.mean_body_s = median_of(repeats, [](const TaskFigures& f) { return f.mean_body_s(); });
   s.dispatch_s = measured_dispatch(repeats);
   s.creation_s = median_of(repeats, [](const TaskFigures& f) { return f.creation_interval_s; });

@@ -39,6 +39,7 @@ json tasks_json(const std::map<int, analysis::TaskSummary>& tasks) {
   json out = json::object();
   for (const auto& [t, s] : tasks) {
     json j = {{"count", s.tasks},
+              {"recorded", s.recorded_tasks},
               {"mean_body_s", s.mean_body_s},
               {"work_s", s.work_s},
               {"span_s", s.span_s},

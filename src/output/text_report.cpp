@@ -61,6 +61,8 @@ void render_tasks(std::string& out, const json& tasks, int threads, const Style&
                      format_seconds(s->value("span_s", 0.0)), format_speedup(s->value("speedup_bound", 0.0)),
                      measured ? ", measured " + format_speedup(*measured) : std::string());
   std::vector<std::string> costs;
+  const double count = s->value("count", 0.0), recorded = s->value("recorded", count);
+  if (recorded < count) costs.push_back(fmt::format("{:.0f} recorded in full, the others sampled", recorded));
   if (auto d = number_field(*s, "dispatch_s")) costs.push_back("dispatch " + format_seconds(*d) + " per task");
   if (auto c = number_field(*s, "creation_s")) costs.push_back("creation ≤ " + format_seconds(*c) + " (estimated)");
   if (!costs.empty()) out += st.dim(fmt::format("                      {}", fmt::join(costs, ", "))) + "\n";

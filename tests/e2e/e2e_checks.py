@@ -401,6 +401,46 @@ def scenario_adaptive_sampling(c):
     if first[0] != "load_imbalance" and first[0] != first[1]:
         fail(f"sampled run's first cause is {first[0]}, the full run's {first[1]}, expected load_imbalance")
 
+def scenario_task_sampling(c):
+    """400 000 tiny tasks from one creation site: the first 2000 are recorded in full, then one in
+    16; each thread counts the others. The task count stays exact, the report says it sampled, and
+    the split of the threads' time and the diagnosis agree with a run that records every task."""
+    program = c.prog("fine_tasks")
+    sampled, full = c.out("sampled"), c.out("full")
+    env = {"OMP_NUM_THREADS": "2"}
+    p = run([c.bin, "profile", "-o", sampled, "--", program], env=env, check_rc=0)
+    run([c.bin, "profile", "-o", full, "--", program], env=dict(env, OMPSCOPE_SAMPLING="off"), check_rc=0)
+    rs, rf = load(sampled), load(full)
+    a = [r for r in parallel_regions(rs) if "tasks" in r]
+    b = [r for r in parallel_regions(rf) if "tasks" in r]
+    if len(a) != 1 or len(b) != 1:
+        fail(f"expected one tasking region in each run, got {len(a)} sampled / {len(b)} full")
+    a, b = a[0], b[0]
+    ta, tb = a["tasks"]["2"], b["tasks"]["2"]
+    if ta["count"] != 400000 or tb["count"] != 400000:
+        fail(f"tasks {ta['count']} sampled / {tb['count']} full, expected 400000 both")
+    # One creating thread: 2000 in full, then every 16th of the other 398 000.
+    if ta["recorded"] != 2000 + 398000 // 16 or tb["recorded"] != 400000:
+        fail(f"recorded {ta['recorded']} sampled / {tb['recorded']} full, expected {2000 + 398000 // 16} / 400000")
+    if not any("adaptive sampling" in n and "tasks" in n for n in rs["notes"]) or "recorded in full" not in p.stderr:
+        fail(f"the report does not say that tasks were sampled: {rs['notes']}\n{p.stderr}")
+    events_s, events_f = rs["runs"][0]["events"], rf["runs"][0]["events"]
+    if not events_s < 0.15 * events_f:
+        fail(f"sampling kept {events_s} of {events_f} events")
+    # Fractions of the region's time, since two runs on a shared machine differ in speed. The
+    # worker (thread 1) runs tasks in the single's barrier and waits there the rest of the time;
+    # unscaled, its task time would be a sixteenth. Recording every task makes each body longer
+    # (two timestamps in it), hence the wide bound on task time.
+    for key, lo, hi in (("task_s", 0.4, 2.5), ("barrier_wait_s", 0.8, 1.25)):
+        share = [r["per_thread"]["2"][1][key] / r["time_s"]["2"] for r in (a, b)]
+        if not lo < share[0] / share[1] < hi:
+            fail(f"thread 1's {key} is {share[0]:.1%} of the region sampled vs {share[1]:.1%} recorded in full")
+    if not 0.5 < ta["mean_body_s"] / tb["mean_body_s"] < 2:
+        fail(f"mean body {ta['mean_body_s']} sampled vs {tb['mean_body_s']} full")
+    first = [r["problems"][0]["kind"] if r["problems"] else None for r in (a, b)]
+    if first != ["fine_grained_tasks", "fine_grained_tasks"]:
+        fail(f"first causes {first}, expected fine_grained_tasks in both runs")
+
 def wall(cmd, env):
     t = time.perf_counter()
     run(cmd, env=env, check_rc=0)

@@ -102,8 +102,18 @@ class Stream {
                       uint32_t flags = ompt_task_explicit) {
     return add(event(t, EventKind::TaskCreate, task, encountering, flags, 0, 0, codeptr));
   }
+  // A recorded creation standing for `weight` creations at its site (task sampling).
+  Stream& task_create(uint64_t t, uint32_t task, uint32_t encountering, uint64_t codeptr, uint32_t flags,
+                      uint8_t weight) {
+    return add(event(t, EventKind::TaskCreate, task, encountering, flags, 0, weight, codeptr));
+  }
   Stream& task_schedule(uint64_t t, uint32_t prior, ompt_task_status_t status, uint32_t next) {
     return add(event(t, EventKind::TaskSchedule, prior, next, 0, 0, static_cast<uint8_t>(status)));
+  }
+  // `count` sampled-out tasks ran on this thread from `first_start` on; written at `t`, just
+  // before the thread's next record.
+  Stream& light_tasks(uint64_t t, uint64_t first_start, uint32_t count) {
+    return add(event(t, EventKind::LightTasks, 0, 0, count, 0, 0, first_start * 1000));
   }
 
  private:

@@ -91,6 +91,7 @@ TEST(TaskFigures, TinyTasksLeaveDispatchGapsBetweenThem) {
   // 2 µs between bodies of 1 µs.
   const TaskFigures f = figures_of(testing::twenty_tiny_tasks_log());
   EXPECT_EQ(f.tasks, 20u);
+  EXPECT_EQ(f.recorded_tasks, 20u);
   EXPECT_US(f.mean_body_s(), 1);
   ASSERT_EQ(f.dispatch_gaps.size(), 19u);
   EXPECT_US(f.dispatch_s(), 2);
@@ -100,6 +101,28 @@ TEST(TaskFigures, TinyTasksLeaveDispatchGapsBetweenThem) {
   EXPECT_US(f.creation_chain_s, 20);
   EXPECT_EQ(f.chain_tasks, 20u);
   EXPECT_US(f.graph_idle_s, 2 * 21 - 41);
+  EXPECT_US(f.creation_interval_s, 1);
+}
+
+TEST(TaskFigures, SampledTinyTasksGiveTheFiguresOfTheRunRecordedInFull) {
+  // Eight tasks recorded, twelve counted in four batches of three, each batch timed as three
+  // times the 1 µs body of the recorded tasks of the sampled phase. Only the three gaps between
+  // recorded tasks of the prefix are dispatch gaps: after a batch, the dispatches of its tasks
+  // are lumped together.
+  const TaskFigures f = figures_of(testing::twenty_tiny_tasks_sampled_log());
+  EXPECT_EQ(f.tasks, 20u);
+  EXPECT_EQ(f.recorded_tasks, 8u);
+  EXPECT_US(f.body_s, 20);
+  EXPECT_US(f.mean_body_s(), 1);
+  ASSERT_EQ(f.dispatch_gaps.size(), 3u);
+  EXPECT_US(f.dispatch_s(), 2);
+  EXPECT_US(f.starvation_s, 1);
+  EXPECT_US(f.tail_idle_s, 1);
+  EXPECT_US(f.end_idle_s, 0);
+  EXPECT_US(f.creation_chain_s, 20);
+  EXPECT_EQ(f.chain_tasks, 20u);  // the recorded creations' weights: 4 × 1 + 4 × 4
+  EXPECT_US(f.work_s, 41);
+  EXPECT_US(f.span_s, 21);
   EXPECT_US(f.creation_interval_s, 1);
 }
 

@@ -108,4 +108,28 @@ inline RunLog twenty_tiny_tasks_log() {
   return b.log();
 }
 
+// The same run recorded by a capture sampling tasks (the first 4 tasks of the site in full, then
+// one in 4): tasks 100..103 are recorded, then 107, 111, 115 and 119, each standing for itself and
+// the three light ones created before it. The worker writes one batch record per run of light
+// tasks, at its next record: 104..106 started at 34, counted at 43 when 107 starts.
+inline RunLog twenty_tiny_tasks_sampled_log() {
+  using namespace task_scenario_detail;
+  LogBuilder b(2, 100);
+  open_region(b);
+  auto recorded = [](uint32_t i) { return i < 4 || i % 4 == 3; };
+  Stream master = b.thread(0);
+  for (uint32_t i = 0; i < 20; ++i)
+    if (recorded(i)) master.task_create(1 + i, 100 + i, 11, kTaskCode, ompt_task_explicit, i < 4 ? 1 : 4);
+  master.sync_begin(21, ompt_sync_region_taskwait).sync_end(80, ompt_sync_region_taskwait).sync_begin(80, kSingleBarrier);
+  Stream worker = b.thread(1);
+  worker.sync_begin(0, kSingleBarrier);
+  for (uint32_t i = 0; i < 20; ++i) {
+    if (!recorded(i)) continue;
+    if (i >= 4) worker.light_tasks(22 + 3 * i, 22 + 3 * (i - 3), 3);
+    worker.task_schedule(22 + 3 * i, 12, ompt_task_switch, 100 + i).task_schedule(23 + 3 * i, 100 + i, ompt_task_complete, 12);
+  }
+  close_region(b, 81, 90);
+  return b.log();
+}
+
 }  // namespace ompscope::analysis::testing

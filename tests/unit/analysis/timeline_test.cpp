@@ -448,6 +448,106 @@ TEST(BuildTimeline, TaskCreatedOnOneThreadRunsOnAnotherAndInsideABarrier) {
   EXPECT_US(ws.task_s, 20);
 }
 
+TEST(BuildTimeline, SampledOutTasksInABarrierAreCountedAndTimedFromTheRecordedOnes) {
+  // Task sampling: the master records the creations of 50 (in the prefix) and 51 (standing for
+  // 4). The worker runs 50 (120 → 130) outside the barrier, then in the barrier 51 (200 → 220)
+  // and a batch of 3 light tasks from 230, counted at its next record (300). The master runs a
+  // batch of 5 from 205, counted at 260. A light task lasts as long as the region's recorded
+  // tasks of the sampled phase, 51's 20 µs: the worker's batch 3 × 20 µs, the master's 5 × 20
+  // µs cut to the 55 µs until its record.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  const auto barrier = ompt_sync_region_barrier_explicit;
+  LogBuilder b(2, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0xA0)
+      .implicit_begin(100, 10, 11, 2, 0)
+      .task_create(110, 50, 11, 0xE1, ompt_task_explicit, 1)
+      .task_create(150, 51, 11, 0xE1, ompt_task_explicit, 4)
+      .sync_begin(200, barrier, 0xB1)
+      .light_tasks(260, 205, 5)
+      .sync_end(300, barrier, 0xB1)
+      .sync_begin(400, join)
+      .sync_end(410, join)
+      .implicit_end(410, 10, 11, 0)
+      .parallel_end(410, 10, 2, 0xA0)
+      .thread_end(1000);
+  b.thread(1)
+      .thread_begin(50, ompt_thread_worker)
+      .implicit_begin(100, 10, 12, 2, 1)
+      .task_schedule(120, 12, ompt_task_switch, 50)
+      .task_schedule(130, 50, ompt_task_complete, 12)
+      .sync_begin(195, barrier, 0xB1)
+      .task_schedule(200, 12, ompt_task_switch, 51)
+      .task_schedule(220, 51, ompt_task_complete, 12)
+      .light_tasks(300, 230, 3)
+      .sync_end(300, barrier, 0xB1)
+      .sync_begin(380, join)
+      .sync_end(800, join)
+      .implicit_end(800, 0, 12, 1)
+      .thread_end(1000);
+  const Timeline t = build_timeline(b.log());
+
+  EXPECT_EQ(t.light_tasks, 8u);
+  EXPECT_EQ(task_by_id(t, 51).weight, 4u);
+  std::vector<const TaskInstance*> batches;
+  for (const TaskInstance& task : t.tasks)
+    if (task.light) batches.push_back(&task);
+  ASSERT_EQ(batches.size(), 2u);
+  const TaskInstance& on_master = batches[0]->creator_thread == 0 ? *batches[0] : *batches[1];
+  const TaskInstance& on_worker = batches[0]->creator_thread == 0 ? *batches[1] : *batches[0];
+  EXPECT_EQ(on_master.light, 5u);
+  EXPECT_EQ(on_master.count(), 5u);
+  EXPECT_EQ(on_master.parallel_id, 10u);
+  ASSERT_EQ(on_master.fragments.size(), 1u);
+  EXPECT_US(on_master.fragments[0].begin, 205);
+  EXPECT_US(on_master.fragments[0].end, 260);
+  EXPECT_EQ(on_worker.light, 3u);
+  ASSERT_EQ(on_worker.fragments.size(), 1u);
+  EXPECT_EQ(on_worker.fragments[0].thread, 1u);
+  EXPECT_US(on_worker.fragments[0].begin, 230);
+  EXPECT_US(on_worker.fragments[0].end, 290);
+
+  // The batches are task time, not waiting, in the barrier they ran in.
+  const ThreadInRegion& master = t.regions.at(0).threads.at(0);
+  expect_visit(master.syncs.at(0), SyncKind::Barrier, 200, 300, /*tasks=*/55);
+  const ThreadInRegion& worker = t.regions.at(0).threads.at(1);
+  expect_visit(worker.syncs.at(0), SyncKind::Barrier, 195, 300, /*tasks=*/20 + 60);
+  EXPECT_US(worker.tasks_outside_syncs, 10);
+}
+
+TEST(BuildTimeline, ARecordedTaskSuspendedForALightOneIsNotChargedForIt) {
+  // Task 60 (recorded) starts a light task at 210 in its taskwait (the capture writes the switch
+  // with no next task) and resumes at 240, after the batch record; it completes at 250.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 1, 1, 0xA0)
+      .implicit_begin(100, 10, 11, 1, 0)
+      .task_create(150, 60, 11, 0xF1)
+      .task_schedule(200, 11, ompt_task_switch, 60)
+      .task_schedule(210, 60, ompt_task_switch, 0)
+      .light_tasks(240, 210, 1)
+      .task_schedule(240, 0, ompt_task_complete, 60)
+      .task_schedule(250, 60, ompt_task_complete, 11)
+      .sync_begin(300, join)
+      .sync_end(310, join)
+      .implicit_end(310, 10, 11, 0)
+      .parallel_end(310, 10, 1, 0xA0)
+      .thread_end(1000);
+  const Timeline t = build_timeline(b.log());
+  EXPECT_US(task_by_id(t, 60).exclusive(), 10 + 10);
+  EXPECT_EQ(t.light_tasks, 1u);
+  // The light task is as long as the only recorded one: 20 µs of the 30 until the record.
+  const TaskInstance& batch = t.tasks.back();
+  ASSERT_EQ(batch.light, 1u);
+  EXPECT_US(batch.fragments.at(0).begin, 210);
+  EXPECT_US(batch.fragments.at(0).end, 230);
+}
+
 TEST(BuildTimeline, SuspendedTaskIsNotChargedForTheTaskThatRanInItsPlace) {
   // The f1/f2 example: two identical tasks of 80 µs each on one thread. f1 (60) runs 40 µs,
   // is suspended (taskyield) while f2 (61) runs its 80 µs, then finishes its last 40 µs.

@@ -64,5 +64,47 @@ TEST(AdaptiveSampling, NestedLocksFollowTheirOwnAcquiresDecision) {
   EXPECT_EQ(lock_acquired_weight(s), 2u);             // stands for itself and B
 }
 
+// One character per creation: '.' light, else the weight of its record.
+std::string task_pattern(TaskSampling& s, const SamplingPolicy& policy, uint64_t codeptr, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    const uint32_t w = task_creation_weight(s, policy, codeptr);
+    out += w == 0 ? '.' : static_cast<char>('0' + w);
+  }
+  return out;
+}
+
+SamplingPolicy task_policy(uint32_t full, uint32_t every) {
+  SamplingPolicy p;
+  p.full_tasks = full;
+  p.task_every = every;
+  return p;
+}
+
+TEST(AdaptiveSampling, ATaskSiteIsRecordedInFullThenOneTaskInNStandingForTheOnesBeforeIt) {
+  TaskSampling s{};
+  const SamplingPolicy policy = task_policy(3, 4);
+  EXPECT_EQ(task_pattern(s, policy, 0x1000, 14), "111...4...4...");
+  // Each site learns on its own, on each thread (one TaskSampling per thread).
+  EXPECT_EQ(task_pattern(s, policy, 0x2000, 4), "111.");
+  TaskSampling other_thread{};
+  EXPECT_EQ(task_pattern(other_thread, policy, 0x1000, 4), "111.");
+  EXPECT_EQ(task_pattern(s, policy, 0x1000, 2), "4.");
+}
+
+TEST(AdaptiveSampling, TaskSitesBeyondTheTableAreRecordedInFull) {
+  TaskSampling s{};
+  const SamplingPolicy policy = task_policy(0, 2);
+  for (uint64_t site = 1; site <= TaskSampling::kSites; ++site) EXPECT_EQ(task_pattern(s, policy, site << 12, 2), ".2");
+  EXPECT_EQ(task_pattern(s, policy, 0xFFFF000, 3), "111");
+}
+
+TEST(AdaptiveSampling, SwitchedOffEveryTaskIsRecorded) {
+  TaskSampling s{};
+  SamplingPolicy policy = task_policy(0, 2);
+  policy.enabled = false;
+  EXPECT_EQ(task_pattern(s, policy, 0x1000, 4), "1111");
+}
+
 }  // namespace
 }  // namespace ompscope::capture
