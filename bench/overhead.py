@@ -21,7 +21,9 @@ tiny = os.path.join(build, "bin", "tiny_tasks")
 # (label, program, tool library, extra environment of the tool run)
 cases = [("loop_stencil", os.path.join(build, "bin", "loop_stencil"), ompscope, {}),
          ("tiny_tasks", tiny, ompscope, {}),
+         ("tiny_tasks, sampling off", tiny, ompscope, {"OMPSCOPE_SAMPLING": "off"}),
          ("tiny_tasks, floor: empty OMPT task callbacks", tiny, floor, {"FLOOR_MODE": "empty"}),
+         ("tiny_tasks, floor: every callback ompscope registers, empty", tiny, floor, {"FLOOR_MODE": "all"}),
          ("tiny_tasks, floor: TSC + store into a cached ring", tiny, floor, {"FLOOR_MODE": "tsc"}),
          ("many_regions", os.path.join(build, "tests", "programs", "many_regions"), ompscope, {}),
          ("many_regions, sampling off", os.path.join(build, "tests", "programs", "many_regions"), ompscope,

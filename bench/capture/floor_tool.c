@@ -1,6 +1,7 @@
 /* The cost floor of observing tasks through OMPT: a minimal tool registering the same task
  * callbacks as libompscope. FLOOR_MODE=empty: callbacks that do nothing (what libomp's OMPT
- * task path costs by itself); FLOOR_MODE=tsc: one TSC read and one 32-byte store into a small
+ * task path costs by itself); FLOOR_MODE=all: the same plus every other callback libompscope
+ * registers, empty too; FLOOR_MODE=tsc: one TSC read and one 32-byte store into a small
  * per-thread ring that stays in cache (the least a timestamped record can cost). overhead.py
  * runs tiny_tasks under both, beside ompscope, to show how far ompscope is from the floor. */
 #include <omp-tools.h>

@@ -40,6 +40,8 @@ inline uint32_t id32(const ompt_data_t* data) { return static_cast<uint32_t>(id_
 // Marks implicit (and initial) tasks, so that a switch to a light task can tell them from explicit ones.
 constexpr uint64_t kImplicitBit = uint64_t{1} << 33;
 inline bool is_implicit(const ompt_data_t* data) { return !data || (data->value & kImplicitBit); }
+// Marks a light task that has started once.
+constexpr uint64_t kStartedBit = uint64_t{1} << 34;
 inline bool is_light_task(const ompt_data_t* data) {
   return data && (data->value & (kLightBit | kImplicitBit)) == kLightBit;
 }
@@ -218,9 +220,12 @@ void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t
   if (next_light) {
     if (!prior_light && !is_implicit(prior))  // the recorded task's fragment ends here
       emit(EventKind::TaskSchedule, nullptr, id32(prior), 0, 0, 0, static_cast<uint8_t>(status));
-    // Counted at its start, not when it resumes after a task it waited for.
-    if (status != ompt_task_complete && !t_light_depth && t_tasks.batch_tasks++ == 0)
-      t_tasks.batch_first = read_ticks(g_clock);
+    // Counted at its first start, not when it resumes (after a task it waited for, or on
+    // another thread if it is untied).
+    if (!(next->value & kStartedBit)) {
+      next->value |= kStartedBit;
+      if (!t_light_depth && t_tasks.batch_tasks++ == 0) t_tasks.batch_first = read_ticks(g_clock);
+    }
     t_tasks.running_light = true;
   } else {
     t_tasks.running_light = false;
