@@ -38,6 +38,7 @@ struct Problem {
 struct TaskSummary {
   double tasks = 0;
   double recorded_tasks = 0;       // recorded in full (adaptive sampling); the others counted in batches
+  double hidden_subtree_tasks = 0; // sampled-out tasks created inside sampled-out ones: the span omits them
   double mean_body_s = 0;
   double dispatch_s = 0;           // runtime's per-task dispatch cost; 0: not measured
   double creation_s = -1;          // estimated: fastest interval between two creations (upper bound); -1: none

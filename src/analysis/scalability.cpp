@@ -278,6 +278,12 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         "the others, and their time is the count times the mean recorded body (OMPSCOPE_SAMPLING=off records "
         "every one)",
         r.id, r.file.empty() ? r.module : r.file, r.line, s.tasks, t, s.recorded_tasks));
+    if (s.hidden_subtree_tasks > 0)
+      report.notes.push_back(fmt::format(
+          "adaptive sampling: in {}, {:.0f} sampled-out tasks were created by sampled-out tasks (a recursive task "
+          "tree): those subtrees are missing from the task graph's span, so its parallelism is an upper bound, and "
+          "their bodies are estimated from tasks higher in the tree",
+          r.id, s.hidden_subtree_tasks));
   }
   for (const MeasuredRun& run : runs)
     if (run.record.dropped_events > 0)

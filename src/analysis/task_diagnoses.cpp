@@ -94,6 +94,7 @@ TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int 
   TaskSummary s;
   s.tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.tasks); });
   s.recorded_tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.recorded_tasks); });
+  s.hidden_subtree_tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.hidden_subtree_tasks); });
   s.mean_body_s = median_of(repeats, [](const TaskFigures& f) { return f.mean_body_s(); });
   s.dispatch_s = measured_dispatch(repeats);
   s.creation_s = median_of(repeats, [](const TaskFigures& f) { return f.creation_interval_s; });

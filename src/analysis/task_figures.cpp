@@ -157,6 +157,7 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
     if (t.fragments.empty()) continue;
     out.tasks += t.count();
     if (!t.light) ++out.recorded_tasks;
+    out.hidden_subtree_tasks += t.light_children;
     out.body_s += n.own_work.total();
     last_start = std::max(last_start, t.fragments.front().begin);
     for (const TaskFragment& f : t.fragments) last_end = std::max(last_end, f.end);
@@ -192,6 +193,7 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
 void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.tasks += s.tasks;
   into.recorded_tasks += s.recorded_tasks;
+  into.hidden_subtree_tasks += s.hidden_subtree_tasks;
   into.body_s += s.body_s;
   into.thread_time_s += s.thread_time_s;
   into.work_s += s.work_s;

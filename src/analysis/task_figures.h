@@ -32,6 +32,7 @@ namespace ompscope::analysis {
 struct TaskFigures {
   uint64_t tasks = 0;          // explicit tasks that ran
   uint64_t recorded_tasks = 0; // of them, recorded in full (the others: adaptive sampling)
+  uint64_t hidden_subtree_tasks = 0;  // sampled-out tasks created by sampled-out tasks: not in the span
   double body_s = 0;           // their own work (excluding their own taskwaits)
   double thread_time_s = 0;    // team size × duration of the instances that created tasks
   double work_s = 0;           // task graph (task_graph.h), instances summed: they run one after another

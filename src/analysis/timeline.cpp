@@ -296,6 +296,7 @@ class ThreadWalk {
     const double end = begin + std::min(t - begin, body * e.arg);
     TaskInstance batch;
     batch.light = e.arg;
+    batch.light_children = e.id;
     batch.parallel_id = parallel;
     batch.creator_thread = thread_;
     batch.created = begin;

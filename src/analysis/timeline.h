@@ -79,6 +79,7 @@ struct TaskInstance {
   uint32_t id = 0;
   uint32_t weight = 1;        // creations the creation record stands for (itself and light ones)
   uint32_t light = 0;         // > 0: a batch of this many light tasks, not one task
+  uint32_t light_children = 0;  // tasks the batch's tasks created (a recursive task tree)
   uint32_t parent = 0;        // creating task (implicit or explicit)
   uint32_t parallel_id = 0;   // region it was created in
   uint32_t creator_thread = 0;

@@ -73,6 +73,7 @@ struct TaskSampling {
   uint32_t created[kSites];
   uint64_t batch_first;      // clock ticks when the first light task of the batch started
   uint32_t batch_tasks;      // light tasks started since the thread's last record
+  uint32_t batch_nested;     // of the tasks created since then, those created inside light tasks
   bool running_light;        // the task running on this thread now is light
 };
 

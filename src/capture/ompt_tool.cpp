@@ -51,8 +51,9 @@ inline bool dark() { return t_light_depth || t_tasks.running_light; }
 
 // The light tasks this thread ran since its last record: one record, before the next one.
 void write_light_batch() {
-  Event batch{0, t_tasks.batch_first, 0, 0, t_tasks.batch_tasks, 0, EventKind::LightTasks, 0};
+  Event batch{0, t_tasks.batch_first, t_tasks.batch_nested, 0, t_tasks.batch_tasks, 0, EventKind::LightTasks, 0};
   t_tasks.batch_tasks = 0;
+  t_tasks.batch_nested = 0;
   append_event(t_log, g_config, g_clock, batch);
 }
 
@@ -197,39 +198,48 @@ void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* code
   emit_mutex(EventKind::LockDestroy, kind, wait_id, codeptr);
 }
 
+// The recording halves of the task callbacks stay out of line, so that the light paths (most
+// tasks of a task-heavy program) are leaf functions that save no registers.
+[[gnu::noinline]] void record_task_create(ompt_data_t* encountering_task, ompt_data_t* new_task, int flags,
+                                          int has_dependences, const void* codeptr, uint32_t weight) {
+  new_task->value = next_object_id(t_log);
+  emit(EventKind::TaskCreate, codeptr, id32(new_task), id32(encountering_task), static_cast<uint32_t>(flags),
+       static_cast<uint16_t>(has_dependences != 0), static_cast<uint8_t>(weight > 255 ? 255 : weight));
+}
+
+[[gnu::noinline]] void record_task_switch(uint32_t prior, ompt_task_status_t status, uint32_t next) {
+  emit(EventKind::TaskSchedule, nullptr, prior, next, 0, 0, static_cast<uint8_t>(status));
+}
+
 void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* new_task,
                     int flags, int has_dependences, const void* codeptr) {
+  if (t_tasks.running_light && !t_light_depth) ++t_tasks.batch_nested;  // a light task's child
   const uint32_t weight = dark() ? 0 : task_creation_weight(t_tasks, g_sampling, reinterpret_cast<uint64_t>(codeptr));
   if (weight == 0) {
     new_task->value = kLightBit;  // needs no id: nothing will name it
     return;
   }
-  new_task->value = next_object_id(t_log);
-  emit(EventKind::TaskCreate, codeptr, id32(new_task), id32(encountering_task), static_cast<uint32_t>(flags),
-       static_cast<uint16_t>(has_dependences != 0), static_cast<uint8_t>(weight > 255 ? 255 : weight));
+  record_task_create(encountering_task, new_task, flags, has_dependences, codeptr, weight);
 }
 
 // A switch is recorded when a recorded explicit task is on either side of it, or no light task
 // is; the start of a light task is only counted (no timestamp of its own), its end leaves nothing.
 void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
   const bool prior_light = is_light_task(prior), next_light = is_light_task(next);
-  if (!prior_light && !next_light) {
-    emit(EventKind::TaskSchedule, nullptr, id32(prior), id32(next), 0, 0, static_cast<uint8_t>(status));
-    return;
-  }
+  if (!prior_light && !next_light) return record_task_switch(id32(prior), status, id32(next));
   if (next_light) {
     if (!prior_light && !is_implicit(prior))  // the recorded task's fragment ends here
-      emit(EventKind::TaskSchedule, nullptr, id32(prior), 0, 0, 0, static_cast<uint8_t>(status));
+      record_task_switch(id32(prior), status, 0);
     // Counted at its first start, not when it resumes (after a task it waited for, or on
     // another thread if it is untied).
     if (!(next->value & kStartedBit)) {
       next->value |= kStartedBit;
-      if (!t_light_depth && t_tasks.batch_tasks++ == 0) t_tasks.batch_first = read_ticks(g_clock);
+      if (!t_light_depth && t_tasks.batch_tasks++ == 0) [[unlikely]] t_tasks.batch_first = read_ticks(g_clock);
     }
     t_tasks.running_light = true;
   } else {
     t_tasks.running_light = false;
-    if (!is_implicit(next)) emit(EventKind::TaskSchedule, nullptr, 0, id32(next), 0, 0, static_cast<uint8_t>(status));
+    if (!is_implicit(next)) record_task_switch(0, status, id32(next));
   }
 }
 

@@ -39,7 +39,7 @@ enum class EventKind : uint8_t {
   MaskedBegin,
   MaskedEnd,
   LightTasks,         // sampled-out tasks this thread ran since codeptr (ticks of the first one's start)
-                      // until this record's time; arg: how many
+                      // until this record's time; arg: how many; id: tasks created inside them
   Count
 };
 

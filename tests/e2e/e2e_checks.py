@@ -440,6 +440,20 @@ def scenario_task_sampling(c):
     first = [r["problems"][0]["kind"] if r["problems"] else None for r in (a, b)]
     if first != ["fine_grained_tasks", "fine_grained_tasks"]:
         fail(f"first causes {first}, expected fine_grained_tasks in both runs")
+    if any("recursive task tree" in n for n in rs["notes"]):
+        fail(f"fine_tasks creates every task from the implicit task, yet a note speaks of a recursive tree")
+
+    # A recursive task tree: tasks created by sampled-out tasks are sampled out with them. The
+    # count stays exact, and the report says that the span misses those subtrees.
+    program = c.prog("recursive_tasks")
+    sampled, full = c.out("recursive-sampled"), c.out("recursive-full")
+    run([c.bin, "profile", "-o", sampled, "--", program], env=env, check_rc=0)
+    run([c.bin, "profile", "-o", full, "--", program], env=dict(env, OMPSCOPE_SAMPLING="off"), check_rc=0)
+    counts = [[r["tasks"]["2"]["count"] for r in parallel_regions(load(d)) if "tasks" in r] for d in (sampled, full)]
+    if counts != [[57312], [57312]]:
+        fail(f"recursive_tasks: task counts {counts[0]} sampled / {counts[1]} full, expected 57312 (fib(22)) both")
+    if not any("recursive task tree" in n for n in load(sampled)["notes"]):
+        fail(f"recursive_tasks: no note about the sampled-out subtrees: {load(sampled)['notes']}")
 
 def wall(cmd, env):
     t = time.perf_counter()

@@ -110,10 +110,10 @@ class Stream {
   Stream& task_schedule(uint64_t t, uint32_t prior, ompt_task_status_t status, uint32_t next) {
     return add(event(t, EventKind::TaskSchedule, prior, next, 0, 0, static_cast<uint8_t>(status)));
   }
-  // `count` sampled-out tasks ran on this thread from `first_start` on; written at `t`, just
-  // before the thread's next record.
-  Stream& light_tasks(uint64_t t, uint64_t first_start, uint32_t count) {
-    return add(event(t, EventKind::LightTasks, 0, 0, count, 0, 0, first_start * 1000));
+  // `count` sampled-out tasks ran on this thread from `first_start` on, and created `children`;
+  // written at `t`, just before the thread's next record.
+  Stream& light_tasks(uint64_t t, uint64_t first_start, uint32_t count, uint32_t children = 0) {
+    return add(event(t, EventKind::LightTasks, children, 0, count, 0, 0, first_start * 1000));
   }
 
  private:

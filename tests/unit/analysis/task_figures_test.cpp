@@ -112,6 +112,7 @@ TEST(TaskFigures, SampledTinyTasksGiveTheFiguresOfTheRunRecordedInFull) {
   const TaskFigures f = figures_of(testing::twenty_tiny_tasks_sampled_log());
   EXPECT_EQ(f.tasks, 20u);
   EXPECT_EQ(f.recorded_tasks, 8u);
+  EXPECT_EQ(f.hidden_subtree_tasks, 0u);  // all created by the master's implicit task
   EXPECT_US(f.body_s, 20);
   EXPECT_US(f.mean_body_s(), 1);
   ASSERT_EQ(f.dispatch_gaps.size(), 3u);

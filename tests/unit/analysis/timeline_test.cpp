@@ -451,7 +451,8 @@ TEST(BuildTimeline, TaskCreatedOnOneThreadRunsOnAnotherAndInsideABarrier) {
 TEST(BuildTimeline, SampledOutTasksInABarrierAreCountedAndTimedFromTheRecordedOnes) {
   // Task sampling: the master records the creations of 50 (in the prefix) and 51 (standing for
   // 4). The worker runs 50 (120 → 130) outside the barrier, then in the barrier 51 (200 → 220)
-  // and a batch of 3 light tasks from 230, counted at its next record (300). The master runs a
+  // and a batch of 3 light tasks from 230 (two of them created by the first), counted at its
+  // next record (300). The master runs a
   // batch of 5 from 205, counted at 260. A light task lasts as long as the region's recorded
   // tasks of the sampled phase, 51's 20 µs: the worker's batch 3 × 20 µs, the master's 5 × 20
   // µs cut to the 55 µs until its record.
@@ -481,7 +482,7 @@ TEST(BuildTimeline, SampledOutTasksInABarrierAreCountedAndTimedFromTheRecordedOn
       .sync_begin(195, barrier, 0xB1)
       .task_schedule(200, 12, ompt_task_switch, 51)
       .task_schedule(220, 51, ompt_task_complete, 12)
-      .light_tasks(300, 230, 3)
+      .light_tasks(300, 230, 3, 2)
       .sync_end(300, barrier, 0xB1)
       .sync_begin(380, join)
       .sync_end(800, join)
@@ -504,6 +505,8 @@ TEST(BuildTimeline, SampledOutTasksInABarrierAreCountedAndTimedFromTheRecordedOn
   EXPECT_US(on_master.fragments[0].begin, 205);
   EXPECT_US(on_master.fragments[0].end, 260);
   EXPECT_EQ(on_worker.light, 3u);
+  EXPECT_EQ(on_worker.light_children, 2u);
+  EXPECT_EQ(on_master.light_children, 0u);
   ASSERT_EQ(on_worker.fragments.size(), 1u);
   EXPECT_EQ(on_worker.fragments[0].thread, 1u);
   EXPECT_US(on_worker.fragments[0].begin, 230);
