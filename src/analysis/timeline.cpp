@@ -350,7 +350,8 @@ namespace {
 
 // The body of a light task, estimated from the recorded ones: per region instance, the mean
 // over those recorded after the sampled phase began (weight > 1; the light ones are their
-// siblings), else over all recorded; else over the whole run.
+// siblings), each counted as often as its weight says; else over all recorded; else over the
+// whole run.
 LightBody light_body_of(const Timeline& first_pass) {
   struct Sum {
     double sampled = 0, all = 0;
@@ -363,7 +364,7 @@ LightBody light_body_of(const Timeline& first_pass) {
     Sum& s = sums[t.parallel_id];
     const double body = t.exclusive();
     s.all += body, ++s.n_all, run.all += body, ++run.n_all;
-    if (t.weight > 1) s.sampled += body, ++s.n_sampled;
+    if (t.weight > 1) s.sampled += body * t.weight, s.n_sampled += t.weight;
   }
   LightBody out;
   for (const auto& [parallel, s] : sums)

@@ -7,7 +7,9 @@
 // - A thread's first `full_lock_ops` lock operations are recorded, then one in `lock_every`;
 //   the recorded acquisition carries how many operations it stands for.
 // - A thread's first `full_tasks` tasks per creation site are recorded, then one in `task_every`
-//   (its creation record says how many it stands for). The others ("light" tasks) leave no
+//   until `full_tasks` more are recorded, then one in twice as many, and so on up to one in
+//   `max_task_every`: the log grows with the logarithm of the task count until then. A creation
+//   record says how many creations it stands for. The others ("light" tasks) leave no
 //   record of their own, nor does anything inside them but lock operations: a thread only counts
 //   the light tasks it runs and, at its next record, writes one record with that count and the
 //   start of the first of them. Tasks they create are light too.
@@ -25,6 +27,7 @@ struct SamplingPolicy {
   uint32_t lock_every = 16;
   uint32_t full_tasks = 2000;
   uint32_t task_every = 16;
+  uint32_t max_task_every = 128;  // a weight fits the creation record's 8-bit detail
 };
 
 // Counts this instance of the region at `codeptr`; true if it is to be recorded in full.
@@ -77,8 +80,21 @@ struct TaskSampling {
   bool running_light;        // the task running on this thread now is light
 };
 
-// At a task creation: 0 if the task is light, else how many creations its record stands for
-// (1 in the recorded prefix; `task_every` after it: itself and the light ones just before it).
+// Whether the `n`th creation at a site (from 0) is recorded: 0 if not, else how many creations its
+// record stands for (1 in the prefix; after it the stride: itself and the light ones before it).
+inline uint32_t task_weight_of_creation(const SamplingPolicy& policy, uint64_t n) {
+  if (n < policy.full_tasks) return 1;
+  uint64_t m = n - policy.full_tasks;
+  uint64_t stride = policy.task_every, stretch = uint64_t{policy.full_tasks} * policy.task_every;
+  while (m >= stretch && stride < policy.max_task_every) {  // at most log2(max / every) steps
+    m -= stretch;
+    stride *= 2;
+    stretch *= 2;
+  }
+  return m % stride == stride - 1 ? static_cast<uint32_t>(stride) : 0;
+}
+
+// At a task creation: task_weight_of_creation for this thread's next creation at `codeptr`.
 inline uint32_t task_creation_weight(TaskSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
   if (!policy.enabled) return 1;
   const uint64_t key = codeptr ? codeptr : 1;
@@ -86,9 +102,7 @@ inline uint32_t task_creation_weight(TaskSampling& s, const SamplingPolicy& poli
   for (uint32_t probe = 0; probe < TaskSampling::kSites; ++probe, slot = (slot + 1) % TaskSampling::kSites) {
     if (s.site[slot] == 0) s.site[slot] = key;
     if (s.site[slot] != key) continue;
-    const uint32_t n = s.created[slot]++;
-    if (n < policy.full_tasks) return 1;
-    return (n - policy.full_tasks) % policy.task_every == policy.task_every - 1 ? policy.task_every : 0;
+    return task_weight_of_creation(policy, s.created[slot]++);
   }
   return 1;
 }

@@ -370,8 +370,8 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
   if (g_sampling.enabled) {
-    meta_line("sampling regions %u %u locks %u %u tasks %u %u", g_sampling.full_instances, g_sampling.region_every,
-              g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks, g_sampling.task_every);
+    meta_line("sampling regions %u %u locks %u %u tasks %u %u %u", g_sampling.full_instances, g_sampling.region_every,
+              g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks, g_sampling.task_every, g_sampling.max_task_every);
   } else {
     meta_line("sampling off");
   }

@@ -403,7 +403,7 @@ def scenario_adaptive_sampling(c):
 
 def scenario_task_sampling(c):
     """400 000 tiny tasks from one creation site: the first 2000 are recorded in full, then one in
-    16; each thread counts the others. The task count stays exact, the report says it sampled, and
+    16, 32, 64, 128 (each stride for 2000 records); each thread counts the others. The task count stays exact, the report says it sampled, and
     the split of the threads' time and the diagnosis agree with a run that records every task."""
     program = c.prog("fine_tasks")
     sampled, full = c.out("sampled"), c.out("full")
@@ -419,9 +419,11 @@ def scenario_task_sampling(c):
     ta, tb = a["tasks"]["2"], b["tasks"]["2"]
     if ta["count"] != 400000 or tb["count"] != 400000:
         fail(f"tasks {ta['count']} sampled / {tb['count']} full, expected 400000 both")
-    # One creating thread: 2000 in full, then every 16th of the other 398 000.
-    if ta["recorded"] != 2000 + 398000 // 16 or tb["recorded"] != 400000:
-        fail(f"recorded {ta['recorded']} sampled / {tb['recorded']} full, expected {2000 + 398000 // 16} / 400000")
+    # One creating thread: 2000 in full, then one in 16 until 2000 more are recorded, one in 32
+    # for the next 2000, one in 64, then one in 128.
+    expected = 2000 + 2000 + 2000 + 2000 + (400000 - 2000 - 2000 * (16 + 32 + 64)) // 128
+    if ta["recorded"] != expected or tb["recorded"] != 400000:
+        fail(f"recorded {ta['recorded']} sampled / {tb['recorded']} full, expected {expected} / 400000")
     if not any("adaptive sampling" in n and "tasks" in n for n in rs["notes"]) or "recorded in full" not in p.stderr:
         fail(f"the report does not say that tasks were sampled: {rs['notes']}\n{p.stderr}")
     events_s, events_f = rs["runs"][0]["events"], rf["runs"][0]["events"]

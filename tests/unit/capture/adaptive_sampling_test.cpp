@@ -74,10 +74,11 @@ std::string task_pattern(TaskSampling& s, const SamplingPolicy& policy, uint64_t
   return out;
 }
 
-SamplingPolicy task_policy(uint32_t full, uint32_t every) {
+SamplingPolicy task_policy(uint32_t full, uint32_t every, uint32_t max_every = 128) {
   SamplingPolicy p;
   p.full_tasks = full;
   p.task_every = every;
+  p.max_task_every = max_every;
   return p;
 }
 
@@ -92,10 +93,22 @@ TEST(AdaptiveSampling, ATaskSiteIsRecordedInFullThenOneTaskInNStandingForTheOnes
   EXPECT_EQ(task_pattern(s, policy, 0x1000, 2), "4.");
 }
 
+TEST(AdaptiveSampling, TheTaskStrideDoublesEachTimeAsManyTasksAsThePrefixWereRecorded) {
+  TaskSampling s{};
+  const SamplingPolicy policy = task_policy(2, 2, 8);
+  EXPECT_EQ(task_pattern(s, policy, 0x1000, 2 + 4 + 8 + 24), std::string("11") + ".2.2" + "...4...4" +
+                                                              ".......8.......8.......8");
+  // Weights add up to the creations up to the last recorded one, however the stride changed.
+  uint64_t weights = 0, last_recorded = 0;
+  for (uint64_t n = 0; n < 100000; ++n)
+    if (const uint32_t w = task_weight_of_creation(policy, n)) weights += w, last_recorded = n + 1;
+  EXPECT_EQ(weights, last_recorded);
+}
+
 TEST(AdaptiveSampling, TaskSitesBeyondTheTableAreRecordedInFull) {
   TaskSampling s{};
-  const SamplingPolicy policy = task_policy(0, 2);
-  for (uint64_t site = 1; site <= TaskSampling::kSites; ++site) EXPECT_EQ(task_pattern(s, policy, site << 12, 2), ".2");
+  const SamplingPolicy policy = task_policy(1, 2);
+  for (uint64_t site = 1; site <= TaskSampling::kSites; ++site) EXPECT_EQ(task_pattern(s, policy, site << 12, 3), "1.2");
   EXPECT_EQ(task_pattern(s, policy, 0xFFFF000, 3), "111");
 }
 
