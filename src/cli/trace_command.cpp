@@ -2,6 +2,7 @@
 // Chrome/Perfetto trace-event JSON file (DIR/trace.json), from the same nested slices.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -115,6 +116,13 @@ Command add_trace_command(CLI::App& parent) {
             if (model.clamped)
               fmt::print(stderr, "ompscope: note: {} intervals were shortened to nest in their enclosing one\n",
                          model.clamped);
+            const auto light_regions = std::count_if(timeline.regions.begin(), timeline.regions.end(),
+                                                     [](const analysis::RegionInstance& r) { return r.light; });
+            if (timeline.light_tasks > 0 || light_regions > 0)
+              fmt::print(stderr,
+                         "ompscope: note: adaptive sampling left {} tasks and the inside of {} region instances out "
+                         "of the log, so out of the trace (OMPSCOPE_SAMPLING=off records every one)\n",
+                         timeline.light_tasks, light_regions);
 
             if (formats.otf2) {
               t0 = std::chrono::steady_clock::now();

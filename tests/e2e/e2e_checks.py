@@ -444,6 +444,9 @@ def scenario_task_sampling(c):
         fail(f"first causes {first}, expected fine_grained_tasks in both runs")
     if any("recursive task tree" in n for n in rs["notes"]):
         fail(f"fine_tasks creates every task from the implicit task, yet a note speaks of a recursive tree")
+    t = run([c.bin, "trace", "-o", c.out("trace"), "--", program], env=env, check_rc=0)
+    if "adaptive sampling left" not in t.stderr:
+        fail(f"ompscope trace does not say that sampled-out tasks are missing from the trace:\n{t.stderr}")
 
     # A recursive task tree: tasks created by sampled-out tasks are sampled out with them. The
     # count stays exact, and the report says that the span misses those subtrees.
