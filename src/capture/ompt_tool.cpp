@@ -226,6 +226,8 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_da
 // is; the start of a light task is only counted (no timestamp of its own), its end leaves nothing.
 void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
   const bool prior_light = is_light_task(prior), next_light = is_light_task(next);
+  // A detached light task fulfilled later: the fulfilling thread switches nothing.
+  if (prior_light && status == ompt_task_late_fulfill) return;
   if (!prior_light && !next_light) return record_task_switch(id32(prior), status, id32(next));
   if (next_light) {
     if (!prior_light && !is_implicit(prior))  // the recorded task's fragment ends here
