@@ -9,10 +9,21 @@
 #include "analysis/run_log.h"
 #include "analysis/symbolizer.h"
 #include "analysis/timeline.h"
+#include "cli/core_places.h"
 #include "common/error.h"
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
+
+std::map<std::string, std::string> binding_environment() {
+  std::map<std::string, std::string> env;
+  if (!getenv("OMP_PROC_BIND")) env["OMP_PROC_BIND"] = "close";
+  if (!getenv("OMP_PLACES")) {
+    static const std::string places = core_places_of_this_machine();
+    env["OMP_PLACES"] = places.empty() ? "cores" : places;
+  }
+  return env;
+}
 
 int core_count() {
   const unsigned n = std::thread::hardware_concurrency();
@@ -76,10 +87,8 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   launch.env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
   launch.env["OMPSCOPE_LOG_DIR"] = fs::absolute(result.log_dir).string();
   if (request.threads > 0) launch.env["OMP_NUM_THREADS"] = std::to_string(request.threads);
-  if (request.bind && request.threads > 0 && request.threads <= core_count()) {
-    if (!getenv("OMP_PROC_BIND")) launch.env["OMP_PROC_BIND"] = "close";
-    if (!getenv("OMP_PLACES")) launch.env["OMP_PLACES"] = "cores";
-  }
+  if (request.bind && request.threads > 0 && request.threads <= core_count())
+    for (const auto& [key, value] : binding_environment()) launch.env[key] = value;
   if (target.runtime.kind == RuntimeKind::GnuLibgomp) {
     const fs::path shim = make_gomp_shim(out_dir / "runs" / "libgomp-shim", target.libomp);
     const char* old = getenv("LD_LIBRARY_PATH");

@@ -2,6 +2,7 @@
 // the part `profile`, `scale` and `trace` share.
 #pragma once
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,5 +48,9 @@ analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const an
 std::vector<std::string> target_notes(const Target& target);
 
 int core_count();
+
+// What `scale` sets where the user did not (RunRequest::bind): OMP_PROC_BIND=close and one
+// place per core from the kernel's topology (core_places.h), "cores" if that cannot be read.
+std::map<std::string, std::string> binding_environment();
 
 }  // namespace ompscope::cli

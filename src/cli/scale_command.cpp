@@ -1,5 +1,6 @@
 // ompscope scale: the program at several thread counts, repeated; ranked causes and gains.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -87,6 +88,13 @@ Command add_scale_command(CLI::App& parent) {
             }
             analysis::Report report = analysis::build_report(options->program, cores, runs);
             for (auto& n : target_notes(target)) report.notes.push_back(n);
+            if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores) {
+              std::vector<std::string> set;
+              for (const auto& [key, value] : bind) set.push_back(key + "=" + value);
+              report.notes.push_back(fmt::format("runs at up to {} threads were bound: {} (one place per core, from "
+                                                 "the kernel's CPU topology; set OMP_PLACES or OMP_PROC_BIND to "
+                                                 "choose otherwise)", cores, fmt::join(set, " ")));
+            }
             if (counts.back() > cores)
               report.notes.push_back(fmt::format("thread counts above {} are oversubscribed: more threads than cores, "
                                                  "so their times measure time-sharing, not scaling", cores));
