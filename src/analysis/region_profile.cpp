@@ -19,6 +19,7 @@ ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion
   s.barrier_wait_s = waiting;
   s.lock_wait_s = part.lock_wait;
   s.task_s = tasks;
+  s.tasks = static_cast<double>(part.tasks_completed);
   s.work_s = inside - waiting - part.lock_wait;
   s.fork_join_s = (region.end - region.begin) - inside;
   return s;
@@ -31,6 +32,7 @@ ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s) {
   into.lock_wait_s += s.lock_wait_s;
   into.fork_join_s += s.fork_join_s;
   into.outside_s += s.outside_s;
+  into.tasks += s.tasks;
   return into;
 }
 
@@ -41,6 +43,7 @@ ThreadSplit operator*(ThreadSplit s, double f) {
   s.lock_wait_s *= f;
   s.fork_join_s *= f;
   s.outside_s *= f;
+  s.tasks *= f;
   return s;
 }
 

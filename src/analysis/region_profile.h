@@ -16,11 +16,13 @@ struct ThreadSplit {
   double lock_wait_s = 0;
   double fork_join_s = 0;  // region time before the thread started / after it finished
   double outside_s = 0;    // program level only: time outside any parallel region
+  double tasks = 0;        // explicit tasks that completed on the thread (scaled like the times
+                           // for sampled-out region instances, hence not an integer)
 };
 
-// Sums every time field; `thread` stays the left side's.
+// Sums every time field and the task count; `thread` stays the left side's.
 ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s);
-// Every time field times f (scaling a sample to the whole); `thread` unchanged.
+// Every time field and the task count times f (scaling a sample to the whole); `thread` unchanged.
 ThreadSplit operator*(ThreadSplit s, double f);
 
 struct RegionProfile {

@@ -48,6 +48,7 @@ struct ThreadInRegion {
   std::vector<SyncVisit> syncs;
   double lock_wait = 0;      // acquire request → acquired, summed (weighted by sampling)
   double tasks_outside_syncs = 0;  // explicit tasks run outside barriers/taskwaits (e.g. undeferred)
+  uint64_t tasks_completed = 0;    // explicit tasks that completed on this thread (light ones by batch)
   bool saw_loop = false;
 };
 

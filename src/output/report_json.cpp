@@ -20,7 +20,8 @@ json split_json(const analysis::ThreadSplit& s, bool program) {
             {"task_s", s.task_s},
             {"barrier_wait_s", s.barrier_wait_s},
             {"lock_wait_s", s.lock_wait_s},
-            {"fork_join_s", s.fork_join_s}};
+            {"fork_join_s", s.fork_join_s},
+            {"tasks", s.tasks}};
   if (program) j["outside_s"] = s.outside_s;
   return j;
 }

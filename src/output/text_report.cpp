@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "output/display_format.h"
 #include "output/report_fields.h"
 #include "output/scaling_model.h"
@@ -31,14 +33,19 @@ std::string region_name(const json& region) {
 }
 
 void render_split_table(std::string& out, const json& splits, bool program, const Style& st) {
-  out += st.dim(fmt::format("    {:>6} {:>11} {:>11} {:>13} {:>11} {:>11}{}\n", "thread", "work", "(tasks)", "barrier wait",
-                            "lock wait", "fork/join", program ? fmt::format(" {:>11}", "outside") : ""));
+  // How many tasks each thread ran shows who did the tasking (a creator running nearly all of
+  // them itself, say), so the column appears wherever tasks ran.
+  const bool tasks = std::any_of(splits.begin(), splits.end(), [](const json& s) { return s.value("tasks", 0.0) > 0; });
+  out += st.dim(fmt::format("    {:>6} {:>11} {:>11} {:>13} {:>11} {:>11}{}{}\n", "thread", "work", "(tasks)",
+                            "barrier wait", "lock wait", "fork/join", program ? fmt::format(" {:>11}", "outside") : "",
+                            tasks ? fmt::format(" {:>10}", "tasks run") : ""));
   for (const json& s : splits) {
     out += fmt::format("    {:>6} {:>11} {:>11} {:>13} {:>11} {:>11}", s.value("thread", 0),
                        format_seconds(s.value("work_s", 0.0)), format_seconds(s.value("task_s", 0.0)),
                        format_seconds(s.value("barrier_wait_s", 0.0)), format_seconds(s.value("lock_wait_s", 0.0)),
                        format_seconds(s.value("fork_join_s", 0.0)));
     if (program) out += fmt::format(" {:>11}", format_seconds(s.value("outside_s", 0.0)));
+    if (tasks) out += fmt::format(" {:>10.0f}", s.value("tasks", 0.0));
     out += "\n";
   }
 }

@@ -147,9 +147,9 @@ TEST(ProfileProgram, TwoThreadLogFromEvents) {
   EXPECT_US(p.threads[1].barrier_wait_s, 215);
 }
 
-TEST(ThreadSplit, PlusEqualsSumsEveryTimeAndKeepsTheLeftThread) {
-  ThreadSplit a{1, 1, 2, 3, 4, 5, 6};
-  const ThreadSplit b{9, 10, 20, 30, 40, 50, 60};
+TEST(ThreadSplit, PlusEqualsSumsEveryTimeAndTheTaskCountAndKeepsTheLeftThread) {
+  ThreadSplit a{1, 1, 2, 3, 4, 5, 6, 7};
+  const ThreadSplit b{9, 10, 20, 30, 40, 50, 60, 70};
   a += b;
   EXPECT_EQ(a.thread, 1u);
   EXPECT_DOUBLE_EQ(a.work_s, 11);
@@ -158,6 +158,15 @@ TEST(ThreadSplit, PlusEqualsSumsEveryTimeAndKeepsTheLeftThread) {
   EXPECT_DOUBLE_EQ(a.lock_wait_s, 44);
   EXPECT_DOUBLE_EQ(a.fork_join_s, 55);
   EXPECT_DOUBLE_EQ(a.outside_s, 66);
+  EXPECT_DOUBLE_EQ(a.tasks, 77);
+}
+
+TEST(ThreadSplit, ScalingASampleScalesTheTaskCountWithTheTimes) {
+  const ThreadSplit s = ThreadSplit{2, 1, 2, 3, 4, 5, 6, 7} * 10;
+  EXPECT_EQ(s.thread, 2u);
+  EXPECT_DOUBLE_EQ(s.work_s, 10);
+  EXPECT_DOUBLE_EQ(s.outside_s, 60);
+  EXPECT_DOUBLE_EQ(s.tasks, 70);
 }
 
 TEST(TypicalInstance, IsTheRecordedInstanceOfMedianLengthSoAOneOffDelayIsNotExtrapolated) {

@@ -437,6 +437,9 @@ TEST(BuildTimeline, TaskCreatedOnOneThreadRunsOnAnotherAndInsideABarrier) {
   const ThreadInRegion& worker = t.regions[0].threads.at(1);
   expect_visit(worker.syncs.at(0), SyncKind::Barrier, 195, 300, 0);
   EXPECT_US(worker.tasks_outside_syncs, 20);
+  // Each thread completed one task: 51 on the master, 50 on the worker.
+  EXPECT_EQ(master.tasks_completed, 1u);
+  EXPECT_EQ(worker.tasks_completed, 1u);
 
   // In the thread's split: barrier wait = (100 − 50) + join 10; the tasks are work.
   const ThreadSplit ms = split_thread_time(t.regions[0], master);
@@ -518,6 +521,88 @@ TEST(BuildTimeline, SampledOutTasksInABarrierAreCountedAndTimedFromTheRecordedOn
   const ThreadInRegion& worker = t.regions.at(0).threads.at(1);
   expect_visit(worker.syncs.at(0), SyncKind::Barrier, 195, 300, /*tasks=*/20 + 60);
   EXPECT_US(worker.tasks_outside_syncs, 10);
+  // Tasks each thread ran: the master its batch of 5; the worker 50, 51 and its batch of 3.
+  EXPECT_EQ(master.tasks_completed, 5u);
+  EXPECT_EQ(worker.tasks_completed, 1u + 1u + 3u);
+  EXPECT_DOUBLE_EQ(split_thread_time(t.regions.at(0), worker).tasks, 5);
+}
+
+TEST(BuildTimeline, LightTasksLastAsLongAsTheRecordedOnesOfTheThreadThatRanThem) {
+  // 16 creations of the sampled phase (each standing for 16). The master runs 8 of them, 10 µs
+  // each; the worker steals the other 8, which take it 40 µs each (their data is in the
+  // master's cache). Each thread then runs a batch of 10 light tasks in the barrier: the
+  // master's last 10 × 10 µs, the worker's 10 × 40 µs, not 10 × the region's 25 µs.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  const auto barrier = ompt_sync_region_barrier_explicit;
+  LogBuilder b(2, 3000);
+  testing::Stream master = b.thread(0);
+  master.thread_begin(0).initial_task(0, 1, 2).parallel_begin(100, 10, 2, 2, 0xA0).implicit_begin(100, 10, 11, 2, 0);
+  for (uint32_t i = 0; i < 16; ++i) master.task_create(110 + i, 100 + i, 11, 0xE1, ompt_task_explicit, 16);
+  for (uint32_t i = 0; i < 8; ++i)
+    master.task_schedule(200 + 20 * i, 11, ompt_task_switch, 100 + i).task_schedule(210 + 20 * i, 100 + i, ompt_task_complete, 11);
+  master.sync_begin(400, barrier)
+      .light_tasks(2000, 400, 10)
+      .sync_end(2000, barrier)
+      .sync_begin(2100, join)
+      .sync_end(2110, join)
+      .implicit_end(2110, 10, 11, 0)
+      .parallel_end(2110, 10, 2, 0xA0)
+      .thread_end(3000);
+  testing::Stream worker = b.thread(1);
+  worker.thread_begin(50, ompt_thread_worker).implicit_begin(100, 10, 12, 2, 1).sync_begin(150, barrier);
+  for (uint32_t i = 0; i < 8; ++i)
+    worker.task_schedule(200 + 50 * i, 12, ompt_task_switch, 108 + i).task_schedule(240 + 50 * i, 108 + i, ompt_task_complete, 12);
+  worker.light_tasks(2000, 600, 10)
+      .sync_end(2000, barrier)
+      .sync_begin(2100, join)
+      .sync_end(2110, join)
+      .implicit_end(2110, 0, 12, 1)
+      .thread_end(3000);
+  const Timeline t = build_timeline(b.log());
+
+  ASSERT_EQ(t.light_tasks, 20u);
+  for (const TaskInstance& task : t.tasks) {
+    if (!task.light) continue;
+    ASSERT_EQ(task.fragments.size(), 1u);
+    const TaskFragment& f = task.fragments[0];
+    if (f.thread == 0) {
+      EXPECT_US(f.begin, 400);
+      EXPECT_US(f.end, 400 + 10 * 10);
+    } else {
+      EXPECT_US(f.begin, 600);
+      EXPECT_US(f.end, 600 + 10 * 40);
+    }
+  }
+  EXPECT_EQ(t.regions.at(0).threads.at(0).tasks_completed, 8u + 10u);
+  EXPECT_EQ(t.regions.at(0).threads.at(1).tasks_completed, 8u + 10u);
+}
+
+TEST(BuildTimeline, ARecordedTaskDelayedByTheMachineDoesNotLengthenTheLightOnes) {
+  // 100 recorded tasks of the sampled phase, each standing for 16: 99 take 10 µs, one was
+  // preempted for 10 ms. A batch of 10 light tasks lasts 10 × 10 µs: bodies above the weighted
+  // 99th percentile count as that percentile. The plain mean (109.9 µs) would make it 1.1 ms.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 30000);
+  testing::Stream s = b.thread(0);
+  s.thread_begin(0).initial_task(0, 1, 2).parallel_begin(100, 10, 1, 1, 0xA0).implicit_begin(100, 10, 11, 1, 0);
+  for (uint32_t i = 0; i < 100; ++i) s.task_create(110 + i, 100 + i, 11, 0xE1, ompt_task_explicit, 16);
+  uint64_t now = 300;
+  for (uint32_t i = 0; i < 100; ++i) {
+    const uint64_t body = i == 50 ? 10000 : 10;
+    s.task_schedule(now, 11, ompt_task_switch, 100 + i).task_schedule(now + body, 100 + i, ompt_task_complete, 11);
+    now += body + 5;
+  }
+  s.sync_begin(now, join)
+      .light_tasks(now + 5000, now + 10, 10)
+      .sync_end(now + 5000, join)
+      .implicit_end(now + 5000, 10, 11, 0)
+      .parallel_end(now + 5000, 10, 1, 0xA0)
+      .thread_end(30000);
+  const Timeline t = build_timeline(b.log());
+  const TaskInstance& batch = t.tasks.back();
+  ASSERT_EQ(batch.light, 10u);
+  EXPECT_US(batch.fragments.at(0).begin, now + 10);
+  EXPECT_US(batch.fragments.at(0).end, now + 10 + 10 * 10);
 }
 
 TEST(BuildTimeline, ARecordedTaskSuspendedForALightOneIsNotChargedForIt) {
