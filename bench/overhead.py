@@ -8,7 +8,25 @@ import os, shutil, statistics, subprocess, sys, tempfile, time
 
 build = sys.argv[1]
 pairs = int(sys.argv[2]) if len(sys.argv) > 2 else 9
-env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="close", OMP_PLACES="cores", NO_COLOR="1")
+
+def core_places():
+    """One place per core from the kernel's sibling lists, as `ompscope scale` binds (libomp's
+    own OMP_PLACES=cores can make one place of two vCPUs, time-sharing a 2-thread run)."""
+    cores = {}
+    for cpu in sorted(os.sched_getaffinity(0)):
+        try:
+            text = open(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list").read().strip()
+        except OSError:
+            return "cores"
+        siblings = set()
+        for part in text.split(","):
+            lo, _, hi = part.partition("-")
+            siblings.update(range(int(lo), int(hi or lo) + 1))
+        core = sorted(siblings & os.sched_getaffinity(0))
+        cores[core[0]] = core
+    return ",".join("{" + ",".join(map(str, c)) + "}" for _, c in sorted(cores.items()))
+
+env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="close", OMP_PLACES=core_places(), NO_COLOR="1")
 
 def timed(cmd):
     t = time.perf_counter()

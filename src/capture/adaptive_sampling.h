@@ -74,6 +74,7 @@ struct TaskSampling {
   static constexpr uint32_t kSites = 16;
   uint64_t site[kSites];     // creation codeptr; 0: free
   uint32_t created[kSites];
+  uint32_t next_recorded[kSites];  // the site's next creation to record (see task_creation_weight)
   uint64_t batch_first;      // clock ticks when the first light task of the batch started
   uint32_t batch_tasks;      // light tasks started since the thread's last record
   uint32_t batch_nested;     // of the tasks created since then, those created inside light tasks
@@ -94,7 +95,23 @@ inline uint32_t task_weight_of_creation(const SamplingPolicy& policy, uint64_t n
   return m % stride == stride - 1 ? static_cast<uint32_t>(stride) : 0;
 }
 
+// The first creation from `n` on (n itself included) that is recorded.
+inline uint64_t next_recorded_creation(const SamplingPolicy& policy, uint64_t n) {
+  if (n < policy.full_tasks) return n;
+  uint64_t m = n - policy.full_tasks;
+  uint64_t stride = policy.task_every, stretch = uint64_t{policy.full_tasks} * policy.task_every;
+  while (m >= stretch && stride < policy.max_task_every) {
+    m -= stretch;
+    stride *= 2;
+    stretch *= 2;
+  }
+  return n + (stride - 1 - m % stride);  // a stretch is whole strides: its last one ends in it
+}
+
 // At a task creation: task_weight_of_creation for this thread's next creation at `codeptr`.
+// A light creation only compares two counters: the weight's division (and its walk over the
+// stride's doublings) runs for recorded ones only. With the division on every creation,
+// tiny_tasks' creator spent 7.5 ns per task in this function on an AMD EPYC VM.
 inline uint32_t task_creation_weight(TaskSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
   if (!policy.enabled) return 1;
   const uint64_t key = codeptr ? codeptr : 1;
@@ -102,7 +119,10 @@ inline uint32_t task_creation_weight(TaskSampling& s, const SamplingPolicy& poli
   for (uint32_t probe = 0; probe < TaskSampling::kSites; ++probe, slot = (slot + 1) % TaskSampling::kSites) {
     if (s.site[slot] == 0) s.site[slot] = key;
     if (s.site[slot] != key) continue;
-    return task_weight_of_creation(policy, s.created[slot]++);
+    const uint32_t n = s.created[slot]++;
+    if (n < s.next_recorded[slot]) [[likely]] return 0;
+    s.next_recorded[slot] = static_cast<uint32_t>(next_recorded_creation(policy, uint64_t{n} + 1));
+    return task_weight_of_creation(policy, n);
   }
   return 1;
 }

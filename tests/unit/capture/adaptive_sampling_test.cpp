@@ -105,6 +105,15 @@ TEST(AdaptiveSampling, TheTaskStrideDoublesEachTimeAsManyTasksAsThePrefixWereRec
   EXPECT_EQ(weights, last_recorded);
 }
 
+TEST(AdaptiveSampling, TheNextRecordedCreationIsTheFirstWithAWeight) {
+  const SamplingPolicy policy = task_policy(3, 2, 8);
+  for (uint64_t n = 0; n < 5000; ++n) {
+    uint64_t first = n;
+    while (task_weight_of_creation(policy, first) == 0) ++first;
+    ASSERT_EQ(next_recorded_creation(policy, n), first) << "from creation " << n;
+  }
+}
+
 TEST(AdaptiveSampling, TaskSitesBeyondTheTableAreRecordedInFull) {
   TaskSampling s{};
   const SamplingPolicy policy = task_policy(1, 2);
