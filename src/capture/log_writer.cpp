@@ -57,10 +57,12 @@ void after_fork_in_child() {
   pthread_mutex_unlock(&g_mutex);
 }
 
+bool g_fork_handlers_installed = false;  // guarded by g_mutex
+
 // Called with g_mutex held.
 bool start_writer() {
-  static bool fork_handlers = pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child) == 0;
-  (void)fork_handlers;
+  if (!g_fork_handlers_installed)
+    g_fork_handlers_installed = pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child) == 0;
   sigset_t all, previous;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &previous);  // the new thread inherits "all blocked"
