@@ -17,6 +17,7 @@ constexpr uint32_t kBuffersPerLog = 4;
 
 struct LogBuffer {
   Event* data;                          // chunk_bytes of anonymous memory, page aligned
+  uint64_t populated_bytes;             // its first bytes whose pages are faulted in (see thread_log.cpp)
   uint64_t file_offset;                 // where its first byte goes in the file
   std::atomic<uint64_t> queued_bytes;   // non-zero from hand-off until the writer is done
 };

@@ -1,5 +1,6 @@
 #include "capture/thread_log.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -18,7 +19,7 @@ namespace {
 
 // Static storage, never freed: the flushes at exit and on fatal signals walk every log.
 constexpr uint32_t kMaxLogs = 4096;
-LogFile g_files[kMaxLogs];
+constinit LogFile g_files[kMaxLogs]{};
 std::atomic<uint32_t> g_thread_count{0};
 std::atomic<uint64_t> g_dropped{0};
 std::atomic<uint32_t> g_next_id_block{1};
@@ -57,20 +58,57 @@ bool open_files(LogFile& file, uint32_t thread_index, const LogConfig& config) {
   return true;
 }
 
-// Backs a ring slot with memory on first use; faults taken here, not on the hot path.
-bool ensure_buffer(LogBuffer& b, const LogConfig& config) {
-  if (b.data) return true;
-  void* p = mmap(nullptr, config.chunk_bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  if (p == MAP_FAILED) return false;
-  b.data = static_cast<Event*>(p);
+// A chunk's pages are faulted in ahead of the hot path, piece by piece: the first 64 KiB when
+// the chunk is mapped, then as much again as is populated each time the records reach the end
+// of the populated part. A page's first touch costs ~3.5 µs on the VMs measured; populating the
+// first chunk whole cost a thread ~0.9 ms at start-up, mostly for pages a short run never fills.
+constexpr uint64_t kFirstPopulated = 64 * 1024;
+
+// Faults in [from, to) of the chunk; false if the memory cannot be had.
+bool populate(LogBuffer& b, uint64_t to) {
+  char* begin = reinterpret_cast<char*>(b.data) + b.populated_bytes;
+  const size_t bytes = to - b.populated_bytes;
+  if (madvise(begin, bytes, MADV_POPULATE_WRITE) != 0) {
+    if (errno != EINVAL) return false;  // ENOMEM and the like: no memory to record into
+    const long page = sysconf(_SC_PAGESIZE);
+    for (size_t off = 0; off < bytes; off += static_cast<size_t>(page))  // kernels before 5.14
+      reinterpret_cast<volatile char*>(begin)[off] = 0;
+  }
+  b.populated_bytes = to;
   return true;
 }
 
-void start_filling(ThreadLog& log, LogBuffer& b, uint64_t file_offset, const LogConfig& config) {
+// Backs a ring slot with memory on first use.
+bool ensure_buffer(LogBuffer& b, const LogConfig& config) {
+  if (b.data) return true;
+  void* p = mmap(nullptr, config.chunk_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return false;
+  b.data = static_cast<Event*>(p);
+  b.populated_bytes = 0;
+  if (populate(b, std::min<uint64_t>(kFirstPopulated, config.chunk_bytes))) return true;
+  munmap(p, config.chunk_bytes);
+  b.data = nullptr;
+  return false;
+}
+
+Event* populated_end(const LogBuffer& b) { return b.data + b.populated_bytes / sizeof(Event); }
+
+enum class Growth { Grown, ChunkFull, NoMemory };
+
+// The records reached the end of the populated part of the chunk: populate more, if the chunk
+// has more.
+Growth grow_populated(ThreadLog& log, const LogConfig& config) {
+  LogBuffer& b = log.file->buffers[log.file->current];
+  if (b.populated_bytes >= config.chunk_bytes) return Growth::ChunkFull;
+  if (!populate(b, std::min<uint64_t>(2 * b.populated_bytes, config.chunk_bytes))) return Growth::NoMemory;
+  log.end = populated_end(b);
+  return Growth::Grown;
+}
+
+void start_filling(ThreadLog& log, LogBuffer& b, uint64_t file_offset) {
   b.file_offset = file_offset;
   log.pos = b.data;
-  log.end = b.data + config.chunk_bytes / sizeof(Event);
+  log.end = populated_end(b);
 }
 
 void write_header(ThreadLog& log) {
@@ -97,7 +135,7 @@ bool open_log(ThreadLog& log, const LogConfig& config) {
   }
   file.current = 0;
   log.file = &file;
-  start_filling(log, file.buffers[0], 0, config);
+  start_filling(log, file.buffers[0], 0);
   write_header(log);
   file.owner.store(&log, std::memory_order_release);
   return true;
@@ -119,7 +157,7 @@ bool hand_off(ThreadLog& log, const LogConfig& config) {
   if (!ensure_buffer(b, config)) return false;
   wait_until_written(b);
   file.current = next;
-  start_filling(log, b, full.file_offset + config.chunk_bytes, config);
+  start_filling(log, b, full.file_offset + config.chunk_bytes);
   return true;
 }
 
@@ -180,9 +218,19 @@ void roll_over(ThreadLog& log, const LogConfig& config) {
         log.pos = log.file->buffers[log.file->current].data;
         return;
       }
-      if (!hand_off(log, config)) {
-        finish_file(log, log.file->buffers[log.file->current].data);  // its chunk is already queued
-        redirect_to_scratch(log, LogState::Dropping);
+      switch (grow_populated(log, config)) {
+        case Growth::Grown:
+          return;
+        case Growth::NoMemory:
+          finish_file(log, log.pos);
+          redirect_to_scratch(log, LogState::Dropping);
+          return;
+        case Growth::ChunkFull:
+          if (!hand_off(log, config)) {
+            finish_file(log, log.file->buffers[log.file->current].data);  // its chunk is already queued
+            redirect_to_scratch(log, LogState::Dropping);
+          }
+          return;
       }
       return;
     case LogState::Dropping:

@@ -85,6 +85,15 @@ TEST_F(ThreadLogTest, ConcurrentThreadsEachWriteTheirOwnFileAcrossManyChunks) {
   EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << "object ids must be unique";
 }
 
+TEST_F(ThreadLogTest, ChunksFaultedInPieceByPieceHoldEveryEventInOrder) {
+  // 1 MiB chunks (the tool's default) are populated 64 KiB first, then doubling: 100 000 events
+  // (3 MiB) cross each step of the first chunk, two hand-offs and the steps of the next chunks.
+  const LogConfig config{dir_text_.c_str()};
+  constexpr uint32_t kEvents = 100000;
+  std::thread(write_events, config, kEvents).join();
+  expect_numbered(only_file(), kEvents);
+}
+
 TEST_F(ThreadLogTest, FlushAtExitWritesALogThatIsStillOpenAndItKeepsGrowing) {
   const LogConfig config = page_chunks();
   std::thread([&] {
