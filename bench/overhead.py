@@ -37,7 +37,8 @@ ompscope = os.path.join(build, "lib", "libompscope.so")
 floor = os.path.join(build, "lib", "libompt_floor_tool.so")
 tiny = os.path.join(build, "bin", "tiny_tasks")
 # (label, program, tool library, extra environment of the tool run)
-cases = [("loop_stencil", os.path.join(build, "bin", "loop_stencil"), ompscope, {}),
+cases = [("one_region (the fixed cost: load, logs, writer, finalize)", os.path.join(build, "bin", "one_region"), ompscope, {}),
+         ("loop_stencil", os.path.join(build, "bin", "loop_stencil"), ompscope, {}),
          ("tiny_tasks", tiny, ompscope, {}),
          ("tiny_tasks, sampling off", tiny, ompscope, {"OMPSCOPE_SAMPLING": "off"}),
          ("tiny_tasks, floor: empty OMPT task callbacks", tiny, floor, {"FLOOR_MODE": "empty"}),
@@ -58,6 +59,7 @@ for name, program, library, extra in cases:
                   [f"{k}={v}" for k, v in extra.items()] + [program])
         base.append(b); tool.append(t); ratios.append(t / b)
     print(f"{name}: no tool median {statistics.median(base)*1e3:.0f} ms, with tool median "
-          f"{statistics.median(tool)*1e3:.0f} ms; overhead median {(statistics.median(ratios)-1)*100:+.1f}% "
+          f"{statistics.median(tool)*1e3:.0f} ms (median difference "
+          f"{statistics.median(t - b for t, b in zip(tool, base))*1e3:+.1f} ms); overhead median {(statistics.median(ratios)-1)*100:+.1f}% "
           f"min {(min(ratios)-1)*100:+.1f}% over {pairs} interleaved pairs")
     shutil.rmtree(out, ignore_errors=True)

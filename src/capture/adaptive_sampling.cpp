@@ -28,6 +28,19 @@ std::atomic<uint64_t>* instances_of(uint64_t codeptr) {
 
 }  // namespace
 
+uint32_t task_creation_weight_slow(TaskSampling& s, const SamplingPolicy& policy, uint64_t key) {
+  uint32_t slot = task_site_home(key);
+  for (uint32_t probe = 0; probe < TaskSampling::kSites; ++probe, slot = (slot + 1) % TaskSampling::kSites) {
+    if (s.site[slot] == 0) s.site[slot] = key;
+    if (s.site[slot] != key) continue;
+    const uint32_t n = s.created[slot]++;
+    if (n < s.next_recorded[slot]) return 0;
+    s.next_recorded[slot] = static_cast<uint32_t>(next_recorded_creation(policy, uint64_t{n} + 1));
+    return task_weight_of_creation(policy, n);
+  }
+  return 1;  // the table is full: recorded in full
+}
+
 bool record_region_instance(const SamplingPolicy& policy, uint64_t codeptr) {
   if (!policy.enabled) return true;
   std::atomic<uint64_t>* count = instances_of(codeptr);

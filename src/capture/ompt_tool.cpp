@@ -211,8 +211,8 @@ void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* code
   emit(EventKind::TaskSchedule, nullptr, prior, next, 0, 0, static_cast<uint8_t>(status));
 }
 
-void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* new_task,
-                    int flags, int has_dependences, const void* codeptr) {
+[[gnu::noinline]] void create_task(ompt_data_t* encountering_task, ompt_data_t* new_task, int flags,
+                                   int has_dependences, const void* codeptr) {
   if (t_tasks.running_light && !t_light_depth) ++t_tasks.batch_nested;  // a light task's child
   const uint32_t weight = dark() ? 0 : task_creation_weight(t_tasks, g_sampling, reinterpret_cast<uint64_t>(codeptr));
   if (weight == 0) {
@@ -222,9 +222,32 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_da
   record_task_create(encountering_task, new_task, flags, has_dependences, codeptr, weight);
 }
 
+// The light creation of a site in its home slot stays here, in a leaf that saves no register;
+// everything else is a tail call.
+void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* new_task,
+                    int flags, int has_dependences, const void* codeptr) {
+  if (!dark() && g_sampling.enabled &&
+      light_creation_at_home(t_tasks, task_site_key(reinterpret_cast<uint64_t>(codeptr)))) [[likely]] {
+    new_task->value = kLightBit;
+    return;
+  }
+  create_task(encountering_task, new_task, flags, has_dependences, codeptr);
+}
+
+[[gnu::noinline]] void stamp_light_batch_start() { t_tasks.batch_first = read_ticks(g_clock); }
+
+// A light task runs on this thread now. Counted at its first start, not when it resumes (after
+// a task it waited for, or on another thread if it is untied).
+inline void light_task_runs(ompt_data_t* next) {
+  t_tasks.running_light = true;
+  if (next->value & kStartedBit) return;
+  next->value |= kStartedBit;
+  if (!t_light_depth && t_tasks.batch_tasks++ == 0) [[unlikely]] stamp_light_batch_start();
+}
+
 // A switch is recorded when a recorded explicit task is on either side of it, or no light task
 // is; the start of a light task is only counted (no timestamp of its own), its end leaves nothing.
-void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+[[gnu::noinline]] void switch_tasks(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
   const bool prior_light = is_light_task(prior), next_light = is_light_task(next);
   // A detached light task fulfilled later: the fulfilling thread switches nothing.
   if (prior_light && status == ompt_task_late_fulfill) return;
@@ -232,17 +255,23 @@ void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t
   if (next_light) {
     if (!prior_light && !is_implicit(prior))  // the recorded task's fragment ends here
       record_task_switch(id32(prior), status, 0);
-    // Counted at its first start, not when it resumes (after a task it waited for, or on
-    // another thread if it is untied).
-    if (!(next->value & kStartedBit)) {
-      next->value |= kStartedBit;
-      if (!t_light_depth && t_tasks.batch_tasks++ == 0) [[unlikely]] t_tasks.batch_first = read_ticks(g_clock);
-    }
-    t_tasks.running_light = true;
+    light_task_runs(next);
   } else {
     t_tasks.running_light = false;
     if (!is_implicit(next)) record_task_switch(0, status, id32(next));
   }
+}
+
+// The two switches of most tasks in a task-heavy program stay here, in a leaf that saves no
+// register: a light task starts from an implicit task, and ends back in one. The rest of
+// switch_tasks is a tail call.
+void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+  if (is_implicit(prior) && is_light_task(next)) [[likely]] return light_task_runs(next);
+  if (is_light_task(prior) && is_implicit(next) && status != ompt_task_late_fulfill) [[likely]] {
+    t_tasks.running_light = false;
+    return;
+  }
+  switch_tasks(prior, status, next);
 }
 
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,

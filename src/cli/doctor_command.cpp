@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
 
 #include "analysis/run_log.h"
 #include "cli/commands.h"
+#include "cli/core_places.h"
 #include "cli/measurement.h"
 #include "common/clock.h"
 
@@ -98,6 +100,16 @@ Command add_doctor_command(CLI::App& parent) {
             } else {
               c.info("no invariant TSC: events are timed with CLOCK_MONOTONIC (about 25 ns per event more)");
             }
+            fmt::print("\nthread placement\n");
+            if (const std::string places = core_places_of_this_machine(); places.empty()) {
+              c.info("the kernel's CPU topology cannot be read: scale binds runs with OMP_PLACES=cores, which "
+                     "libomp derives from CPUID (hypervisors may misreport it; set OMP_PLACES yourself)");
+            } else {
+              c.ok(fmt::format("{} core(s) as the kernel sees them: scale binds runs (one thread per core at most) "
+                               "with OMP_PROC_BIND=close OMP_PLACES={}",
+                               std::count(places.begin(), places.end(), '{'), places));
+            }
+
             fmt::print("\n{}\n", c.problems ? fmt::format("{} problem(s) found", c.problems)
                                             : "everything needed to observe OpenMP programs is in place");
             return c.problems ? 1 : 0;
