@@ -6,8 +6,6 @@ usage: bench/overhead.py BUILD_DIR [PAIRS]
 """
 import os, shutil, statistics, subprocess, sys, tempfile, time
 
-build = sys.argv[1]
-pairs = int(sys.argv[2]) if len(sys.argv) > 2 else 9
 
 def core_places():
     """One place per core from the kernel's sibling lists, as `ompscope scale` binds (libomp's
@@ -26,40 +24,47 @@ def core_places():
         cores[core[0]] = core
     return ",".join("{" + ",".join(map(str, c)) + "}" for _, c in sorted(cores.items()))
 
-env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="close", OMP_PLACES=core_places(), NO_COLOR="1")
+def main():
+    build = sys.argv[1]
+    pairs = int(sys.argv[2]) if len(sys.argv) > 2 else 9
+    env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="close", OMP_PLACES=core_places(), NO_COLOR="1")
 
-def timed(cmd):
-    t = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t
+    def timed(cmd):
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - t
 
-ompscope = os.path.join(build, "lib", "libompscope.so")
-floor = os.path.join(build, "lib", "libompt_floor_tool.so")
-tiny = os.path.join(build, "bin", "tiny_tasks")
-# (label, program, tool library, extra environment of the tool run)
-cases = [("one_region (the fixed cost: load, logs, writer, finalize)", os.path.join(build, "bin", "one_region"), ompscope, {}),
-         ("loop_stencil", os.path.join(build, "bin", "loop_stencil"), ompscope, {}),
-         ("tiny_tasks", tiny, ompscope, {}),
-         ("tiny_tasks, sampling off", tiny, ompscope, {"OMPSCOPE_SAMPLING": "off"}),
-         ("tiny_tasks, floor: empty OMPT task callbacks", tiny, floor, {"FLOOR_MODE": "empty"}),
-         ("tiny_tasks, floor: every callback ompscope registers, empty", tiny, floor, {"FLOOR_MODE": "all"}),
-         ("tiny_tasks, floor: TSC + store into a cached ring", tiny, floor, {"FLOOR_MODE": "tsc"}),
-         ("many_regions", os.path.join(build, "tests", "programs", "many_regions"), ompscope, {}),
-         ("many_regions, sampling off", os.path.join(build, "tests", "programs", "many_regions"), ompscope,
-          {"OMPSCOPE_SAMPLING": "off"})]
-for name, program, library, extra in cases:
-    out = tempfile.mkdtemp(prefix="ompscope-overhead-")
-    base, tool, ratios = [], [], []
-    for _ in range(pairs):
-        b = timed([program])
-        # The program alone under the tool (the analysis afterwards is not overhead on the program):
-        # OMP_TOOL_LIBRARIES as `ompscope profile` sets it.
-        t = timed(["env", "OMP_TOOL_LIBRARIES=" + library,
-                   "OMPSCOPE_LOG_DIR=" + os.path.join(out, "log")] +
-                  [f"{k}={v}" for k, v in extra.items()] + [program])
-        base.append(b); tool.append(t); ratios.append(t / b)
-    print(f"{name}: no tool median {statistics.median(base)*1e3:.0f} ms, with tool median "
-          f"{statistics.median(tool)*1e3:.0f} ms (median difference "
-          f"{statistics.median(t - b for t, b in zip(tool, base))*1e3:+.1f} ms); overhead median {(statistics.median(ratios)-1)*100:+.1f}% "
-          f"min {(min(ratios)-1)*100:+.1f}% over {pairs} interleaved pairs")
-    shutil.rmtree(out, ignore_errors=True)
+    ompscope = os.path.join(build, "lib", "libompscope.so")
+    floor = os.path.join(build, "lib", "libompt_floor_tool.so")
+    tiny = os.path.join(build, "bin", "tiny_tasks")
+    # (label, program, tool library, extra environment of the tool run)
+    cases = [("one_region (the fixed cost: load, logs, writer, finalize)", os.path.join(build, "bin", "one_region"), ompscope, {}),
+             ("loop_stencil", os.path.join(build, "bin", "loop_stencil"), ompscope, {}),
+             ("tiny_tasks", tiny, ompscope, {}),
+             ("tiny_tasks, sampling off", tiny, ompscope, {"OMPSCOPE_SAMPLING": "off"}),
+             ("tiny_tasks, floor: empty OMPT task callbacks", tiny, floor, {"FLOOR_MODE": "empty"}),
+             ("tiny_tasks, floor: every callback ompscope registers, empty", tiny, floor, {"FLOOR_MODE": "all"}),
+             ("tiny_tasks, floor: TSC + store into a cached ring", tiny, floor, {"FLOOR_MODE": "tsc"}),
+             ("many_regions", os.path.join(build, "tests", "programs", "many_regions"), ompscope, {}),
+             ("many_regions, sampling off", os.path.join(build, "tests", "programs", "many_regions"), ompscope,
+              {"OMPSCOPE_SAMPLING": "off"})]
+    for name, program, library, extra in cases:
+        out = tempfile.mkdtemp(prefix="ompscope-overhead-")
+        base, tool, ratios = [], [], []
+        for _ in range(pairs):
+            b = timed([program])
+            # The program alone under the tool (the analysis afterwards is not overhead on the program):
+            # OMP_TOOL_LIBRARIES as `ompscope profile` sets it.
+            t = timed(["env", "OMP_TOOL_LIBRARIES=" + library,
+                       "OMPSCOPE_LOG_DIR=" + os.path.join(out, "log")] +
+                      [f"{k}={v}" for k, v in extra.items()] + [program])
+            base.append(b); tool.append(t); ratios.append(t / b)
+        print(f"{name}: no tool median {statistics.median(base)*1e3:.0f} ms, with tool median "
+              f"{statistics.median(tool)*1e3:.0f} ms (median difference "
+              f"{statistics.median(t - b for t, b in zip(tool, base))*1e3:+.1f} ms); overhead median {(statistics.median(ratios)-1)*100:+.1f}% "
+              f"min {(min(ratios)-1)*100:+.1f}% over {pairs} interleaved pairs")
+        shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
