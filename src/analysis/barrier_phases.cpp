@@ -25,8 +25,13 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
   const size_t n = region.threads.size();
   if (n == 0) return out;
   double last_start = region.begin;
-  for (const ThreadInRegion& t : region.threads) last_start = std::max(last_start, t.start);
-  out.fork_s = last_start - region.begin;
+  bool creates_threads = false;
+  for (const ThreadInRegion& t : region.threads) {
+    last_start = std::max(last_start, t.start);
+    creates_threads = creates_threads || t.thread_begin >= region.begin;
+  }
+  // The master too waits for the threads being created before it starts its implicit task.
+  (creates_threads ? out.team_creation_s : out.fork_s) = last_start - region.begin;
 
   const auto visits = barriers_by_thread(region);
   size_t count = visits[0].size();

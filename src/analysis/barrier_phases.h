@@ -6,7 +6,9 @@
 //   startup          = last departure − first departure (charged to the releasing barrier;
 //                      the next segment is measured from each thread's own departure)
 // The join barrier's departures are not observable (workers go idle): its imbalance counts,
-// its walkthrough and the region's start-up skew are fork/join cost.
+// its walkthrough and the region's start-up skew are fork/join cost. A fork that creates threads
+// (libomp creates its workers at the first one: ~2.5 ms on a 2-vCPU VM, against 1–4 µs for
+// later forks) starts late once: that is team creation, kept apart from the fork cost.
 #pragma once
 #include "analysis/timeline.h"
 
@@ -16,7 +18,9 @@ struct BarrierPhases {
   double imbalance_s = 0;
   double walkthrough_s = 0;
   double startup_s = 0;
-  double fork_s = 0;     // last thread start − region begin
+  double fork_s = 0;     // last thread start − region begin, if the fork created no thread
+  double team_creation_s = 0;  // the same, if it did: once per run, so no change to the regions
+                               // wins it back
   double join_s = 0;     // region end − last arrival at the join barrier
   uint32_t barriers = 0;            // barriers analysed (join included)
   uint32_t imbalanced_after_loop = 0;  // of the barriers with imbalance, those right after a loop

@@ -36,6 +36,7 @@ void add_phases(BarrierPhases& into, const BarrierPhases& p) {
   into.walkthrough_s += p.walkthrough_s;
   into.startup_s += p.startup_s;
   into.fork_s += p.fork_s;
+  into.team_creation_s += p.team_creation_s;
   into.join_s += p.join_s;
   into.barriers += p.barriers;
   into.imbalanced_after_loop += p.imbalanced_after_loop;
@@ -47,6 +48,7 @@ BarrierPhases operator*(BarrierPhases p, double f) {
   p.walkthrough_s *= f;
   p.startup_s *= f;
   p.fork_s *= f;
+  p.team_creation_s = 0;  // once per run: sampled-out instances created no thread
   p.join_s *= f;
   const auto count = [f](uint32_t n) { return static_cast<uint32_t>(static_cast<double>(n) * f + 0.5); };
   p.barriers = count(p.barriers);

@@ -72,13 +72,14 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
 
   const double fork = median_of(repeats, [](const RegionRun& r) { return r.phases.fork_s; });
   const double join = median_of(repeats, [](const RegionRun& r) { return r.phases.join_s; });
+  const double creation = median_of(repeats, [](const RegionRun& r) { return r.phases.team_creation_s; });
   if (fork + join > 0) {
     out.push_back({"fork_join_overhead", threads, fork + join, fork + join,
                    fmt::format("the region starts {:.0f} times at {} per start and end: open one parallel "
                                "region around the enclosing loop (parallel outside, omp for inside), or give "
                                "each instance more work",
                                instances, duration_text((fork + join) / std::max(1.0, instances))),
-                   {{"fork_s", fork}, {"join_s", join}, {"instances", instances}}});
+                   {{"fork_s", fork}, {"join_s", join}, {"instances", instances}, {"team_creation_s", creation}}});
   }
 
   const double algorithm = median_of(repeats, [](const RegionRun& r) { return r.locks.max_thread_algorithm_s(); });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace ompscope::analysis {
 namespace {
@@ -97,6 +98,9 @@ class ThreadWalk {
     const double t = log_.seconds(e.time);
     last_ = t;
     switch (e.kind) {
+      case EventKind::ThreadBegin:
+        thread_begin_ = t;
+        break;
       case EventKind::ParallelBegin: {
         Span& s = spans_[e.id];
         s = Span{e.id, e.codeptr, e.arg, thread_, current_parallel(), t, -1, (e.detail & 1) != 0};
@@ -118,6 +122,7 @@ class ThreadWalk {
           p.implicit_task = e.id2;
           p.start = t;
           p.end = -1;
+          p.thread_begin = std::exchange(thread_begin_, -1.0);
           frames_.push_back({e.id, e.id2, parts_.size() - 1});
         }
         loop_in_segment_ = false;
@@ -348,6 +353,7 @@ class ThreadWalk {
   std::vector<LockAcquisition> locks_;  // requested or held, not yet released
   uint32_t running_task_ = 0;
   double running_since_ = 0;
+  double thread_begin_ = -1;  // until the thread's first region takes it
   bool loop_in_segment_ = false;
   double last_ = 0;
 };

@@ -44,6 +44,9 @@ struct ThreadInRegion {
   uint32_t index = 0;        // omp_get_thread_num() in the team
   uint32_t implicit_task = 0;  // the implicit task's id: the parent of the explicit tasks it creates
   double start = 0;          // implicit task begin
+  // The thread's own begin, in its first region only (else -1): a thread that began after the
+  // region did was created by this fork, and its late start is the team's one-time creation.
+  double thread_begin = -1;
   double end = 0;            // implicit task end (clamped to the region's end)
   std::vector<SyncVisit> syncs;
   double lock_wait = 0;      // acquire request → acquired, summed (weighted by sampling)

@@ -57,6 +57,30 @@ TEST(BarrierPhases, AThreadReleasedLateShowsNoImbalanceInTheNextSegment) {
   EXPECT_EQ(p.imbalanced_after_loop, 0u);
 }
 
+TEST(BarrierPhases, AForkThatCreatesThreadsIsTeamCreationNotForkCost) {
+  // Region 10 → 3000. The master starts at 10; worker 1 existed before the region (it began at
+  // 2) and starts at 12; workers 2 and 3 were created by this fork (they began at 11 and 15) and
+  // start at 2500 and 2600: the whole start-up of this instance is the team's one-time creation.
+  ThreadInRegion w2 = member(2, 2500, 3000, {join_barrier(2990, 3000)});
+  ThreadInRegion w3 = member(3, 2600, 3000, {join_barrier(2990, 3000)});
+  ThreadInRegion w1 = member(1, 12, 3000, {join_barrier(2990, 3000)});
+  w1.thread_begin = 2;
+  w2.thread_begin = 11;
+  w3.thread_begin = 15;
+  const RegionInstance r =
+      instance(1, 0xA, 10, 3000, {member(0, 10, 3000, {join_barrier(2990, 3000)}), w1, w2, w3});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.fork_s, 0);
+  EXPECT_DOUBLE_EQ(p.team_creation_s, 2600 - 10);
+  // The next instance of the same team creates nothing: its start-up is fork cost.
+  RegionInstance next = r;
+  next.begin = 3100;
+  for (ThreadInRegion& t : next.threads) t.thread_begin = -1, t.start = 3100 + t.index;
+  const BarrierPhases q = barrier_phases(next);
+  EXPECT_DOUBLE_EQ(q.fork_s, 3);
+  EXPECT_DOUBLE_EQ(q.team_creation_s, 0);
+}
+
 TEST(BarrierPhases, JoinBarrierImbalanceCountsAndItsDeparturesAreIgnored) {
   // Region 10 → 50; threads start at 12 and 14 (fork 4); join arrivals 30 (w 18) and 44 (w 30).
   const RegionInstance r = instance(1, 0xA, 10, 50,

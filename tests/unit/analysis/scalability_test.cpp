@@ -43,7 +43,8 @@ LockCosts critical_costs() {
 
 BarrierPhases all_phases() {
   return BarrierPhases{.imbalance_s = 2, .walkthrough_s = 0.5, .startup_s = 0.25, .fork_s = 0.125,
-                       .join_s = 0.375, .barriers = 3, .imbalanced_after_loop = 1, .skipped_with_tasks = 0};
+                       .team_creation_s = 4, .join_s = 0.375, .barriers = 3, .imbalanced_after_loop = 1,
+                       .skipped_with_tasks = 0};
 }
 
 using testing::detail;
@@ -102,9 +103,10 @@ TEST(DiagnoseRegion, EveryCauseAtTwoThreadsWithExactTimesAndGains) {
   EXPECT_NE(contention.hint.find("critical section"), std::string::npos) << contention.hint;
   EXPECT_NE(contention.hint.find("50%"), std::string::npos) << contention.hint;
 
-  const Problem& fork_join = problems[3];
+  const Problem& fork_join = problems[3];  // the team's creation is shown, not won back
   EXPECT_DOUBLE_EQ(fork_join.time_s, 0.5);
   EXPECT_DOUBLE_EQ(fork_join.gain_s, 0.5);
+  EXPECT_DOUBLE_EQ(detail(fork_join, "team_creation_s"), 4);
   EXPECT_DOUBLE_EQ(detail(fork_join, "fork_s"), 0.125);
   EXPECT_DOUBLE_EQ(detail(fork_join, "join_s"), 0.375);
   EXPECT_DOUBLE_EQ(detail(fork_join, "instances"), 1);

@@ -41,6 +41,46 @@ void expect_visit(const SyncVisit& v, SyncKind kind, double arrive_us, double de
 
 // --- parallel regions --------------------------------------------------------------------------
 
+TEST(BuildTimeline, AWorkerCreatedByTheFirstForkCarriesItsBeginIntoThatRegionOnly) {
+  // The worker begins at 120, during the fork of region 10 (100 → 3000), and starts its
+  // implicit task at 2600; region 20 (3100 → 3200) finds it existing.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 4000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0xA0)
+      .implicit_begin(101, 10, 11, 2, 0)
+      .sync_begin(2900, join)
+      .sync_end(3000, join)
+      .implicit_end(3000, 10, 11, 0)
+      .parallel_end(3000, 10, 2, 0xA0)
+      .parallel_begin(3100, 20, 2, 2, 0xA0)
+      .implicit_begin(3101, 20, 21, 2, 0)
+      .sync_begin(3190, join)
+      .sync_end(3200, join)
+      .implicit_end(3200, 20, 21, 0)
+      .parallel_end(3200, 20, 2, 0xA0)
+      .thread_end(4000);
+  b.thread(1)
+      .thread_begin(120, ompt_thread_worker)
+      .implicit_begin(2600, 10, 12, 2, 1)
+      .sync_begin(2950, join)
+      .sync_end(3000, join)
+      .implicit_end(3000, 0, 12, 1)
+      .implicit_begin(3102, 20, 22, 2, 1)
+      .sync_begin(3195, join)
+      .sync_end(3200, join)
+      .implicit_end(3200, 0, 22, 1)
+      .thread_end(4000);
+  const Timeline t = build_timeline(b.log());
+  const RegionInstance& first = region_by_id(t, 10);
+  const RegionInstance& second = region_by_id(t, 20);
+  EXPECT_US(first.threads.at(1).thread_begin, 120);
+  EXPECT_EQ(second.threads.at(1).thread_begin, -1);
+  EXPECT_EQ(second.threads.at(0).thread_begin, -1);
+}
+
 TEST(BuildTimeline, TwoThreadRegionWithLoopBarrierAndJoinBarrier) {
   const Timeline t = build_timeline(testing::two_thread_loop_log());
 
@@ -65,6 +105,8 @@ TEST(BuildTimeline, TwoThreadRegionWithLoopBarrierAndJoinBarrier) {
   EXPECT_EQ(master.index, 0u);
   EXPECT_US(master.start, 102);
   EXPECT_US(master.end, 450);
+  EXPECT_US(master.thread_begin, 0);  // its first region: both threads began before it
+  EXPECT_US(r.threads[1].thread_begin, 50);
   EXPECT_TRUE(master.saw_loop);
   EXPECT_US(master.lock_wait, 0);
   EXPECT_US(master.tasks_outside_syncs, 0);
