@@ -64,7 +64,8 @@ bool open_files(LogFile& file, uint32_t thread_index, const LogConfig& config) {
 // first chunk whole cost a thread ~0.9 ms at start-up, mostly for pages a short run never fills.
 constexpr uint64_t kFirstPopulated = 64 * 1024;
 
-// Faults in [from, to) of the chunk; false if the memory cannot be had.
+// Faults in the chunk's pages from the populated part's end up to `to`; false if the memory
+// cannot be had.
 bool populate(LogBuffer& b, uint64_t to) {
   char* begin = reinterpret_cast<char*>(b.data) + b.populated_bytes;
   const size_t bytes = to - b.populated_bytes;
@@ -212,27 +213,20 @@ void roll_over(ThreadLog& log, const LogConfig& config) {
       }
       log.state = LogState::Open;
       return;
-    case LogState::Open:
+    case LogState::Open: {
       if (g_disowned.load(std::memory_order_relaxed)) {
         // A forked child: keep recording into the private copy of the chunk, never to the file.
         log.pos = log.file->buffers[log.file->current].data;
         return;
       }
-      switch (grow_populated(log, config)) {
-        case Growth::Grown:
-          return;
-        case Growth::NoMemory:
-          finish_file(log, log.pos);
-          redirect_to_scratch(log, LogState::Dropping);
-          return;
-        case Growth::ChunkFull:
-          if (!hand_off(log, config)) {
-            finish_file(log, log.file->buffers[log.file->current].data);  // its chunk is already queued
-            redirect_to_scratch(log, LogState::Dropping);
-          }
-          return;
-      }
+      const Growth growth = grow_populated(log, config);
+      if (growth == Growth::Grown || (growth == Growth::ChunkFull && hand_off(log, config))) return;
+      // Without memory for the rest of the chunk, what it holds is written now; after a failed
+      // hand-off the chunk is already queued.
+      finish_file(log, growth == Growth::NoMemory ? log.pos : log.file->buffers[log.file->current].data);
+      redirect_to_scratch(log, LogState::Dropping);
       return;
+    }
     case LogState::Dropping:
     case LogState::Closed:
       log.dropped += static_cast<uint64_t>(log.pos - t_scratch);
