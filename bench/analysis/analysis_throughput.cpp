@@ -1,0 +1,74 @@
+// Events per second of the offline analysis, stage by stage, on a real log directory (one run):
+// reading the per-thread files, building the timeline, and the whole per-run analysis (profile,
+// barrier phases, locks, tasks; symbolising is cached after the first repetition). Google
+// Benchmark repetitions give min/median/stddev; items are log events.
+//   analysis_throughput LOG_DIR [--benchmark_repetitions=5 ...]
+// bench/analysis_throughput.sh records the logs BENCHMARKS.md quotes.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "analysis/run_analysis.h"
+#include "analysis/run_log.h"
+#include "analysis/timeline.h"
+
+namespace ompscope::analysis {
+namespace {
+
+std::filesystem::path g_log_dir;
+
+uint64_t event_count(const RunLog& log) {
+  uint64_t n = 0;
+  for (const ThreadEvents& t : log.threads) n += t.events.size();
+  return n;
+}
+
+void BM_ReadLog(benchmark::State& state) {
+  uint64_t events = 0;
+  for (auto _ : state) {
+    RunLog log = read_run_log(g_log_dir);
+    events = event_count(log);
+    benchmark::DoNotOptimize(log);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(events * state.iterations()));
+}
+
+void BM_BuildTimeline(benchmark::State& state) {
+  const RunLog log = read_run_log(g_log_dir);
+  for (auto _ : state) {
+    Timeline t = build_timeline(log);
+    benchmark::DoNotOptimize(t);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(event_count(log) * state.iterations()));
+}
+
+void BM_AnalyseRun(benchmark::State& state) {
+  const RunLog log = read_run_log(g_log_dir);
+  Symbolizer symbols(log.meta.modules);
+  for (auto _ : state) {
+    RunAnalysis a = analyze_run(build_timeline(log), log.meta, symbols);
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(event_count(log) * state.iterations()));
+}
+
+BENCHMARK(BM_ReadLog)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_BuildTimeline)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AnalyseRun)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace ompscope::analysis
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: analysis_throughput LOG_DIR [benchmark flags]\n");
+    return 2;
+  }
+  ompscope::analysis::g_log_dir = argv[1];
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
