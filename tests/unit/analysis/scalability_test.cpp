@@ -107,6 +107,8 @@ TEST(DiagnoseRegion, EveryCauseAtTwoThreadsWithExactTimesAndGains) {
   EXPECT_DOUBLE_EQ(fork_join.time_s, 0.5);
   EXPECT_DOUBLE_EQ(fork_join.gain_s, 0.5);
   EXPECT_DOUBLE_EQ(detail(fork_join, "team_creation_s"), 4);
+  EXPECT_NE(fork_join.hint.find("creating the team at the first fork took 4 s, once"), std::string::npos)
+      << fork_join.hint;
   EXPECT_DOUBLE_EQ(detail(fork_join, "fork_s"), 0.125);
   EXPECT_DOUBLE_EQ(detail(fork_join, "join_s"), 0.375);
   EXPECT_DOUBLE_EQ(detail(fork_join, "instances"), 1);
