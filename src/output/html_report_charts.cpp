@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <string_view>
 
 #include "output/display_format.h"
 #include "output/problem_kind_style.h"
@@ -265,11 +266,17 @@ std::string per_thread_chart(const json& region, int threads, bool oversubscribe
     const char* label;
     const char* color;
   };
+  // work_s includes the explicit tasks (task_s): the bar shows them apart, not twice.
   static constexpr std::array<Part, 5> kParts{{{"work_s", "work", "#8cd17d"},
+                                               {"task_s", "tasks", "#4e79a7"},
                                                {"barrier_wait_s", "barrier wait", "#e15759"},
                                                {"lock_wait_s", "lock wait", "#b07aa1"},
-                                               {"task_s", "task", "#4e79a7"},
                                                {"outside_s", "outside", "#d4d4d4"}}};
+  const auto seconds_of = [](const json& row, const Part& part) -> std::optional<double> {
+    const auto seconds = number_field(row, part.key);
+    if (!seconds || std::string_view(part.key) != "work_s") return seconds;
+    return std::max(0.0, *seconds - number_field(row, "task_s").value_or(0.0));
+  };
   const json* per_thread = field(region, "per_thread");
   const json* rows = per_thread ? field(*per_thread, std::to_string(threads)) : nullptr;
   if (rows == nullptr || !rows->is_array() || rows->empty()) return {};
@@ -277,7 +284,7 @@ std::string per_thread_chart(const json& region, int threads, bool oversubscribe
   double largest = 0;
   for (const json& row : *rows) {
     double total = 0;
-    for (const Part& part : kParts) total += number_field(row, part.key).value_or(0.0);
+    for (const Part& part : kParts) total += seconds_of(row, part).value_or(0.0);
     largest = std::max(largest, total);
   }
   const TimeUnit unit = time_unit_for(largest);
@@ -291,12 +298,15 @@ std::string per_thread_chart(const json& region, int threads, bool oversubscribe
     const auto thread = number_field(row, "thread");
     svg::StackedBar bar;
     bar.label = fmt::format("thread {}", thread ? static_cast<long long>(*thread) : static_cast<long long>(position));
+    const auto tasks_run = number_field(row, "tasks");
     for (const Part& part : kParts) {
-      const auto seconds = number_field(row, part.key);
+      const auto seconds = seconds_of(row, part);
       if (!seconds) continue;
       parts_present.insert(part.key);
+      const bool counted = std::string_view(part.key) == "task_s" && tasks_run && *tasks_run > 0;
       bar.segments.push_back({*seconds * unit.per_second, part.color,
-                              fmt::format("{}: {} {}", bar.label, part.label, format_seconds(*seconds))});
+                              fmt::format("{}: {} {}{}", bar.label, part.label, format_seconds(*seconds),
+                                          counted ? fmt::format(" ({:.0f} tasks)", *tasks_run) : "")});
     }
     chart.rows.push_back(std::move(bar));
     ++position;

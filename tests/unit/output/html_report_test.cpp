@@ -1,5 +1,6 @@
 // What report.html must contain, checked on the fixtures the Chromium check also renders.
 #include "output/html_report.h"
+#include "output/html_report_charts.h"
 
 #include <gtest/gtest.h>
 
@@ -147,6 +148,25 @@ TEST(MistypedReport, RendersWhatItCanInsteadOfThrowing) {
   const json report = {{"tool", "ompscope"}, {"threads", {"1", 2}}, {"runs", "none"}, {"program", 3},
                        {"regions", {{{"time_s", {{"2", "slow"}}}, {"problems", {{{"threads", "two"}}}}}, 7}}};
   EXPECT_NO_THROW(render_html_report(report));
+}
+
+}  // namespace
+}  // namespace ompscope::output
+
+namespace ompscope::output {
+namespace {
+
+TEST(PerThreadChart, ShowsTaskTimeBesideTheOtherWorkNotOnTopOfIt) {
+  // work_s includes task_s: 10 ms of work of which 4 ms in 100 tasks, 2 ms waiting. The bar
+  // spans 12 ms (6 + 4 + 2), and the tooltip of the tasks gives their count.
+  const nlohmann::json region = nlohmann::json::parse(R"({"per_thread": {"2": [
+      {"thread": 0, "work_s": 0.010, "task_s": 0.004, "barrier_wait_s": 0.002, "lock_wait_s": 0, "fork_join_s": 0,
+       "tasks": 100}]}})");
+  const std::string svg = per_thread_chart(region, 2, false);
+  EXPECT_NE(svg.find("<title>thread 0: work 6.00 ms</title>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("<title>thread 0: tasks 4.00 ms (100 tasks)</title>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("<title>thread 0: barrier wait 2.00 ms</title>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("work 10.0 ms"), std::string::npos) << svg;
 }
 
 }  // namespace
