@@ -47,6 +47,15 @@ TEST(FineGrainedTasks, BodiesShorterThanFourDispatchesAreTooFine) {
   EXPECT_NE(p.hint.find("grainsize"), std::string::npos) << p.hint;
 }
 
+TEST(FineGrainedTasks, CostNoMoreThanTheTeamsTimeOutsideTheBodies) {
+  // 100 × 90 ms of dispatch would be 9 s, but of the team's 10 s the bodies took 3.9.
+  const auto problems = diagnose(figures(0.039, 0.09, kMinDispatchGaps));
+  const Problem* p = find(problems, "fine_grained_tasks");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 10 - 3.9);
+  EXPECT_DOUBLE_EQ(p->gain_s, (10 - 3.9) / 2);
+}
+
 TEST(FineGrainedTasks, BodiesOfFourDispatchesAreNot) {
   EXPECT_EQ(find(diagnose(figures(0.04, 0.01, kMinDispatchGaps)), "fine_grained_tasks"), nullptr);
 }
