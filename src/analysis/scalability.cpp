@@ -280,7 +280,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     if (s.recorded_tasks >= s.tasks) continue;
     report.notes.push_back(fmt::format(
         "adaptive sampling: {} ({}:{}) ran {:.0f} tasks at {} threads, {:.0f} recorded in full; each thread counted "
-        "the others, and their time is the count times the mean recorded body (OMPSCOPE_SAMPLING=off records "
+        "the others, and their time is the count times the mean body recorded on the same thread (OMPSCOPE_SAMPLING=off records "
         "every one)",
         r.id, r.file.empty() ? r.module : r.file, r.line, s.tasks, t, s.recorded_tasks));
     if (s.hidden_subtree_tasks > 0)

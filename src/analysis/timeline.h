@@ -77,8 +77,8 @@ struct TaskFragment {  // a contiguous execution of a task on one thread
 
 // A recorded task, or (light > 0) a batch of sampled-out tasks one thread ran between two of
 // its records (adaptive sampling): the log gives their count and the first one's start; their
-// one fragment lasts the count times the mean recorded body in the region (never longer than
-// the time until the thread's next record), from that start.
+// one fragment lasts the count times the mean body recorded on that thread in the region (never
+// longer than the time until the thread's next record), from that start.
 struct TaskInstance {
   uint32_t id = 0;
   uint32_t weight = 1;        // creations the creation record stands for (itself and light ones)
