@@ -91,9 +91,12 @@ Command add_scale_command(CLI::App& parent) {
             if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores) {
               std::vector<std::string> set;
               for (const auto& [key, value] : bind) set.push_back(key + "=" + value);
-              report.notes.push_back(fmt::format("runs at up to {} threads were bound: {} (one place per core, from "
-                                                 "the kernel's CPU topology; set OMP_PLACES or OMP_PROC_BIND to "
-                                                 "choose otherwise)", cores, fmt::join(set, " ")));
+              const auto places = bind.find("OMP_PLACES");
+              const bool from_sysfs = places != bind.end() && places->second != "cores";
+              report.notes.push_back(fmt::format("runs at up to {} threads were bound: {} ({}set OMP_PLACES or "
+                                                 "OMP_PROC_BIND to choose otherwise)",
+                                                 cores, fmt::join(set, " "),
+                                                 from_sysfs ? "one place per core, from the kernel's CPU topology; " : ""));
             }
             if (counts.back() > cores)
               report.notes.push_back(fmt::format("thread counts above {} are oversubscribed: more threads than cores, "

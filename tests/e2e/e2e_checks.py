@@ -215,6 +215,9 @@ def scenario_scale_diagnoses(c):
                     fail(f"{program} {r['id']}: causes {causes} exceed the region's time at {t} threads")
         if not os.path.getsize(os.path.join(out, "report.html")) > 2000:
             fail("report.html missing or trivial")
+        # Runs up to the core count are bound, and the report says how (one place per core).
+        if not any("were bound" in n and "OMP_PROC_BIND=close" in n and "OMP_PLACES=" in n for n in report["notes"]):
+            fail(f"{program}: no note says how the runs were bound: {report['notes']}")
 
 def chromium_check():
     """The Chromium helpers of the fixture check (html/check_html_report.py), or exit 77 (skip)
