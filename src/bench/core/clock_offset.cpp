@@ -1,24 +1,26 @@
 #include "bench/core/clock_offset.h"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace ompscope::bench {
 
 OffsetEstimate estimate_offset(std::span<const PingSample> samples) {
   if (samples.empty()) throw std::invalid_argument("estimate_offset: no ping samples");
-  const PingSample* best = nullptr;
+  int64_t lowest = std::numeric_limits<int64_t>::min();
+  int64_t highest = std::numeric_limits<int64_t>::max();
   for (const PingSample& s : samples) {
     if (s.master_received < s.master_sent)
       throw std::invalid_argument("estimate_offset: a round trip ends before it starts");
-    if (best == nullptr ||
-        s.master_received - s.master_sent < best->master_received - best->master_sent)
-      best = &s;
+    // Unsigned differences read as signed: the clocks may be far apart, never 2^63 ticks.
+    lowest = std::max(lowest, static_cast<int64_t>(s.worker_read - s.master_received));
+    highest = std::min(highest, static_cast<int64_t>(s.worker_read - s.master_sent));
   }
-  const uint64_t round_trip = best->master_received - best->master_sent;
-  // The worker read its clock somewhere inside the round trip; its middle is the best guess.
-  const uint64_t master_midpoint = best->master_sent + round_trip / 2;
-  return {static_cast<int64_t>(best->worker_read - master_midpoint),
-          static_cast<int64_t>((round_trip + 1) / 2)};
+  const int64_t low = std::min(lowest, highest), high = std::max(lowest, highest);
+  // Halves rounded outwards, so the stated interval always covers [low, high].
+  const int64_t middle = low + (high - low) / 2;
+  return {middle, high - middle, lowest <= highest};
 }
 
 }  // namespace ompscope::bench

@@ -20,14 +20,20 @@ struct PingSample {
   uint64_t master_received = 0;
 };
 
-// worker clock - master clock. The true offset lies within +- uncertainty (half the round trip
-// of the sample used), however the delay splits between the two directions.
+// worker clock - master clock. The true offset lies within +- uncertainty, however the delays
+// split between the two directions. `consistent` is false when no single offset fits every
+// round trip: the clocks drifted apart during the exchange, or the worker moved to a CPU whose
+// clock disagrees; the estimate is then the middle of the disagreement.
 struct OffsetEstimate {
   int64_t offset = 0;
   int64_t uncertainty = 0;
+  bool consistent = true;
 };
 
-// Uses the sample with the shortest round trip: it leaves the least room for asymmetric delay.
+// Each round trip bounds the offset: the worker read its clock after the master sent and before
+// the master saw the answer. The estimate is the middle of the intersection of all those bounds,
+// so one quick round trip anywhere in the batch is enough, and more samples only tighten it (on
+// a loaded machine most round trips wait for a time slice).
 // Throws std::invalid_argument on no samples or a sample whose round trip runs backwards.
 OffsetEstimate estimate_offset(std::span<const PingSample> samples);
 

@@ -1,32 +1,56 @@
 #include "bench/program/direct_method.h"
 
+#include <immintrin.h>
+
 #include <memory>
 
 namespace ompscope::bench {
 
-ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, int rounds) {
+ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, const DirectSettings& settings) {
   const int team = omp_get_max_threads();
-  ThreadClockOffsets result{std::vector<int64_t>(static_cast<std::size_t>(team), 0),
-                            std::vector<int64_t>(static_cast<std::size_t>(team), 0)};
-  std::vector<std::unique_ptr<PingPongChannel>> channels;
-  for (int k = 0; k < team; ++k) channels.push_back(std::make_unique<PingPongChannel>());
-  std::vector<std::vector<PingSample>> samples(static_cast<std::size_t>(team));
-  auto now = [&clock] { return clock.now(); };
-  // The master serves the workers one after another; each worker waits on its own channel.
+  const auto workers = static_cast<std::size_t>(team);
+  ThreadClockOffsets result{std::vector<int64_t>(workers, 0), std::vector<int64_t>(workers, 0)};
+  std::vector<std::vector<PingSample>> samples(workers);
+  // lfence on both sides: rdtsc may otherwise run ahead of the load that saw the ping, and a
+  // single early read narrows every later bound on the offset wrongly.
+  auto now = [&clock] {
+    _mm_lfence();
+    const uint64_t t = clock.now();
+    _mm_lfence();
+    return t;
+  };
+  const uint64_t began = clock.now();
+  const uint64_t target = clock.ticks(settings.offset_target_s);
+  // Batches accumulate: the bounds of every round trip so far hold, so a machine too loaded for
+  // any quick round trip in one batch still converges across them.
+  for (bool settled = team == 1; !settled;) {
+    std::vector<std::unique_ptr<PingPongChannel>> channels;
+    for (int k = 0; k < team; ++k) channels.push_back(std::make_unique<PingPongChannel>());
+    std::vector<std::vector<PingSample>> batch(workers);
+    // The master serves the workers one after another; each worker waits on its own channel.
 #pragma omp parallel num_threads(team)
-  {
-    const int me = omp_get_thread_num();
-    if (me == 0) {
-      for (int k = 1; k < team; ++k)
-        samples[static_cast<std::size_t>(k)] = channels[static_cast<std::size_t>(k)]->run_master(now, rounds);
-    } else {
-      channels[static_cast<std::size_t>(me)]->run_worker(now, rounds);
+    {
+      const int me = omp_get_thread_num();
+      if (me == 0) {
+        for (int k = 1; k < team; ++k)
+          batch[static_cast<std::size_t>(k)] = channels[static_cast<std::size_t>(k)]->run_master(now, settings.ping_rounds);
+      } else {
+        channels[static_cast<std::size_t>(me)]->run_worker(now, settings.ping_rounds);
+      }
     }
-  }
-  for (int k = 1; k < team; ++k) {
-    const OffsetEstimate e = estimate_offset(samples[static_cast<std::size_t>(k)]);
-    result.offset[static_cast<std::size_t>(k)] = e.offset;
-    result.uncertainty[static_cast<std::size_t>(k)] = e.uncertainty;
+    ++result.batches;
+    settled = true;
+    result.consistent = true;
+    for (std::size_t k = 1; k < workers; ++k) {
+      samples[k].insert(samples[k].end(), batch[k].begin(), batch[k].end());
+      const OffsetEstimate e = estimate_offset(samples[k]);
+      result.offset[k] = e.offset;
+      result.uncertainty[k] = e.uncertainty;
+      result.consistent = result.consistent && e.consistent;
+      settled = settled && static_cast<uint64_t>(e.uncertainty) <= target;
+    }
+    // Clocks that disagree with themselves do not settle by waiting.
+    settled = settled || !result.consistent || clock.seconds(static_cast<double>(clock.now() - began)) > settings.offset_budget_s;
   }
   return result;
 }

@@ -20,7 +20,11 @@ struct DirectSettings {
   // by the barrier before the start may wait that long for a CPU.
   double initial_window_s = 20e-6;
   double max_window_s = 20e-3;
+  // Clock offsets: ping-pong batches of this many rounds until every worker's offset is known
+  // to offset_target_s, or offset_budget_s has passed (the offsets then say how uncertain they are).
   int ping_rounds = 200;
+  double offset_target_s = 0.5e-6;
+  double offset_budget_s = 1.0;
   // Sampling stops after this long once kMinSamples are kept (after 5x this long regardless):
   // on a loaded machine the run must still end in bounded time.
   double time_budget_s = 2.0;
@@ -39,8 +43,10 @@ struct DirectSettings {
 struct ThreadClockOffsets {
   std::vector<int64_t> offset;
   std::vector<int64_t> uncertainty;
+  bool consistent = true;  // see OffsetEstimate
+  int batches = 0;         // ping-pong batches it took
 };
-ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, int rounds);
+ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, const DirectSettings& settings);
 
 struct DirectMeasurement {
   std::vector<double> min_cost_s;

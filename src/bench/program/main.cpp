@@ -4,6 +4,7 @@
 #include <link.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -143,10 +144,17 @@ int run(int argc, char** argv) {
     epcc.time_budget_s = 0.5;
     direct.samples = 60;
     direct.ping_rounds = 50;
+    direct.offset_budget_s = 0.5;
     direct.time_budget_s = 0.5;
   }
   warm_up(delay);
-  const ThreadClockOffsets offsets = calibrate_thread_offsets(clock, direct.ping_rounds);
+  const ThreadClockOffsets offsets = calibrate_thread_offsets(clock, direct);
+  const int64_t worst = *std::max_element(offsets.uncertainty.begin(), offsets.uncertainty.end());
+  if (options.direct && (!offsets.consistent || clock.seconds(static_cast<double>(worst)) > direct.offset_target_s))
+    std::cerr << "ompscope-bench-" OMPSCOPE_BENCH_RUNTIME ": warning: thread clocks "
+              << (offsets.consistent ? "" : "disagree with themselves (drift, or threads moved between CPUs); they ")
+              << "are aligned only to +-" << clock.seconds(static_cast<double>(worst)) * 1e6
+              << " us: direct-method costs are that uncertain (machine loaded? bind threads with OMP_PROC_BIND)\n";
 
   BenchDocument doc;
   doc.runtime = OMPSCOPE_BENCH_RUNTIME;
@@ -193,7 +201,9 @@ int run(int argc, char** argv) {
                                       {"window_s", m.window_s},
                                       {"stopped_by_time_budget", m.stopped_by_time_budget},
                                       {"clock_offsets_s", ticks_to_seconds(clock, offsets.offset)},
-                                      {"offset_uncertainty_s", ticks_to_seconds(clock, offsets.uncertainty)}};
+                                      {"offset_uncertainty_s", ticks_to_seconds(clock, offsets.uncertainty)},
+                                      {"clock_offsets_consistent", offsets.consistent},
+                                      {"ping_batches", offsets.batches}};
       series(c, "direct", "min_cost", m.min_cost_s, details);
       series(c, "direct", "avg_cost", m.avg_cost_s, details);
     }

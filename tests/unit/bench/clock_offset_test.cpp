@@ -20,12 +20,32 @@ TEST(EstimateOffset, SymmetricDelayGivesTheExactOffset) {
   EXPECT_EQ(e.uncertainty, 10);
 }
 
-TEST(EstimateOffset, UsesTheShortestRoundTrip) {
-  // The first exchange was delayed on the way back: its midpoint is far off.
+TEST(EstimateOffset, OneQuickRoundTripAmongSlowOnesIsEnough) {
+  // The first exchange was delayed on the way back: its midpoint alone would be 197 off.
+  // Bounds: [-395, 5], [-3, 7], [-50, 50]; together [-3, 5].
   const std::vector<PingSample> samples{{0, 5, 400}, {1000, 1007, 1010}, {2000, 2050, 2100}};
   const OffsetEstimate e = estimate_offset(samples);
-  EXPECT_EQ(e.offset, 2);  // 1007 - 1005
-  EXPECT_EQ(e.uncertainty, 5);
+  EXPECT_EQ(e.offset, 1);
+  EXPECT_EQ(e.uncertainty, 4);
+  EXPECT_TRUE(e.consistent);
+}
+
+TEST(EstimateOffset, SlowRoundTripsTogetherBoundTheOffsetBetterThanAnyAlone) {
+  // Each says +-50 around a different middle (-40, 40); both hold only within [-10, 10].
+  const std::vector<PingSample> samples{{0, 10, 100}, {200, 290, 300}};
+  const OffsetEstimate e = estimate_offset(samples);
+  EXPECT_EQ(e.offset, 0);
+  EXPECT_EQ(e.uncertainty, 10);
+  EXPECT_TRUE(e.consistent);
+}
+
+TEST(EstimateOffset, RoundTripsNoSingleOffsetFitsAreFlaggedAndSpanned) {
+  // The worker's clock jumped 50 back between the exchanges: [90, 100], then [40, 50].
+  const std::vector<PingSample> samples{{0, 100, 10}, {1000, 1050, 1010}};
+  const OffsetEstimate e = estimate_offset(samples);
+  EXPECT_FALSE(e.consistent);
+  EXPECT_EQ(e.offset, 70);
+  EXPECT_EQ(e.uncertainty, 20);
 }
 
 TEST(EstimateOffset, WorkerBehindGivesANegativeOffset) {
