@@ -9,16 +9,22 @@ usage: bench/ab_overhead.py ROUNDS PROGRAM NAME,LIBRARY[,VAR=VALUE...] ...
 e.g.   bench/ab_overhead.py 21 build/bin/tiny_tasks old,/tmp/libompscope.old.so new,build/lib/libompscope.so \\
            floor,build/lib/libompt_floor_tool.so,FLOOR_MODE=all
 """
-import os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from overhead import core_places  # noqa: E402  (one binding for both scripts)
 
-rounds, program = int(sys.argv[1]), sys.argv[2]
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("rounds", type=int, help="interleaved rounds")
+parser.add_argument("program", help="the OpenMP program to run")
+parser.add_argument("libraries", nargs="+", metavar="NAME,LIBRARY[,VAR=VALUE...]",
+                    help="a tool library to run the program under, with extra environment")
+args = parser.parse_args()
+rounds, program = args.rounds, args.program
 env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="close", OMP_PLACES=core_places())
 logs = tempfile.mkdtemp(prefix="ompscope-ab-")
 cases = {"base": []}
-for spec in sys.argv[3:]:
+for spec in args.libraries:
     name, library, *extra = spec.split(",")
     cases[name] = ["OMP_TOOL_LIBRARIES=" + library, "OMPSCOPE_LOG_DIR=" + os.path.join(logs, "log")] + extra
 times = {name: [] for name in cases}

@@ -2,9 +2,9 @@
 """Overhead of `ompscope profile` on real programs: interleaved runs with and without the tool
 at 2 threads, reported as the median and min of per-pair ratios (tool / no tool).
 
-usage: bench/overhead.py BUILD_DIR [PAIRS]
+usage: bench/overhead.py BUILD_DIR [PAIRS] [--only SUBSTRING]
 """
-import os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, os, shutil, statistics, subprocess, tempfile, time
 
 
 def core_places():
@@ -25,8 +25,12 @@ def core_places():
     return ",".join("{" + ",".join(map(str, c)) + "}" for _, c in sorted(cores.items()))
 
 def main():
-    build = sys.argv[1]
-    pairs = int(sys.argv[2]) if len(sys.argv) > 2 else 9
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", help="the build directory (bin/, lib/, tests/programs/)")
+    parser.add_argument("pairs", type=int, nargs="?", default=9, help="interleaved pairs per case (default 9)")
+    parser.add_argument("--only", default="", help="run only the cases whose label contains this text")
+    args = parser.parse_args()
+    build, pairs = args.build, args.pairs
     env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="close", OMP_PLACES=core_places(), NO_COLOR="1")
 
     def timed(cmd):
@@ -48,7 +52,7 @@ def main():
              ("many_regions", os.path.join(build, "tests", "programs", "many_regions"), ompscope, {}),
              ("many_regions, sampling off", os.path.join(build, "tests", "programs", "many_regions"), ompscope,
               {"OMPSCOPE_SAMPLING": "off"})]
-    for name, program, library, extra in cases:
+    for name, program, library, extra in (c for c in cases if args.only in c[0]):
         out = tempfile.mkdtemp(prefix="ompscope-overhead-")
         base, tool, ratios = [], [], []
         for _ in range(pairs):
