@@ -85,7 +85,7 @@ std::string region_anchor(const json& region, std::size_t rank) {
   return id.empty() ? fmt::format("region-rank-{}", rank) : "region-" + id;
 }
 
-std::string hints_table(const json& problems) {
+std::string hints_table(const json& problems, const std::set<int>& oversubscribed) {
   std::string html =
       "<table class=\"hints\"><thead><tr><th>Cause</th><th>Threads</th><th>Time</th><th>Gain</th>"
       "<th>Hint</th><th>Details</th></tr></thead><tbody>\n";
@@ -98,7 +98,9 @@ std::string hints_table(const json& problems) {
         "<tr class=\"hint\" data-kind=\"{}\"><td><span class=\"swatch\" style=\"background:{}\"></span>{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num gain\">{}</td><td>{}</td><td>{}</td></tr>\n",
         html_escape(kind), html_escape(style.color), html_escape(style.label),
-        threads ? fmt::format("{}", static_cast<long long>(*threads)) : kMissing,
+        threads ? fmt::format("{}{}", static_cast<long long>(*threads),
+                              oversubscribed.count(static_cast<int>(*threads)) ? std::string(" ") + kOversubscribedBadge : "")
+                : kMissing,
         seconds_or_missing(number_field(problem, "time_s")), seconds_or_missing(number_field(problem, "gain_s")),
         html_escape(string_field(problem, "hint")), details ? details_text(*details) : "");
   }
@@ -322,7 +324,7 @@ std::string diagnosis_section(const json& report) {
         html_escape(region_anchor(region, rank)), rank, html_escape(string_field(region, "function")),
         region_kind_tag(region),
         location.empty() ? "" : fmt::format(" <span class=\"location\">{}</span>", html_escape(location)));
-    if (!problems.empty()) articles += hints_table(problems);
+    if (!problems.empty()) articles += hints_table(problems, oversubscribed);
     if (const json* tasks = field(region, "tasks"); tasks != nullptr && tasks->is_object() && !tasks->empty())
       articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(*tasks);
     if (!per_thread.empty()) {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
+#include <vector>
 
 #include "output/display_format.h"
 #include "output/report_fields.h"
@@ -23,6 +25,22 @@ struct Style {
 
 std::string threads_label(int t, const std::set<int>& over) {
   return over.count(t) ? fmt::format("{} (oversubscribed)", t) : std::to_string(t);
+}
+
+// The counts whose causes the text shows: the largest, where the ranking is made (DESIGN.md), and,
+// when the largest is oversubscribed, first the largest count with a core per thread: there
+// fork/join and barrier costs are the runtime's, not time-sharing's.
+std::vector<int> diagnosed_counts(const std::vector<int>& threads, const std::set<int>& over) {
+  if (threads.empty()) return {};
+  std::vector<int> counts;
+  if (over.count(threads.back()))
+    for (auto t = threads.rbegin(); t != threads.rend(); ++t)
+      if (*t > 1 && !over.count(*t)) {
+        counts.push_back(*t);
+        break;
+      }
+  counts.push_back(threads.back());
+  return counts;
 }
 
 std::string region_name(const json& region) {
@@ -125,6 +143,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
   } else {
     out += "\n" + st.bold(threads.size() > 1 ? "regions ranked by the time that could be won back"
                                              : "parallel regions") + "\n";
+    const std::vector<int> diagnosed = diagnosed_counts(threads, over);
     size_t shown = 0;
     for (const json& region : *regions) {
       if (shown++ == options.max_regions) {
@@ -153,11 +172,15 @@ std::string render_text_report(const json& report, const TextOptions& options) {
         for (int t : threads) render_tasks(out, *tasks, t, st);
       }
       if (const json* problems = field(region, "problems")) {
-        for (const json& p : *problems) {
-          if (p.value("threads", 0) != largest) continue;
-          out += fmt::format("         {} {}: gain {} of {}\n", st.red("▸"), st.bold(p.value("kind", "")),
-                             format_seconds(p.value("gain_s", 0.0)), format_seconds(p.value("time_s", 0.0)));
-          out += st.dim("           " + p.value("hint", "")) + "\n";
+        for (int t : diagnosed) {
+          for (const json& p : *problems) {
+            if (p.value("threads", 0) != t) continue;
+            const std::string at =
+                threads.size() > 1 ? fmt::format(" at {} threads{}", t, over.count(t) ? " (oversubscribed)" : "") : "";
+            out += fmt::format("         {} {}{}: gain {} of {}\n", st.red("▸"), st.bold(p.value("kind", "")), at,
+                               format_seconds(p.value("gain_s", 0.0)), format_seconds(p.value("time_s", 0.0)));
+            out += st.dim("           " + p.value("hint", "")) + "\n";
+          }
         }
       }
       if (threads.size() == 1 && !serial)

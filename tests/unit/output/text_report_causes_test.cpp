@@ -1,0 +1,61 @@
+// Which causes the text report shows, and at which thread count it says they were found.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "output/text_report.h"
+
+namespace ompscope::output {
+namespace {
+
+using nlohmann::json;
+
+json problem(const char* kind, int threads, double gain_s) {
+  return {{"kind", kind}, {"threads", threads}, {"time_s", gain_s}, {"gain_s", gain_s}, {"hint", std::string(kind) + " hint"}};
+}
+
+json region_with(const std::vector<int>& threads, const json& problems) {
+  json time = json::object();
+  for (int t : threads) time[std::to_string(t)] = 1.0 / t;
+  return {{"id", "r1"}, {"kind", "parallel"}, {"file", "loop.c"}, {"line", 24}, {"function", "main"},
+          {"instances", 10}, {"time_s", time}, {"problems", problems}};
+}
+
+json report_with(const std::vector<int>& threads, int cores, const json& problems) {
+  return {{"tool", "ompscope"}, {"threads", threads}, {"cores", cores}, {"regions", json::array({region_with(threads, problems)})}};
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(TextReportCauses, AreThoseOfTheLargestCountAndSayWhichCountThatIs) {
+  const std::string text = render_text_report(report_with(
+      {1, 2}, 2, json::array({problem("fork_join_overhead", 1, 1e-6), problem("load_imbalance", 2, 0.045)})));
+  EXPECT_NE(text.find("load_imbalance at 2 threads: gain 45.0 ms"), std::string::npos) << text;
+  EXPECT_EQ(text.find("fork_join_overhead"), std::string::npos) << "a cause at 1 thread is in report.json only\n" << text;
+}
+
+TEST(TextReportCauses, AnOversubscribedLargestCountComesAfterTheLargestCountWithACorePerThread) {
+  const std::string text = render_text_report(report_with(
+      {1, 2, 4}, 2,
+      json::array({problem("load_imbalance", 2, 0.045), problem("fork_join_overhead", 2, 37e-6),
+                   problem("load_imbalance", 4, 0.053), problem("fork_join_overhead", 4, 0.041)})));
+  const auto bound = text.find("load_imbalance at 2 threads:");
+  const auto oversubscribed = text.find("load_imbalance at 4 threads (oversubscribed):");
+  ASSERT_NE(bound, std::string::npos) << text;
+  ASSERT_NE(oversubscribed, std::string::npos) << text;
+  EXPECT_LT(bound, oversubscribed);
+  EXPECT_NE(text.find("fork_join_overhead at 4 threads (oversubscribed): gain 41.0 ms"), std::string::npos) << text;
+  EXPECT_EQ(count(text, "load_imbalance hint"), 2u);
+}
+
+TEST(TextReportCauses, OneRunNamesNoThreadCount) {
+  const std::string text = render_text_report(report_with({2}, 2, json::array({problem("load_imbalance", 2, 0.045)})));
+  EXPECT_NE(text.find("load_imbalance: gain 45.0 ms"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace ompscope::output
