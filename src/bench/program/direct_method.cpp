@@ -49,8 +49,10 @@ ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, const Direct
       result.consistent = result.consistent && e.consistent;
       settled = settled && static_cast<uint64_t>(e.uncertainty) <= target;
     }
-    // Clocks that disagree with themselves do not settle by waiting.
-    settled = settled || !result.consistent || clock.seconds(static_cast<double>(clock.now() - began)) > settings.offset_budget_s;
+    // Clocks that disagree with themselves do not settle by waiting, nor do threads that share a
+    // CPU (oversubscribed: one of them answers only when the other is descheduled).
+    settled = settled || !result.consistent || settings.oversubscribed ||
+              clock.seconds(static_cast<double>(clock.now() - began)) > settings.offset_budget_s;
   }
   return result;
 }
