@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include "common/thread_count_phrase.h"
 
 namespace ompscope::analysis {
 
@@ -270,19 +271,19 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     if (r.recorded_instances_at.empty()) continue;
     const auto& [t, recorded] = *r.recorded_instances_at.rbegin();
     report.notes.push_back(fmt::format(
-        "adaptive sampling: {} ({}:{}) was recorded in full on {} of its {} instances at {} threads; its "
+        "adaptive sampling: {} ({}:{}) was recorded in full on {} of its {} instances at {}; its "
         "causes are measured on those and scaled to all instances (OMPSCOPE_SAMPLING=off records every one)",
-        r.id, r.file.empty() ? r.module : r.file, r.line, recorded, r.instances_at.at(t), t));
+        r.id, r.file.empty() ? r.module : r.file, r.line, recorded, r.instances_at.at(t), threads_phrase(t)));
   }
   for (const RegionReport& r : report.regions) {
     if (r.tasks.empty()) continue;
     const auto& [t, s] = *r.tasks.rbegin();
     if (s.recorded_tasks >= s.tasks) continue;
     report.notes.push_back(fmt::format(
-        "adaptive sampling: {} ({}:{}) ran {:.0f} tasks at {} threads, {:.0f} recorded in full; each thread counted "
+        "adaptive sampling: {} ({}:{}) ran {:.0f} tasks at {}, {:.0f} recorded in full; each thread counted "
         "the others, and their time is the count times the mean body recorded on the same thread (OMPSCOPE_SAMPLING=off records "
         "every one)",
-        r.id, r.file.empty() ? r.module : r.file, r.line, s.tasks, t, s.recorded_tasks));
+        r.id, r.file.empty() ? r.module : r.file, r.line, s.tasks, threads_phrase(t), s.recorded_tasks));
     if (s.hidden_subtree_tasks > 0)
       report.notes.push_back(fmt::format(
           "adaptive sampling: in {}, {:.0f} sampled-out tasks were created by sampled-out tasks (a recursive task "
@@ -292,9 +293,9 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   }
   for (const MeasuredRun& run : runs)
     if (run.record.dropped_events > 0)
-      report.notes.push_back(fmt::format("{} events were dropped in the run at {} threads (repeat {}): the log "
+      report.notes.push_back(fmt::format("{} events were dropped in the run at {} (repeat {}): the log "
                                          "could not grow (disk full?)",
-                                         run.record.dropped_events, run.record.threads, run.record.repeat));
+                                         run.record.dropped_events, threads_phrase(run.record.threads), run.record.repeat));
   return report;
 }
 

@@ -7,6 +7,7 @@
 
 #include "analysis/duration_text.h"
 #include "analysis/scalability.h"
+#include "common/thread_count_phrase.h"
 
 namespace ompscope::analysis {
 namespace {
@@ -83,10 +84,10 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
   const double tail = median_of(repeats, [](const TaskFigures& f) { return f.tail_idle_s; });
   if (end_idle >= significant) {
     out.push_back({"coarse_grained_tasks", threads, end_idle, end_idle / t,
-                   fmt::format("{:.0f} tasks of {} each for {} threads: the threads that finish first sit idle {} "
+                   fmt::format("{:.0f} tasks of {} each for {}: the threads that finish first sit idle {} "
                                "in all while the last tasks run; split the work into more, smaller tasks (several "
                                "per thread) so the team finishes together",
-                               tasks, duration_text(body), threads, duration_text(end_idle)),
+                               tasks, duration_text(body), threads_phrase(threads), duration_text(end_idle)),
                    {{"tasks", tasks}, {"tasks_per_thread", tasks / t}, {"mean_body_s", body},
                     {"measured_tail_idle_s", tail}}});
   }

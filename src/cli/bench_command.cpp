@@ -24,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/program_launch.h"
 #include "common/error.h"
+#include "common/thread_count_phrase.h"
 
 namespace ompscope::cli {
 namespace {
@@ -146,8 +147,8 @@ BenchDocument run_one(const PlannedRun& run, const BenchOptions& o, const fs::pa
                 {"OMP_PLACES", places && *places ? places : "threads"},
                 {"OMP_DYNAMIC", "false"}};
   const LaunchOutcome outcome = launch_and_wait(launch);
-  const std::string what = fmt::format("{} ({} at {} threads)", run.program.filename().string(),
-                                       bench::construct_info(run.construct).name, run.threads);
+  const std::string what = fmt::format("{} ({} at {})", run.program.filename().string(),
+                                       bench::construct_info(run.construct).name, threads_phrase(run.threads));
   if (!outcome.ok()) throw Error(fmt::format("bench: {} failed: {}", what, outcome.describe()));
   std::ifstream in(result_file);
   try {

@@ -11,6 +11,7 @@
 #include "cli/scaling_models.h"
 #include "common/error.h"
 #include "output/report_json.h"
+#include "common/thread_count_phrase.h"
 
 namespace ompscope::cli {
 namespace {
@@ -32,7 +33,7 @@ class Progress {
       const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
       eta = fmt::format(", about {:.0f} s left", elapsed / index * (total_ - index));
     }
-    const std::string line = fmt::format("ompscope: run {}/{}: {} threads{}, repeat {}{}", index + 1, total_, threads,
+    const std::string line = fmt::format("ompscope: run {}/{}: {}{}, repeat {}{}", index + 1, total_, threads_phrase(threads),
                                          threads > cores ? " (oversubscribed)" : "", repeat + 1, eta);
     // The program's own output shares the terminal: one line per run, never overwritten.
     fmt::print(stderr, "{}{}\n", terminal_ ? "\033[2m" : "", line + (terminal_ ? "\033[0m" : ""));
@@ -80,7 +81,7 @@ Command add_scale_command(CLI::App& parent) {
                 progress.starting(index++, t, r, cores);
                 RunResult result = run_under_tool(target, options->out, RunRequest{t, r, true});
                 if (!result.outcome.ok()) {
-                  fmt::print(stderr, "ompscope: at {} threads the program {}\n", t, result.outcome.describe());
+                  fmt::print(stderr, "ompscope: at {} the program {}\n", threads_phrase(t), result.outcome.describe());
                   if (status == 0) status = result.outcome.shell_status();
                 }
                 runs.push_back(std::move(result.run));
@@ -93,9 +94,9 @@ Command add_scale_command(CLI::App& parent) {
               for (const auto& [key, value] : bind) set.push_back(key + "=" + value);
               const auto places = bind.find("OMP_PLACES");
               const bool from_sysfs = places != bind.end() && places->second != "cores";
-              report.notes.push_back(fmt::format("runs at up to {} threads were bound: {} ({}set OMP_PLACES or "
+              report.notes.push_back(fmt::format("runs at up to {} were bound: {} ({}set OMP_PLACES or "
                                                  "OMP_PROC_BIND to choose otherwise)",
-                                                 cores, fmt::join(set, " "),
+                                                 threads_phrase(cores), fmt::join(set, " "),
                                                  from_sysfs ? "one place per core, from the kernel's CPU topology; " : ""));
             }
             if (counts.back() > cores)

@@ -16,6 +16,7 @@
 #include "output/otf2_trace.h"
 #include "output/perfetto_trace.h"
 #include "output/trace_model.h"
+#include "common/thread_count_phrase.h"
 
 namespace ompscope::cli {
 namespace {
@@ -108,8 +109,8 @@ Command add_trace_command(CLI::App& parent) {
                 [&](uint64_t codeptr) { return callsite_of(symbols.resolve(codeptr), codeptr); }, log.meta.pid,
                 log.meta.clock_start.ns);
             const double model_s = seconds_since(t0);
-            fmt::print(stderr, "ompscope: {} events of {} threads → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),
-                       model.threads.size(), model.slice_count(), model_s);
+            fmt::print(stderr, "ompscope: {} events of {} → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),
+                       threads_phrase(static_cast<long long>(model.threads.size())), model.slice_count(), model_s);
             if (log.meta.dropped_events)
               fmt::print(stderr, "ompscope: warning: {} events were dropped during the run; the trace lacks them\n",
                          log.meta.dropped_events);

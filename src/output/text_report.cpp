@@ -9,6 +9,7 @@
 #include "output/display_format.h"
 #include "output/report_fields.h"
 #include "output/scaling_model.h"
+#include "common/thread_count_phrase.h"
 
 namespace ompscope::output {
 namespace {
@@ -79,9 +80,9 @@ void render_tasks(std::string& out, const json& tasks, int threads, const Style&
   const json* s = field(tasks, std::to_string(threads));
   if (!s) return;
   const auto measured = number_field(*s, "measured_speedup");
-  out += fmt::format("         {:>3} threads: {:.0f} tasks of {} on average; parallelism {:.2f} (work {} ÷ span {}) "
+  out += fmt::format("         {:>3} {:<8} {:.0f} tasks of {} on average; parallelism {:.2f} (work {} ÷ span {}) "
                      "bounds the speedup at {}{}\n",
-                     threads, s->value("count", 0.0), format_seconds(s->value("mean_body_s", 0.0)),
+                     threads, threads == 1 ? "thread:" : "threads:", s->value("count", 0.0), format_seconds(s->value("mean_body_s", 0.0)),
                      s->value("parallelism", 0.0), format_seconds(s->value("work_s", 0.0)),
                      format_seconds(s->value("span_s", 0.0)), format_speedup(s->value("speedup_bound", 0.0)),
                      measured ? ", measured " + format_speedup(*measured) : std::string());
@@ -117,7 +118,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
     for (const json& run : *runs) {
       RunOutcome o = run_outcome(run);
       if (!o.failed && run.value("observed", true)) continue;
-      out += st.red(fmt::format("run at {} threads (repeat {}): {}", run.value("threads", 0), run.value("repeat", 0),
+      out += st.red(fmt::format("run at {} (repeat {}): {}", threads_phrase(run.value("threads", 0)), run.value("repeat", 0),
                                 o.description)) + "\n";
     }
   }
@@ -126,7 +127,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
     for (int t : threads) {
       auto time = at_threads(*program, "time_s", t);
       if (!time) continue;
-      out += fmt::format("program at {} threads: {}", threads_label(t, over), format_seconds(*time));
+      out += fmt::format("program at {}{}: {}", threads_phrase(t), over.count(t) ? " (oversubscribed)" : "", format_seconds(*time));
       if (auto e = at_threads(*program, "efficiency", t); e && threads.size() > 1)
         out += fmt::format(", efficiency {}", format_percent(*e));
       if (auto s = at_threads(*program, "serial_s", t)) out += fmt::format(", outside parallel regions {}", format_seconds(*s));
@@ -158,7 +159,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
       for (int t : threads) {
         auto time = at_threads(region, "time_s", t);
         if (!time) continue;
-        out += fmt::format("         {:>3} threads: {:>10}", t, format_seconds(*time));
+        out += fmt::format("         {:>3} {:<8} {:>10}", t, t == 1 ? "thread:" : "threads:", format_seconds(*time));
         if (threads.size() > 1 && !serial) {
           if (auto e = at_threads(region, "efficiency", t)) out += fmt::format("   efficiency {:>5}", format_percent(*e));
           if (auto l = at_threads(region, "time_lost_s", t)) out += fmt::format("   lost {:>10}", format_seconds(*l));
@@ -176,7 +177,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
           for (const json& p : *problems) {
             if (p.value("threads", 0) != t) continue;
             const std::string at =
-                threads.size() > 1 ? fmt::format(" at {} threads{}", t, over.count(t) ? " (oversubscribed)" : "") : "";
+                threads.size() > 1 ? fmt::format(" at {}{}", threads_phrase(t), over.count(t) ? " (oversubscribed)" : "") : "";
             out += fmt::format("         {} {}{}: gain {} of {}\n", st.red("▸"), st.bold(p.value("kind", "")), at,
                                format_seconds(p.value("gain_s", 0.0)), format_seconds(p.value("time_s", 0.0)));
             out += st.dim("           " + p.value("hint", "")) + "\n";

@@ -478,7 +478,7 @@ TEST(BuildReport, UnobservedRunsAreListedAndDroppedEventsNoted) {
   EXPECT_FALSE(report.oversubscribed(2));
   ASSERT_EQ(report.notes.size(), 1u);
   EXPECT_NE(report.notes[0].find("17 events were dropped"), std::string::npos) << report.notes[0];
-  EXPECT_NE(report.notes[0].find("at 1 threads (repeat 1)"), std::string::npos) << report.notes[0];
+  EXPECT_NE(report.notes[0].find("at 1 thread (repeat 1)"), std::string::npos) << report.notes[0];
 }
 
 }  // namespace

@@ -38,6 +38,12 @@ TEST(TextReportCauses, AreThoseOfTheLargestCountAndSayWhichCountThatIs) {
   EXPECT_EQ(text.find("fork_join_overhead"), std::string::npos) << "a cause at 1 thread is in report.json only\n" << text;
 }
 
+TEST(TextReportCauses, RowsSayOneThreadInTheSingular) {
+  const std::string text = render_text_report(report_with({1, 2}, 2, json::array()));
+  EXPECT_NE(text.find("  1 thread:      1.00 s"), std::string::npos) << text;
+  EXPECT_NE(text.find("  2 threads:     500 ms"), std::string::npos) << text;
+}
+
 TEST(TextReportCauses, AnOversubscribedLargestCountComesAfterTheLargestCountWithACorePerThread) {
   const std::string text = render_text_report(report_with(
       {1, 2, 4}, 2,
