@@ -110,9 +110,18 @@ ThreadEvents read_thread_events(const fs::path& file) {
 
   ThreadEvents out;
   out.thread_index = header.thread_index;
-  out.events.resize(body / sizeof(Event));
-  in.read(reinterpret_cast<char*>(out.events.data()), static_cast<std::streamsize>(body));
-  if (!in) throw Error(fmt::format("{}: read error", file.string()));
+  // Read through a small block and appended: resize() would construct every record first (the
+  // record has member initialisers), which took a third of the reading time.
+  const size_t records = body / sizeof(Event);
+  out.events.reserve(records);
+  std::vector<Event> block(std::min<size_t>(records, 4096));
+  for (size_t left = records; left > 0;) {
+    const size_t k = std::min(left, block.size());
+    if (!in.read(reinterpret_cast<char*>(block.data()), static_cast<std::streamsize>(k * sizeof(Event))))
+      throw Error(fmt::format("{}: read error", file.string()));
+    out.events.insert(out.events.end(), block.begin(), block.begin() + static_cast<std::ptrdiff_t>(k));
+    left -= k;
+  }
 
   size_t n = 0;
   uint64_t previous = 0;

@@ -438,7 +438,13 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   const double run_end = log.seconds(log.last_ticks());
 
   // Task creations must be known before another thread's schedule events name them: walk
-  // creations of all threads first, then everything.
+  // creations of all threads first, then everything. Counted first: growing the vector of 400 000
+  // tasks a push at a time was 6% of the analysis of a task-heavy run.
+  size_t creations = 0;
+  for (const ThreadEvents& thread : log.threads)
+    for (const Event& e : thread.events) creations += e.kind == EventKind::TaskCreate;
+  out.tasks.reserve(creations);
+  task_index.reserve(creations);
   for (const ThreadEvents& thread : log.threads) {
     for (const Event& e : thread.events) {
       if (e.kind != EventKind::TaskCreate) continue;
