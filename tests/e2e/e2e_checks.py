@@ -536,8 +536,18 @@ def main():
     ap.add_argument("--programs", required=True)
     ap.add_argument("--sources", required=True)
     ap.add_argument("--work", required=True)
+    # Scenarios that compare shares of time between runs get a second attempt: another process
+    # holding one of the cores for a whole run skews them, while a real regression fails both.
+    ap.add_argument("--attempts", type=int, default=1)
     a = ap.parse_args()
-    globals()["scenario_" + a.scenario](Ctx(a))
+    for attempt in range(1, a.attempts + 1):
+        try:
+            globals()["scenario_" + a.scenario](Ctx(a))
+            break
+        except SystemExit as e:
+            if e.code != 1 or attempt == a.attempts:
+                raise
+            print(f"attempt {attempt} of {a.scenario} failed (above); timing on a shared machine: trying again")
     print("ok", a.scenario)
 
 if __name__ == "__main__":
