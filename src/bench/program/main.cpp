@@ -18,6 +18,7 @@
 #include "bench/core/bench_json.h"
 #include "bench/core/constructs.h"
 #include "bench/program/delay_work.h"
+#include "common/thread_count_phrase.h"
 #include "bench/program/direct_constructs.h"
 #include "bench/program/epcc_constructs.h"
 #include "bench/program/tick_clock.h"
@@ -129,6 +130,17 @@ int run(int argc, char** argv) {
   const Options options = parse_options(argc, argv);
   omp_set_dynamic(0);
   const int team = omp_get_max_threads();
+  // Every method waits for each team member in turn: a smaller team than asked (a thread limit)
+  // would leave them waiting for a thread that never comes.
+  int formed = 0;
+#pragma omp parallel num_threads(team)
+  {
+#pragma omp single
+    formed = omp_get_num_threads();
+  }
+  if (formed != team)
+    throw std::runtime_error("the runtime formed a team of " + threads_phrase(formed) + " where " +
+                             std::to_string(team) + " were asked (OMP_THREAD_LIMIT, or the runtime's own limits?)");
   // Not available_cpus(): with OMP_PROC_BIND the runtime has already bound this thread to one
   // place (libgomp does so before main). The runtime's count comes from the unbound mask.
   const int cores = omp_get_num_procs();

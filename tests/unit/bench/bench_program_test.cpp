@@ -75,6 +75,16 @@ TEST(BenchProgram, OversubscribedRunIsLabelled) {
   for (const SeriesResult& r : doc.results) EXPECT_TRUE(r.oversubscribed);
 }
 
+TEST(BenchProgram, ATeamSmallerThanAskedIsAnErrorNotAWaitForever) {
+  for (const char* program : {OMPSCOPE_BENCH_LLVM, OMPSCOPE_BENCH_GNU}) {
+    if (std::string(program).empty()) continue;
+    EXPECT_EQ(testing::run_program({program, "--quick", "--construct", "barrier", "-o", scratch_file("limited.json").string()},
+                                   {{"OMP_NUM_THREADS", "2"}, {"OMP_THREAD_LIMIT", "1"}}),
+              1)
+        << program;
+  }
+}
+
 TEST(BenchProgram, RejectsAnUnknownConstruct) {
   EXPECT_EQ(testing::run_program({OMPSCOPE_BENCH_LLVM, "--construct", "ordered"}, {}), 2);
 }
