@@ -6,6 +6,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <thread>
 #include <vector>
@@ -32,9 +33,23 @@ struct OffsetEstimate {
 
 // Each round trip bounds the offset: the worker read its clock after the master sent and before
 // the master saw the answer. The estimate is the middle of the intersection of all those bounds,
-// so one quick round trip anywhere in the batch is enough, and more samples only tighten it (on
-// a loaded machine most round trips wait for a time slice).
-// Throws std::invalid_argument on no samples or a sample whose round trip runs backwards.
+// so one quick round trip anywhere is enough, and more samples only tighten it (on a loaded
+// machine most round trips wait for a time slice). The intersection is kept, not the samples:
+// batches of round trips add to it until it is narrow enough.
+class OffsetBounds {
+ public:
+  // Throws std::invalid_argument on a sample whose round trip runs backwards.
+  void add(const PingSample& s);
+  // Throws std::invalid_argument before any sample was added.
+  OffsetEstimate estimate() const;
+
+ private:
+  int64_t lowest_ = std::numeric_limits<int64_t>::min();
+  int64_t highest_ = std::numeric_limits<int64_t>::max();
+  bool empty_ = true;
+};
+
+// OffsetBounds over `samples`; throws as it does.
 OffsetEstimate estimate_offset(std::span<const PingSample> samples);
 
 // Spins on `done`, yielding now and then so a descheduled partner (more threads than cores, a

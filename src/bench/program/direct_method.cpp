@@ -10,7 +10,7 @@ ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, const Direct
   const int team = omp_get_max_threads();
   const auto workers = static_cast<std::size_t>(team);
   ThreadClockOffsets result{std::vector<int64_t>(workers, 0), std::vector<int64_t>(workers, 0)};
-  std::vector<std::vector<PingSample>> samples(workers);
+  std::vector<OffsetBounds> bounds(workers);
   // lfence on both sides: rdtsc may otherwise run ahead of the load that saw the ping, and a
   // single early read narrows every later bound on the offset wrongly.
   auto now = [&clock] {
@@ -21,7 +21,7 @@ ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, const Direct
   };
   const uint64_t began = clock.now();
   const uint64_t target = clock.ticks(settings.offset_target_s);
-  // Batches accumulate: the bounds of every round trip so far hold, so a machine too loaded for
+  // Batches narrow the same bounds: every round trip so far holds, so a machine too loaded for
   // any quick round trip in one batch still converges across them.
   for (bool settled = team == 1; !settled;) {
     std::vector<std::unique_ptr<PingPongChannel>> channels;
@@ -42,8 +42,8 @@ ThreadClockOffsets calibrate_thread_offsets(const TickClock& clock, const Direct
     settled = true;
     result.consistent = true;
     for (std::size_t k = 1; k < workers; ++k) {
-      samples[k].insert(samples[k].end(), batch[k].begin(), batch[k].end());
-      const OffsetEstimate e = estimate_offset(samples[k]);
+      for (const PingSample& s : batch[k]) bounds[k].add(s);
+      const OffsetEstimate e = bounds[k].estimate();
       result.offset[k] = e.offset;
       result.uncertainty[k] = e.uncertainty;
       result.consistent = result.consistent && e.consistent;

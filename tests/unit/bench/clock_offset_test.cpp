@@ -39,6 +39,19 @@ TEST(EstimateOffset, SlowRoundTripsTogetherBoundTheOffsetBetterThanAnyAlone) {
   EXPECT_TRUE(e.consistent);
 }
 
+TEST(OffsetBounds, BatchesAddedInTurnNarrowToWhatAllTheirSamplesGiveAtOnce) {
+  const std::vector<PingSample> first{{0, 5, 400}, {2000, 2050, 2100}}, second{{1000, 1007, 1010}};
+  OffsetBounds bounds;
+  for (const PingSample& s : first) bounds.add(s);
+  EXPECT_EQ(bounds.estimate().offset, -23);  // [-50, 5] after the first batch
+  EXPECT_EQ(bounds.estimate().uncertainty, 28);
+  for (const PingSample& s : second) bounds.add(s);
+  const OffsetEstimate e = bounds.estimate();
+  EXPECT_EQ(e.offset, 1);  // [-3, 5], as estimate_offset over all three
+  EXPECT_EQ(e.uncertainty, 4);
+  EXPECT_THROW(OffsetBounds{}.estimate(), std::invalid_argument);
+}
+
 TEST(EstimateOffset, RoundTripsNoSingleOffsetFitsAreFlaggedAndSpanned) {
   // The worker's clock jumped 50 back between the exchanges: [90, 100], then [40, 50].
   const std::vector<PingSample> samples{{0, 100, 10}, {1000, 1050, 1010}};
