@@ -2,13 +2,13 @@
 
 #include "analysis/duration_text.h"
 #include "analysis/task_diagnoses.h"
+#include "common/thread_count_phrase.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
 #include <set>
-#include "common/thread_count_phrase.h"
 
 namespace ompscope::analysis {
 

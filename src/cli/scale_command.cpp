@@ -10,8 +10,8 @@
 #include "cli/report_files.h"
 #include "cli/scaling_models.h"
 #include "common/error.h"
-#include "output/report_json.h"
 #include "common/thread_count_phrase.h"
+#include "output/report_json.h"
 
 namespace ompscope::cli {
 namespace {

@@ -13,10 +13,10 @@
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "common/error.h"
+#include "common/thread_count_phrase.h"
 #include "output/otf2_trace.h"
 #include "output/perfetto_trace.h"
 #include "output/trace_model.h"
-#include "common/thread_count_phrase.h"
 
 namespace ompscope::cli {
 namespace {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "common/thread_count_phrase.h"
 #include "output/display_format.h"
 #include "output/problem_kind_style.h"
 #include "output/report_fields.h"
@@ -43,8 +44,6 @@ svg::LineSeries empty_series(std::string label, std::string color, bool dashed =
   return series;
 }
 
-std::string threads_text(int threads) { return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s"); }
-
 // Speedup relative to the smallest count at which the time was measured: T(t0)/T(t).
 svg::LineSeries speedup_series(const json& owner, std::string label, std::string color,
                                const std::vector<int>& threads) {
@@ -57,7 +56,7 @@ svg::LineSeries speedup_series(const json& owner, std::string label, std::string
     const double speedup = *base_time / *time;
     series.x.push_back(t);
     series.y.push_back(speedup);
-    series.tooltips.push_back(fmt::format("{}: {}, speedup {} ({})", series.label, threads_text(t),
+    series.tooltips.push_back(fmt::format("{}: {}, speedup {} ({})", series.label, threads_phrase(t),
                                           format_speedup(speedup), format_seconds(*time)));
   }
   return series;
@@ -96,7 +95,7 @@ svg::LineSeries efficiency_series(const json& owner, std::string label, std::str
     series.x.push_back(t);
     series.y.push_back(*efficiency);
     series.tooltips.push_back(
-        fmt::format("{}: {}, efficiency {}", series.label, threads_text(t), format_percent(*efficiency)));
+        fmt::format("{}: {}, efficiency {}", series.label, threads_phrase(t), format_percent(*efficiency)));
   }
   return series;
 }
@@ -163,7 +162,7 @@ std::string region_chart_label(const json& region, std::size_t rank) {
 std::string speedup_chart(const json& report, const ChartScope& scope) {
   const std::string title = "Speedup per region";
   if (scope.threads.size() < 2) return needs_two_counts(title, "speedup");
-  svg::LineChart chart = thread_line_chart(title, "speedup", fmt::format("speedup over {}", threads_text(scope.threads[0])), scope);
+  svg::LineChart chart = thread_line_chart(title, "speedup", fmt::format("speedup over {}", threads_phrase(scope.threads[0])), scope);
   const double base_threads = scope.threads.front();
   chart.series.push_back(ideal_series("ideal", scope.threads, [&](int t) { return t / base_threads; }));
   const auto add_measured_and_model = [&](const json& owner, std::string label, std::string color) {
@@ -235,14 +234,14 @@ std::string lost_time_chart(const ChartScope& scope) {
           if (string_field(problem, "kind") != kind || number_field(problem, "threads") != t) continue;
           const double seconds = number_field(problem, "time_s").value_or(0.0);
           const ProblemKindStyle style = problem_kind_style(kind);
-          std::string tip = fmt::format("{} at {}: {}", style.label, threads_text(t), format_seconds(seconds));
+          std::string tip = fmt::format("{} at {}: {}", style.label, threads_phrase(t), format_seconds(seconds));
           if (const auto gain = number_field(problem, "gain_s")) tip += fmt::format(", gain {}", format_seconds(*gain));
           bar.segments.push_back({seconds * unit.per_second, std::string(style.color), std::move(tip)});
         }
       }
       if (const auto lost = at_threads(region, "time_lost_s", t)) {
         bar.marker = *lost * unit.per_second;
-        bar.marker_tooltip = fmt::format("time lost at {}: {}", threads_text(t), format_seconds(*lost));
+        bar.marker_tooltip = fmt::format("time lost at {}: {}", threads_phrase(t), format_seconds(*lost));
       }
       group.bars.push_back(std::move(bar));
     }
@@ -289,7 +288,7 @@ std::string per_thread_chart(const json& region, int threads, bool oversubscribe
   }
   const TimeUnit unit = time_unit_for(largest);
   svg::HorizontalBarChart chart;
-  chart.title = fmt::format("Per-thread time at {}{}", threads_text(threads), oversubscribed ? " (oversubscribed)" : "");
+  chart.title = fmt::format("Per-thread time at {}{}", threads_phrase(threads), oversubscribed ? " (oversubscribed)" : "");
   chart.css_class = "per-thread";
   chart.x_label = fmt::format("time ({})", unit.name);
   std::set<std::string> parts_present;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/thread_count_phrase.h"
 #include "output/display_format.h"
 #include "output/html_escape.h"
 #include "output/html_report_charts.h"
@@ -49,7 +50,7 @@ std::string command_text(const json& report) {
 }
 
 std::string thread_heading(int threads, bool oversubscribed) {
-  return fmt::format("{} thread{}{}", threads, threads == 1 ? "" : "s", oversubscribed ? kOversubscribedBadge : "");
+  return threads_phrase(threads) + (oversubscribed ? kOversubscribedBadge : "");
 }
 
 std::string efficiency_cell(std::optional<double> efficiency) {

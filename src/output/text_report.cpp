@@ -6,10 +6,10 @@
 #include <set>
 #include <vector>
 
+#include "common/thread_count_phrase.h"
 #include "output/display_format.h"
 #include "output/report_fields.h"
 #include "output/scaling_model.h"
-#include "common/thread_count_phrase.h"
 
 namespace ompscope::output {
 namespace {
@@ -26,6 +26,11 @@ struct Style {
 
 std::string threads_label(int t, const std::set<int>& over) {
   return over.count(t) ? fmt::format("{} (oversubscribed)", t) : std::to_string(t);
+}
+
+// "4 threads (oversubscribed)": where a sentence names the count.
+std::string threads_in_words(int t, const std::set<int>& over) {
+  return threads_phrase(t) + (over.count(t) ? " (oversubscribed)" : "");
 }
 
 // The counts whose causes the text shows: the largest, where the ranking is made (DESIGN.md), and,
@@ -127,7 +132,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
     for (int t : threads) {
       auto time = at_threads(*program, "time_s", t);
       if (!time) continue;
-      out += fmt::format("program at {}{}: {}", threads_phrase(t), over.count(t) ? " (oversubscribed)" : "", format_seconds(*time));
+      out += fmt::format("program at {}: {}", threads_in_words(t, over), format_seconds(*time));
       if (auto e = at_threads(*program, "efficiency", t); e && threads.size() > 1)
         out += fmt::format(", efficiency {}", format_percent(*e));
       if (auto s = at_threads(*program, "serial_s", t)) out += fmt::format(", outside parallel regions {}", format_seconds(*s));
@@ -176,8 +181,7 @@ std::string render_text_report(const json& report, const TextOptions& options) {
         for (int t : diagnosed) {
           for (const json& p : *problems) {
             if (p.value("threads", 0) != t) continue;
-            const std::string at =
-                threads.size() > 1 ? fmt::format(" at {}{}", threads_phrase(t), over.count(t) ? " (oversubscribed)" : "") : "";
+            const std::string at = threads.size() > 1 ? " at " + threads_in_words(t, over) : "";
             out += fmt::format("         {} {}{}: gain {} of {}\n", st.red("▸"), st.bold(p.value("kind", "")), at,
                                format_seconds(p.value("gain_s", 0.0)), format_seconds(p.value("time_s", 0.0)));
             out += st.dim("           " + p.value("hint", "")) + "\n";

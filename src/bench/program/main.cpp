@@ -18,10 +18,10 @@
 #include "bench/core/bench_json.h"
 #include "bench/core/constructs.h"
 #include "bench/program/delay_work.h"
-#include "common/thread_count_phrase.h"
 #include "bench/program/direct_constructs.h"
 #include "bench/program/epcc_constructs.h"
 #include "bench/program/tick_clock.h"
+#include "common/thread_count_phrase.h"
 
 #ifndef OMPSCOPE_BENCH_RUNTIME
 #error "OMPSCOPE_BENCH_RUNTIME must name the OpenMP runtime (llvm or gnu)"
