@@ -81,10 +81,14 @@ struct TaskSampling {
   bool running_light;        // the task running on this thread now is light
 };
 
-// Whether the `n`th creation at a site (from 0) is recorded: 0 if not, else how many creations its
-// record stands for (1 in the prefix; after it the stride: itself and the light ones before it).
-inline uint32_t task_weight_of_creation(const SamplingPolicy& policy, uint64_t n) {
-  if (n < policy.full_tasks) return 1;
+// Where the `n`th creation at a site (from 0, past the prefix) falls after the prefix: the stride
+// in force there and its place in the stretches of that stride. A stretch is whole strides, the
+// stride doubling from one stretch to the next up to max_task_every.
+struct StridePosition {
+  uint64_t stride;
+  uint64_t offset;  // creations since the stretch began
+};
+inline StridePosition stride_position(const SamplingPolicy& policy, uint64_t n) {
   uint64_t m = n - policy.full_tasks;
   uint64_t stride = policy.task_every, stretch = uint64_t{policy.full_tasks} * policy.task_every;
   while (m >= stretch && stride < policy.max_task_every) {  // at most log2(max / every) steps
@@ -92,20 +96,22 @@ inline uint32_t task_weight_of_creation(const SamplingPolicy& policy, uint64_t n
     stride *= 2;
     stretch *= 2;
   }
-  return m % stride == stride - 1 ? static_cast<uint32_t>(stride) : 0;
+  return {stride, m};
+}
+
+// Whether the `n`th creation at a site (from 0) is recorded: 0 if not, else how many creations its
+// record stands for (1 in the prefix; after it the stride: itself and the light ones before it).
+inline uint32_t task_weight_of_creation(const SamplingPolicy& policy, uint64_t n) {
+  if (n < policy.full_tasks) return 1;
+  const StridePosition p = stride_position(policy, n);
+  return p.offset % p.stride == p.stride - 1 ? static_cast<uint32_t>(p.stride) : 0;
 }
 
 // The first creation from `n` on (n itself included) that is recorded.
 inline uint64_t next_recorded_creation(const SamplingPolicy& policy, uint64_t n) {
   if (n < policy.full_tasks) return n;
-  uint64_t m = n - policy.full_tasks;
-  uint64_t stride = policy.task_every, stretch = uint64_t{policy.full_tasks} * policy.task_every;
-  while (m >= stretch && stride < policy.max_task_every) {
-    m -= stretch;
-    stride *= 2;
-    stretch *= 2;
-  }
-  return n + (stride - 1 - m % stride);  // a stretch is whole strides: its last one ends in it
+  const StridePosition p = stride_position(policy, n);
+  return n + (p.stride - 1 - p.offset % p.stride);  // a stretch is whole strides: its last one ends in it
 }
 
 inline uint64_t task_site_key(uint64_t codeptr) { return codeptr ? codeptr : 1; }  // 0 marks a free slot
