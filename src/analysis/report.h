@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/region_profile.h"
+#include "report/causes.h"
 
 namespace ompscope::analysis {
 
@@ -26,7 +27,7 @@ struct RunRecord {
 };
 
 struct Problem {
-  std::string kind;     // load_imbalance, barrier_overhead, fork_join_overhead, lock_contention, ...
+  report::CauseKind kind;  // an entry of the table of causes (report/causes.h)
   int threads = 0;
   double time_s = 0;    // wall time the cause costs, as measured
   double gain_s = 0;    // wall time saved at `threads` if the cause vanished

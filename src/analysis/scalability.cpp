@@ -136,15 +136,15 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   // its whole time.
   double overheads = 0, total = 0;
   for (const Problem& p : out) {
+    if (p.kind.cause().cap != report::CauseCap::kRegionLoss) continue;
     total += p.gain_s;
-    if (p.kind == "fork_join_overhead" || p.kind == "barrier_overhead" || p.kind == "lock_overhead" ||
-        p.kind == "fine_grained_tasks")
-      overheads += p.gain_s;
+    if (p.kind.cause().overhead) overheads += p.gain_s;
   }
   const double limit = lost_s ? std::min(region_time_s, std::max(0.0, *lost_s) + overheads) : region_time_s;
   if (total > limit && total > 0) {
     const double scale = limit / total;
     for (Problem& p : out) {
+      if (p.kind.cause().cap != report::CauseCap::kRegionLoss) continue;
       p.gain_s *= scale;
       p.details.emplace_back("gain_scaled_by", scale);
     }

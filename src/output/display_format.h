@@ -3,6 +3,8 @@
 #include <string>
 #include <string_view>
 
+#include "report/causes.h"
+
 namespace ompscope::output {
 
 // "1.23 s", "12.5 ms", "950 ms", "3.40 µs", "850 ns": three significant digits are plenty for a reader.
@@ -24,5 +26,9 @@ TimeUnit time_unit_for(double largest_seconds);
 // Shortens text to at most max_chars characters (UTF-8 aware, never splits a character),
 // ending with "…" when it was cut. Legends and axis labels have fixed room.
 std::string truncate_label(std::string_view text, std::size_t max_chars);
+
+// A cause's entry in the table of causes; a kind the table lacks (a report from a newer
+// version) shows its own name, in the colour of what no cause explains.
+report::Cause cause_style(std::string_view kind);
 
 }  // namespace ompscope::output

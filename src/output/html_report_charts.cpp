@@ -11,7 +11,6 @@
 
 #include "common/thread_count_phrase.h"
 #include "output/display_format.h"
-#include "output/problem_kind_style.h"
 #include "output/report_fields.h"
 #include "output/scaling_model.h"
 #include "output/svg_chart.h"
@@ -211,7 +210,7 @@ std::string lost_time_chart(const ChartScope& scope) {
 
   // Stack in one fixed kind order, so a colour sits at the same height in every bar.
   std::vector<std::string> stack_order;
-  for (const ProblemKindStyle& style : known_problem_kinds()) stack_order.emplace_back(style.kind);
+  for (const report::Cause& cause : report::kCauses) stack_order.emplace_back(cause.kind);
   for (const std::string& kind : kinds_present)
     if (std::find(stack_order.begin(), stack_order.end(), kind) == stack_order.end()) stack_order.push_back(kind);
 
@@ -233,7 +232,7 @@ std::string lost_time_chart(const ChartScope& scope) {
         for (const json& problem : *problems) {
           if (string_field(problem, "kind") != kind || number_field(problem, "threads") != t) continue;
           const double seconds = number_field(problem, "time_s").value_or(0.0);
-          const ProblemKindStyle style = problem_kind_style(kind);
+          const report::Cause style = cause_style(kind);
           std::string tip = fmt::format("{} at {}: {}", style.label, threads_phrase(t), format_seconds(seconds));
           if (const auto gain = number_field(problem, "gain_s")) tip += fmt::format(", gain {}", format_seconds(*gain));
           bar.segments.push_back({seconds * unit.per_second, std::string(style.color), std::move(tip)});
@@ -247,10 +246,10 @@ std::string lost_time_chart(const ChartScope& scope) {
     }
     chart.groups.push_back(std::move(group));
   }
-  for (const ProblemKindStyle& style : known_problem_kinds())
-    if (kinds_present.count(std::string(style.kind))) chart.legend.push_back({std::string(style.label), std::string(style.color)});
+  for (const report::Cause& cause : report::kCauses)
+    if (kinds_present.count(std::string(cause.kind))) chart.legend.push_back({std::string(cause.label), std::string(cause.color)});
   for (const std::string& kind : kinds_present)
-    if (problem_kind_style(kind).color == "#bab0ac") chart.legend.push_back({kind, "#bab0ac"});
+    if (report::find_cause(kind) == nullptr) chart.legend.push_back({kind, std::string(report::kUnexplainedColor)});
   std::vector<std::string> notes;
   if (std::any_of(scope.threads.begin(), scope.threads.end(), [&](int t) { return scope.oversubscribed.count(t) > 0; }))
     notes.push_back(kOversubscribedNote);

@@ -9,7 +9,6 @@
 #include "output/display_format.h"
 #include "output/html_escape.h"
 #include "output/html_report_charts.h"
-#include "output/problem_kind_style.h"
 #include "output/report_fields.h"
 #include "output/scaling_model.h"
 
@@ -92,7 +91,7 @@ std::string hints_table(const json& problems, const std::set<int>& oversubscribe
       "<th>Hint</th><th>Details</th></tr></thead><tbody>\n";
   for (const json& problem : problems) {
     const std::string kind = string_field(problem, "kind");
-    const ProblemKindStyle style = problem_kind_style(kind);
+    const report::Cause style = cause_style(kind);
     const auto threads = number_field(problem, "threads");
     const json* details = field(problem, "details");
     html += fmt::format(

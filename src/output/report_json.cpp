@@ -120,7 +120,7 @@ json report_to_json(const analysis::Report& report) {
     if (!r.tasks.empty()) region["tasks"] = tasks_json(r.tasks);
     json problems = json::array();
     for (const auto& p : r.problems) {
-      json problem = {{"kind", p.kind},
+      json problem = {{"kind", p.kind.name()},
                       {"threads", p.threads},
                       {"time_s", p.time_s},
                       {"gain_s", p.gain_s},
