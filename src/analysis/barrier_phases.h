@@ -1,4 +1,4 @@
-// The barrier phases of DESIGN.md for one region instance. For each barrier, matched across
+// The barrier phases of docs/design.md ("Metrics") for one region instance. For each barrier, matched across
 // the team by its position in each thread's sequence:
 //   segment work  w_k = arrival_k − that thread's previous departure (or its start)
 //   imbalance        = max_k w_k − mean_k w_k

@@ -1,4 +1,4 @@
-// Lock and critical-section costs of DESIGN.md. For each lock (wait id):
+// Lock and critical-section costs of docs/design.md ("Metrics"). For each lock (wait id):
 //   acquisition duration = acquired − acquire request
 //   algorithm cost       = count × fastest acquisition seen for that lock (all of the
 //                          acquisition time for a lock only one thread takes: it cannot be contended)

@@ -1,4 +1,4 @@
-// The typed result of `profile` and `scale`: what report.json holds (DESIGN.md schema). The
+// The typed result of `profile` and `scale`: what report.json holds (docs/design.md, "The report"). The
 // output writers render it; nothing downstream computes a metric.
 #pragma once
 #include <cstdint>

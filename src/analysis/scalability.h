@@ -1,5 +1,5 @@
 // Runs at several thread counts (and repeats) → the ranked report: per region T(t), E(t),
-// time lost, and causes with predicted gains (DESIGN.md definitions).
+// time lost, and causes with predicted gains (docs/design.md, "Metrics" and "Causes and their gains").
 #pragma once
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-// The three tasking problems of DESIGN.md, judged from a region's task figures at one thread
+// The three tasking problems of docs/design.md and docs/tasks.md, judged from a region's task figures at one thread
 // count (the median over its repeats). Thresholds (README "Task diagnoses"):
 //   fine_grained_tasks       the mean task body is shorter than kBodyPerDispatch × the runtime's
 //                            per-task dispatch cost (measured on at least kMinDispatchGaps

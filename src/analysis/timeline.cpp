@@ -488,7 +488,7 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
     for (size_t i : parts_of[id]) {
       Part& part = parts[i];
       ThreadInRegion p = std::move(part.data);
-      // Workers learn of the region's end late (OMPT-NOTES quirk 1): clamp to the region's end.
+      // Workers learn of the region's end late (docs/runtime-quirks.md Q1): clamp to the region's end.
       if (p.end < 0 || p.end > r.end) p.end = r.end;
       for (SyncVisit& v : p.syncs) {
         v.arrive = std::min(v.arrive, r.end);

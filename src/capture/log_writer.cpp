@@ -17,7 +17,7 @@ struct PendingChunk {
   LogBuffer* buffer;
 };
 
-// Static initialisers and no destructors: usable after static destruction (OMPT-NOTES quirk 3).
+// Static initialisers and no destructors: usable after static destruction (docs/runtime-quirks.md Q3).
 pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t g_work = PTHREAD_COND_INITIALIZER;
 pthread_cond_t g_written = PTHREAD_COND_INITIALIZER;

@@ -21,7 +21,7 @@
 namespace ompscope::capture {
 namespace {
 
-// Plain static storage: finalize runs after this library's static destructors (quirk 3).
+// Plain static storage: finalize runs after this library's static destructors (docs/runtime-quirks.md Q3).
 LogConfig g_config;
 ClockSource g_clock = ClockSource::Monotonic;
 char g_directory[4096];
@@ -131,7 +131,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
   } else {
     emit(EventKind::ImplicitTaskEnd, nullptr, id32(parallel), id32(task), team_size,
          clamp16(index), static_cast<uint8_t>(flags));
-    // The end may come late (at the next fork, OMPT-NOTES quirk 1), but always before the
+    // The end may come late (at the next fork, docs/runtime-quirks.md Q1), but always before the
     // thread's next implicit task begins.
     if (task && (task->value & kLightBit) && t_light_depth) --t_light_depth;
   }

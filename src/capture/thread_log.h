@@ -23,7 +23,7 @@ enum class LogState : uint8_t { Unopened, Open, Dropping, Closed };
 struct LogFile;  // the thread's file and buffer ring (log_file.h)
 
 // Plain aggregate with no constructor or destructor: it lives in initial-exec TLS and must be
-// usable before C++ initialisation and after static destruction (OMPT-NOTES quirk 3). Small on
+// usable before C++ initialisation and after static destruction (docs/runtime-quirks.md Q3). Small on
 // purpose: a dlopen'ed tool gets only a few hundred bytes of static TLS.
 struct ThreadLog {
   Event* pos;

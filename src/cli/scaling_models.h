@@ -16,7 +16,7 @@ namespace ompscope::cli {
 // (`ompscope model report.json` still tries the splits).
 model::ModelOptions scaling_model_options();
 
-// `doc` is output::report_to_json(report). Adds a "model" (DESIGN.md model JSON, plus
+// `doc` is output::report_to_json(report). Adds a "model" (docs/design.md, "The report", plus
 // "oversubscribed_threads": the fitted counts above the cores) to doc's "program" and to each
 // region measured at model::kScaleMinimumThreadCounts or more counts. With fewer counts in the
 // whole run nothing is fitted and one note says why; regions measured at too few counts, or

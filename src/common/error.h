@@ -1,5 +1,5 @@
 // ompscope's own errors (bad arguments, unreadable or corrupt input, a program that cannot be
-// started). The CLI prints what() as one line on stderr and exits 2 (DESIGN.md, exit status).
+// started). The CLI prints what() as one line on stderr and exits 2 (docs/design.md, "Exit status").
 #pragma once
 #include <stdexcept>
 #include <string>

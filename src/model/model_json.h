@@ -1,4 +1,4 @@
-// Models as JSON, in DESIGN.md's "model JSON" schema plus fields that say how far to trust a
+// Models as JSON, in the model schema of docs/design.md ("The report") plus fields that say how far to trust a
 // model (cv_error, rss, points) and what it means (growth, class, split, verdicts).
 #pragma once
 #include <nlohmann/json.hpp>

@@ -11,7 +11,7 @@ namespace ompscope::model {
 
 inline constexpr std::size_t kScaleMinimumThreadCounts = 4;
 
-// `report` is a report.json document (DESIGN.md); serialise the result with models_to_json
+// `report` is a report.json document (docs/design.md, "The report"); serialise the result with models_to_json
 // (model_json.h). Throws ompscope::Error when the report does not follow the schema.
 ModelledSeries model_scale_report(const nlohmann::json& report, const ModelOptions& options = {});
 

@@ -1,4 +1,4 @@
-// Reads the report.json that `ompscope scale` writes (DESIGN.md, "report.json") into series:
+// Reads the report.json that `ompscope scale` writes (docs/design.md, "The report") into series:
 //  - "program", metric "time_s": the program's wall time per run (repetitions from "runs"),
 //    or its "program.time_s" where there are no runs; kind region_time;
 //  - each region, named "r3 solve (src/solver.c:42)", metric "time_s"; kind region_time;

@@ -1,6 +1,6 @@
 // DIR/report.html of `ompscope scale` and `profile`: one self-contained offline page (inline CSS
 // and SVG, no script, font or image fetched from anywhere) rendered from the report.json document
-// (DESIGN.md). Fields other than tool, threads and regions may be missing; what is there is shown.
+// (docs/design.md). Fields other than tool, threads and regions may be missing; what is there is shown.
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 #include <omp-tools.h>
 #include <unistd.h>
 
-// OTF2_Pthread_Locks.h calls malloc without including <stdlib.h> (OMPT-NOTES).
+// OTF2_Pthread_Locks.h calls malloc without including <stdlib.h> (docs/runtime-quirks.md Q15).
 #include <cstdlib>
 #include <otf2/otf2.h>
 #include <otf2/OTF2_Pthread_Locks.h>
@@ -227,7 +227,7 @@ Otf2Result write_otf2_trace(const TraceModel& model, const fs::path& directory, 
   OTF2_Archive* a = archive.get();
   check(OTF2_Archive_SetFlushCallbacks(a, &kFlushCallbacks, nullptr), "setting the flush callbacks");
   check(OTF2_Archive_SetSerialCollectiveCallbacks(a), "setting the serial collective callbacks");
-  // Pthread locks, not OTF2's OpenMP ones: those would call omp_*_lock (OMPT-NOTES).
+  // Pthread locks, not OTF2's OpenMP ones: those would call omp_*_lock (docs/runtime-quirks.md Q15).
   check(OTF2_Pthread_Archive_SetLockingCallbacks(a, nullptr), "setting the locking callbacks");
   check(OTF2_Archive_SetCreator(a, "ompscope"), "setting the creator");
   if (!description.empty()) check(OTF2_Archive_SetDescription(a, description.c_str()), "setting the description");

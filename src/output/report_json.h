@@ -1,4 +1,4 @@
-// report.json (DESIGN.md schema): the typed Report rendered as JSON. Every other format
+// report.json (docs/design.md, "The report"): the typed Report rendered as JSON. Every other format
 // (text, CSV, HTML) renders from this document, so `ompscope report DIR` re-renders them all.
 #pragma once
 #include <nlohmann/json.hpp>

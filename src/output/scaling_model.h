@@ -1,5 +1,5 @@
 // A fitted scaling model as report.json holds it: the "model" of a region or of the program
-// (DESIGN.md model JSON, written by `scale`). The writers read it tolerantly, show it as a
+// (docs/design.md, "The report"; written by `scale`). The writers read it tolerantly, show it as a
 // formula and a verdict, and evaluate it where a chart draws the curve; none of them fits.
 #pragma once
 #include <nlohmann/json.hpp>

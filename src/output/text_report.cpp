@@ -33,7 +33,7 @@ std::string threads_in_words(int t, const std::set<int>& over) {
   return threads_phrase(t) + (over.count(t) ? " (oversubscribed)" : "");
 }
 
-// The counts whose causes the text shows: the largest, where the ranking is made (DESIGN.md), and,
+// The counts whose causes the text shows: the largest, where the ranking is made (docs/design.md), and,
 // when the largest is oversubscribed, first the largest count with a core per thread: there
 // fork/join and barrier costs are the runtime's, not time-sharing's.
 std::vector<int> diagnosed_counts(const std::vector<int>& threads, const std::set<int>& over) {

@@ -1,4 +1,4 @@
-// barrier_phases: DESIGN.md's barrier definitions on hand-built region instances.
+// barrier_phases: the barrier definitions of docs/design.md on hand-built region instances.
 //   w_k         = arrival_k − thread k's own previous departure (or its start)
 //   imbalance   = max_k w_k − mean_k w_k
 //   walkthrough = first departure − last arrival

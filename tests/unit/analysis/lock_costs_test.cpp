@@ -1,4 +1,4 @@
-// lock_costs: DESIGN.md's lock definitions on hand-built acquisitions.
+// lock_costs: the lock definitions of docs/design.md on hand-built acquisitions.
 //   acquisition duration = acquired − request
 //   algorithm cost       = count × fastest acquisition of that lock
 //   contention           = the rest

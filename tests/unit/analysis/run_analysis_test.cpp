@@ -78,7 +78,7 @@ TEST(AnalyzeRun, LocksAreChargedToTheRegionTheyWereTakenInNotToSerialCode) {
         .acquired(t0 + 20, ompt_mutex_critical, 0x99, 0xC1)
         .released(t0 + 25, ompt_mutex_critical, 0x99, 0)
         .sync_begin(t0 + 40, join)
-        .sync_end(t0 + 150, join)  // late (quirk 1)
+        .sync_end(t0 + 150, join)  // late (docs/runtime-quirks.md Q1)
         .implicit_end(t0 + 150, 0, id + 2, 1);
   }
   master.thread_end(1000);

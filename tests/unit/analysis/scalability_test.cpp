@@ -1,4 +1,4 @@
-// diagnose_region / build_report: the scalability analysis of DESIGN.md on hand-built per-run
+// diagnose_region / build_report: the scalability analysis of docs/design.md on hand-built per-run
 // figures. E(t) = T(t0)·t0 / (T(t)·t); time lost = T(t) − T(t0)·t0/t; each cause's gain_s;
 // causes capped to time lost + overheads and to the region's time; regions ranked by their
 // largest gain at the largest thread count; serial code as one more "region" (Amdahl).

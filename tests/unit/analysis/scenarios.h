@@ -18,10 +18,10 @@ inline constexpr uint64_t kJoinCode = 0x4030;
 //   105  loop                              106  loop
 //   300  loop end, loop barrier arrive     200  loop end, loop barrier arrive
 //   320  loop barrier depart               310  loop barrier depart
-//   400  join barrier arrive               350  join barrier arrive (codeptr 0: quirk 2)
+//   400  join barrier arrive               350  join barrier arrive (codeptr 0: docs/runtime-quirks.md Q2)
 //   450  join barrier depart, task end
 //   455  parallel end
-//                                          900  join barrier end, implicit task end: late (quirk 1)
+//                                          900  join barrier end, implicit task end: late (docs/runtime-quirks.md Q1)
 //  1000  initial task end, thread end     1001  thread end
 //
 // `libomp14`: every implicit barrier is reported as the deprecated barrier_implicit (libomp 14);

@@ -130,7 +130,7 @@ TEST(BuildTimeline, TwoThreadRegionWithLoopBarrierAndJoinBarrier) {
 
 TEST(BuildTimeline, LateJoinBarrierEndAndImplicitTaskEndAreClampedToRegionEnd) {
   // The worker's join-barrier end and implicit-task end arrive at 900 µs, long after the
-  // master's parallel end at 455 µs (OMPT-NOTES quirk 1): the idle time is not barrier wait.
+  // master's parallel end at 455 µs (docs/runtime-quirks.md Q1): the idle time is not barrier wait.
   const Timeline t = build_timeline(testing::two_thread_loop_log());
   ASSERT_EQ(t.regions.size(), 1u);
   const ThreadInRegion& worker = t.regions[0].threads.at(1);
@@ -220,14 +220,14 @@ TEST(BuildTimeline, NestedRegionsKnowTheirParentAndKeepTheirOwnVisits) {
       .implicit_end(126, 30, 31, 0)
       .parallel_end(127, 30, 12, 0xC0)
       .sync_begin(190, join)
-      .sync_end(300, join)  // late (quirk 1)
+      .sync_end(300, join)  // late (docs/runtime-quirks.md Q1)
       .implicit_end(300, 0, 12, 1)
       .thread_end(1000);
   b.thread(2)
       .thread_begin(60, ompt_thread_worker)
       .implicit_begin(112, 20, 22, 2, 1)
       .sync_begin(135, join)
-      .sync_end(400, join)  // late (quirk 1)
+      .sync_end(400, join)  // late (docs/runtime-quirks.md Q1)
       .implicit_end(400, 0, 22, 1)
       .thread_end(1000);
   const Timeline t = build_timeline(b.log());
@@ -307,7 +307,7 @@ TEST(BuildTimeline, LockAndCriticalAcquisitions) {
       .implicit_begin(100, 10, 12, 2, 1)
       .acquire(205, ompt_mutex_critical, 0x99, 0xC1)
       .acquired(230, ompt_mutex_critical, 0x99, 0xC1)
-      .released(240, ompt_mutex_critical, 0x99, 0)  // non-master critical release: codeptr 0 (quirk 2)
+      .released(240, ompt_mutex_critical, 0x99, 0)  // non-master critical release: codeptr 0 (docs/runtime-quirks.md Q2)
       .sync_begin(450, join)
       .sync_end(600, join)
       .implicit_end(600, 0, 12, 1)

@@ -1,5 +1,5 @@
 # Runs `COMMAND model INPUT`, prints its stderr, and fails unless it exited with status 2
-# (ompscope's own errors, DESIGN.md). The caller matches the message.
+# (ompscope's own errors, docs/design.md "Exit status"). The caller matches the message.
 execute_process(COMMAND ${COMMAND} model ${INPUT} RESULT_VARIABLE status ERROR_VARIABLE message)
 message("${message}")
 if(NOT status EQUAL 2)

@@ -10,7 +10,7 @@ namespace {
 
 using nlohmann::json;
 
-// The report.json of DESIGN.md, at four thread counts.
+// The report.json of docs/design.md, at four thread counts.
 json report() {
   return json::parse(R"({
     "tool": "ompscope", "version": "0.1.0", "command": ["./app"],
