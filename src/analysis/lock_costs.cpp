@@ -34,33 +34,50 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
       out.push_back(c);
     }
     LockCost& c = out[it->second];
-    // A sampled record stands for `weight` operations like it (adaptive sampling).
-    const double d = std::max(0.0, a.acquired - a.request);
-    c.acquisitions += a.weight;
-    c.acquire_s += d * a.weight;
+    // A sampled record stands for `scale` operations like it, its durations capped (lock sampling).
+    const double d = a.wait();
+    c.operations += a.scale;
+    ++c.recorded;
+    c.acquire_s += d * a.scale;
     c.fastest_s = std::min(c.fastest_s, d);
-    c.hold_s += std::max(0.0, a.released - a.acquired) * a.weight;
+    c.hold_s += a.hold() * a.scale;
   }
-  // Second pass: the split needs each lock's fastest acquisition, known only now.
-  // A lock only one thread ever takes cannot be contended: its slower acquisitions are the
-  // algorithm's own variation (cache misses, preemption), so all of it is algorithm cost.
-  std::unordered_map<uint64_t, uint32_t> first_thread;
-  std::unordered_map<uint64_t, bool> shared;
-  for (const LockAcquisition* a : acquisitions) {
-    auto [it, inserted] = first_thread.try_emplace(a->wait_id, a->thread);
-    if (!inserted && it->second != a->thread) shared[a->wait_id] = true;
-  }
-  for (const LockAcquisition* a : acquisitions) {
-    const LockCost& c = out[index[a->wait_id]];
-    ThreadLockSplit& split = result.per_thread[a->thread];
-    const double d = std::max(0.0, a->acquired - a->request);
-    const double algorithm = shared[a->wait_id] ? c.fastest_s : d;
-    split.algorithm_s += algorithm * a->weight;
-    split.contention_s += (d - algorithm) * a->weight;
-  }
-  for (LockCost& c : out) {
-    c.algorithm_s = shared[c.wait_id] ? static_cast<double>(c.acquisitions) * c.fastest_s : c.acquire_s;
-    c.contention_s = std::max(0.0, c.acquire_s - c.algorithm_s);
+  // Second pass: which acquisitions queued, known once every acquisition of a lock is seen.
+  // A lock whose every operation was recorded: an acquisition queued if another thread held the
+  // lock while it waited, i.e. the acquisition just before it released the lock after it was
+  // requested (holds of one lock follow one another). Its excess over the lock's fastest is
+  // contention; every other acquisition's time is the algorithm's own (cache misses included:
+  // two threads taking one of 100 000 cold locks in turn almost never queue).
+  // A sampled lock (lock sampling): with 8 records or more, as before sampling knew which
+  // queued: every acquisition's excess over the fastest is contention where another thread took
+  // the lock too; with fewer (a cold lock among many) all of it is algorithm cost: too few
+  // records to tell noise from queueing, and such a lock is rarely wanted at once.
+  constexpr uint64_t kFewestSampled = 8;
+  std::unordered_map<uint64_t, std::vector<const LockAcquisition*>> of_lock;
+  for (const LockAcquisition* a : acquisitions) of_lock[a->wait_id].push_back(a);
+  for (auto& [wait_id, list] : of_lock) {
+    LockCost& c = out[index[wait_id]];
+    const bool exact = std::all_of(list.begin(), list.end(), [](const LockAcquisition* a) { return a->scale == 1; });
+    const uint32_t first_thread = list.front()->thread;
+    const bool shared = std::any_of(list.begin(), list.end(), [first_thread](const LockAcquisition* a) { return a->thread != first_thread; });
+    std::sort(list.begin(), list.end(), [](const LockAcquisition* a, const LockAcquisition* b) { return a->acquired < b->acquired; });
+    for (size_t i = 0; i < list.size(); ++i) {
+      const LockAcquisition& a = *list[i];
+      bool queued;
+      if (exact) {
+        queued = i > 0 && list[i - 1]->thread != a.thread && list[i - 1]->released > a.request;
+      } else {
+        queued = shared && c.recorded >= kFewestSampled;
+      }
+      const double d = a.wait();
+      const double algorithm = queued ? std::min(d, c.fastest_s) : d;
+      ThreadLockSplit& split = result.per_thread[a.thread];
+      split.algorithm_s += algorithm * a.scale;
+      split.contention_s += (d - algorithm) * a.scale;
+      c.algorithm_s += algorithm * a.scale;
+      c.contention_s += (d - algorithm) * a.scale;
+    }
+    c.acquisitions = static_cast<uint64_t>(c.operations + 0.5);
   }
   return result;
 }

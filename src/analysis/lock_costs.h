@@ -1,8 +1,10 @@
 // Lock and critical-section costs of docs/design.md ("Metrics"). For each lock (wait id):
 //   acquisition duration = acquired − acquire request
-//   algorithm cost       = count × fastest acquisition seen for that lock (all of the
-//                          acquisition time for a lock only one thread takes: it cannot be contended)
-//   contention           = the rest of the acquisition time
+//   contention           = for each acquisition that queued (another thread held the lock
+//                          while it waited), its excess over the lock's fastest acquisition
+//   algorithm cost       = the rest of the acquisition time (all of it for a lock only one
+//                          thread takes: it cannot be contended)
+// A sampled lock (lock sampling) is judged from its records: see lock_costs.cpp.
 // plus the hold time (acquired → released) that bounds how far the lock serialises its region.
 #pragma once
 #include <cstdint>
@@ -17,7 +19,9 @@ struct LockCost {
   uint64_t wait_id = 0;
   uint8_t mutex_kind = 0;       // ompt_mutex_t
   uint64_t codeptr = 0;         // first acquiring callsite seen
-  uint64_t acquisitions = 0;
+  uint64_t acquisitions = 0;   // operations, rounded
+  double operations = 0;        // operations the records stand for (lock sampling)
+  uint64_t recorded = 0;        // acquisitions recorded in the log
   double fastest_s = 0;
   double acquire_s = 0;         // total acquisition time (thread-seconds)
   double algorithm_s = 0;

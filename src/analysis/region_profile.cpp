@@ -15,13 +15,19 @@ ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion
     waiting += (v.depart - v.arrive) - v.tasks;
     tasks += v.tasks;
   }
-  const double inside = part.end - part.start;
-  s.barrier_wait_s = waiting;
-  s.lock_wait_s = part.lock_wait;
-  s.task_s = tasks;
+  // The split's invariants: every part >= 0, and work + barrier wait + lock wait + fork/join is
+  // the region's time (task time is inside work). Measured intervals keep them by construction;
+  // the bounds below hold them where an estimate could reach past what was measured: lock wait
+  // scaled from sampled operations (build_timeline), lock waits inside tasks (in both task time
+  // and lock wait).
+  const double region_s = std::max(0.0, region.end - region.begin);
+  const double inside = std::clamp(part.end - part.start, 0.0, region_s);
+  s.barrier_wait_s = std::clamp(waiting, 0.0, inside);
+  s.lock_wait_s = std::clamp(part.lock_wait, 0.0, inside - s.barrier_wait_s);
+  s.work_s = inside - s.barrier_wait_s - s.lock_wait_s;
+  s.task_s = std::clamp(tasks, 0.0, s.work_s);
   s.tasks = static_cast<double>(part.tasks_completed);
-  s.work_s = inside - waiting - part.lock_wait;
-  s.fork_join_s = (region.end - region.begin) - inside;
+  s.fork_join_s = region_s - inside;
   return s;
 }
 

@@ -66,7 +66,8 @@ void scale_to_all_instances(RegionRun& r) {
     add_phases(r.phases, barrier_phases(*m) * (r.profile.light_time_s / (m->end - m->begin)));
   const double f = r.profile.time_s / r.profile.recorded_time_s;
   for (LockCost& c : r.locks.locks) {
-    c.acquisitions = static_cast<uint64_t>(static_cast<double>(c.acquisitions) * f + 0.5);
+    c.operations *= f;
+    c.acquisitions = static_cast<uint64_t>(c.operations + 0.5);
     c.acquire_s *= f;
     c.algorithm_s *= f;
     c.contention_s *= f;
@@ -159,7 +160,12 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
         r.lock_kinds.push_back(kind);
     }
   }
-  for (auto& [key, r] : out.regions) scale_to_all_instances(r);
+  for (auto& [key, r] : out.regions) {
+    scale_to_all_instances(r);
+    // One lock is held by one thread at a time: never longer than the region ran (an estimate
+    // from sampled operations is held to what could have been).
+    for (LockCost& c : r.locks.locks) c.hold_s = std::min(c.hold_s, r.profile.time_s);
+  }
   return out;
 }
 

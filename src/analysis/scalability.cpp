@@ -87,28 +87,51 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                    {{"fork_s", fork}, {"join_s", join}, {"instances", instances}, {"team_creation_s", creation}}});
   }
 
+  // The lock pattern (first repeat): how many locks, and whether queueing sits on a few hot
+  // ones or spreads over many cold ones; a hint fits the pattern ("split the lock" is no advice
+  // to code with a lock per data item).
+  double acquisitions = 0, recorded = 0, contention_sum = 0;
+  const LockCost* busiest = nullptr;  // the most contention, else the longest held
+  for (const LockCost& c : first.locks.locks) {
+    acquisitions += c.operations;
+    recorded += static_cast<double>(c.recorded);
+    contention_sum += c.contention_s;
+    if (!busiest || c.contention_s > busiest->contention_s ||
+        (c.contention_s == busiest->contention_s && c.hold_s > busiest->hold_s))
+      busiest = &c;
+  }
+  const double distinct = static_cast<double>(first.locks.locks.size());
+  const bool many_locks = distinct >= 16;
+  const double busiest_share = busiest && contention_sum > 0 ? busiest->contention_s / contention_sum : 0;
+  const double busiest_region_s = first.profile.time_s;
+  const double serialisation = busiest && busiest_region_s > 0 ? std::min(1.0, busiest->hold_s / busiest_region_s) : 0;
+  const std::string held = serialisation < 0.005 && serialisation > 0 ? "under 1%" : fmt::format("{:.0f}%", 100 * serialisation);
+  const std::string locks_seen = recorded < acquisitions ? fmt::format("at least {:.0f}", distinct) : fmt::format("{:.0f}", distinct);
+  const bool critical = has_kind(first, "critical");
   const double algorithm = median_of(repeats, [](const RegionRun& r) { return r.locks.max_thread_algorithm_s(); });
   const double algorithm_total = median_of(repeats, [](const RegionRun& r) {
     double s = 0;
     for (const LockCost& c : r.locks.locks) s += c.algorithm_s;
     return s;
   });
-  double acquisitions = 0, hold = 0;
-  for (const LockCost& c : first.locks.locks) {
-    acquisitions += static_cast<double>(c.acquisitions);
-    hold = std::max(hold, c.hold_s);
-  }
-  const bool critical = has_kind(first, "critical");
   if (algorithm > 0) {
+    const std::string each = duration_text(algorithm_total / std::max(1.0, acquisitions));
     out.push_back({"lock_overhead", threads, algorithm_total, algorithm,
                    critical ? fmt::format("{:.0f} critical-section entries cost {} each even uncontended: use "
                                           "#pragma omp atomic for single updates, or a reduction clause",
-                                          acquisitions, duration_text(algorithm_total / std::max(1.0, acquisitions)))
-                            : fmt::format("{:.0f} lock acquisitions cost {} each even uncontended: take the lock "
-                                          "less often (batch updates, accumulate privately), or initialise it "
-                                          "with omp_lock_hint_uncontended / use atomics",
-                                          acquisitions, duration_text(algorithm_total / std::max(1.0, acquisitions))),
-                   {{"acquisitions", acquisitions}, {"thread_seconds", algorithm_total}}});
+                                          acquisitions, each)
+                   : many_locks
+                       ? fmt::format("{:.0f} acquisitions of {} distinct locks (fine-grained already, rarely wanted at "
+                                     "once) cost {} each: take each lock less often (batch the updates to one item), "
+                                     "use #pragma omp atomic for single updates, or initialise the locks with "
+                                     "omp_lock_hint_uncontended",
+                                     acquisitions, locks_seen, each)
+                       : fmt::format("{:.0f} lock acquisitions cost {} each even uncontended: take the lock "
+                                     "less often (batch updates, accumulate privately), or initialise it "
+                                     "with omp_lock_hint_uncontended / use atomics",
+                                     acquisitions, each),
+                   {{"acquisitions", acquisitions}, {"recorded_acquisitions", recorded}, {"distinct_locks", distinct},
+                    {"thread_seconds", algorithm_total}}});
   }
   const double contention = median_of(repeats, [](const RegionRun& r) { return r.locks.max_thread_contention_s(); });
   const double contention_total = median_of(repeats, [](const RegionRun& r) {
@@ -117,14 +140,26 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     return s;
   });
   if (threads > 1 && contention > 0) {
-    const double serialisation = region_time_s > 0 ? hold / region_time_s : 0;
-    out.push_back({"lock_contention", threads, contention_total, contention,
-                   fmt::format("threads queue for a shared {} (one lock is held {:.0f}% of the region's time): "
-                               "split it (one lock per data item), shorten what runs under it, or accumulate "
-                               "privately and combine once (reduction)",
-                               critical ? "critical section" : "lock", 100 * serialisation),
-                   {{"acquisitions", acquisitions}, {"thread_seconds", contention_total},
-                    {"max_hold_s", hold}, {"serialisation", serialisation}}});
+    const char* what = critical ? "critical section" : "lock";
+    std::string hint;
+    if (many_locks && busiest_share < 0.5) {
+      hint = fmt::format("queueing is spread over {} {}s, none of them hot (the busiest takes {:.0f}% of it and is held "
+                         "{} of the region's time): splitting them further will not help; take each less often "
+                         "(batch the updates to one item), or use #pragma omp atomic for single updates",
+                         locks_seen, what, 100 * busiest_share, held);
+    } else {
+      const std::string which = distinct <= 1 ? fmt::format("one {} is held {} of the region's time", what, held)
+                                              : fmt::format("the busiest of {} {}s takes {:.0f}% of the queueing and is "
+                                                            "held {} of the region's time",
+                                                            locks_seen, what, 100 * busiest_share, held);
+      hint = fmt::format("threads queue for a shared {} ({}): split it (one lock per data item), shorten what runs "
+                         "under it, or accumulate privately and combine once (reduction)",
+                         what, which);
+    }
+    out.push_back({"lock_contention", threads, contention_total, contention, hint,
+                   {{"acquisitions", acquisitions}, {"recorded_acquisitions", recorded}, {"distinct_locks", distinct},
+                    {"thread_seconds", contention_total}, {"max_hold_s", busiest ? busiest->hold_s : 0.0},
+                    {"serialisation", serialisation}, {"busiest_share", busiest_share}}});
   }
 
   std::vector<const TaskFigures*> tasks;
@@ -274,6 +309,24 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         "adaptive sampling: {} ({}:{}) was recorded in full on {} of its {} instances at {}; its "
         "causes are measured on those and scaled to all instances (OMPSCOPE_SAMPLING=off records every one)",
         r.id, r.file.empty() ? r.module : r.file, r.line, recorded, r.instances_at.at(t), threads_phrase(t)));
+  }
+  for (const RegionReport& r : report.regions) {
+    // Lock sampling: the largest count's lock cause says how many operations were recorded.
+    for (auto p = r.problems.rbegin(); p != r.problems.rend(); ++p) {
+      if (p->kind != "lock_overhead" && p->kind != "lock_contention") continue;
+      double ops = 0, recorded = 0;
+      for (const auto& [name, value] : p->details) {
+        if (name == "acquisitions") ops = value;
+        if (name == "recorded_acquisitions") recorded = value;
+      }
+      if (recorded > 0 && recorded < ops)
+        report.notes.push_back(fmt::format(
+            "adaptive sampling: {} ({}:{}) took {:.0f} locks at {}, {:.0f} recorded (per acquiring site and thread: the "
+            "first 1000, then one in 16, 32, ... up to one in 65536); the others are counted exactly and their "
+            "times scaled from the recorded ones (OMPSCOPE_SAMPLING=off records every one)",
+            r.id, r.file.empty() ? r.module : r.file, r.line, ops, threads_phrase(p->threads), recorded));
+      break;
+    }
   }
   for (const RegionReport& r : report.regions) {
     if (r.tasks.empty()) continue;

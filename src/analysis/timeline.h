@@ -5,6 +5,7 @@
 // so unit tests construct them by hand.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,7 +36,18 @@ struct LockAcquisition {
   double request = 0;
   double acquired = 0;
   double released = 0;
-  uint32_t weight = 1;    // lock operations this record stands for (adaptive sampling)
+  // Lock sampling (docs/locks.md): the log's weight is the operations at this site since the
+  // thread's last record there (itself included); `scale` is how many operations the record
+  // stands for in every sum, once the unrecorded operations its region part ended with are
+  // spread over the part's records (build_timeline). Durations above the 99th percentile of
+  // the thread's recorded ones at that site and region are counted as that percentile (the
+  // caps), so that one preempted record does not stand for thousands of preempted operations.
+  uint32_t weight = 1;
+  double scale = 1;
+  double wait_cap = 1e300;
+  double hold_cap = 1e300;
+  double wait() const { return std::min(std::max(0.0, acquired - request), wait_cap); }
+  double hold() const { return std::min(std::max(0.0, released - acquired), hold_cap); }
 };
 
 // One thread's participation in one region instance.
@@ -49,7 +61,7 @@ struct ThreadInRegion {
   double thread_begin = -1;
   double end = 0;            // implicit task end (clamped to the region's end)
   std::vector<SyncVisit> syncs;
-  double lock_wait = 0;      // acquire request → acquired, summed (weighted by sampling)
+  double lock_wait = 0;      // acquire request → acquired, summed (scaled by lock sampling)
   double tasks_outside_syncs = 0;  // explicit tasks run outside barriers/taskwaits (e.g. undeferred)
   uint64_t tasks_completed = 0;    // explicit tasks that completed on this thread (light ones by batch)
   bool saw_loop = false;
@@ -111,6 +123,10 @@ struct Timeline {
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
   uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)
+  // Lock sampling: operations counted in region instances whose thread recorded none at that
+  // site in any instance of that region (their time is unknown; rare: a site's first operations
+  // are always recorded).
+  uint64_t untimed_lock_ops = 0;
 };
 
 Timeline build_timeline(const RunLog& log);

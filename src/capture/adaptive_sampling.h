@@ -4,8 +4,13 @@
 // - A parallel region's first `full_instances` instances (per callsite) are recorded in full,
 //   then one in `region_every`; the others leave only their begin and end (a "light" instance,
 //   so counts and total time stay exact) and nothing from inside them.
-// - A thread's first `full_lock_ops` lock operations are recorded, then one in `lock_every`;
-//   the recorded acquisition carries how many operations it stands for.
+// - A thread's first `full_lock_ops` lock operations per acquiring site are recorded, then one
+//   in `lock_every` until `full_lock_ops` more are recorded, then one in twice as many, and so on
+//   up to one in `max_lock_every` (the same geometric strides as tasks): a site's log grows with
+//   the logarithm of its operation count until then. A recorded acquisition carries how many
+//   operations it stands for (itself and the unrecorded ones at its site since the site's last
+//   record); the unrecorded ones left at a site when the thread's implicit task begins or ends
+//   are written as one LockOps record, so every operation is counted in the region it ran in.
 // - A thread's first `full_tasks` tasks per creation site are recorded, then one in `task_every`
 //   until `full_tasks` more are recorded, then one in twice as many, and so on up to one in
 //   `max_task_every`: the log grows with the logarithm of the task count until then. A creation
@@ -23,48 +28,32 @@ struct SamplingPolicy {
   bool enabled = true;
   uint32_t full_instances = 1000;
   uint32_t region_every = 10;
-  uint32_t full_lock_ops = 10000;
+  uint32_t full_lock_ops = 1000;
   uint32_t lock_every = 16;
   uint32_t full_tasks = 2000;
   uint32_t task_every = 16;
   uint32_t max_task_every = 128;  // a weight fits the creation record's 8-bit detail
+  // 108 M acquisitions at 2 threads then leave ~13 000 records per thread and site (~1.2 MB).
+  uint32_t max_lock_every = 1u << 16;
 };
 
 // Counts this instance of the region at `codeptr`; true if it is to be recorded in full.
 // Thread-safe (regions may be forked by several threads at once when nested).
 bool record_region_instance(const SamplingPolicy& policy, uint64_t codeptr);
 
-// One thread's lock operations; a plain aggregate for initial-exec TLS. Decisions are kept as a
-// bit stack so that acquired/released of nested locks follow their own acquire's decision.
+// One thread's lock operations per acquiring site; a plain aggregate for initial-exec TLS, kept
+// small like TaskSampling. Decisions are kept as a bit stack so that acquired/released of nested
+// locks follow their own acquire's decision. A site that finds the table full is recorded in full.
 struct LockSampling {
-  uint32_t ops;
-  uint32_t skipped;     // operations not recorded since the last recorded one
-  uint64_t skip_bits;   // bit 0: the innermost pending operation is not recorded
+  static constexpr uint32_t kSites = 8;
+  uint64_t site[kSites];           // acquiring codeptr; 0: free
+  uint32_t ops[kSites];            // operations at the site
+  uint32_t next_recorded[kSites];  // the site's next operation to record
+  uint32_t unrecorded[kSites];     // operations not recorded since the site's last record
+  uint32_t pending;                // bit per site whose `unrecorded` is not 0
+  uint32_t weight;                 // of the acquire being recorded, for its acquired
+  uint64_t skip_bits;              // bit 0: the innermost pending operation is not recorded
 };
-
-// At the acquire request: true if this operation is recorded.
-inline bool lock_operation_recorded(LockSampling& s, const SamplingPolicy& policy) {
-  const bool record = !policy.enabled || s.ops < policy.full_lock_ops || s.ops % policy.lock_every == 0;
-  ++s.ops;
-  s.skip_bits = (s.skip_bits << 1) | (record ? 0u : 1u);
-  if (!record) ++s.skipped;
-  return record;
-}
-
-// At acquired: 0 if not recorded, else how many operations the record stands for.
-inline uint32_t lock_acquired_weight(LockSampling& s) {
-  if (s.skip_bits & 1) return 0;
-  const uint32_t weight = 1 + s.skipped;
-  s.skipped = 0;
-  return weight;
-}
-
-// At release (ends the operation): true if recorded.
-inline bool lock_release_recorded(LockSampling& s) {
-  const bool record = !(s.skip_bits & 1);
-  s.skip_bits >>= 1;
-  return record;
-}
 
 // One thread's task creations per creation site, and the light tasks it ran since its last
 // record. Per thread, so the hot path needs no atomics; a plain aggregate for initial-exec TLS,
@@ -81,17 +70,17 @@ struct TaskSampling {
   bool running_light;        // the task running on this thread now is light
 };
 
-// Where the `n`th creation at a site (from 0, past the prefix) falls after the prefix: the stride
-// in force there and its place in the stretches of that stride. A stretch is whole strides, the
-// stride doubling from one stretch to the next up to max_task_every.
+// Where the `n`th event at a site (from 0, past a prefix of `prefix` recorded ones) falls after
+// the prefix: the stride in force there and its place in the stretches of that stride. A stretch
+// is `prefix` whole strides, the stride doubling from one stretch to the next up to `max_every`.
 struct StridePosition {
   uint64_t stride;
-  uint64_t offset;  // creations since the stretch began
+  uint64_t offset;  // events since the stretch began
 };
-inline StridePosition stride_position(const SamplingPolicy& policy, uint64_t n) {
-  uint64_t m = n - policy.full_tasks;
-  uint64_t stride = policy.task_every, stretch = uint64_t{policy.full_tasks} * policy.task_every;
-  while (m >= stretch && stride < policy.max_task_every) {  // at most log2(max / every) steps
+inline StridePosition stride_position(uint64_t prefix, uint64_t every, uint64_t max_every, uint64_t n) {
+  uint64_t m = n - prefix;
+  uint64_t stride = every, stretch = prefix * every;
+  while (m >= stretch && stride < max_every) {  // at most log2(max / every) steps
     m -= stretch;
     stride *= 2;
     stretch *= 2;
@@ -99,19 +88,92 @@ inline StridePosition stride_position(const SamplingPolicy& policy, uint64_t n) 
   return {stride, m};
 }
 
-// Whether the `n`th creation at a site (from 0) is recorded: 0 if not, else how many creations its
+// Whether the `n`th event at a site (from 0) is recorded: 0 if not, else how many events its
 // record stands for (1 in the prefix; after it the stride: itself and the light ones before it).
+inline uint64_t strided_weight(uint64_t prefix, uint64_t every, uint64_t max_every, uint64_t n) {
+  if (n < prefix) return 1;
+  const StridePosition p = stride_position(prefix, every, max_every, n);
+  return p.offset % p.stride == p.stride - 1 ? p.stride : 0;
+}
+
+// The first event from `n` on (n itself included) that is recorded.
+inline uint64_t next_strided(uint64_t prefix, uint64_t every, uint64_t max_every, uint64_t n) {
+  if (n < prefix) return n;
+  const StridePosition p = stride_position(prefix, every, max_every, n);
+  return n + (p.stride - 1 - p.offset % p.stride);  // a stretch is whole strides: its last one ends in it
+}
+
+// Whether the `n`th creation at a site (from 0) is recorded: 0 if not, else how many creations its
+// record stands for.
 inline uint32_t task_weight_of_creation(const SamplingPolicy& policy, uint64_t n) {
-  if (n < policy.full_tasks) return 1;
-  const StridePosition p = stride_position(policy, n);
-  return p.offset % p.stride == p.stride - 1 ? static_cast<uint32_t>(p.stride) : 0;
+  return static_cast<uint32_t>(strided_weight(policy.full_tasks, policy.task_every, policy.max_task_every, n));
 }
 
 // The first creation from `n` on (n itself included) that is recorded.
 inline uint64_t next_recorded_creation(const SamplingPolicy& policy, uint64_t n) {
-  if (n < policy.full_tasks) return n;
-  const StridePosition p = stride_position(policy, n);
-  return n + (p.stride - 1 - p.offset % p.stride);  // a stretch is whole strides: its last one ends in it
+  return next_strided(policy.full_tasks, policy.task_every, policy.max_task_every, n);
+}
+
+// The same schedule for the `n`th lock operation at a site.
+inline uint64_t next_recorded_lock_op(const SamplingPolicy& policy, uint64_t n) {
+  return next_strided(policy.full_lock_ops, policy.lock_every, policy.max_lock_every, n);
+}
+
+inline uint64_t lock_site_key(uint64_t codeptr) { return codeptr ? codeptr : 1; }  // 0 marks a free slot
+inline uint32_t lock_site_home(uint64_t key) {
+  return static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 61);  // 8 sites
+}
+static_assert(LockSampling::kSites == 8, "lock_site_home hashes to 3 bits");
+
+// lock_operation_recorded for all but an unrecorded operation at a site in its home slot.
+bool lock_operation_recorded_slow(LockSampling& s, const SamplingPolicy& policy, uint64_t key);
+
+// At the acquire request at `codeptr`: true if this operation is recorded; its weight (itself and
+// the unrecorded operations at the site since its last record) waits in s.weight for the acquired.
+// The common case (not recorded, site in its home slot) compares two counters and bumps three.
+inline bool lock_operation_recorded(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
+  bool record = true;
+  if (!policy.enabled) {
+    s.weight = 1;
+  } else {
+    const uint64_t key = lock_site_key(codeptr);
+    const uint32_t home = lock_site_home(key);
+    if (s.site[home] == key && s.ops[home] < s.next_recorded[home]) [[likely]] {
+      ++s.ops[home];
+      ++s.unrecorded[home];
+      s.pending |= 1u << home;
+      record = false;
+    } else {
+      record = lock_operation_recorded_slow(s, policy, key);
+    }
+  }
+  s.skip_bits = (s.skip_bits << 1) | (record ? 0u : 1u);
+  return record;
+}
+
+// At acquired: 0 if not recorded, else how many operations the record stands for.
+inline uint32_t lock_acquired_weight(LockSampling& s) {
+  if (s.skip_bits & 1) return 0;
+  return s.weight ? s.weight : 1;
+}
+
+// At release (ends the operation): true if recorded.
+inline bool lock_release_recorded(LockSampling& s) {
+  const bool record = !(s.skip_bits & 1);
+  s.skip_bits >>= 1;
+  return record;
+}
+
+// Hands out, one site at a time, the unrecorded operations still counted at a site (a region's
+// part ends or begins): false when none is left. `site` gets the codeptr, `count` how many.
+inline bool take_unrecorded_lock_ops(LockSampling& s, uint64_t& site, uint32_t& count) {
+  if (!s.pending) return false;
+  const uint32_t slot = static_cast<uint32_t>(__builtin_ctz(s.pending));
+  s.pending &= s.pending - 1;
+  site = s.site[slot] == 1 ? 0 : s.site[slot];
+  count = s.unrecorded[slot];
+  s.unrecorded[slot] = 0;
+  return count != 0;
 }
 
 inline uint64_t task_site_key(uint64_t codeptr) { return codeptr ? codeptr : 1; }  // 0 marks a free slot

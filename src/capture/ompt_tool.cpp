@@ -72,6 +72,16 @@ inline void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
   append_event(t_log, g_config, g_clock, ev);
 }
 
+// The lock operations counted but not recorded since each site's last record: one LockOps record
+// per site, so that they are counted in the region (or serial code) they ran in.
+[[gnu::noinline]] void write_unrecorded_lock_ops() {
+  uint64_t site;
+  uint32_t count;
+  while (t_locks.pending)
+    if (take_unrecorded_lock_ops(t_locks, site, count))
+      append_event(t_log, g_config, g_clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, 0});
+}
+
 // Text range of the OpenMP runtime: a callsite inside it (a nested fork reports one) is
 // replaced by the return address into user code, read from the runtime's entry frame.
 uintptr_t g_runtime_lo = 0, g_runtime_hi = 0;
@@ -92,6 +102,7 @@ void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
 }
 
 void on_thread_end(ompt_data_t*) {
+  if (t_locks.pending && !t_light_depth) write_unrecorded_lock_ops();
   emit(EventKind::ThreadEnd, nullptr, 0);
   close_thread_log(t_log, g_config);
 }
@@ -118,6 +129,7 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int 
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
                       unsigned team_size, unsigned index, int flags) {
+  if (t_locks.pending && !t_light_depth) [[unlikely]] write_unrecorded_lock_ops();
   if (endpoint == ompt_scope_begin) {
     task->value = next_object_id(t_log) | kImplicitBit;
     // The initial task's enclosing "initial parallel region" has no parallel-begin event.
@@ -163,7 +175,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
 
 void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
                       const void* codeptr) {
-  if (t_light_depth || !lock_operation_recorded(t_locks, g_sampling)) return;
+  if (t_light_depth || !lock_operation_recorded(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr))) return;
   emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr, hint, clamp16(impl));
 }
 
@@ -337,6 +349,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
 void finalize(ompt_data_t*) {
   write_clock_point("clock_end");
   if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
+  if (t_locks.pending && !t_light_depth) write_unrecorded_lock_ops();
   close_thread_log(t_log, g_config);
   flush_all_logs();  // workers' logs: their thread-end callbacks may come later or never
   write_module_map();
@@ -401,8 +414,9 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
   if (g_sampling.enabled) {
-    meta_line("sampling regions %u %u locks %u %u tasks %u %u %u", g_sampling.full_instances, g_sampling.region_every,
-              g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks, g_sampling.task_every, g_sampling.max_task_every);
+    meta_line("sampling regions %u %u locks %u %u tasks %u %u %u lock_max %u", g_sampling.full_instances, g_sampling.region_every,
+              g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks, g_sampling.task_every,
+              g_sampling.max_task_every, g_sampling.max_lock_every);
   } else {
     meta_line("sampling off");
   }

@@ -40,6 +40,8 @@ enum class EventKind : uint8_t {
   MaskedEnd,
   LightTasks,         // sampled-out tasks this thread ran since codeptr (ticks of the first one's start)
                       // until this record's time; arg: how many; id: tasks created inside them
+  LockOps,            // lock operations at site codeptr not recorded since its last record (lock
+                      // sampling), written when an implicit task begins or ends; arg: how many
   Count
 };
 

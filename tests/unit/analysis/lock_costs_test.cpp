@@ -1,7 +1,8 @@
 // lock_costs: the lock definitions of docs/design.md on hand-built acquisitions.
 //   acquisition duration = acquired − request
-//   algorithm cost       = count × fastest acquisition of that lock
-//   contention           = the rest
+//   contention           = for each acquisition that queued (another thread held the lock while
+//                          it waited), its excess over the lock's fastest acquisition
+//   algorithm cost       = the rest
 #include "analysis/lock_costs.h"
 
 #include <omp-tools.h>
@@ -30,8 +31,10 @@ std::vector<const LockAcquisition*> pointers(const std::vector<LockAcquisition>&
   return out;
 }
 
-TEST(LockCosts, OneLockAlgorithmIsCountTimesFastestAndContentionTheRest) {
-  // Acquisitions of 10, 30 and 50 s: fastest 10 → algorithm 3 × 10 = 30, contention 90 − 30 = 60.
+TEST(LockCosts, OnlyAnAcquisitionThatQueuedBehindAnotherThreadHasContention) {
+  // Acquisitions of 10, 30 and 50 s, fastest 10. Thread 1 requests at 5 and waits while thread 0
+  // holds the lock (50 → 52): it queued, 50 − 10 = 40 s of contention. Thread 0's 30 s wait at
+  // 20 found nobody holding the lock (its own hold ended at 15): slow, but the algorithm's own.
   const std::vector<LockAcquisition> v = {acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 10, 15),
                                           acq(0, 0xA, 0x100, ompt_mutex_lock, 20, 50, 52),
                                           acq(1, 0xA, 0x100, ompt_mutex_lock, 5, 55, 60)};
@@ -42,20 +45,39 @@ TEST(LockCosts, OneLockAlgorithmIsCountTimesFastestAndContentionTheRest) {
   EXPECT_EQ(a.mutex_kind, ompt_mutex_lock);
   EXPECT_EQ(a.codeptr, 0x100u);
   EXPECT_EQ(a.acquisitions, 3u);
+  EXPECT_EQ(a.recorded, 3u);
   EXPECT_DOUBLE_EQ(a.fastest_s, 10);
   EXPECT_DOUBLE_EQ(a.acquire_s, 10 + 30 + 50);
-  EXPECT_DOUBLE_EQ(a.algorithm_s, 3 * 10);
-  EXPECT_DOUBLE_EQ(a.contention_s, 90 - 30);
+  EXPECT_DOUBLE_EQ(a.algorithm_s, 10 + 30 + 10);
+  EXPECT_DOUBLE_EQ(a.contention_s, 40);
   EXPECT_DOUBLE_EQ(a.hold_s, 5 + 2 + 5);
 
-  // Per thread: each acquisition costs the fastest as algorithm, its excess as contention.
   ASSERT_EQ(c.per_thread.size(), 2u);
-  EXPECT_DOUBLE_EQ(c.per_thread.at(0).algorithm_s, 10 + 10);
-  EXPECT_DOUBLE_EQ(c.per_thread.at(0).contention_s, 0 + 20);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(0).algorithm_s, 10 + 30);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(0).contention_s, 0);
   EXPECT_DOUBLE_EQ(c.per_thread.at(1).algorithm_s, 10);
   EXPECT_DOUBLE_EQ(c.per_thread.at(1).contention_s, 40);
-  EXPECT_DOUBLE_EQ(c.max_thread_algorithm_s(), 20);
+  EXPECT_DOUBLE_EQ(c.max_thread_algorithm_s(), 40);
   EXPECT_DOUBLE_EQ(c.max_thread_contention_s(), 40);
+}
+
+TEST(LockCosts, SampledRecordsStandForTheirScaleWithCappedDurations) {
+  // Two records standing for 100 operations each: a sampled shared lock with fewer than 8
+  // records is judged cold (all algorithm); the second wait (1000 s, preempted) is capped at 3.
+  std::vector<LockAcquisition> v = {acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 2, 3),
+                                    acq(1, 0xA, 0x100, ompt_mutex_lock, 10, 1010, 1011)};
+  for (LockAcquisition& a : v) {
+    a.scale = 100;
+    a.wait_cap = 3;
+  }
+  const LockCosts c = lock_costs(pointers(v));
+  ASSERT_EQ(c.locks.size(), 1u);
+  EXPECT_EQ(c.locks[0].acquisitions, 200u);
+  EXPECT_EQ(c.locks[0].recorded, 2u);
+  EXPECT_DOUBLE_EQ(c.locks[0].acquire_s, 100 * (2 + 3));
+  EXPECT_DOUBLE_EQ(c.locks[0].algorithm_s, 100 * (2 + 3));
+  EXPECT_DOUBLE_EQ(c.locks[0].contention_s, 0);
+  EXPECT_DOUBLE_EQ(c.locks[0].hold_s, 100 * (1 + 1));
 }
 
 TEST(LockCosts, SeveralLocksAreKeptApartInOrderOfFirstAcquisition) {
@@ -81,19 +103,21 @@ TEST(LockCosts, SeveralLocksAreKeptApartInOrderOfFirstAcquisition) {
   EXPECT_EQ(a.wait_id, 0xAu);
   EXPECT_EQ(a.acquisitions, 2u);
   EXPECT_DOUBLE_EQ(a.fastest_s, 4);
-  EXPECT_DOUBLE_EQ(a.algorithm_s, 8);
-  EXPECT_DOUBLE_EQ(a.contention_s, 2);
+  // Thread 1 requested 0xA at 10, after thread 0 released it at 8: it did not queue.
+  EXPECT_DOUBLE_EQ(a.algorithm_s, 4 + 6);
+  EXPECT_DOUBLE_EQ(a.contention_s, 0);
   EXPECT_DOUBLE_EQ(a.hold_s, 4 + 1);
 
-  // Per thread, summed over locks: thread 1 took 0xB (2 s: all algorithm) and 0xA (6 s: 4 + 2).
+  // Per thread, summed over locks: thread 1 took 0xB (2 s) and 0xA (6 s), all algorithm;
+  // thread 2 queued for 0xB behind thread 1 (held 102 → 110): 9 − 2 = 7 s of contention.
   ASSERT_EQ(c.per_thread.size(), 3u);
   EXPECT_DOUBLE_EQ(c.per_thread.at(0).algorithm_s, 4);
   EXPECT_DOUBLE_EQ(c.per_thread.at(0).contention_s, 0);
-  EXPECT_DOUBLE_EQ(c.per_thread.at(1).algorithm_s, 2 + 4);
-  EXPECT_DOUBLE_EQ(c.per_thread.at(1).contention_s, 0 + 2);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(1).algorithm_s, 2 + 6);
+  EXPECT_DOUBLE_EQ(c.per_thread.at(1).contention_s, 0);
   EXPECT_DOUBLE_EQ(c.per_thread.at(2).algorithm_s, 2);
   EXPECT_DOUBLE_EQ(c.per_thread.at(2).contention_s, 7);
-  EXPECT_DOUBLE_EQ(c.max_thread_algorithm_s(), 6);
+  EXPECT_DOUBLE_EQ(c.max_thread_algorithm_s(), 8);
   EXPECT_DOUBLE_EQ(c.max_thread_contention_s(), 7);
 
   // The totals split exactly: algorithm + contention = all acquisition time.

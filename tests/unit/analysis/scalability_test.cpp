@@ -32,6 +32,7 @@ LockCosts critical_costs() {
   LockCost l;
   l.wait_id = 0x99;
   l.acquisitions = 4;
+  l.operations = 4;
   l.algorithm_s = 0.375;
   l.contention_s = 1.0;
   l.hold_s = 5;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 namespace ompscope::capture {
@@ -28,40 +29,99 @@ TEST(AdaptiveSampling, SwitchedOffEveryInstanceIsRecorded) {
   EXPECT_EQ(region_pattern(policy, 0x3000, 5), "RRRRR");
   LockSampling locks{};
   for (int i = 0; i < 5; ++i) {
-    EXPECT_TRUE(lock_operation_recorded(locks, policy));
+    EXPECT_TRUE(lock_operation_recorded(locks, policy, 0x40));
     EXPECT_EQ(lock_acquired_weight(locks), 1u);
     EXPECT_TRUE(lock_release_recorded(locks));
   }
+  EXPECT_EQ(locks.pending, 0u);
 }
 
-TEST(AdaptiveSampling, ARecordedLockOperationCarriesTheSkippedOnesBeforeIt) {
-  const SamplingPolicy policy{true, 0, 1, 2, 3};  // ops 0, 1 recorded, then ops 3, 6, ...
-  LockSampling s{};
-  std::string pattern;
-  std::string weights;
-  for (int op = 0; op < 7; ++op) {
-    const bool recorded = lock_operation_recorded(s, policy);
+SamplingPolicy lock_policy(uint32_t full, uint32_t every, uint32_t max_every) {
+  SamplingPolicy p;
+  p.full_lock_ops = full;
+  p.lock_every = every;
+  p.max_lock_every = max_every;
+  return p;
+}
+
+// One character per operation at `site`: '.' not recorded, else the weight of its record.
+std::string lock_pattern(LockSampling& s, const SamplingPolicy& policy, uint64_t site, int n) {
+  std::string out;
+  for (int op = 0; op < n; ++op) {
+    const bool recorded = lock_operation_recorded(s, policy, site);
     const uint32_t weight = lock_acquired_weight(s);
     EXPECT_EQ(recorded, weight > 0);
     EXPECT_EQ(lock_release_recorded(s), recorded);
-    pattern += recorded ? 'R' : '.';
-    if (recorded) weights += std::to_string(weight);
+    out += recorded ? static_cast<char>('0' + weight) : '.';
   }
-  EXPECT_EQ(pattern, "RR.R..R");
-  EXPECT_EQ(weights, "1123");
+  return out;
+}
+
+TEST(AdaptiveSampling, LockOperationsFollowGeometricStridesPerSite) {
+  // Two recorded in full, then strides of 2 for two records, of 4 after that (the maximum).
+  const SamplingPolicy policy = lock_policy(2, 2, 4);
+  LockSampling s{};
+  EXPECT_EQ(lock_pattern(s, policy, 0x40, 17), "11.2.2...4...4...");
+  // Another site starts its own schedule; the first keeps its place.
+  EXPECT_EQ(lock_pattern(s, policy, 0x80, 4), "11.2");
+  EXPECT_EQ(lock_pattern(s, policy, 0x40, 2), "4.");
+}
+
+TEST(AdaptiveSampling, UnrecordedLockOperationsAreHandedOutPerSiteAndNotCountedTwice) {
+  const SamplingPolicy policy = lock_policy(1, 4, 4);
+  LockSampling s{};
+  EXPECT_EQ(lock_pattern(s, policy, 0x40, 3), "1..");
+  EXPECT_EQ(lock_pattern(s, policy, 0x80, 2), "1.");
+  std::map<uint64_t, uint32_t> handed;
+  uint64_t site;
+  uint32_t count;
+  while (s.pending)
+    if (take_unrecorded_lock_ops(s, site, count)) handed[site] += count;
+  EXPECT_EQ(handed, (std::map<uint64_t, uint32_t>{{0x40, 2}, {0x80, 1}}));
+  // The next record at 0x40 stands for itself and the operation after the hand-out only.
+  EXPECT_EQ(lock_pattern(s, policy, 0x40, 2), ".2");
+}
+
+TEST(AdaptiveSampling, EveryLockOperationIsCountedOnceWhateverTheSchedule) {
+  // Record weights plus handed-out counts equal the operations, per site, over a long run.
+  const SamplingPolicy policy = lock_policy(5, 3, 48);
+  LockSampling s{};
+  std::map<uint64_t, uint64_t> counted, ran;
+  uint64_t records = 0;
+  for (uint64_t op = 0; op < 200000; ++op) {
+    const uint64_t site = 0x1000 + 0x10 * (op % 3 == 0 ? 1 : op % 7 == 0 ? 2 : 3);
+    ++ran[site];
+    if (lock_operation_recorded(s, policy, site)) {
+      counted[site] += lock_acquired_weight(s);
+      ++records;
+    }
+    lock_release_recorded(s);
+    if (op % 9999 == 0) {  // an implicit task begins or ends
+      uint64_t at;
+      uint32_t count;
+      while (s.pending)
+        if (take_unrecorded_lock_ops(s, at, count)) counted[at] += count;
+    }
+  }
+  uint64_t at;
+  uint32_t count;
+  while (s.pending)
+    if (take_unrecorded_lock_ops(s, at, count)) counted[at] += count;
+  EXPECT_EQ(counted, ran);
+  EXPECT_LT(records, 200000u / 20);  // the log grows far slower than the operations
 }
 
 TEST(AdaptiveSampling, NestedLocksFollowTheirOwnAcquiresDecision) {
-  const SamplingPolicy policy{true, 0, 1, 1, 2};  // op 0 recorded, op 1 not, op 2 recorded
+  const SamplingPolicy policy = lock_policy(1, 2, 2);  // op 0 recorded, op 1 not, op 2 recorded
   LockSampling s{};
-  ASSERT_TRUE(lock_operation_recorded(s, policy));   // outer lock A
+  ASSERT_TRUE(lock_operation_recorded(s, policy, 0x40));   // outer lock A
   EXPECT_EQ(lock_acquired_weight(s), 1u);
-  ASSERT_FALSE(lock_operation_recorded(s, policy));  // inner lock B, taken while A is held
+  ASSERT_FALSE(lock_operation_recorded(s, policy, 0x40));  // inner lock B, taken while A is held
   EXPECT_EQ(lock_acquired_weight(s), 0u);
-  EXPECT_FALSE(lock_release_recorded(s));            // B
-  EXPECT_TRUE(lock_release_recorded(s));             // A
-  ASSERT_TRUE(lock_operation_recorded(s, policy));
-  EXPECT_EQ(lock_acquired_weight(s), 2u);             // stands for itself and B
+  EXPECT_FALSE(lock_release_recorded(s));                  // B
+  EXPECT_TRUE(lock_release_recorded(s));                   // A
+  ASSERT_TRUE(lock_operation_recorded(s, policy, 0x40));
+  EXPECT_EQ(lock_acquired_weight(s), 2u);                   // stands for itself and B
 }
 
 // One character per creation: '.' light, else the weight of its record.
