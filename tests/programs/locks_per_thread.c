@@ -9,7 +9,7 @@ int main(void) {
   static omp_lock_t locks[MAX_THREADS];
   static double totals[MAX_THREADS];
   for (int i = 0; i < MAX_THREADS; ++i) omp_init_lock(&locks[i]);
-  const long updates = 400000;
+  const long updates = 2000000;
 #pragma omp parallel
   {
     const int me = omp_get_thread_num() % MAX_THREADS;
