@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(
   build-essential cmake ninja-build pkg-config
-  clang-14 libomp-14-dev libomp5-14 libgcc-12-dev
+  clang-14 libomp-14-dev libomp5-14 libgcc-12-dev gfortran
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libelf-dev
   libotf2-trace-dev otf2-tools python3-otf2

@@ -6,6 +6,7 @@
 
 #include <link.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -60,20 +61,57 @@ struct PcInfo {
   bool found = false;
 };
 
+// GCC names a construct's outlined body after its function: main._omp_fn.0 is main's.
+std::string enclosing_function(const char* name) {
+  std::string f = demangle(name);
+  if (const auto cut = f.find("._omp_fn."); cut != std::string::npos) f.resize(cut);
+  return f;
+}
+
 // Called innermost inlined frame first: the first frame with a file is the source line of the call.
 int on_pcinfo(void* data, uintptr_t, const char* file, int line, const char* function) {
   auto* info = static_cast<PcInfo*>(data);
   if (!file) return 0;
   info->location->file = clean_path(file);
   info->location->line = line;
-  if (function) info->location->function = demangle(function);
+  if (function) info->location->function = enclosing_function(function);
   info->found = true;
   return 1;
 }
 
 void on_syminfo(void* data, uintptr_t, const char* symbol, uintptr_t, uintptr_t) {
   auto* location = static_cast<SourceLocation*>(data);
-  if (symbol && location->function.empty()) location->function = demangle(symbol);
+  if (symbol && location->function.empty()) location->function = enclosing_function(symbol);
+}
+
+// The outermost frame's line at one address (the function's own, not an inlined callee's).
+int on_outer_line(void* data, uintptr_t, const char* file, int line, const char*) {
+  if (file) *static_cast<std::pair<std::string, int>*>(data) = {clean_path(file), line};
+  return 0;
+}
+
+struct Symbol {
+  uintptr_t start = 0, size = 0;
+};
+void on_symbol(void* data, uintptr_t, const char*, uintptr_t start, uintptr_t size) {
+  *static_cast<Symbol*>(data) = {start, size};
+}
+
+// A construct's outlined body under GCC (the libgomp capture names a region by it, see
+// docs/libgomp.md) begins at its first statement, not at the directive: the directive's line is
+// the smallest line of the function's own code in its file (GCC gives it the body's closing
+// barrier and return).
+constexpr uintptr_t kOutlinedScanBytes = 4096;
+int directive_line(backtrace_state* state, uintptr_t entry, const std::string& file, int line) {
+  Symbol sym;
+  backtrace_syminfo(state, entry, on_symbol, ignore_error, &sym);
+  if (sym.start != entry || sym.size == 0) return line;
+  for (uintptr_t pc = entry; pc < entry + std::min(sym.size, kOutlinedScanBytes); ++pc) {
+    std::pair<std::string, int> at{"", 0};
+    backtrace_pcinfo(state, pc, on_outer_line, ignore_error, &at);
+    if (at.first == file && at.second > 0 && at.second < line) line = at.second;
+  }
+  return line;
 }
 
 }  // namespace
@@ -127,6 +165,8 @@ const SourceLocation& Symbolizer::resolve(uint64_t address) {
       if (probe.found && earlier.line != 0 && earlier.file == location.file) location.line = earlier.line;
     }
     if (location.function.empty()) backtrace_syminfo(state, pc, on_syminfo, ignore_error, &location);
+    if (m.gcc_line_convention && info.found && location.line > 0)
+      location.line = directive_line(state, pc, location.file, location.line);
     break;
   }
   return location;

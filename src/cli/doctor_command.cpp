@@ -39,15 +39,20 @@ double calibrate_tsc_hz() {
 
 Command add_doctor_command(CLI::App& parent) {
   auto program = std::make_shared<std::vector<std::string>>();
+  auto runtime = std::make_shared<std::string>("native");
   CLI::App* app = parent.add_subcommand("doctor", "check that OMPT observation works: runtime, tool library, clock");
+  add_runtime_option(app, *runtime);
   app->add_option("program", *program, "optionally, the program you want to observe (and its arguments), after --");
   app->positionals_at_end();
-  return {app, [program]() -> int {
+  return {app, [program, runtime]() -> int {
             Checklist c;
             fmt::print("ompscope doctor\n\ntool library\n");
             const fs::path tool = tool_library_path();
             if (fs::exists(tool)) c.ok(tool.string());
             else c.bad(tool.string() + " is missing", "reinstall ompscope (cmake --install) so lib/ sits beside bin/");
+            const fs::path gomp_tool = gomp_tool_library_path();
+            if (fs::exists(gomp_tool)) c.ok(gomp_tool.string() + " (GCC-built programs, on GNU libgomp)");
+            else c.bad(gomp_tool.string() + " is missing", "reinstall ompscope (cmake --install)");
 
             fmt::print("\nOpenMP runtime\n");
             const std::string libomp = find_libomp();
@@ -62,10 +67,16 @@ Command add_doctor_command(CLI::App& parent) {
             std::vector<std::string> argv = program->empty() ? std::vector<std::string>{probe.string()} : *program;
             fmt::print("\nOMPT, observed on {}\n", program->empty() ? "the bundled probe program" : argv[0]);
             try {
-              const Target target = resolve_target(argv);
+              const Target target = resolve_target(argv, runtime_choice(*runtime));
               c.info("program's runtime: " + target.runtime.describe());
-              if (target.runtime.kind == RuntimeKind::GnuLibgomp)
-                c.info("GCC's libgomp has no OMPT: ompscope runs the program on LLVM libomp's GOMP layer instead");
+              if (target.interposed)
+                c.info("measured on: GNU libgomp, its own runtime, through libompscope_gomp.so (libgomp has no "
+                       "OMPT; --runtime llvm would run it on LLVM libomp's GOMP layer instead)");
+              if (target.swapped)
+                c.info("measured on: LLVM libomp's GOMP layer (--runtime llvm), not the GNU libgomp it ships with");
+              if (!target.unobserved.empty())
+                c.info(fmt::format("not observed (libgomp entry points the interposer does not cover): {}",
+                                   fmt::join(target.unobserved, ", ")));
               if (target.runtime.kind == RuntimeKind::None)
                 c.bad("the program is not dynamically linked with an OpenMP runtime",
                       "build it with -fopenmp (clang or gcc) and link the runtime dynamically");
@@ -78,7 +89,7 @@ Command add_doctor_command(CLI::App& parent) {
                       "use LLVM libomp (clang -fopenmp), or Intel's; check OMP_TOOL is not 'disabled'");
               } else {
                 const analysis::RunMeta meta = analysis::read_run_meta(run.log_dir / kMetaFileName);
-                c.ok("OMPT active: " + meta.runtime);
+                c.ok((target.interposed ? "observed through the interposer: " : "OMPT active: ") + meta.runtime);
                 std::vector<std::string> never;
                 for (const auto& [name, result] : meta.callbacks)
                   if (result <= 1) never.push_back(name);

@@ -1,6 +1,7 @@
 #include "cli/measurement.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -30,7 +31,19 @@ int core_count() {
   return n ? static_cast<int>(n) : 1;
 }
 
-Target resolve_target(const std::vector<std::string>& argv) {
+void add_runtime_option(CLI::App* app, std::string& value) {
+  app->add_option("--runtime", value,
+                  "runtime a GCC-built (libgomp) program is measured on: native (its own GNU libgomp, "
+                  "interposed) or llvm (LLVM libomp's GOMP layer, with OMPT)")
+      ->check(CLI::IsMember({"native", "llvm"}))
+      ->capture_default_str();
+}
+
+RuntimeChoice runtime_choice(const std::string& value) {
+  return value == "llvm" ? RuntimeChoice::Llvm : RuntimeChoice::Native;
+}
+
+Target resolve_target(const std::vector<std::string>& argv, RuntimeChoice choice) {
   if (argv.empty()) throw Error("no program given: put it after --, e.g. ompscope profile -- ./app args");
   Target t;
   t.argv = argv;
@@ -40,7 +53,16 @@ Target resolve_target(const std::vector<std::string>& argv) {
     throw Error(fmt::format("cannot start '{}': not executable", t.resolved_path));
   t.runtime = detect_program_runtime(t.resolved_path);
   t.libomp = find_libomp();
-  if (t.runtime.kind == RuntimeKind::GnuLibgomp) {
+  if (t.runtime.kind == RuntimeKind::GnuLibgomp && choice == RuntimeChoice::Native) {
+    if (!fs::exists(gomp_tool_library_path()))
+      throw Error(fmt::format("the program uses GNU libgomp and {} is missing: reinstall ompscope, or measure "
+                              "it on LLVM libomp with --runtime llvm", gomp_tool_library_path().string()));
+    t.interposed = true;
+    t.unobserved = unobserved_gomp_entry_points(t.resolved_path);
+    fmt::print(stderr, "ompscope: {} is built with GCC: measuring it on its own GNU libgomp (interposed; "
+               "--runtime llvm runs it on LLVM libomp instead)\n", argv[0]);
+  } else if (t.runtime.kind == RuntimeKind::GnuLibgomp) {
+    t.swapped = true;
     if (t.libomp.empty())
       throw Error("the program uses GNU libgomp, which has no OMPT, and no LLVM libomp was found to run it on "
                   "(install libomp5-14; see ompscope doctor)");
@@ -66,10 +88,22 @@ void prepare_output_dir(const fs::path& dir) {
 
 std::vector<std::string> target_notes(const Target& target) {
   std::vector<std::string> notes;
-  if (target.runtime.kind == RuntimeKind::GnuLibgomp)
-    notes.push_back("GCC-built program, run on LLVM libomp through its GOMP layer. Loops with a static schedule "
-                    "make no runtime call under GCC: they are invisible except for their closing barrier, so their "
-                    "imbalance shows at that barrier and their time as region work.");
+  const char* static_loops = "Loops with a static schedule make no runtime call under GCC: they are invisible except "
+                             "for their closing barrier, so their imbalance shows at that barrier and their time as "
+                             "region work.";
+  if (target.interposed) {
+    notes.push_back(fmt::format("GCC-built program, measured on its own runtime, GNU libgomp, through ompscope's "
+                                "interposer at its entry points (no OMPT there). {}",
+                                static_loops));
+    if (!target.unobserved.empty())
+      notes.push_back(fmt::format("not observed: the program calls libgomp entry points the interposer does not "
+                                  "cover: {}; their time counts as the work of the segment they run in",
+                                  fmt::join(target.unobserved, ", ")));
+  } else if (target.swapped) {
+    notes.push_back(fmt::format("GCC-built program, run on LLVM libomp through its GOMP layer (--runtime llvm), not "
+                                "on the GNU libgomp it ships with: times and causes are LLVM libomp's. {}",
+                                static_loops));
+  }
   return notes;
 }
 
@@ -83,13 +117,18 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
 
   Launch launch;
   launch.argv = target.argv;
-  launch.env["OMP_TOOL"] = "enabled";
-  launch.env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
+  if (target.interposed) {
+    const char* old = getenv("LD_PRELOAD");
+    launch.env["LD_PRELOAD"] = gomp_tool_library_path().string() + (old && *old ? ":" + std::string(old) : "");
+  } else {
+    launch.env["OMP_TOOL"] = "enabled";
+    launch.env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
+  }
   launch.env["OMPSCOPE_LOG_DIR"] = fs::absolute(result.log_dir).string();
   if (request.threads > 0) launch.env["OMP_NUM_THREADS"] = std::to_string(request.threads);
   if (request.bind && request.threads > 0 && request.threads <= core_count())
     for (const auto& [key, value] : binding_environment()) launch.env[key] = value;
-  if (target.runtime.kind == RuntimeKind::GnuLibgomp) {
+  if (target.swapped) {
     const fs::path shim = make_gomp_shim(out_dir / "runs" / "libgomp-shim", target.libomp);
     const char* old = getenv("LD_LIBRARY_PATH");
     launch.env["LD_LIBRARY_PATH"] = shim.string() + (old && *old ? ":" + std::string(old) : "");

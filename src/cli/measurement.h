@@ -6,21 +6,34 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "analysis/scalability.h"
 #include "cli/openmp_runtime.h"
 #include "cli/program_launch.h"
 
 namespace ompscope::cli {
 
+// Which runtime a GCC-built program is measured on: its own GNU libgomp (through the preloaded
+// interposer, docs/libgomp.md), or LLVM libomp's GOMP layer (with OMPT).
+enum class RuntimeChoice { Native, Llvm };
+
 struct Target {
   std::vector<std::string> argv;
   std::string resolved_path;   // argv[0] found on PATH
   ProgramRuntime runtime;
   std::string libomp;          // used to redirect GCC-built programs
+  bool interposed = false;     // measured on GNU libgomp through libompscope_gomp.so
+  bool swapped = false;        // a libgomp program run on LLVM libomp (--runtime llvm)
+  std::vector<std::string> unobserved;  // libgomp entry points the program calls that are not observed
 };
 
 // Finds the program and its OpenMP runtime; throws ompscope::Error when it cannot be run.
-Target resolve_target(const std::vector<std::string>& argv);
+Target resolve_target(const std::vector<std::string>& argv, RuntimeChoice choice = RuntimeChoice::Native);
+
+// --runtime native|llvm, for the commands that run the program.
+void add_runtime_option(CLI::App* app, std::string& value);
+RuntimeChoice runtime_choice(const std::string& value);
 
 // Creates DIR (and DIR/runs, emptied). Refuses a non-empty directory that is not ours.
 void prepare_output_dir(const std::filesystem::path& dir);

@@ -5,6 +5,7 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <system_error>
 
 #include "common/error.h"
@@ -51,6 +52,69 @@ std::vector<std::string> elf_needed_libraries(const std::string& path) {
   return needed;
 }
 
+std::vector<std::string> elf_undefined_symbols(const std::string& path) {
+  std::vector<std::string> names;
+  elf_version(EV_CURRENT);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return names;
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  if (elf && elf_kind(elf) == ELF_K_ELF) {
+    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+      GElf_Shdr shdr;
+      if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNSYM) continue;
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      if (!data || shdr.sh_entsize == 0) continue;
+      for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; ++i) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, static_cast<int>(i), &sym) || sym.st_shndx != SHN_UNDEF || sym.st_name == 0) continue;
+        if (const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name)) names.emplace_back(name);
+      }
+    }
+  }
+  if (elf) elf_end(elf);
+  close(fd);
+  return names;
+}
+
+std::vector<std::string> unobserved_gomp_entry_points(const std::string& program_path) {
+  // Entry points the interposer defines, and those with nothing to record: a loop's or
+  // sections' start and next (the work between them shows in the segment they end), single.
+  static const std::vector<std::string> observed_or_silent = {
+      "GOMP_parallel", "GOMP_parallel_reductions", "GOMP_parallel_sections", "GOMP_barrier", "GOMP_loop_end",
+      "GOMP_loop_end_nowait", "GOMP_sections_end", "GOMP_sections_end_nowait", "GOMP_critical_start",
+      "GOMP_critical_end", "GOMP_critical_name_start", "GOMP_critical_name_end", "GOMP_atomic_start",
+      "GOMP_atomic_end", "GOMP_ordered_start", "GOMP_ordered_end", "GOMP_task", "GOMP_taskwait",
+      "GOMP_taskgroup_start", "GOMP_taskgroup_end", "GOMP_single_start", "GOMP_sections_start",
+      "GOMP_sections_next", "GOMP_sections2_start", "GOMP_single_copy_start", "GOMP_single_copy_end",
+      "GOMP_loop_ull_end", "GOMP_ordered_start", "GOMP_taskyield"};
+  static const std::vector<std::pair<std::string, std::string>> constructs = {
+      {"GOMP_taskloop", "taskloop"},        {"GOMP_teams", "teams"},
+      {"GOMP_target", "target"},            {"GOMP_cancel", "cancel"},
+      {"GOMP_barrier_cancel", "cancellable barrier"}, {"GOMP_loop_end_cancel", "cancellable loop"},
+      {"GOMP_sections_end_cancel", "cancellable sections"}, {"GOMP_doacross", "ordered depend (doacross)"},
+      {"GOMP_parallel_start", "parallel (pre-4.9 GCC ABI)"}, {"GOMP_taskwait_depend", "taskwait depend"},
+      {"GOMP_workshare_task_reduction", "task reduction"}, {"GOMP_taskgroup_reduction", "taskgroup reduction"},
+      {"GOMP_task_reduction", "task reduction"}, {"GOMP_scope", "scope"}, {"GOMP_masked", "masked"}};
+  std::vector<std::string> out;
+  for (std::string name : elf_undefined_symbols(program_path)) {
+    if (const auto at = name.find('@'); at != std::string::npos) name.resize(at);
+    if (!name.starts_with("GOMP_")) continue;
+    // Loop starts and nexts of every schedule have nothing to record.
+    if (name.starts_with("GOMP_loop_") && (name.ends_with("_start") || name.ends_with("_next"))) continue;
+    if (std::find(observed_or_silent.begin(), observed_or_silent.end(), name) != observed_or_silent.end()) continue;
+    if (name.starts_with("GOMP_parallel_loop_") && !name.ends_with("_start")) continue;  // combined loops
+    std::string what = "not covered";
+    for (const auto& [prefix, construct] : constructs)
+      if (name.starts_with(prefix)) {
+        what = construct;
+        break;
+      }
+    const std::string entry = name + " (" + what + ")";
+    if (std::find(out.begin(), out.end(), entry) == out.end()) out.push_back(entry);
+  }
+  return out;
+}
+
 ProgramRuntime detect_program_runtime(const std::string& program_path) {
   ProgramRuntime r;
   elf_version(EV_CURRENT);
@@ -95,5 +159,7 @@ fs::path tool_library_path() {
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   return exe.parent_path().parent_path() / "lib" / "libompscope.so";
 }
+
+fs::path gomp_tool_library_path() { return tool_library_path().parent_path() / "libompscope_gomp.so"; }
 
 }  // namespace ompscope::cli

@@ -20,6 +20,8 @@ struct ProgramRuntime {
 // Reads the program's ELF dynamic section (DT_NEEDED). Unknown for scripts or unreadable files.
 ProgramRuntime detect_program_runtime(const std::string& program_path);
 std::vector<std::string> elf_needed_libraries(const std::string& path);
+// The dynamic symbols a program takes from its libraries (undefined in its .dynsym).
+std::vector<std::string> elf_undefined_symbols(const std::string& path);
 
 // The libomp this ompscope was built against, or another one found on the system; "" if none.
 std::string find_libomp();
@@ -29,5 +31,11 @@ std::filesystem::path make_gomp_shim(const std::filesystem::path& dir, const std
 
 // libompscope.so next to this executable (../lib), as laid out in both build and install trees.
 std::filesystem::path tool_library_path();
+// libompscope_gomp.so beside it: the capture path for GNU libgomp, preloaded (docs/libgomp.md).
+std::filesystem::path gomp_tool_library_path();
+
+// The libgomp entry points a GCC-built program calls that the interposer does not observe, from
+// its undefined symbols, with the construct each stands for ("GOMP_taskloop (taskloop)").
+std::vector<std::string> unobserved_gomp_entry_points(const std::string& program_path);
 
 }  // namespace ompscope::cli

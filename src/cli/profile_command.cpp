@@ -11,15 +11,17 @@ namespace ompscope::cli {
 Command add_profile_command(CLI::App& parent) {
   struct Options {
     std::string out = "ompscope-profile";
+    std::string runtime = "native";
     std::vector<std::string> program;
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = parent.add_subcommand("profile", "run the program once under the tool; summary per parallel region");
   app->add_option("-o,--output", options->out, "output directory (report.json, report.html, runs/)");
+  add_runtime_option(app, options->runtime);
   app->add_option("program", options->program, "the program and its arguments, after --")->required();
   app->positionals_at_end();
   return {app, [options]() -> int {
-            const Target target = resolve_target(options->program);
+            const Target target = resolve_target(options->program, runtime_choice(options->runtime));
             prepare_output_dir(options->out);
             RunResult result = run_under_tool(target, options->out, RunRequest{});
             std::vector<analysis::MeasuredRun> runs{result.run};

@@ -53,6 +53,7 @@ Command add_scale_command(CLI::App& parent) {
     std::vector<int> threads;
     int repeat = 3;
     std::string out = "ompscope-scale";
+    std::string runtime = "native";
     std::vector<std::string> program;
   };
   auto options = std::make_shared<Options>();
@@ -62,6 +63,7 @@ Command add_scale_command(CLI::App& parent) {
       ->check(CLI::Range(1, 4096));
   app->add_option("-r,--repeat", options->repeat, "runs per thread count; the median is reported")->check(CLI::Range(1, 100));
   app->add_option("-o,--output", options->out, "output directory (report.json, report.html, runs/)");
+  add_runtime_option(app, options->runtime);
   app->add_option("program", options->program, "the program and its arguments, after --")->required();
   app->positionals_at_end();
   return {app, [options]() -> int {
@@ -69,7 +71,7 @@ Command add_scale_command(CLI::App& parent) {
             std::vector<int> counts = options->threads.empty() ? default_thread_counts(cores) : options->threads;
             std::sort(counts.begin(), counts.end());
             counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-            const Target target = resolve_target(options->program);
+            const Target target = resolve_target(options->program, runtime_choice(options->runtime));
             prepare_output_dir(options->out);
 
             Progress progress(static_cast<int>(counts.size()) * options->repeat);

@@ -68,6 +68,7 @@ Command add_trace_command(CLI::App& parent) {
     std::string out = "ompscope-trace";
     std::string format = "otf2,perfetto";
     uint64_t max_events = 1'000'000;
+    std::string runtime = "native";
     std::vector<std::string> program;
   };
   auto options = std::make_shared<Options>();
@@ -79,11 +80,12 @@ Command add_trace_command(CLI::App& parent) {
   app->add_option("--max-events", options->max_events,
                   "most events in trace.json; past it the JSON trace is cut in time (OTF2 is never cut)")
       ->capture_default_str();
+  add_runtime_option(app, options->runtime);
   app->add_option("program", options->program, "the program and its arguments, after --")->required();
   app->positionals_at_end();
   return {app, [options]() -> int {
             const Formats formats = parse_formats(options->format);
-            const Target target = resolve_target(options->program);
+            const Target target = resolve_target(options->program, runtime_choice(options->runtime));
             const fs::path out = options->out;
             prepare_output_dir(out);
             const fs::path otf2_dir = out / "trace", json_file = out / "trace.json";

@@ -76,10 +76,83 @@ def scenario_profile_clang(c):
         if "imbalanced_loop.c" not in q.stdout:
             fail(f"report --format {fmt} lacks the region")
 
+def mapped_runtime(out):
+    """The OpenMP runtime the measured process had mapped, as its capture recorded it."""
+    meta = open(os.path.join(out, "runs", "run-r0", "meta.txt")).read()
+    found = re.search(r"^runtime_library (.*)$", meta, re.M)
+    modules = re.findall(r"^module \S+ \S+ \S+ (.*)$", meta, re.M)
+    return (found.group(1) if found else None), modules
+
 def scenario_profile_gcc(c):
+    """A GCC-built program is measured on its own runtime, GNU libgomp, with no option: the
+    process maps libgomp (and no LLVM libomp), the report says so, and the region sits at its
+    directive's line."""
     report, p = check_profile(c, "imbalanced_loop_gcc", "imbalanced_loop.c", 24, 10)
     if "GCC" not in p.stderr or not any("GCC" in n for n in report["notes"]):
         fail("a GCC-built program must be announced once and its report must say what GCC hides")
+    if not report["runtime"].startswith("GNU libgomp") or "interposed" not in report["runtime"]:
+        fail(f"report runtime {report['runtime']!r}, expected GNU libgomp (interposed)")
+    library, modules = mapped_runtime(os.path.join(c.work, "profile-imbalanced_loop_gcc"))
+    if not library or not os.path.basename(library).startswith("libgomp.so"):
+        fail(f"the process ran on {library!r}, expected GNU libgomp")
+    if any(os.path.basename(m).startswith("libomp.so") for m in modules):
+        fail(f"LLVM libomp was mapped into the GCC program: {modules}")
+    # The region at its directive's line exactly; the dynamic loop (GOMP_loop_* calls) too.
+    static_line, dynamic_line = pragma_lines(c.src("imbalanced_loop.c"))[1], pragma_lines(c.src("imbalanced_loop.c"))[0]
+    region_at(report, c.src("imbalanced_loop.c"), static_line, 0)
+    out = c.out("profile-imbalanced_loop_gcc-dynamic")
+    run([c.bin, "profile", "-o", out, "--", c.prog("imbalanced_loop_gcc"), "dynamic"], env={"OMP_NUM_THREADS": "2"},
+        check_rc=0)
+    r = region_at(load(out), c.src("imbalanced_loop.c"), dynamic_line, 0)
+    if r["instances"] != 10 or len(r["per_thread"]["2"]) != 2:
+        fail(f"dynamic loop region: {r['instances']} instances, {len(r['per_thread']['2'])} threads")
+    # --runtime llvm still runs it on LLVM libomp, and the report says which runtime it measured.
+    out = c.out("profile-imbalanced_loop_gcc-llvm")
+    run([c.bin, "profile", "--runtime", "llvm", "-o", out, "--", c.prog("imbalanced_loop_gcc")],
+        env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    swapped = load(out)
+    library, _ = mapped_runtime(out)
+    if swapped["runtime"].startswith("GNU") or not any("--runtime llvm" in n for n in swapped["notes"]):
+        fail(f"--runtime llvm: runtime {swapped['runtime']!r}, notes {swapped['notes']}")
+
+def scenario_gcc_diagnoses(c):
+    """The pathology programs built with gcc (and gfortran), profiled at 1 and 2 threads with no
+    runtime option, measured on libgomp: the same cause ranked first as their clang builds, at
+    the region of the directive's line."""
+    cases = [("imbalanced_loop_gcc", "imbalanced_loop.c", "load_imbalance"),
+             ("locks_per_thread_gcc", "locks_per_thread.c", "lock_overhead"),
+             ("shared_lock_gcc", "shared_lock.c", "lock_contention"),
+             ("many_barriers_gcc", "many_barriers.c", "barrier_overhead"),
+             ("serial_phase_gcc", "serial_phase.c", "serial_code"),
+             ("shared_lock_fortran", "shared_lock_fortran.f90", "lock_contention")]
+    for program, source, expected in cases:
+        out = c.out("scale-" + program)
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], check_rc=0)
+        report = load(out)
+        if not report["runtime"].startswith("GNU libgomp"):
+            fail(f"{program}: measured on {report['runtime']!r}, expected GNU libgomp")
+        region, problem = top_problem(report, 2)
+        if problem["kind"] != expected or region is not report["regions"][0]:
+            fail(f"{program}: top cause at 2 threads is {problem['kind']} ({region['id']}), expected {expected} "
+                 f"ranked first\n{p.stderr}")
+        directives = [i + 1 for i, l in enumerate(open(c.src(source)))
+                      if re.search(r"#pragma omp parallel\b|!\$omp parallel\b", l)]
+        for r in parallel_regions(report):
+            if r["line"] not in directives:
+                fail(f"{program}: region {r['id']} at line {r['line']}, directives at {directives}")
+
+def scenario_gcc_uncovered(c):
+    """A construct the interposer does not observe (taskloop): the program runs as it does bare,
+    and the report names what was not observed."""
+    program = c.prog("taskloop_uncovered_gcc")
+    direct = run([program], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    out = c.out("profile-taskloop")
+    p = run([c.bin, "profile", "-o", out, "--", program], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    if p.stdout != direct.stdout:
+        fail(f"program output changed under the interposer:\n{direct.stdout!r}\nvs\n{p.stdout!r}")
+    report = load(out)
+    if not any(n.startswith("not observed") and "GOMP_taskloop (taskloop)" in n for n in report["notes"]):
+        fail(f"the report does not name the unobserved taskloop: {report['notes']}")
 
 def scenario_nested(c):
     out = c.out("nested")

@@ -1,0 +1,701 @@
+// libompscope_gomp.so: the capture path for programs on GNU libgomp, which has no OMPT. Loaded
+// with LD_PRELOAD, it defines the libgomp entry points GCC emits, records what the OMPT tool
+// would (same records, same per-thread logs, writer, sampling and crash flush: the capture core)
+// and forwards each call to libgomp's own definition (dlsym(RTLD_NEXT)). What each entry point
+// records, and what no entry point can show (static loops GCC computes inline), is in
+// docs/libgomp.md. No locks, no allocation on the hot path: a wrapped outlined function or task
+// carries its extra state on the caller's stack.
+#include <dlfcn.h>
+#include <link.h>
+#include <omp-tools.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "capture/adaptive_sampling.h"
+#include "capture/fatal_signal_flush.h"
+#include "capture/run_meta.h"
+#include "capture/thread_log.h"
+#include "common/clock.h"
+#include "common/event_record.h"
+
+#define OMPSCOPE_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace ompscope::capture {
+namespace {
+
+using OutlinedFn = void (*)(void*);
+using CopyFn = void (*)(void*, void*);
+
+// libgomp's definitions, resolved once at load (before main).
+struct Real {
+  void (*parallel)(OutlinedFn, void*, unsigned, unsigned);
+  unsigned (*parallel_reductions)(OutlinedFn, void*, unsigned, unsigned);
+  void (*parallel_loop_chunked[5])(OutlinedFn, void*, unsigned, long, long, long, long, unsigned);
+  void (*parallel_loop_runtime[3])(OutlinedFn, void*, unsigned, long, long, long, unsigned);
+  void (*parallel_sections)(OutlinedFn, void*, unsigned, unsigned, unsigned);
+  void (*barrier)();
+  void (*loop_end)();
+  void (*loop_end_nowait)();
+  void (*sections_end)();
+  void (*sections_end_nowait)();
+  void (*critical_start)();
+  void (*critical_end)();
+  void (*critical_name_start)(void**);
+  void (*critical_name_end)(void**);
+  void (*atomic_start)();
+  void (*atomic_end)();
+  void (*ordered_start)();
+  void (*ordered_end)();
+  void (*task)(OutlinedFn, void*, CopyFn, long, long, bool, unsigned, void**, int, void*);
+  void (*taskwait)();
+  void (*taskgroup_end)();
+  void (*set_lock)(void*);
+  void (*unset_lock)(void*);
+  void (*set_nest_lock)(void*);
+  void (*unset_nest_lock)(void*);
+  void (*set_lock_fortran)(void*);
+  void (*unset_lock_fortran)(void*);
+  int (*get_thread_num)();
+  int (*get_num_threads)();
+  int (*get_max_threads)();
+};
+Real g_real;
+
+// The combined parallel loops, in the order of Real's arrays.
+constexpr const char* kParallelLoopChunked[] = {
+    "GOMP_parallel_loop_static", "GOMP_parallel_loop_dynamic", "GOMP_parallel_loop_guided",
+    "GOMP_parallel_loop_nonmonotonic_dynamic", "GOMP_parallel_loop_nonmonotonic_guided"};
+constexpr const char* kParallelLoopRuntime[] = {"GOMP_parallel_loop_runtime", "GOMP_parallel_loop_nonmonotonic_runtime",
+                                                "GOMP_parallel_loop_maybe_nonmonotonic_runtime"};
+
+// Plain static storage, as in the OMPT tool: the destructor's finalize may run after others'.
+LogConfig g_config;
+ClockSource g_clock = ClockSource::Monotonic;
+char g_directory[4096];
+bool g_active = false;
+SamplingPolicy g_sampling;
+thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
+thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
+thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
+thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
+
+// What OMPT would give the callbacks: the thread's innermost parallel region and running task.
+struct ThreadState {
+  bool begun;
+  bool join_pending;       // a worker left its body: it waits in the join barrier until its next record
+  uint32_t parallel;
+  uint32_t task;
+  uint32_t pending_parallel, pending_task, pending_team, pending_index;
+  uint64_t pending_codeptr;
+};
+thread_local ThreadState t_state __attribute__((tls_model("initial-exec")));
+
+inline bool dark() { return t_light_depth || t_tasks.running_light; }
+
+void write_light_batch() {
+  Event batch{0, t_tasks.batch_first, t_tasks.batch_nested, 0, t_tasks.batch_tasks, 0, EventKind::LightTasks, 0};
+  t_tasks.batch_tasks = 0;
+  t_tasks.batch_nested = 0;
+  append_event(t_log, g_config, g_clock, batch);
+}
+
+// libgomp has no thread-end event: a key's destructor runs when a thread exits (the threads of
+// a nested team do when it ends), while its TLS is still there.
+pthread_key_t g_thread_exit_key;
+void end_thread(void*);
+
+[[gnu::noinline]] void begin_thread(bool initial) {
+  t_state.begun = true;
+  if (!initial) pthread_setspecific(g_thread_exit_key, &t_state);
+  append_event(t_log, g_config, g_clock,
+               Event{0, 0, 0, 0, 0, 0, EventKind::ThreadBegin,
+                     static_cast<uint8_t>(initial ? ompt_thread_initial : ompt_thread_worker)});
+}
+
+inline void emit(EventKind kind, uint64_t codeptr, uint32_t id, uint32_t id2 = 0, uint32_t arg = 0,
+                 uint16_t arg2 = 0, uint8_t detail = 0) {
+  if (dark()) return;
+  if (!t_state.begun) [[unlikely]] begin_thread(false);
+  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
+  append_event(t_log, g_config, g_clock, Event{0, codeptr, id, id2, arg, arg2, kind, detail});
+}
+
+inline void emit_mutex(EventKind kind, ompt_mutex_t mutex_kind, const void* wait_id, uint64_t codeptr,
+                       uint32_t arg = 0) {
+  if (t_light_depth) return;
+  if (!t_state.begun) [[unlikely]] begin_thread(false);
+  Event ev{0, codeptr, 0, 0, arg, 0, kind, static_cast<uint8_t>(mutex_kind)};
+  ev.set_wait_id(reinterpret_cast<uint64_t>(wait_id));
+  append_event(t_log, g_config, g_clock, ev);
+}
+
+// The lock operations counted but not recorded since each site's last record: one LockOps record
+// per site, written where the OMPT tool writes them (an implicit task's begin and end, thread end,
+// finalize), so that they count in the region they ran in.
+[[gnu::noinline]] void write_unrecorded_lock_ops() {
+  uint64_t site;
+  uint32_t count;
+  while (t_locks.pending)
+    if (take_unrecorded_lock_ops(t_locks, site, count))
+      append_event(t_log, g_config, g_clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, 0});
+}
+inline void flush_lock_counts() {
+  if (t_locks.pending && !t_light_depth) [[unlikely]] write_unrecorded_lock_ops();
+}
+
+inline uint64_t caller(void* return_address) { return reinterpret_cast<uint64_t>(return_address); }
+inline uint16_t clamp16(unsigned v) { return v > 0xffff ? 0xffff : static_cast<uint16_t>(v); }
+
+// ---- Parallel regions -------------------------------------------------------------------------
+
+// Lives on the forking thread's stack for the whole region: libgomp returns from GOMP_parallel
+// only after every thread has left the body.
+struct Region {
+  OutlinedFn fn;
+  void* data;
+  uint64_t codeptr;
+  uint32_t id;
+  uint32_t light;
+};
+
+// A worker's join barrier ends when the master leaves GOMP_parallel; the worker learns nothing
+// of it, so its visit and implicit task close at its next record (its next team), and the
+// analysis clamps both to the region's end (as it does for OMPT's late implicit-task ends).
+[[gnu::noinline]] void close_pending_join() {
+  t_state.join_pending = false;
+  emit(EventKind::SyncEnd, t_state.pending_codeptr, t_state.pending_parallel, t_state.pending_task, 0, 0,
+       ompt_sync_region_barrier_implicit_parallel);
+  emit(EventKind::ImplicitTaskEnd, 0, t_state.pending_parallel, t_state.pending_task, t_state.pending_team,
+       clamp16(t_state.pending_index));
+}
+
+void end_thread(void*) {
+  flush_lock_counts();
+  if (t_state.join_pending) close_pending_join();
+  emit(EventKind::ThreadEnd, 0, 0);
+  close_thread_log(t_log, g_config);
+}
+
+// Every thread of the team runs the outlined function through this: its implicit task begins
+// here, and its arrival at the join barrier is the body's return.
+void region_body(void* arg) {
+  Region* r = static_cast<Region*>(arg);
+  if (t_state.join_pending) close_pending_join();
+  flush_lock_counts();
+  if (r->light) {
+    ++t_light_depth;
+    r->fn(r->data);
+    --t_light_depth;
+    return;
+  }
+  const uint32_t index = static_cast<uint32_t>(g_real.get_thread_num());
+  const uint32_t team = static_cast<uint32_t>(g_real.get_num_threads());
+  const uint32_t saved_parallel = t_state.parallel, saved_task = t_state.task;
+  const uint32_t task = next_object_id(t_log);
+  t_state.parallel = r->id;
+  t_state.task = task;
+  emit(EventKind::ImplicitTaskBegin, 0, r->id, task, team, clamp16(index), ompt_task_implicit);
+  r->fn(r->data);
+  flush_lock_counts();
+  emit(EventKind::SyncBegin, r->codeptr, r->id, task, 0, 0, ompt_sync_region_barrier_implicit_parallel);
+  t_state.parallel = saved_parallel;
+  t_state.task = saved_task;
+  if (index != 0) {
+    t_state.join_pending = true;
+    t_state.pending_parallel = r->id;
+    t_state.pending_task = task;
+    t_state.pending_team = team;
+    t_state.pending_index = index;
+    t_state.pending_codeptr = r->codeptr;
+  }
+}
+
+// Before the fork, on the encountering thread: the region's id, whether it is recorded in full.
+inline void open_region(Region& r, unsigned num_threads) {
+  r.id = next_object_id(t_log);
+  if (dark()) {
+    r.light = 1;
+    return;
+  }
+  r.light = record_region_instance(g_sampling, r.codeptr) ? 0 : 1;
+  const unsigned requested = num_threads ? num_threads : static_cast<unsigned>(g_real.get_max_threads());
+  emit(EventKind::ParallelBegin, r.codeptr, r.id, t_state.task, requested, 0, static_cast<uint8_t>(r.light));
+}
+
+// After the join, on the master: its join-barrier visit ends (departure), then its implicit task
+// and the region.
+inline void close_region(const Region& r) {
+  if (!r.light && !dark()) {
+    // The master's implicit task id is not kept: the analysis matches the end to its open frame.
+    emit(EventKind::SyncEnd, r.codeptr, r.id, 0, 0, 0, ompt_sync_region_barrier_implicit_parallel);
+    emit(EventKind::ImplicitTaskEnd, 0, r.id, 0, 0, 0);
+  }
+  emit(EventKind::ParallelEnd, r.codeptr, r.id, t_state.task);
+}
+
+// ---- Explicit tasks ---------------------------------------------------------------------------
+
+// Put in front of the task's arguments, so that libgomp copies it with them into the task.
+struct TaskHeader {
+  OutlinedFn fn;
+  CopyFn cpyfn;     // the program's copy function, or null
+  void* source;     // with cpyfn: the program's arguments to copy from
+  uint32_t id;      // 0: a light task (sampled out)
+  uint32_t offset;  // from the header to the program's arguments
+};
+
+void task_body(void* arg) {
+  const TaskHeader* h = static_cast<const TaskHeader*>(arg);
+  void* data = static_cast<char*>(arg) + h->offset;
+  if (h->id == 0) {
+    const bool was_light = t_tasks.running_light;
+    if (!t_light_depth && t_tasks.batch_tasks++ == 0) t_tasks.batch_first = read_ticks(g_clock);
+    t_tasks.running_light = true;
+    h->fn(data);
+    t_tasks.running_light = was_light;
+    return;
+  }
+  const uint32_t id = h->id, prior = t_state.task;
+  emit(EventKind::TaskSchedule, 0, prior, id, 0, 0, ompt_task_switch);
+  t_state.task = id;
+  h->fn(data);
+  t_state.task = prior;
+  emit(EventKind::TaskSchedule, 0, id, prior, 0, 0, ompt_task_complete);
+}
+
+void task_copy(void* to, void* from) {
+  const TaskHeader* h = static_cast<const TaskHeader*>(from);
+  memcpy(to, h, sizeof *h);
+  h->cpyfn(static_cast<char*>(to) + h->offset, h->source);
+}
+
+[[gnu::noinline]] uint32_t record_task_create(uint64_t codeptr, bool undeferred, bool deps, uint32_t weight) {
+  const uint32_t id = next_object_id(t_log);
+  const uint32_t flags = ompt_task_explicit | (undeferred ? ompt_task_undeferred : 0);
+  emit(EventKind::TaskCreate, codeptr, id, t_state.task, flags, deps ? 1 : 0,
+       static_cast<uint8_t>(weight > 255 ? 255 : weight));
+  return id;
+}
+
+// ---- Start and end ----------------------------------------------------------------------------
+
+template <class T>
+void resolve(T& slot, const char* name) {
+  slot = reinterpret_cast<T>(dlsym(RTLD_NEXT, name));
+}
+
+void resolve_all() {
+  resolve(g_real.parallel, "GOMP_parallel");
+  resolve(g_real.parallel_reductions, "GOMP_parallel_reductions");
+  for (int i = 0; i < 5; ++i) resolve(g_real.parallel_loop_chunked[i], kParallelLoopChunked[i]);
+  for (int i = 0; i < 3; ++i) resolve(g_real.parallel_loop_runtime[i], kParallelLoopRuntime[i]);
+  resolve(g_real.parallel_sections, "GOMP_parallel_sections");
+  resolve(g_real.barrier, "GOMP_barrier");
+  resolve(g_real.loop_end, "GOMP_loop_end");
+  resolve(g_real.loop_end_nowait, "GOMP_loop_end_nowait");
+  resolve(g_real.sections_end, "GOMP_sections_end");
+  resolve(g_real.sections_end_nowait, "GOMP_sections_end_nowait");
+  resolve(g_real.critical_start, "GOMP_critical_start");
+  resolve(g_real.critical_end, "GOMP_critical_end");
+  resolve(g_real.critical_name_start, "GOMP_critical_name_start");
+  resolve(g_real.critical_name_end, "GOMP_critical_name_end");
+  resolve(g_real.atomic_start, "GOMP_atomic_start");
+  resolve(g_real.atomic_end, "GOMP_atomic_end");
+  resolve(g_real.ordered_start, "GOMP_ordered_start");
+  resolve(g_real.ordered_end, "GOMP_ordered_end");
+  resolve(g_real.task, "GOMP_task");
+  resolve(g_real.taskwait, "GOMP_taskwait");
+  resolve(g_real.taskgroup_end, "GOMP_taskgroup_end");
+  resolve(g_real.set_lock, "omp_set_lock");
+  resolve(g_real.unset_lock, "omp_unset_lock");
+  resolve(g_real.set_nest_lock, "omp_set_nest_lock");
+  resolve(g_real.unset_nest_lock, "omp_unset_nest_lock");
+  resolve(g_real.set_lock_fortran, "omp_set_lock_");
+  resolve(g_real.unset_lock_fortran, "omp_unset_lock_");
+  resolve(g_real.get_thread_num, "omp_get_thread_num");
+  resolve(g_real.get_num_threads, "omp_get_num_threads");
+  resolve(g_real.get_max_threads, "omp_get_max_threads");
+}
+
+// libgomp has no version string: the newest symbol version node it defines names its GCC release.
+const char* libgomp_release() {
+  struct Node {
+    const char* version;
+    const char* gcc;
+  };
+  constexpr Node kNodes[] = {{"GOMP_5.1.2", "14"}, {"GOMP_5.1.1", "13"}, {"GOMP_5.1", "12"},
+                             {"GOMP_5.0.1", "11"}, {"GOMP_5.0", "9"},    {"GOMP_4.5", "6"}};
+  for (const Node& n : kNodes) {
+    dlerror();
+    dlvsym(RTLD_NEXT, n.version, n.version);  // each node defines an absolute symbol of its name
+    if (dlerror() == nullptr) return n.gcc;
+  }
+  return nullptr;
+}
+
+// The runtime library this process really runs on, from its mapped objects.
+int find_runtime(dl_phdr_info* info, size_t, void* out) {
+  const char* name = info->dlpi_name;
+  const char* base = name ? strrchr(name, '/') : nullptr;
+  base = base ? base + 1 : name;
+  if (base && (strncmp(base, "libgomp.so", 10) == 0 || strncmp(base, "libomp.so", 9) == 0 ||
+               strncmp(base, "libiomp5.so", 11) == 0)) {
+    *static_cast<const char**>(out) = name;
+    return 1;
+  }
+  return 0;
+}
+
+void write_clock_point(const char* key) {
+  meta_line("%s %llu %llu", key, static_cast<unsigned long long>(read_ticks(g_clock)),
+            static_cast<unsigned long long>(monotonic_ns()));
+}
+
+size_t chunk_bytes_from_env() {
+  const char* kb = getenv("OMPSCOPE_CHUNK_KB");
+  long page = sysconf(_SC_PAGESIZE);
+  size_t bytes = kb ? static_cast<size_t>(strtoul(kb, nullptr, 10)) * 1024u : LogConfig{}.chunk_bytes;
+  if (bytes < static_cast<size_t>(page)) bytes = static_cast<size_t>(page);
+  return bytes / static_cast<size_t>(page) * static_cast<size_t>(page);
+}
+
+__attribute__((constructor)) void start_capture() {
+  resolve_all();
+  if (!g_real.parallel || !g_real.get_thread_num) return;  // not a libgomp process: forward only
+  const char* disable = getenv("OMPSCOPE_DISABLE");
+  if (disable && disable[0] && disable[0] != '0') return;
+  const char* dir = getenv("OMPSCOPE_LOG_DIR");
+  if (dir && dir[0]) snprintf(g_directory, sizeof g_directory, "%s", dir);
+  else snprintf(g_directory, sizeof g_directory, "ompscope-log-%d", static_cast<int>(getpid()));
+  if (mkdir(g_directory, 0755) != 0 && errno != EEXIST) {
+    fprintf(stderr, "ompscope: cannot create log directory %s: %s; program runs unobserved\n", g_directory,
+            strerror(errno));
+    return;
+  }
+  if (!open_run_meta(g_directory)) {
+    fprintf(stderr, "ompscope: cannot write to log directory %s: %s; program runs unobserved\n", g_directory,
+            strerror(errno));
+    return;
+  }
+  g_config.directory = g_directory;
+  g_config.chunk_bytes = chunk_bytes_from_env();
+  g_clock = tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic;
+  meta_line("ompscope-log %u", kLogVersion);
+  meta_line("pid %d", static_cast<int>(getpid()));
+  const char* release = libgomp_release();
+  if (release) meta_line("runtime GNU libgomp %s (interposed)", release);
+  else meta_line("runtime GNU libgomp (interposed)");
+  const char* runtime_path = nullptr;
+  dl_iterate_phdr(find_runtime, &runtime_path);
+  meta_line("runtime_library %s", runtime_path ? runtime_path : "unknown");
+  meta_line("capture gomp");
+  meta_line("clock %s", clock_source_name(g_clock));
+  write_clock_point("clock_start");
+  meta_line("chunk_bytes %zu", g_config.chunk_bytes);
+  const char* sampling = getenv("OMPSCOPE_SAMPLING");
+  g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
+  if (g_sampling.enabled)
+    meta_line("sampling regions %u %u locks %u %u tasks %u %u %u lock_max %u", g_sampling.full_instances,
+              g_sampling.region_every, g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks,
+              g_sampling.task_every, g_sampling.max_task_every, g_sampling.max_lock_every);
+  else
+    meta_line("sampling off");
+  write_module_map();
+  pthread_key_create(&g_thread_exit_key, end_thread);
+  install_fatal_signal_flush([] { meta_line_from_signal("clock_end", read_ticks(g_clock), monotonic_ns()); });
+  pthread_atfork(nullptr, nullptr, disown_logs_after_fork);
+  g_active = true;
+  // The initial thread and its initial task, as OMPT announces them.
+  begin_thread(true);
+  t_state.task = next_object_id(t_log);
+  emit(EventKind::ImplicitTaskBegin, 0, next_object_id(t_log), t_state.task, 1, 0, ompt_task_initial);
+  meta_line("initialized 1");
+}
+
+// After main returns or exit(): libgomp's threads are idle in their pool (or, after an exit from
+// inside a region, still running: their logs are written as they are).
+__attribute__((destructor)) void finish_capture() {
+  if (!g_active) return;
+  g_active = false;
+  write_clock_point("clock_end");
+  if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
+  flush_lock_counts();
+  close_thread_log(t_log, g_config);
+  flush_all_logs();
+  write_module_map();
+  meta_line("threads %u", threads_seen());
+  meta_line("dropped %llu", static_cast<unsigned long long>(total_dropped_events()));
+  meta_line("finalized 1");
+  close_run_meta();
+}
+
+// Lock operations, sampled per thread as the OMPT tool samples them.
+inline void lock_acquire(ompt_mutex_t kind, const void* lock, uint64_t codeptr) {
+  if (!g_active || t_light_depth || !lock_operation_recorded(t_locks, g_sampling, codeptr)) return;
+  emit_mutex(EventKind::MutexAcquire, kind, lock, codeptr);
+}
+inline void lock_acquired(ompt_mutex_t kind, const void* lock, uint64_t codeptr) {
+  if (!g_active || t_light_depth) return;
+  if (const uint32_t weight = lock_acquired_weight(t_locks)) emit_mutex(EventKind::MutexAcquired, kind, lock, codeptr, weight);
+}
+inline void lock_released(ompt_mutex_t kind, const void* lock, uint64_t codeptr) {
+  if (!g_active || t_light_depth || !lock_release_recorded(t_locks)) return;
+  emit_mutex(EventKind::MutexReleased, kind, lock, codeptr);
+}
+
+inline void sync_begin(ompt_sync_region_t kind, uint64_t codeptr) {
+  if (g_active) emit(EventKind::SyncBegin, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
+}
+inline void sync_end(ompt_sync_region_t kind, uint64_t codeptr) {
+  if (g_active) emit(EventKind::SyncEnd, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
+}
+inline void loop_end(uint64_t codeptr) {
+  if (g_active) emit(EventKind::WorkEnd, codeptr, t_state.parallel, t_state.task, 0, 0, ompt_work_loop);
+}
+
+// The one unnamed critical section of the process.
+char g_unnamed_critical;
+// Ordered sections wait on their team's order, not on an object the program names.
+char g_ordered;
+char g_atomic;
+
+// A region is named by its outlined function, not by the return address of the fork: GCC's line
+// table gives the call the line before the directive and the return address the line after the
+// construct, while the outlined function begins at the directive's line (docs/libgomp.md).
+template <class Fork>
+inline void run_region(OutlinedFn fn, void* data, unsigned num_threads, Fork fork) {
+  if (!g_active) return fork(fn, data);
+  Region r{fn, data, reinterpret_cast<uint64_t>(fn), 0, 0};
+  open_region(r, num_threads);
+  fork(region_body, &r);
+  close_region(r);
+}
+
+}  // namespace
+}  // namespace ompscope::capture
+
+using namespace ompscope::capture;
+
+// ---- The entry points ---------------------------------------------------------------------------
+
+OMPSCOPE_EXPORT void GOMP_parallel(OutlinedFn fn, void* data, unsigned num_threads, unsigned flags) {
+  run_region(fn, data, num_threads,
+             [&](OutlinedFn f, void* d) { g_real.parallel(f, d, num_threads, flags); });
+}
+
+OMPSCOPE_EXPORT unsigned GOMP_parallel_reductions(OutlinedFn fn, void* data, unsigned num_threads, unsigned flags) {
+  unsigned result = 0;
+  run_region(fn, data, num_threads,
+             [&](OutlinedFn f, void* d) { result = g_real.parallel_reductions(f, d, num_threads, flags); });
+  return result;
+}
+
+#define OMPSCOPE_PARALLEL_LOOP(name, i)                                                                          \
+  OMPSCOPE_EXPORT void name(OutlinedFn fn, void* data, unsigned num_threads, long start, long end, long incr,   \
+                            long chunk, unsigned flags) {                                                       \
+    run_region(fn, data, num_threads, [&](OutlinedFn f, void* d) {         \
+      g_real.parallel_loop_chunked[i](f, d, num_threads, start, end, incr, chunk, flags);                       \
+    });                                                                                                          \
+  }
+OMPSCOPE_PARALLEL_LOOP(GOMP_parallel_loop_static, 0)
+OMPSCOPE_PARALLEL_LOOP(GOMP_parallel_loop_dynamic, 1)
+OMPSCOPE_PARALLEL_LOOP(GOMP_parallel_loop_guided, 2)
+OMPSCOPE_PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic, 3)
+OMPSCOPE_PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided, 4)
+#undef OMPSCOPE_PARALLEL_LOOP
+
+#define OMPSCOPE_PARALLEL_LOOP_RUNTIME(name, i)                                                                  \
+  OMPSCOPE_EXPORT void name(OutlinedFn fn, void* data, unsigned num_threads, long start, long end, long incr,   \
+                            unsigned flags) {                                                                    \
+    run_region(fn, data, num_threads, [&](OutlinedFn f, void* d) {         \
+      g_real.parallel_loop_runtime[i](f, d, num_threads, start, end, incr, flags);                              \
+    });                                                                                                          \
+  }
+OMPSCOPE_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_runtime, 0)
+OMPSCOPE_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime, 1)
+OMPSCOPE_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime, 2)
+#undef OMPSCOPE_PARALLEL_LOOP_RUNTIME
+
+OMPSCOPE_EXPORT void GOMP_parallel_sections(OutlinedFn fn, void* data, unsigned num_threads, unsigned count,
+                                            unsigned flags) {
+  run_region(fn, data, num_threads,
+             [&](OutlinedFn f, void* d) { g_real.parallel_sections(f, d, num_threads, count, flags); });
+}
+
+OMPSCOPE_EXPORT void GOMP_barrier() {
+  const uint64_t at = caller(__builtin_return_address(0));
+  sync_begin(ompt_sync_region_barrier_explicit, at);
+  g_real.barrier();
+  sync_end(ompt_sync_region_barrier_explicit, at);
+}
+
+// A worksharing loop's end (dynamic, guided, runtime schedules, and static ones GCC hands to the
+// runtime), then its implicit barrier.
+OMPSCOPE_EXPORT void GOMP_loop_end() {
+  const uint64_t at = caller(__builtin_return_address(0));
+  loop_end(at);
+  sync_begin(ompt_sync_region_barrier_implicit_workshare, at);
+  g_real.loop_end();
+  sync_end(ompt_sync_region_barrier_implicit_workshare, at);
+}
+
+OMPSCOPE_EXPORT void GOMP_loop_end_nowait() {
+  loop_end(caller(__builtin_return_address(0)));
+  g_real.loop_end_nowait();
+}
+
+OMPSCOPE_EXPORT void GOMP_sections_end() {
+  const uint64_t at = caller(__builtin_return_address(0));
+  sync_begin(ompt_sync_region_barrier_implicit_workshare, at);
+  g_real.sections_end();
+  sync_end(ompt_sync_region_barrier_implicit_workshare, at);
+}
+
+OMPSCOPE_EXPORT void GOMP_critical_start() {
+  const uint64_t at = caller(__builtin_return_address(0));
+  lock_acquire(ompt_mutex_critical, &g_unnamed_critical, at);
+  g_real.critical_start();
+  lock_acquired(ompt_mutex_critical, &g_unnamed_critical, at);
+}
+
+OMPSCOPE_EXPORT void GOMP_critical_end() {
+  g_real.critical_end();
+  lock_released(ompt_mutex_critical, &g_unnamed_critical, caller(__builtin_return_address(0)));
+}
+
+OMPSCOPE_EXPORT void GOMP_critical_name_start(void** name) {
+  const uint64_t at = caller(__builtin_return_address(0));
+  lock_acquire(ompt_mutex_critical, name, at);
+  g_real.critical_name_start(name);
+  lock_acquired(ompt_mutex_critical, name, at);
+}
+
+OMPSCOPE_EXPORT void GOMP_critical_name_end(void** name) {
+  g_real.critical_name_end(name);
+  lock_released(ompt_mutex_critical, name, caller(__builtin_return_address(0)));
+}
+
+OMPSCOPE_EXPORT void GOMP_atomic_start() {
+  const uint64_t at = caller(__builtin_return_address(0));
+  lock_acquire(ompt_mutex_atomic, &g_atomic, at);
+  g_real.atomic_start();
+  lock_acquired(ompt_mutex_atomic, &g_atomic, at);
+}
+
+OMPSCOPE_EXPORT void GOMP_atomic_end() {
+  g_real.atomic_end();
+  lock_released(ompt_mutex_atomic, &g_atomic, caller(__builtin_return_address(0)));
+}
+
+OMPSCOPE_EXPORT void GOMP_ordered_start() {
+  const uint64_t at = caller(__builtin_return_address(0));
+  lock_acquire(ompt_mutex_ordered, &g_ordered, at);
+  g_real.ordered_start();
+  lock_acquired(ompt_mutex_ordered, &g_ordered, at);
+}
+
+OMPSCOPE_EXPORT void GOMP_ordered_end() {
+  g_real.ordered_end();
+  lock_released(ompt_mutex_ordered, &g_ordered, caller(__builtin_return_address(0)));
+}
+
+OMPSCOPE_EXPORT void omp_set_lock(void* lock) {
+  const uint64_t at = caller(__builtin_return_address(0));
+  lock_acquire(ompt_mutex_lock, lock, at);
+  g_real.set_lock(lock);
+  lock_acquired(ompt_mutex_lock, lock, at);
+}
+
+OMPSCOPE_EXPORT void omp_unset_lock(void* lock) {
+  g_real.unset_lock(lock);
+  lock_released(ompt_mutex_lock, lock, caller(__builtin_return_address(0)));
+}
+
+// gfortran passes the lock variable's address; libgomp's Fortran entry points take it as it is.
+OMPSCOPE_EXPORT void omp_set_lock_(void* lock) {
+  const uint64_t at = caller(__builtin_return_address(0));
+  lock_acquire(ompt_mutex_lock, lock, at);
+  g_real.set_lock_fortran(lock);
+  lock_acquired(ompt_mutex_lock, lock, at);
+}
+
+OMPSCOPE_EXPORT void omp_unset_lock_(void* lock) {
+  g_real.unset_lock_fortran(lock);
+  lock_released(ompt_mutex_lock, lock, caller(__builtin_return_address(0)));
+}
+
+// libgomp's nest lock (config/linux/omp-lock.h): {int lock; int count; void *owner;}. The count
+// after the set says whether the owner took it again (OMPT's nest_lock begin) or acquired it; the
+// count before the unset whether the release is the last one.
+namespace {
+struct GompNestLock {
+  int lock;
+  int count;
+  void* owner;
+};
+}  // namespace
+
+OMPSCOPE_EXPORT void omp_set_nest_lock(void* lock) {
+  const uint64_t at = caller(__builtin_return_address(0));
+  lock_acquire(ompt_mutex_nest_lock, lock, at);
+  g_real.set_nest_lock(lock);
+  if (static_cast<GompNestLock*>(lock)->count == 1) {
+    lock_acquired(ompt_mutex_nest_lock, lock, at);
+  } else if (g_active && !t_light_depth) {
+    if (const uint32_t weight = lock_acquired_weight(t_locks))
+      emit_mutex(ompscope::EventKind::NestLockNext, static_cast<ompt_mutex_t>(ompt_scope_begin), lock, at, weight);
+  }
+}
+
+OMPSCOPE_EXPORT void omp_unset_nest_lock(void* lock) {
+  const bool last = static_cast<GompNestLock*>(lock)->count == 1;
+  g_real.unset_nest_lock(lock);
+  const uint64_t at = caller(__builtin_return_address(0));
+  if (last) {
+    lock_released(ompt_mutex_nest_lock, lock, at);
+  } else if (g_active && !t_light_depth && lock_release_recorded(t_locks)) {
+    emit_mutex(ompscope::EventKind::NestLockNext, static_cast<ompt_mutex_t>(ompt_scope_end), lock, at);
+  }
+}
+
+OMPSCOPE_EXPORT void GOMP_task(OutlinedFn fn, void* data, CopyFn cpyfn, long arg_size, long arg_align,
+                               bool if_clause, unsigned flags, void** depend, int priority, void* detach) {
+  if (!g_active) return g_real.task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+  const uint64_t at = caller(__builtin_return_address(0));
+  uint32_t id = 0;
+  if (t_tasks.running_light && !t_light_depth) ++t_tasks.batch_nested;  // a light task's child
+  if (!dark()) {
+    if (const uint32_t weight = task_creation_weight(t_tasks, g_sampling, at))
+      id = record_task_create(at, !if_clause, depend != nullptr, weight);
+  }
+  // The header, then the arguments at their alignment; on this stack frame, copied by libgomp.
+  const long align = arg_align > static_cast<long>(alignof(TaskHeader)) ? arg_align : static_cast<long>(alignof(TaskHeader));
+  const long offset = (static_cast<long>(sizeof(TaskHeader)) + align - 1) / align * align;
+  char* raw = static_cast<char*>(__builtin_alloca(offset + (cpyfn ? 0 : arg_size) + align));
+  char* block = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw) + align - 1) & ~static_cast<uintptr_t>(align - 1));
+  TaskHeader* h = reinterpret_cast<TaskHeader*>(block);
+  *h = TaskHeader{fn, cpyfn, data, id, static_cast<uint32_t>(offset)};
+  if (!cpyfn && arg_size > 0) memcpy(block + offset, data, static_cast<size_t>(arg_size));
+  g_real.task(task_body, block, cpyfn ? task_copy : nullptr, offset + arg_size, align, if_clause, flags, depend,
+              priority, detach);
+}
+
+OMPSCOPE_EXPORT void GOMP_taskwait() {
+  const uint64_t at = caller(__builtin_return_address(0));
+  sync_begin(ompt_sync_region_taskwait, at);
+  g_real.taskwait();
+  sync_end(ompt_sync_region_taskwait, at);
+}
+
+OMPSCOPE_EXPORT void GOMP_taskgroup_end() {
+  const uint64_t at = caller(__builtin_return_address(0));
+  sync_begin(ompt_sync_region_taskgroup, at);
+  g_real.taskgroup_end();
+  sync_end(ompt_sync_region_taskgroup, at);
+}
