@@ -52,6 +52,17 @@ def main():
              ("many_regions", os.path.join(build, "tests", "programs", "many_regions"), ompscope, {}),
              ("many_regions, sampling off", os.path.join(build, "tests", "programs", "many_regions"), ompscope,
               {"OMPSCOPE_SAMPLING": "off"})]
+    # GCC builds on GNU libgomp, observed by the preloaded interposer (docs/libgomp.md).
+    gomp = os.path.join(build, "lib", "libompscope_gomp.so")
+    gcc_dir = tempfile.mkdtemp(prefix="ompscope-overhead-gcc-")
+    source_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    for label, source in [("loop_stencil", "bench/programs/loop_stencil.c"), ("tiny_tasks", "bench/programs/tiny_tasks.c"),
+                          ("locks_per_thread", "tests/programs/locks_per_thread.c")]:
+        gcc_program = os.path.join(gcc_dir, label)
+        if args.only and args.only not in label + ", gcc":
+            continue
+        subprocess.run(["gcc", "-fopenmp", "-O2", "-g", os.path.join(source_dir, source), "-o", gcc_program, "-lm"], check=True)
+        cases.append((f"{label}, gcc on GNU libgomp (interposed)", gcc_program, gomp, {}))
     for name, program, library, extra in (c for c in cases if args.only in c[0]):
         out = tempfile.mkdtemp(prefix="ompscope-overhead-")
         base, tool, ratios = [], [], []
@@ -59,7 +70,8 @@ def main():
             b = timed(["env", program])  # the same exec chain as the tool run: env costs 2.4 ms here
             # The program alone under the tool (the analysis afterwards is not overhead on the program):
             # OMP_TOOL_LIBRARIES as `ompscope profile` sets it.
-            t = timed(["env", "OMP_TOOL_LIBRARIES=" + library,
+            attach = "LD_PRELOAD=" if library == gomp else "OMP_TOOL_LIBRARIES="
+            t = timed(["env", attach + library,
                        "OMPSCOPE_LOG_DIR=" + os.path.join(out, "log")] +
                       [f"{k}={v}" for k, v in extra.items()] + [program])
             base.append(b); tool.append(t); ratios.append(t / b)
@@ -68,6 +80,7 @@ def main():
               f"{statistics.median(t - b for t, b in zip(tool, base))*1e3:+.1f} ms); overhead median {(statistics.median(ratios)-1)*100:+.1f}% "
               f"min {(min(ratios)-1)*100:+.1f}% over {pairs} interleaved pairs")
         shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(gcc_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -141,6 +141,23 @@ def scenario_gcc_diagnoses(c):
             if r["line"] not in directives:
                 fail(f"{program}: region {r['id']} at line {r['line']}, directives at {directives}")
 
+def scenario_gcc_constructs(c):
+    """Every wrapped construct at once (tasks with a copy function and over-aligned arguments,
+    dependences, nest locks, sections, named critical, ordered, taskgroup): the program prints
+    what it prints bare, and its region, critical, lock and tasks are observed."""
+    program = c.prog("gomp_constructs_gcc")
+    direct = run([program], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    out = c.out("profile-gomp_constructs")
+    p = run([c.bin, "profile", "-o", out, "--", program], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    if p.stdout != direct.stdout:
+        fail(f"program output changed under the interposer:\n{direct.stdout!r}\nvs\n{p.stdout!r}")
+    report = load(out)
+    r = region_at(report, c.src("gomp_constructs.cpp"), pragma_lines(c.src("gomp_constructs.cpp"))[0], 0)
+    if len(r["per_thread"]["2"]) != 2:
+        fail(f"region observed on {len(r['per_thread']['2'])} threads, expected 2")
+    if "not observed" in " ".join(report["notes"]):
+        fail(f"every construct of the program is covered, yet: {report['notes']}")
+
 def scenario_gcc_uncovered(c):
     """A construct the interposer does not observe (taskloop): the program runs as it does bare,
     and the report names what was not observed."""
