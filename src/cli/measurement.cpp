@@ -12,6 +12,7 @@
 #include "analysis/timeline.h"
 #include "cli/core_places.h"
 #include "common/error.h"
+#include "common/thread_count_phrase.h"
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
@@ -84,6 +85,21 @@ void prepare_output_dir(const fs::path& dir) {
   }
   fs::create_directories(dir / "runs", ec);
   if (ec) throw Error(fmt::format("cannot create {}: {}", (dir / "runs").string(), ec.message()));
+}
+
+std::string runtime_comparison_note(const Target& target, int threads, double measured_wall_s) {
+  if (!target.swapped) return {};
+  Launch bare;
+  bare.argv = target.argv;
+  if (threads > 0) bare.env["OMP_NUM_THREADS"] = std::to_string(threads);
+  const LaunchOutcome outcome = launch_and_wait(bare);
+  const std::string at = threads > 0 ? " at " + threads_phrase(threads) : "";
+  if (!outcome.ok() || outcome.wall_s <= 0)
+    return fmt::format("measured on LLVM libomp only: the program, run bare on its own GNU libgomp{} to compare, {}",
+                       at, outcome.describe());
+  return fmt::format("runtimes compared{}: {:.3g} s measured on LLVM libomp (under the tool), {:.3g} s bare on the "
+                     "GNU libgomp the program ships with ({:.2f}x): the findings are LLVM libomp's",
+                     at, measured_wall_s, outcome.wall_s, measured_wall_s / outcome.wall_s);
 }
 
 std::vector<std::string> target_notes(const Target& target) {

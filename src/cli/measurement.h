@@ -57,6 +57,11 @@ RunResult run_under_tool(const Target& target, const std::filesystem::path& out_
 analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const analysis::ClockPoint* end,
                                   analysis::RunRecord& record, const analysis::ClockPoint* start = nullptr);
 
+// For a program swapped onto LLVM libomp (--runtime llvm): runs it once more, bare, on its own
+// GNU libgomp at `threads` (0: as the user set it), and says how its time there compares with the
+// run measured on libomp (`measured_wall_s`, under the tool). Empty for any other target.
+std::string runtime_comparison_note(const Target& target, int threads, double measured_wall_s);
+
 // Notes every report of this target carries (GCC static loops, redirection).
 std::vector<std::string> target_notes(const Target& target);
 

@@ -27,6 +27,7 @@ Command add_profile_command(CLI::App& parent) {
             std::vector<analysis::MeasuredRun> runs{result.run};
             analysis::Report report = analysis::build_report(options->program, core_count(), runs);
             for (auto& n : target_notes(target)) report.notes.push_back(n);
+            if (auto n = runtime_comparison_note(target, 0, result.outcome.wall_s); !n.empty()) report.notes.push_back(n);
             const nlohmann::json doc = output::report_to_json(report);
             write_report_files(options->out, doc);
             show_text_report(doc, stderr);

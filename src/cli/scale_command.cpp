@@ -91,6 +91,8 @@ Command add_scale_command(CLI::App& parent) {
             }
             analysis::Report report = analysis::build_report(options->program, cores, runs);
             for (auto& n : target_notes(target)) report.notes.push_back(n);
+            if (target.swapped && !runs.empty())
+              report.notes.push_back(runtime_comparison_note(target, counts.back(), runs.back().record.wall_s));
             if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores) {
               std::vector<std::string> set;
               for (const auto& [key, value] : bind) set.push_back(key + "=" + value);

@@ -114,6 +114,9 @@ def scenario_profile_gcc(c):
     library, _ = mapped_runtime(out)
     if swapped["runtime"].startswith("GNU") or not any("--runtime llvm" in n for n in swapped["notes"]):
         fail(f"--runtime llvm: runtime {swapped['runtime']!r}, notes {swapped['notes']}")
+    # ... and how the program's time there compares with its own runtime's, run bare.
+    if not any(re.search(r"s measured on LLVM libomp .* s bare on the GNU libgomp", n) for n in swapped["notes"]):
+        fail(f"--runtime llvm: no note compares the two runtimes' times: {swapped['notes']}")
 
 def scenario_gcc_diagnoses(c):
     """The pathology programs built with gcc (and gfortran), profiled at 1 and 2 threads with no
