@@ -1,27 +1,92 @@
-# Every third-party piece ompscope uses, found in one place. scripts/setup.sh installs them.
-find_package(OpenMP REQUIRED)
-find_package(GTest REQUIRED)
-find_package(benchmark REQUIRED)
-find_package(nlohmann_json 3 REQUIRED)
-find_package(CLI11 CONFIG REQUIRED)
-find_package(fmt REQUIRED)
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(OTF2 REQUIRED IMPORTED_TARGET otf2)
+# Every third-party piece ompscope uses, found in one place. scripts/setup.sh installs them on
+# Debian; elsewhere, point CMAKE_PREFIX_PATH (or the <Package>_ROOT variables) at them. A missing
+# part stops the configuration with one sentence naming it.
+function(ompscope_require found what debian_package)
+  if(NOT ${found})
+    message(FATAL_ERROR "ompscope needs ${what}, which was not found: install it (Debian: "
+                        "${debian_package}; scripts/setup.sh installs everything) or add its prefix to CMAKE_PREFIX_PATH.")
+  endif()
+endfunction()
+
+find_package(OpenMP QUIET)
+ompscope_require(OpenMP_C_FOUND "a C compiler with OpenMP (-fopenmp)" "libomp-dev for clang")
+find_package(nlohmann_json 3 QUIET)
+ompscope_require(nlohmann_json_FOUND "nlohmann_json 3" nlohmann-json3-dev)
+find_package(CLI11 CONFIG QUIET)
+ompscope_require(CLI11_FOUND "CLI11" libcli11-dev)
+find_package(fmt QUIET)
+ompscope_require(fmt_FOUND "fmt" libfmt-dev)
+find_package(PkgConfig QUIET)
+ompscope_require(PKG_CONFIG_FOUND "pkg-config" pkg-config)
+pkg_check_modules(OTF2 QUIET IMPORTED_TARGET otf2)
+ompscope_require(OTF2_FOUND "OTF2 (pkg-config otf2)" libotf2-trace-dev)
+pkg_check_modules(LIBELF QUIET IMPORTED_TARGET libelf)
+ompscope_require(LIBELF_FOUND "libelf (pkg-config libelf)" libelf-dev)
 find_package(Threads REQUIRED)
 
-# OMPT's header lives in the compiler's resource directory (clang), or LLVM's include tree.
-find_path(OMPT_INCLUDE_DIR omp-tools.h
-  HINTS /usr/lib/llvm-14/lib/clang/14.0.6/include /usr/lib/llvm-14/include)
-if(NOT OMPT_INCLUDE_DIR)
-  message(FATAL_ERROR "omp-tools.h not found: install libomp-14-dev (scripts/setup.sh)")
+# LLVM's OpenMP: omp-tools.h (OMPT) to build the tool, libomp to run GCC-built programs on.
+# Searched in: OMPSCOPE_LLVM_ROOT, OpenMP_ROOT, the LLVM of the compiler when it is clang, the
+# system's library directories, then Debian's /usr/lib/llvm-NN (newest first). LLVM 14 to 19
+# have been tried (docs/runtime-quirks.md).
+set(OMPSCOPE_LLVM_ROOT "" CACHE PATH "LLVM installation whose omp-tools.h and libomp ompscope uses (e.g. /usr/lib/llvm-19)")
+set(_llvm_roots ${OMPSCOPE_LLVM_ROOT} $ENV{OMPSCOPE_LLVM_ROOT} ${OpenMP_ROOT} $ENV{OpenMP_ROOT})
+set(_ompt_dirs)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-resource-dir
+                  OUTPUT_VARIABLE _resource_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(_resource_dir)
+    cmake_path(GET _resource_dir PARENT_PATH _clang_lib)       # <llvm>/lib/clang
+    cmake_path(GET _clang_lib PARENT_PATH _clang_lib)          # <llvm>/lib
+    cmake_path(GET _clang_lib PARENT_PATH _clang_prefix)       # <llvm>
+    list(APPEND _llvm_roots ${_clang_prefix})
+  endif()
 endif()
+set(_debian_llvm_roots)
+foreach(v 19 18 17 16 15 14)
+  list(APPEND _debian_llvm_roots /usr/lib/llvm-${v})
+endforeach()
+set(_ompt_fallback_dirs)
+foreach(root IN LISTS _llvm_roots _debian_llvm_roots)
+  file(GLOB _resource_includes LIST_DIRECTORIES true "${root}/lib/clang/*/include")
+  if(root IN_LIST _llvm_roots)
+    list(APPEND _ompt_dirs ${root}/include/openmp ${root}/include ${_resource_includes})
+  else()
+    list(APPEND _ompt_fallback_dirs ${root}/include/openmp ${_resource_includes})
+  endif()
+endforeach()
+find_path(OMPSCOPE_OMPT_HEADER_DIR omp-tools.h HINTS ${_ompt_dirs} PATHS ${_ompt_fallback_dirs}
+          PATH_SUFFIXES openmp DOC "directory of omp-tools.h (the OMPT interface)")
+ompscope_require(OMPSCOPE_OMPT_HEADER_DIR "omp-tools.h from LLVM's OpenMP (give -DOMPSCOPE_LLVM_ROOT=<llvm prefix>)"
+                 libomp-14-dev)
+# Only omp-tools.h from there: the directory is often clang's resource directory, whose
+# stddef.h and omp.h must not reach a GCC compilation.
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/ompt-include)
+file(COPY "${OMPSCOPE_OMPT_HEADER_DIR}/omp-tools.h" DESTINATION ${CMAKE_BINARY_DIR}/ompt-include)
+set(OMPT_INCLUDE_DIR ${CMAKE_BINARY_DIR}/ompt-include)
+
+set(_libomp_hints)
+foreach(root IN LISTS _llvm_roots)
+  list(APPEND _libomp_hints ${root}/lib ${root}/lib64)
+endforeach()
+set(_libomp_fallbacks)
+foreach(root IN LISTS _debian_llvm_roots)
+  list(APPEND _libomp_fallbacks ${root}/lib)
+endforeach()
+find_library(OMPSCOPE_LIBOMP NAMES libomp.so.5 omp HINTS ${_libomp_hints} PATHS ${_libomp_fallbacks}
+             DOC "LLVM's OpenMP runtime, which GCC-built programs are run on")
+ompscope_require(OMPSCOPE_LIBOMP "LLVM's OpenMP runtime libomp (give -DOMPSCOPE_LLVM_ROOT=<llvm prefix>)" libomp5-14)
+message(STATUS "OMPT header: ${OMPSCOPE_OMPT_HEADER_DIR}/omp-tools.h; libomp: ${OMPSCOPE_LIBOMP}")
 
 # libbacktrace: BSD-licensed symboliser shipped with GCC as a static PIC archive.
-execute_process(COMMAND gcc -print-file-name=libbacktrace.a OUTPUT_VARIABLE _bt_lib OUTPUT_STRIP_TRAILING_WHITESPACE)
-execute_process(COMMAND gcc -print-file-name=include OUTPUT_VARIABLE _gcc_inc OUTPUT_STRIP_TRAILING_WHITESPACE)
-if(NOT EXISTS "${_bt_lib}" OR NOT EXISTS "${_gcc_inc}/backtrace.h")
-  message(FATAL_ERROR "libbacktrace not found: install libgcc-12-dev (scripts/setup.sh)")
+find_program(OMPSCOPE_GCC_DRIVER NAMES gcc gcc-12 DOC "GCC, asked where its libbacktrace is")
+if(OMPSCOPE_GCC_DRIVER)
+  execute_process(COMMAND ${OMPSCOPE_GCC_DRIVER} -print-file-name=libbacktrace.a OUTPUT_VARIABLE _bt_lib OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${OMPSCOPE_GCC_DRIVER} -print-file-name=include OUTPUT_VARIABLE _gcc_inc OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()
+if(EXISTS "${_bt_lib}" AND EXISTS "${_gcc_inc}/backtrace.h")
+  set(_bt_found TRUE)
+endif()
+ompscope_require(_bt_found "GCC's libbacktrace (libbacktrace.a and backtrace.h)" libgcc-12-dev)
 add_library(ompscope_libbacktrace STATIC IMPORTED)
 set_target_properties(ompscope_libbacktrace PROPERTIES IMPORTED_LOCATION "${_bt_lib}")
 # Only backtrace.h from GCC's include dir: its other headers (omp.h) must not shadow clang's.
@@ -29,6 +94,14 @@ file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/libbacktrace-include)
 file(COPY "${_gcc_inc}/backtrace.h" DESTINATION ${CMAKE_BINARY_DIR}/libbacktrace-include)
 target_include_directories(ompscope_libbacktrace INTERFACE ${CMAKE_BINARY_DIR}/libbacktrace-include)
 
-# libomp: the runtime ompscope observes; GCC-built programs are redirected to it.
-find_library(OMPSCOPE_LIBOMP NAMES omp.so.5 libomp.so.5 omp PATHS /usr/lib/llvm-14/lib REQUIRED)
-pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
+# Test- and benchmark-only dependencies.
+if(BUILD_TESTING)
+  find_package(GTest QUIET)
+  ompscope_require(GTest_FOUND "GoogleTest and GoogleMock to build the tests (or -DBUILD_TESTING=OFF)"
+                   "libgtest-dev libgmock-dev")
+endif()
+if(OMPSCOPE_BUILD_BENCHMARKS)
+  find_package(benchmark QUIET)
+  ompscope_require(benchmark_FOUND "Google Benchmark to build bench/ (or -DOMPSCOPE_BUILD_BENCHMARKS=OFF)"
+                   libbenchmark-dev)
+endif()

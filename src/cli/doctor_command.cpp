@@ -48,22 +48,29 @@ Command add_doctor_command(CLI::App& parent) {
             Checklist c;
             fmt::print("ompscope doctor\n\ntool library\n");
             const fs::path tool = tool_library_path();
+            c.info(fmt::format("looked for it in {} (this ompscope's directory + {}, the layout it was installed with)",
+                               tool.parent_path().string(), bindir_to_libdir()));
             if (fs::exists(tool)) c.ok(tool.string());
-            else c.bad(tool.string() + " is missing", "reinstall ompscope (cmake --install) so lib/ sits beside bin/");
+            else c.bad(tool.string() + " is missing",
+                       "reinstall ompscope (cmake --install) without moving bin/ and the library directory apart");
             const fs::path gomp_tool = gomp_tool_library_path();
             if (fs::exists(gomp_tool)) c.ok(gomp_tool.string() + " (GCC-built programs, on GNU libgomp)");
-            else c.bad(gomp_tool.string() + " is missing", "reinstall ompscope (cmake --install)");
+            else c.bad(gomp_tool.string() + " is missing", "reinstall ompscope (cmake --install --component ompscope)");
 
             fmt::print("\nOpenMP runtime\n");
             const std::string libomp = find_libomp();
-            if (libomp.empty()) c.bad("no LLVM libomp found", "apt-get install libomp5-14 (scripts/setup.sh)");
+            c.info(fmt::format("looked for LLVM libomp (GCC-built programs run on it with --runtime llvm) in: {}",
+                               fmt::join(libomp_candidates(), ", ")));
+            if (libomp.empty())
+              c.bad("no LLVM libomp found", "install LLVM's OpenMP runtime (Debian: libomp5-14) or put its directory "
+                                            "on LD_LIBRARY_PATH");
             else c.ok("LLVM libomp: " + libomp);
             if (const char* t = getenv("OMP_TOOL"); t && std::string(t) == "disabled")
               c.bad("OMP_TOOL=disabled is set: the runtime will not load any tool", "unset OMP_TOOL");
             if (const char* l = getenv("OMP_TOOL_LIBRARIES"); l && *l)
               c.info(fmt::format("OMP_TOOL_LIBRARIES={} is set; ompscope replaces it for the runs it starts", l));
 
-            const fs::path probe = fs::path(tool).parent_path().parent_path() / "bin" / "ompscope-probe";
+            const fs::path probe = executable_directory() / "ompscope-probe";
             std::vector<std::string> argv = program->empty() ? std::vector<std::string>{probe.string()} : *program;
             fmt::print("\nOMPT, observed on {}\n", program->empty() ? "the bundled probe program" : argv[0]);
             try {

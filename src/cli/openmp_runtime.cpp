@@ -13,6 +13,9 @@
 #ifndef OMPSCOPE_BUILD_LIBOMP
 #define OMPSCOPE_BUILD_LIBOMP ""
 #endif
+#ifndef OMPSCOPE_BINDIR_TO_LIBDIR
+#define OMPSCOPE_BINDIR_TO_LIBDIR "../lib"
+#endif
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
@@ -134,12 +137,28 @@ ProgramRuntime detect_program_runtime(const std::string& program_path) {
   return r;
 }
 
+std::vector<std::string> libomp_candidates() {
+  std::vector<std::string> candidates;
+  // What the loader gives a clang-built program: LD_LIBRARY_PATH comes first.
+  if (const char* path = getenv("LD_LIBRARY_PATH")) {
+    std::string dirs = path;
+    for (size_t begin = 0; begin <= dirs.size();) {
+      size_t end = dirs.find(':', begin);
+      if (end == std::string::npos) end = dirs.size();
+      if (end > begin) candidates.push_back((fs::path(dirs.substr(begin, end - begin)) / "libomp.so.5").string());
+      begin = end + 1;
+    }
+  }
+  if (*OMPSCOPE_BUILD_LIBOMP) candidates.emplace_back(OMPSCOPE_BUILD_LIBOMP);
+  for (const char* c : {"/usr/lib64/libomp.so.5", "/usr/lib/x86_64-linux-gnu/libomp.so.5", "/usr/lib/libomp.so.5"})
+    if (std::find(candidates.begin(), candidates.end(), c) == candidates.end()) candidates.emplace_back(c);
+  return candidates;
+}
+
 std::string find_libomp() {
-  const char* candidates[] = {OMPSCOPE_BUILD_LIBOMP, "/usr/lib/x86_64-linux-gnu/libomp.so.5",
-                              "/usr/lib/llvm-19/lib/libomp.so.5", "/usr/lib/llvm-14/lib/libomp.so.5"};
-  for (const char* c : candidates) {
+  for (const std::string& c : libomp_candidates()) {
     std::error_code ec;
-    if (c[0] && fs::exists(c, ec)) return fs::canonical(c, ec).string();
+    if (fs::exists(c, ec)) return fs::canonical(c, ec).string();
   }
   return "";
 }
@@ -154,10 +173,15 @@ fs::path make_gomp_shim(const fs::path& dir, const std::string& libomp) {
   return dir;
 }
 
-fs::path tool_library_path() {
+fs::path executable_directory() {
   std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return exe.parent_path().parent_path() / "lib" / "libompscope.so";
+  return fs::read_symlink("/proc/self/exe", ec).parent_path();
+}
+
+std::string bindir_to_libdir() { return OMPSCOPE_BINDIR_TO_LIBDIR; }
+
+fs::path tool_library_path() {
+  return (executable_directory() / bindir_to_libdir() / "libompscope.so").lexically_normal();
 }
 
 fs::path gomp_tool_library_path() { return tool_library_path().parent_path() / "libompscope_gomp.so"; }
