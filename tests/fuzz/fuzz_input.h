@@ -2,6 +2,7 @@
 // one line on stderr and exit status 2 (src/cli/main.cpp), never a crash, a sanitizer report or
 // a hang; and a scratch file for the readers that take a path.
 #pragma once
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstddef>

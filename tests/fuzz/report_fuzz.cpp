@@ -1,0 +1,21 @@
+// report.json as `ompscope report DIR` reads it (cli/report_files' read_report_file) and renders
+// it in every format (output/: text, CSV, HTML).
+#include "cli/report_files.h"
+#include "common/error.h"
+#include "fuzz_input.h"
+#include "output/csv_report.h"
+#include "output/html_report.h"
+#include "output/text_report.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const std::string file = ompscope::fuzz::scratch_directory() + "/report.json";
+  ompscope::fuzz::write_file(file, ompscope::fuzz::text_of(data, size));
+  try {
+    const nlohmann::json doc = ompscope::cli::read_report_file(file);
+    ompscope::output::render_text_report(doc);
+    ompscope::output::render_csv_report(doc);
+    ompscope::output::render_html_report(doc);
+  } catch (const ompscope::Error&) {
+  }
+  return 0;
+}
