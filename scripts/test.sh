@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh Debian 12 machine: installs what is needed, builds, runs
-# every test (unit, e2e, browser), then the sanitizer builds (ASan+UBSan on the unit tests,
-# TSan on the capture core). Fails on the first failing stage.
+# every test (unit, e2e, browser), the e2e suite again on libomp 19 (the runtime matrix), the
+# sanitizer builds (ASan+UBSan on the unit tests, TSan on the capture core), the fuzz targets
+# (a fixed 2000 inputs each) and the packaging test (a GCC build with lib64, installed and
+# used). Fails on the first failing stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,6 +13,13 @@ cmake --preset default
 cmake --build --preset default -j "$jobs"
 ctest --preset default -j "$jobs" --timeout 900
 
+# libomp 19, unpacked by scripts/setup.sh: the programs load it through LD_LIBRARY_PATH, and the
+# CLI takes it for GCC-built programs under --runtime llvm (docs/runtime-quirks.md).
+libomp19=$PWD/build-runtimes/libomp-19/usr/lib/llvm-19/lib
+LD_LIBRARY_PATH=$libomp19 ldd build/tests/programs/imbalanced_loop | grep -q "$libomp19/libomp.so.5" ||
+  { echo "the test programs do not load libomp 19 from $libomp19"; exit 1; }
+LD_LIBRARY_PATH=$libomp19 ctest --preset default -L e2e -j "$jobs" --timeout 900
+
 cmake --preset asan
 cmake --build --preset asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 ctest --preset asan -j "$jobs" --timeout 900
@@ -18,4 +27,10 @@ ASAN_OPTIONS=detect_leaks=1 ctest --preset asan -j "$jobs" --timeout 900
 cmake --preset tsan
 cmake --build --preset tsan -j "$jobs" --target capture_tests ompscope_tool
 ctest --preset tsan -j "$jobs" --timeout 900
+
+cmake --preset fuzz
+cmake --build --preset fuzz -j "$jobs"
+ctest --preset fuzz -j "$jobs" --timeout 900
+
+ctest --preset install --timeout 1800
 echo "all tests passed"
