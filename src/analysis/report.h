@@ -42,7 +42,10 @@ struct TaskSummary {
   double hidden_subtree_tasks = 0; // sampled-out tasks created inside sampled-out ones: the span omits them
   double mean_body_s = 0;
   double dispatch_s = 0;           // runtime's per-task dispatch cost; 0: not measured
-  double creation_s = -1;          // estimated: fastest interval between two creations (upper bound); -1: none
+  double creation_s = -1;          // median interval between two creations with nothing between (upper bound); -1: not measured
+  double taskwait_s = 0;           // a taskwait that finds its children done; 0: not measured
+  double immediate_start_s = 0;    // creation → start of a task run at once by its creator; 0: not measured
+  double per_task_cost_s = 0;      // the runtime's cost per task (task_diagnoses.h); 0: not measured
   double work_s = 0;
   double span_s = 0;
   double parallelism = 0;          // work ÷ span

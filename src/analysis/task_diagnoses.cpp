@@ -1,6 +1,7 @@
 #include "analysis/task_diagnoses.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
@@ -18,15 +19,141 @@ double median_of(const std::vector<const TaskFigures*>& runs, const std::functio
   return median(std::move(v));
 }
 
-// The dispatch cost where enough dispatches were seen to trust it; 0 where none was.
-double measured_dispatch(const std::vector<const TaskFigures*>& runs) {
+// A run's median of `samples` where enough were seen to trust it; 0 where not.
+double trusted_median(const std::vector<double>& samples) {
+  return samples.size() >= kMinDispatchGaps ? median_of_samples(samples) : 0;
+}
+
+// The median over repeats of a per-run cost; 0 where no run measured it.
+double measured(const std::vector<const TaskFigures*>& runs, const std::vector<double> TaskFigures::*samples) {
   std::vector<double> v;
   for (const TaskFigures* r : runs)
-    if (r->dispatch_gaps.size() >= kMinDispatchGaps) v.push_back(r->dispatch_s());
+    if (double m = trusted_median(r->*samples); m > 0) v.push_back(m);
   return median(std::move(v));
 }
 
+// "creation 0.2 µs + dispatch 0.3 µs + …", the parts measured.
+std::string cost_parts(const PerTaskCost& c) {
+  std::vector<std::string> parts;
+  const auto share = [](double f) { return f < 1 ? fmt::format(" for {:.0f}% of them", 100 * f) : std::string(); };
+  if (c.dispatched_share > 0) {
+    parts.push_back(c.creation_s > 0 ? "creation " + duration_text(c.creation_s) : "creation not measured");
+    parts.push_back("dispatch " + duration_text(c.dispatch_s) + share(c.dispatched_share));
+  }
+  if (c.dispatched_share < 1) parts.push_back("creation to an immediate start " + duration_text(c.immediate_s) +
+                                              share(1 - c.dispatched_share));
+  if (c.taskwait_s > 0 && c.taskwaits_per_task > 0)
+    parts.push_back(fmt::format("a taskwait of {} in {:.0f}% of them", duration_text(c.taskwait_s),
+                                100 * c.taskwaits_per_task));
+  return fmt::format("{}", fmt::join(parts, " + "));
+}
+
 }  // namespace
+
+PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs) {
+  PerTaskCost c;
+  c.creation_gap_s = measured(runs, &TaskFigures::creation_gaps);
+  c.dispatch_s = measured(runs, &TaskFigures::dispatch_gaps);
+  c.immediate_s = measured(runs, &TaskFigures::immediate_starts);
+  // A creation gap holds the program's code between two task constructs too: one far above the
+  // runtime's other per-task costs is the creator's preparation (task_creation_bottleneck's
+  // business), not a creation call.
+  const double runtime_scale = std::max(c.dispatch_s, c.immediate_s);
+  c.creation_s = c.creation_gap_s <= kBodyPerDispatch * runtime_scale ? c.creation_gap_s : 0;
+  c.taskwait_s = measured(runs, &TaskFigures::taskwait_gaps);
+  double recorded = 0, waiting = 0, tasks = 0, created_by_tasks = 0;
+  for (const TaskFigures* r : runs)
+    for (size_t d = 0; d < r->depths.size(); ++d) {
+      recorded += r->depths[d].recorded;
+      waiting += r->depths[d].waiting;
+      tasks += r->depths[d].tasks;
+      if (d > 0) created_by_tasks += r->depths[d].tasks;
+    }
+  c.taskwaits_per_task = recorded > 0 ? waiting / recorded : 0;
+
+  c.children_per_task = tasks > 0 ? created_by_tasks / tasks : 0;
+  // A task is handed out by a dispatch, or started at once by its creator (creation included),
+  // in the proportion the recorded tasks were.
+  double dispatched = 0, immediate = 0;
+  for (const TaskFigures* r : runs) {
+    dispatched += static_cast<double>(r->dispatch_gaps.size());
+    immediate += static_cast<double>(r->immediate_starts.size());
+  }
+  if (c.dispatch_s <= 0) dispatched = 0;
+  if (c.immediate_s <= 0) immediate = 0;
+  c.dispatched_share = dispatched + immediate > 0 ? dispatched / (dispatched + immediate) : 0;
+  const double start = dispatched + immediate > 0
+                           ? c.dispatched_share * (c.creation_s + c.dispatch_s) + (1 - c.dispatched_share) * c.immediate_s
+                           : 0;
+  c.total_s = start > 0 ? start + c.taskwait_s * c.taskwaits_per_task : 0;
+  // Only in a tree: where every task is a leaf, the leaves' own work is the bodies' code.
+  double leaves = 0, leaf_work = 0;
+  for (const TaskFigures* r : runs)
+    if (r->depths.size() >= 2)
+      for (const DepthFigures& d : r->depths) {
+        leaves += d.leaves;
+        leaf_work += d.leaf_own_work_s;
+      }
+  if (leaves >= kMinDispatchGaps) c.body_floor_s = std::min(leaf_work / leaves, c.total_s);
+  c.creation_in_body_s = c.creation_s;
+  if (leaves >= kMinDispatchGaps) {
+    std::vector<DepthFigures> depths;  // pooled over the runs
+    for (const TaskFigures* r : runs) {
+      if (depths.size() < r->depths.size()) depths.resize(r->depths.size());
+      for (size_t d = 0; d < r->depths.size(); ++d) {
+        depths[d].tasks += r->depths[d].tasks;
+        depths[d].recorded += r->depths[d].recorded;
+        depths[d].own_work_s += r->depths[d].own_work_s;
+      }
+    }
+    double least = -1;
+    for (size_t d = 0; d + 1 < depths.size(); ++d) {
+      if (depths[d].recorded < kMinDispatchGaps || depths[d].tasks <= 0) continue;
+      const double children = depths[d + 1].tasks / depths[d].tasks;
+      if (children < 1) continue;
+      const double per_child = (depths[d].own_work_s / depths[d].recorded - c.body_floor_s) / children;
+      if (per_child > 0 && (least < 0 || per_child < least)) least = per_child;
+    }
+    if (least > 0) c.creation_in_body_s = std::clamp(least, c.creation_s, std::max(c.creation_s, c.total_s));
+  }
+  return c;
+}
+
+
+std::optional<CutoffProposal> propose_cutoff(const std::vector<const TaskFigures*>& runs, const PerTaskCost& cost) {
+  std::vector<DepthFigures> depths;  // pooled over the runs
+  for (const TaskFigures* r : runs) {
+    if (depths.size() < r->depths.size()) depths.resize(r->depths.size());
+    for (size_t d = 0; d < r->depths.size(); ++d) {
+      depths[d].tasks += r->depths[d].tasks;
+      depths[d].recorded += r->depths[d].recorded;
+      depths[d].own_work_s += r->depths[d].own_work_s;
+      depths[d].leaves += r->depths[d].leaves;
+      depths[d].leaf_own_work_s += r->depths[d].leaf_own_work_s;
+    }
+  }
+  while (!depths.empty() && depths.back().recorded == 0) depths.pop_back();
+  if (depths.size() < 2 || cost.total_s <= 0 || depths[0].tasks <= 0) return std::nullopt;
+  const size_t n = depths.size();
+  const double floor = cost.body_floor_s;
+  std::vector<double> inline_work(n + 1, 0.0);  // W(d) at [d - 1]; W beyond the deepest level: 0
+  for (size_t d = n; d-- > 0;) {
+    const double children = d + 1 < n && depths[d].tasks > 0 ? depths[d + 1].tasks / depths[d].tasks : 0;
+    const double own = depths[d].recorded > 0 ? depths[d].own_work_s / depths[d].recorded : 0;
+    inline_work[d] = std::max(0.0, own - children * cost.creation_in_body_s - floor) + children * inline_work[d + 1];
+  }
+  const double runs_n = static_cast<double>(runs.size());
+  CutoffProposal p;
+  p.work_per_task_s = inline_work[0];
+  double kept = 0;
+  for (size_t d = 0; d < n && inline_work[d] >= kCutoffWorkPerCost * cost.total_s; ++d) {
+    kept += depths[d].tasks / runs_n;
+    p.depth = static_cast<int>(d + 1);
+    p.kept_tasks = kept;
+    p.work_per_task_s = inline_work[d];
+  }
+  return p;
+}
 
 std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repeats, int threads) {
   std::vector<Problem> out;
@@ -37,24 +164,59 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
   const double significant = kSignificantShare * team_time;
   const double t = threads;
   const double body = median_of(repeats, [](const TaskFigures& f) { return f.mean_body_s(); });
-  const double dispatch = measured_dispatch(repeats);
-  const double creation = median_of(repeats, [](const TaskFigures& f) { return f.creation_interval_s; });
+  const PerTaskCost cost = per_task_cost(repeats);
+  const double dispatch = cost.dispatch_s;
   const double creators = median_of(repeats, [](const TaskFigures& f) { return double(f.creating_threads); });
 
-  // Dispatch is measured where a thread waited for a queued task; tasks the creator runs at once
-  // (libomp does when its queue is full) pass none. Whatever they cost, it fits in the team's
-  // time outside the bodies: fine_tasks' 400 000 tasks × 1.6 µs made 0.65 s of a 86 ms team time.
-  const double dispatch_total = std::min(tasks * dispatch, std::max(0.0, team_time - tasks * body));
-  if (dispatch > 0 && body < kBodyPerDispatch * dispatch && dispatch_total >= significant) {
-    out.push_back({"fine_grained_tasks", threads, dispatch_total, dispatch_total / t,
-                   fmt::format("{:.0f} tasks of {} each on average, and the runtime needs {} to hand out each one: "
-                               "create fewer, larger tasks (an if or final clause, or a depth or size cutoff in the "
-                               "recursion), a taskloop with a grainsize, or a plain loop",
-                               tasks, duration_text(body), duration_text(dispatch)),
-                   {{"tasks", tasks},
-                    {"mean_body_s", body},
-                    {"dispatch_s", dispatch},
-                    {"creation_estimated_s", creation}}});
+  // What the tasks cost the team beyond the program's own code: its thread time less the own
+  // work of every task, implicit ones included, where each task's creation call and the runtime's
+  // part of its body (starting and finishing it: PerTaskCost::body_floor_s) count as the
+  // runtime's. In a tree of tiny tasks that is far more than the parts measured per task: threads
+  // stealing from each other and waiting for tasks created one at a time, the task descriptors'
+  // cache lines moving between them (fib without a cutoff at 2 threads on a 2-vCPU VM: 0.4 µs
+  // measured per task, 1.2 µs of thread time per task). All of it goes when the tasks do.
+  const double work = median_of(repeats, [](const TaskFigures& f) { return f.work_s; });
+  const double own_code = std::max(0.0, work - tasks * (cost.creation_in_body_s + cost.body_floor_s));
+  const double runtime_total = std::clamp(team_time - own_code, 0.0, team_time);
+  if (cost.total_s > 0 && body < kBodyPerDispatch * cost.total_s && runtime_total >= significant) {
+    std::vector<std::pair<std::string, double>> details = {{"tasks", tasks},
+                                                           {"mean_body_s", body},
+                                                           {"per_task_cost_s", cost.total_s},
+                                                           {"team_time_per_task_s", runtime_total / tasks},
+                                                           {"dispatch_s", dispatch},
+                                                           {"creation_s", cost.creation_s},
+                                                           {"taskwait_s", cost.taskwait_s},
+                                                           {"immediate_start_s", cost.immediate_s},
+                                                           {"runtime_share_of_body_s", cost.body_floor_s},
+                                                           {"creation_in_body_s", cost.creation_in_body_s}};
+    const std::string costs =
+        fmt::format("the runtime spends {} on each one ({}), and the team {} per task in all outside the program's code",
+                    duration_text(cost.total_s), cost_parts(cost), duration_text(runtime_total / tasks));
+    std::string hint;
+    double saved = runtime_total;
+    if (const auto cut = propose_cutoff(repeats, cost)) {
+      saved = std::max(0.0, runtime_total - cut->kept_tasks * cost.total_s);
+      details.push_back({"cutoff_depth", cut->depth});
+      details.push_back({"tasks_after_cutoff", cut->kept_tasks});
+      details.push_back({"work_per_task_after_cutoff_s", cut->work_per_task_s});
+      if (cut->depth > 0)
+        hint = fmt::format("a recursive tree of {:.0f} tasks of {} each on average, and {}: stop creating tasks below "
+                           "depth {} (a depth argument with `if(depth < {})` or `final(depth >= {})` on the task "
+                           "construct, or a size threshold that stops at the same level): about {:.0f} tasks of {} "
+                           "each would remain, the others run as plain calls",
+                           tasks, duration_text(body), costs, cut->depth, cut->depth, cut->depth, cut->kept_tasks,
+                           duration_text(cut->work_per_task_s));
+      else
+        hint = fmt::format("a recursive tree of {:.0f} tasks of {} each on average, and {}: even its first level's "
+                           "subtrees ({} of work each) are too small to pay for a task; run the recursion as plain "
+                           "calls",
+                           tasks, duration_text(body), costs, duration_text(cut->work_per_task_s));
+    } else {
+      hint = fmt::format("{:.0f} tasks of {} each on average, and {}: create fewer, larger tasks (an if or final "
+                         "clause, or a size cutoff), a taskloop with a grainsize, or a plain loop",
+                         tasks, duration_text(body), costs);
+    }
+    out.push_back({"fine_grained_tasks", threads, runtime_total, saved / t, hint, std::move(details)});
   }
 
   const double starvation = median_of(repeats, [](const TaskFigures& f) { return f.starvation_s; });
@@ -100,8 +262,12 @@ TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int 
   s.recorded_tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.recorded_tasks); });
   s.hidden_subtree_tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.hidden_subtree_tasks); });
   s.mean_body_s = median_of(repeats, [](const TaskFigures& f) { return f.mean_body_s(); });
-  s.dispatch_s = measured_dispatch(repeats);
-  s.creation_s = median_of(repeats, [](const TaskFigures& f) { return f.creation_interval_s; });
+  const PerTaskCost cost = per_task_cost(repeats);
+  s.dispatch_s = cost.dispatch_s;
+  s.creation_s = cost.creation_gap_s > 0 ? cost.creation_gap_s : -1;
+  s.taskwait_s = cost.taskwait_s;
+  s.immediate_start_s = cost.immediate_s;
+  s.per_task_cost_s = cost.total_s;
   s.work_s = median_of(repeats, [](const TaskFigures& f) { return f.work_s; });
   s.span_s = median_of(repeats, [](const TaskFigures& f) { return f.span_s; });
   s.parallelism = s.span_s > 0 ? s.work_s / s.span_s : 0;

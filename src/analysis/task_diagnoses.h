@@ -1,9 +1,12 @@
 // The three tasking problems of docs/design.md and docs/tasks.md, judged from a region's task figures at one thread
 // count (the median over its repeats). Thresholds (README "Task diagnoses"):
 //   fine_grained_tasks       the mean task body is shorter than kBodyPerDispatch × the runtime's
-//                            per-task dispatch cost (measured on at least kMinDispatchGaps
-//                            dispatch gaps), and that cost adds up to kSignificantShare of the
-//                            team's time in the region;
+//                            per-task cost (per_task_cost: each part measured on at least
+//                            kMinDispatchGaps samples), and that cost adds up to kSignificantShare
+//                            of the team's time in the region. Its time is the team's thread time
+//                            outside the program's own code (see the comment in the code); in a
+//                            recursive tree its hint proposes a depth cutoff (propose_cutoff) and
+//                            its gain is that time less the kept tasks' cost, shared by the team;
 //   task_creation_bottleneck the task graph leaves at least kSignificantShare of the team's time
 //                            idle (team × span − work), its span is mostly one creator's serial
 //                            work (the creation chain is at least kChainShareOfSpan of it), and
@@ -22,6 +25,7 @@
 // the wall time the region saves when the team gets that time back as work.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "analysis/report.h"
@@ -33,6 +37,50 @@ inline constexpr double kSignificantShare = 0.10;
 inline constexpr double kBodyPerDispatch = 4.0;
 inline constexpr size_t kMinDispatchGaps = 8;
 inline constexpr double kChainShareOfSpan = 0.5;
+
+// The runtime's cost per task, each part measured where it is paid (task_figures.h), medians of
+// the runs' medians; 0 where a part was not measured (fewer than kMinDispatchGaps samples).
+struct PerTaskCost {
+  double creation_gap_s = 0;  // median creation gap: one creation call and the program's code between two
+  double creation_s = 0;   // the creation gap where it is no more than kBodyPerDispatch × the dispatch
+                           // or immediate start (else it is the creator's own preparation): 0
+  double dispatch_s = 0;   // a ready task's start after the thread's previous task or wait
+  double immediate_s = 0;  // creation → start of a task its creator runs at once
+  double taskwait_s = 0;   // a taskwait whose children are all done
+  double taskwaits_per_task = 0;  // recorded tasks that wait in a taskwait or taskgroup, per task
+  double children_per_task = 0;   // tasks created by tasks, per task
+  double dispatched_share = 0;    // of the tasks whose start was measured, those dispatched (the rest immediate)
+  // The runtime's part of every task's own work (starting and finishing it, between the events
+  // that bound the body): in a tree of at least two levels, the mean own work of the tasks that
+  // create none (at least kMinDispatchGaps of them), their code taken as negligible beside it, and
+  // at most total_s; 0 without.
+  double body_floor_s = 0;
+  // What each creation costs its creator's body in all (allocating, the callback, queueing: the
+  // creation gap sees only part of it): in such a tree, the least over depths of a task's mean own
+  // work less body_floor_s per child it created, where it created at least one on average —
+  // between creation_s and total_s; creation_s elsewhere.
+  double creation_in_body_s = 0;
+  // creation + dispatch for the dispatched share, the immediate start for the others, + the
+  // taskwait share; 0 where neither a dispatch nor an immediate start was measured.
+  double total_s = 0;
+};
+PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs);
+
+// A depth cutoff for a recursive task tree: tasks down to `depth` stay tasks, deeper calls run as
+// plain calls inside them. Chosen from the recorded tasks per depth: W(d), the work a task at
+// depth d would do inline — its own work less its creation calls and less the runtime's part of
+// every task's body (PerTaskCost::body_floor_s), plus its children's W
+// (children per task from the creations the recorded tasks stand for) — must reach
+// kCutoffWorkPerCost × the per-task cost; the deepest such depth is proposed (the most tasks, so
+// the most parallelism).
+inline constexpr double kCutoffWorkPerCost = 20.0;
+struct CutoffProposal {
+  int depth = 0;              // 0: even the first level's tasks are too small (run it serially)
+  double kept_tasks = 0;      // tasks the cutoff leaves (creations down to `depth`)
+  double work_per_task_s = 0; // W(depth): the inline work of each deepest kept task
+};
+// Only for trees of at least two levels (else nullopt).
+std::optional<CutoffProposal> propose_cutoff(const std::vector<const TaskFigures*>& runs, const PerTaskCost& cost);
 
 std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repeats, int threads);
 

@@ -6,15 +6,15 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "analysis/task_graph.h"
 #include "analysis/task_work.h"
 
 namespace ompscope::analysis {
 
-double TaskFigures::dispatch_s() const {
-  if (dispatch_gaps.empty()) return 0;
-  std::vector<double> v = dispatch_gaps;
+double median_of_samples(std::vector<double> v) {
+  if (v.empty()) return 0;
   const size_t mid = v.size() / 2;
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
   const double upper = v[mid];
@@ -22,14 +22,29 @@ double TaskFigures::dispatch_s() const {
   return 0.5 * (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper);
 }
 
+double TaskFigures::dispatch_s() const { return median_of_samples(dispatch_gaps); }
+
 namespace {
 
-IntervalSet waiting_of(const ThreadInRegion& part, const std::vector<PlacedFragment>* fragments) {
+// The thread waits inside its syncs (the implicit task's barriers, an explicit task's taskwaits)
+// whenever no explicit task does its own work on it: a task suspended in its own taskwait does
+// none.
+IntervalSet waiting_of(const ThreadInRegion& part, const std::vector<PlacedFragment>* fragments,
+                       const std::unordered_map<const TaskInstance*, const TaskNode*>& node_of) {
   std::vector<Interval> visits, running;
   for (const SyncVisit& v : part.syncs)
     if (v.kind != SyncKind::Other) visits.push_back({v.arrive, v.depart});
   if (fragments)
-    for (const PlacedFragment& f : *fragments) running.push_back({f.fragment->begin, f.fragment->end});
+    for (const PlacedFragment& f : *fragments) {
+      const TaskNode& n = *node_of.at(f.task);
+      if (n.waits.empty()) {
+        running.push_back({f.fragment->begin, f.fragment->end});
+        continue;
+      }
+      for (const Interval& w : n.own_work.intervals())  // its own work within this fragment
+        if (w.end > f.fragment->begin && w.begin < f.fragment->end)
+          running.push_back({std::max(w.begin, f.fragment->begin), std::min(w.end, f.fragment->end)});
+    }
   return IntervalSet(std::move(visits)).minus(IntervalSet(std::move(running)));
 }
 
@@ -55,31 +70,70 @@ const PlacedFragment* fragment_ending_at(const std::vector<PlacedFragment>* frag
   return nullptr;
 }
 
-double fastest_creation_interval(const std::vector<const TaskInstance*>& tasks, const TaskNodes& nodes) {
-  std::map<uint32_t, std::vector<const TaskInstance*>> by_creator;  // creating task → its creations
-  for (const TaskInstance* t : tasks)
-    if (!t->light) by_creator[t->parent].push_back(t);
-  std::map<uint32_t, IntervalSet> running_on;  // log thread → explicit tasks it ran
-  for (const auto& [thread, list] : nodes.fragments_on_thread) {
-    std::vector<Interval> r;
-    for (const PlacedFragment& f : list) r.push_back({f.fragment->begin, f.fragment->end});
-    running_on[thread] = IntervalSet(std::move(r));
-  }
-  double fastest = -1;
-  for (const auto& [creator, created] : by_creator) {
-    for (size_t i = 1; i < created.size(); ++i) {
-      const TaskInstance& a = *created[i - 1];
-      const TaskInstance& b = *created[i];
-      if (a.creator_thread != b.creator_thread) continue;  // an untied creator moved
-      double interval = b.created - a.created;
-      // Tasks the creator ran in between (libomp runs a new task at once when its queue is full)
-      // are not creation.
-      if (auto it = running_on.find(a.creator_thread); it != running_on.end())
-        interval -= it->second.length_between(a.created, b.created);
-      if (fastest < 0 || interval < fastest) fastest = interval;
+// Intervals between two creations by one task during which it did its own work and nothing else
+// (ran no task, waited in no taskwait): each is one creation call plus the program's code between
+// the two task constructs, an upper bound of the creation cost (divided among the creations the
+// second record stands for, under adaptive sampling).
+std::vector<double> creation_gaps(const TaskNodes& nodes) {
+  std::vector<double> out;
+  for (const TaskNode& n : nodes.nodes) {
+    for (size_t i = 1; i < n.children.size(); ++i) {
+      const TaskInstance& a = *nodes.nodes[n.children[i - 1]].explicit_task;
+      const TaskInstance& b = *nodes.nodes[n.children[i]].explicit_task;
+      if (a.light || b.light || a.creator_thread != b.creator_thread) continue;  // an untied creator moved
+      const double interval = b.created - a.created;
+      // b stands for itself and the light creations since a (adaptive sampling): as many calls.
+      if (interval > 0 && n.own_work.length_between(a.created, b.created) >= interval * (1 - 1e-9))
+        out.push_back(interval / b.weight);
     }
   }
-  return fastest;
+  return out;
+}
+
+// Creation → start of the tasks that started on their creator's thread while the creator did
+// its own work until then (it switched to the new task at once) and created nothing else.
+std::vector<double> immediate_starts(const TaskNodes& nodes) {
+  std::unordered_map<uint32_t, const TaskNode*> node_of;  // task id → node
+  for (const TaskNode& n : nodes.nodes)
+    node_of[n.explicit_task ? n.explicit_task->id : n.implicit_part->implicit_task] = &n;
+  std::map<uint32_t, std::vector<double>> created_on;  // log thread → its creations, in time order
+  for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
+    const TaskInstance& t = *nodes.nodes[i].explicit_task;
+    if (!t.light) created_on[t.creator_thread].push_back(t.created);
+  }
+  for (auto& [thread, times] : created_on) std::sort(times.begin(), times.end());
+  std::vector<double> out;
+  for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
+    const TaskInstance& t = *nodes.nodes[i].explicit_task;
+    if (t.light || t.fragments.empty() || t.fragments.front().thread != t.creator_thread) continue;
+    const double start = t.fragments.front().begin;
+    if (start < t.created) continue;
+    const std::vector<double>& times = created_on[t.creator_thread];
+    if (auto next = std::upper_bound(times.begin(), times.end(), t.created); next != times.end() && *next < start)
+      continue;  // the creator created another task before this one started
+    auto creator = node_of.find(t.parent);
+    if (creator == node_of.end()) continue;
+    if (creator->second->own_work.length_between(t.created, start) >= (start - t.created) * (1 - 1e-9))
+      out.push_back(start - t.created);
+  }
+  return out;
+}
+
+// Depth of every explicit node (1: created by an implicit task); 0 for light batches.
+std::vector<size_t> depths_of(const TaskNodes& nodes) {
+  std::vector<size_t> depth(nodes.nodes.size(), 0);
+  std::vector<size_t> stack;
+  for (size_t i = 0; i < nodes.implicit_count; ++i) stack.push_back(i);
+  while (!stack.empty()) {
+    const size_t n = stack.back();
+    stack.pop_back();
+    for (size_t c : nodes.nodes[n].children) {
+      if (nodes.nodes[c].explicit_task->light) continue;
+      depth[c] = depth[n] + 1;
+      stack.push_back(c);
+    }
+  }
+  return depth;
 }
 
 // Thread time left idle at the end when `bodies` are handed out in order to whichever of `team`
@@ -132,7 +186,8 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   out.work_s = graph.work_s;
   out.span_s = graph.span_s;
   out.thread_time_s = static_cast<double>(region.threads.size()) * (region.end - region.begin);
-  out.creation_interval_s = fastest_creation_interval(tasks, nodes);
+  out.creation_gaps = creation_gaps(nodes);
+  out.immediate_starts = immediate_starts(nodes);
   out.end_idle_s = end_idle(nodes, region.threads.size());
   out.graph_idle_s = std::max(0.0, static_cast<double>(region.threads.size()) * graph.span_s - graph.work_s);
   const TaskNode* creator = nullptr;
@@ -142,6 +197,26 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
     const TaskInstance& last = *nodes.nodes[creator->children.back()].explicit_task;
     out.creation_chain_s = creator->own_work.length_between(-std::numeric_limits<double>::infinity(), last.created);
     for (size_t c : creator->children) out.chain_tasks += nodes.nodes[c].explicit_task->weight;
+  }
+
+  std::unordered_map<const TaskInstance*, const TaskNode*> node_of;
+  std::unordered_map<uint32_t, const TaskNode*> node_by_id;  // recorded tasks only
+  const std::vector<size_t> depth = depths_of(nodes);
+  for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
+    const TaskNode& n = nodes.nodes[i];
+    node_of[n.explicit_task] = &n;
+    if (!n.explicit_task->light) node_by_id[n.explicit_task->id] = &n;
+    if (depth[i] == 0 || n.explicit_task->fragments.empty()) continue;
+    if (out.depths.size() < depth[i]) out.depths.resize(depth[i]);
+    DepthFigures& d = out.depths[depth[i] - 1];
+    d.tasks += n.explicit_task->weight;
+    d.recorded += 1;
+    d.own_work_s += n.own_work.total();
+    d.waiting += n.waits.empty() ? 0 : 1;
+    if (n.children.empty() && n.explicit_task->light_children == 0) {
+      d.leaves += 1;
+      d.leaf_own_work_s += n.own_work.total();
+    }
   }
 
   double last_creation = -std::numeric_limits<double>::infinity();
@@ -167,8 +242,11 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   for (const ThreadInRegion& part : region.threads) {
     auto it = nodes.fragments_on_thread.find(part.thread);
     const std::vector<PlacedFragment>* fragments = it == nodes.fragments_on_thread.end() ? nullptr : &it->second;
-    const IntervalSet waiting = waiting_of(part, fragments);
+    const IntervalSet waiting = waiting_of(part, fragments, node_of);
     out.tail_idle_s += waiting.length_between(last_start, last_end);
+    std::unordered_map<double, const SyncVisit*> taskwait_ending_at;  // an explicit task's own taskwaits
+    for (const SyncVisit& v : part.syncs)
+      if (v.kind == SyncKind::Taskwait && v.task != 0) taskwait_ending_at[v.depart] = &v;
     for (const Interval& w : waiting.intervals()) {
       const PlacedFragment* next = fragment_starting_at(fragments, w.end);
       // Around a batch of light tasks the waiting is only known in sum: the dispatches between
@@ -176,15 +254,33 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
       // ending in a batch is not classified at all (its task's creation is unknown).
       const PlacedFragment* before = fragment_ending_at(fragments, w.begin);
       const bool after_batch = before != nullptr && before->task->light;
-      if (next == nullptr) {
-        out.starvation_s += std::max(0.0, std::min(w.end, last_creation) - w.begin);
-      } else if (next->starts_task && !next->task->light) {
+      if (next != nullptr && next->starts_task) {
+        if (next->task->light) continue;
         const double created = next->task->created;
         if (created > w.begin)
           out.starvation_s += std::min(w.end, created) - w.begin;
         else if (!after_batch)
           out.dispatch_gaps.push_back(w.end - w.begin);
+        continue;
       }
+      if (auto tw = taskwait_ending_at.find(w.end); tw != taskwait_ending_at.end()) {
+        // The waiting task resumes its own work: the stretch is the taskwait's cost if its
+        // children had all completed before it began (else it waited for a child on another thread).
+        const SyncVisit& v = *tw->second;
+        auto owner = node_by_id.find(v.task);
+        if (owner == node_by_id.end() || after_batch) continue;
+        double last_child = -std::numeric_limits<double>::infinity();
+        bool done = true;
+        for (size_t c : owner->second->children) {
+          const TaskInstance& child = *nodes.nodes[c].explicit_task;
+          if (child.created >= v.arrive) continue;
+          done = done && child.completed >= 0;
+          last_child = std::max(last_child, child.completed);
+        }
+        if (done && last_child <= w.begin) out.taskwait_gaps.push_back(w.end - w.begin);
+        continue;
+      }
+      if (next == nullptr) out.starvation_s += std::max(0.0, std::min(w.end, last_creation) - w.begin);
     }
   }
   return out;
@@ -198,9 +294,20 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.thread_time_s += s.thread_time_s;
   into.work_s += s.work_s;
   into.span_s += s.span_s;
-  into.dispatch_gaps.insert(into.dispatch_gaps.end(), s.dispatch_gaps.begin(), s.dispatch_gaps.end());
-  if (s.creation_interval_s >= 0 && (into.creation_interval_s < 0 || s.creation_interval_s < into.creation_interval_s))
-    into.creation_interval_s = s.creation_interval_s;
+  const auto pool = [](std::vector<double>& a, const std::vector<double>& b) { a.insert(a.end(), b.begin(), b.end()); };
+  pool(into.dispatch_gaps, s.dispatch_gaps);
+  pool(into.taskwait_gaps, s.taskwait_gaps);
+  pool(into.immediate_starts, s.immediate_starts);
+  pool(into.creation_gaps, s.creation_gaps);
+  if (into.depths.size() < s.depths.size()) into.depths.resize(s.depths.size());
+  for (size_t d = 0; d < s.depths.size(); ++d) {
+    into.depths[d].tasks += s.depths[d].tasks;
+    into.depths[d].recorded += s.depths[d].recorded;
+    into.depths[d].own_work_s += s.depths[d].own_work_s;
+    into.depths[d].waiting += s.depths[d].waiting;
+    into.depths[d].leaves += s.depths[d].leaves;
+    into.depths[d].leaf_own_work_s += s.depths[d].leaf_own_work_s;
+  }
   into.starvation_s += s.starvation_s;
   into.tail_idle_s += s.tail_idle_s;
   into.end_idle_s += s.end_idle_s;

@@ -10,6 +10,13 @@
 //     creators could not feed it);
 // a stretch that ends without a task starves while tasks are still being created (until the
 // instance's last creation).
+// A thread also waits inside an explicit task's own taskwait while it runs none of its children:
+// there, a stretch that ends in the start of a ready task is a dispatch gap too (a recursive tree
+// pays most of its dispatches inside taskwaits, not in the barrier), and a stretch that ends the
+// taskwait after every child of the waiting task had completed is the runtime's *taskwait cost*
+// (finishing the last child and leaving the taskwait).
+// A task that starts on its creator's thread with nothing else in between (undeferred, or run at
+// once because the creator's queue was full) gives its *immediate start*: creation to start.
 // *Tail idle*: waiting after the instance's last task has started (no work left to hand out)
 // until its last task ends.
 // *Creation chain*: the own work of the instance's main creator (the task that created the most)
@@ -29,6 +36,17 @@
 
 namespace ompscope::analysis {
 
+// Recorded tasks at one depth of the task tree (depth 1: created by an implicit task; depth d + 1:
+// created by a task at depth d). Sums, so that instances add up.
+struct DepthFigures {
+  double tasks = 0;        // creations the recorded tasks at this depth stand for (their weights)
+  double recorded = 0;     // recorded tasks at this depth
+  double own_work_s = 0;   // their own work (creation calls included), summed over the recorded ones
+  double waiting = 0;      // of them, tasks with at least one taskwait or taskgroup of their own
+  double leaves = 0;       // of them, tasks that created none
+  double leaf_own_work_s = 0;  // the own work of those
+};
+
 struct TaskFigures {
   uint64_t tasks = 0;          // explicit tasks that ran
   uint64_t recorded_tasks = 0; // of them, recorded in full (the others: adaptive sampling)
@@ -38,7 +56,10 @@ struct TaskFigures {
   double work_s = 0;           // task graph (task_graph.h), instances summed: they run one after another
   double span_s = 0;
   std::vector<double> dispatch_gaps;  // seconds, one per back-to-back start of a ready task
-  double creation_interval_s = -1;    // fastest time between two creations by one task; -1: none
+  std::vector<double> taskwait_gaps;  // seconds, one per taskwait that ended with its children done
+  std::vector<double> immediate_starts;  // seconds, creation → start of a task run at once by its creator
+  std::vector<double> creation_gaps;  // seconds between two creations by one task with nothing run between
+  std::vector<DepthFigures> depths;   // [d - 1]: recorded tasks at depth d
   double starvation_s = 0;     // thread time
   double tail_idle_s = 0;      // thread time
   double end_idle_s = 0;       // thread time
@@ -50,6 +71,10 @@ struct TaskFigures {
   double mean_body_s() const { return tasks ? body_s / static_cast<double>(tasks) : 0; }
   double dispatch_s() const;      // median dispatch gap; 0 without any
 };
+
+// The median of `v`; 0 for none.
+double median_of_samples(std::vector<double> v);
+
 
 // `tasks`: the explicit tasks created in `region`.
 TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks);

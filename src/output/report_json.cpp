@@ -51,9 +51,12 @@ json tasks_json(const std::map<int, analysis::TaskSummary>& tasks) {
               {"end_idle_s", s.end_idle_s}};
     j["measured_speedup"] = s.measured_speedup > 0 ? json(s.measured_speedup) : json(nullptr);
     j["dispatch_s"] = s.dispatch_s > 0 ? json(s.dispatch_s) : json(nullptr);
-    // OMPT marks a creation with one event: the cost is bounded from above by the creator's
-    // fastest interval between two creations, never measured directly.
-    j["creation_s"] = s.creation_s >= 0 ? json(s.creation_s) : json(nullptr);
+    // OMPT marks a creation with one event: the cost is bounded from above by the intervals
+    // between two creations with nothing run between them, never measured directly.
+    j["creation_s"] = s.creation_s > 0 ? json(s.creation_s) : json(nullptr);
+    j["taskwait_s"] = s.taskwait_s > 0 ? json(s.taskwait_s) : json(nullptr);
+    j["immediate_start_s"] = s.immediate_start_s > 0 ? json(s.immediate_start_s) : json(nullptr);
+    j["per_task_cost_s"] = s.per_task_cost_s > 0 ? json(s.per_task_cost_s) : json(nullptr);
     j["creation_estimated"] = true;
     out[std::to_string(t)] = j;
   }

@@ -85,17 +85,30 @@ void render_tasks(std::string& out, const json& tasks, int threads, const Style&
   const json* s = field(tasks, std::to_string(threads));
   if (!s) return;
   const auto measured = number_field(*s, "measured_speedup");
-  out += fmt::format("         {:>3} {:<8} {:.0f} tasks of {} on average; parallelism {:.2f} (work {} ÷ span {}) "
-                     "bounds the speedup at {}{}\n",
+  const double bound = s->value("speedup_bound", 0.0);
+  // Faster than the graph allows: the bound holds for the work measured at this count, and the
+  // work itself shrank (data that fits the threads' caches together), so say so, not "bounds".
+  const bool superlinear = measured && bound > 0 && *measured > 1.05 * bound;
+  const std::string speedup =
+      superlinear ? fmt::format("allows a speedup of {} for the same work; measured {}: superlinear, the tasks' "
+                                "work itself shrank (their data shared among more caches, say)",
+                                format_speedup(bound), format_speedup(*measured))
+                  : fmt::format("bounds the speedup at {}{}", format_speedup(bound),
+                                measured ? ", measured " + format_speedup(*measured) : std::string());
+  out += fmt::format("         {:>3} {:<8} {:.0f} tasks of {} on average; parallelism {:.2f} (work {} ÷ span {}) {}\n",
                      threads, threads == 1 ? "thread:" : "threads:", s->value("count", 0.0), format_seconds(s->value("mean_body_s", 0.0)),
                      s->value("parallelism", 0.0), format_seconds(s->value("work_s", 0.0)),
-                     format_seconds(s->value("span_s", 0.0)), format_speedup(s->value("speedup_bound", 0.0)),
-                     measured ? ", measured " + format_speedup(*measured) : std::string());
+                     format_seconds(s->value("span_s", 0.0)), speedup);
   std::vector<std::string> costs;
   const double count = s->value("count", 0.0), recorded = s->value("recorded", count);
   if (recorded < count) costs.push_back(fmt::format("{:.0f} recorded in full, the others sampled", recorded));
   if (auto d = number_field(*s, "dispatch_s")) costs.push_back("dispatch " + format_seconds(*d) + " per task");
-  if (auto c = number_field(*s, "creation_s")) costs.push_back("creation ≤ " + format_seconds(*c) + " (estimated)");
+  if (auto c = number_field(*s, "creation_s"))
+    costs.push_back("creation ≤ " + format_seconds(*c) + " (estimated)");
+  else
+    costs.push_back("creation could not be measured");
+  if (auto w = number_field(*s, "taskwait_s")) costs.push_back("taskwait " + format_seconds(*w));
+  if (auto i = number_field(*s, "immediate_start_s")) costs.push_back("creation to immediate start " + format_seconds(*i));
   if (!costs.empty()) out += st.dim(fmt::format("                      {}", fmt::join(costs, ", "))) + "\n";
 }
 

@@ -258,6 +258,7 @@ TEST(DiagnoseRegion, TheRuntimesPerTaskCostIsAnOverheadThatNeedsNoTimeLost) {
   // perfectly (lost 0) can still win it back, like its fork/join cost.
   RegionRun r = region_run("a", 5, 1);
   r.tasks = task_figures_with(0, /*dispatch_s=*/0.02);
+  r.tasks.work_s = 10 - 2;  // the team's time outside the program's code is those 2 s
   const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/0);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].kind, "fine_grained_tasks");

@@ -14,17 +14,19 @@ namespace {
 using testing::detail;
 using testing::find;
 
-// 100 tasks in a region where the team spent 10 s of thread time: 10% of it is 1 s.
+// 100 tasks in a region where the team spent 10 s of thread time: 10% of it is 1 s. Outside the
+// program's code (the tasks' and the creator's own work), the team spends 100 × dispatch, or all
+// it has left beside the bodies.
 TaskFigures figures(double body_each, double dispatch, size_t gaps, double starvation = 0, double end_idle = 0) {
   TaskFigures f;
   f.tasks = 100;
   f.body_s = 100 * body_each;
+  f.work_s = std::max(f.body_s, 10 - 100 * dispatch);
   f.thread_time_s = 10;
   f.dispatch_gaps.assign(gaps, dispatch);
   f.starvation_s = starvation;
   f.end_idle_s = end_idle;
   f.tail_idle_s = end_idle / 2;  // measured: shown, not judged
-  f.creation_interval_s = 0.001;
   f.creating_threads = 1;
   return f;
 }
@@ -143,7 +145,9 @@ TEST(TaskDiagnoses, EachHandBuiltPathologyGetsItsOwnDiagnosisAndNoOther) {
   };
   const Case cases[] = {{testing::creator_with_preparation_log(), "task_creation_bottleneck", 2 * 70 - 81},
                         {testing::three_tasks_on_two_threads_log(), "coarse_grained_tasks", 40},
-                        {testing::twenty_tiny_tasks_log(), "fine_grained_tasks", 20 * 2}};
+                        // The team's 2 × 90 µs less the program's own code: work 41 less the
+                        // 20 creation calls of 1 µs each (the master's creation gaps).
+                        {testing::twenty_tiny_tasks_log(), "fine_grained_tasks", 2 * 90 - (41 - 20)}};
   for (const Case& c : cases) {
     const Timeline t = build_timeline(c.log);
     std::vector<const TaskInstance*> tasks;
@@ -164,6 +168,121 @@ TEST(TaskDiagnoses, TheMedianRepeatDecides) {
   EXPECT_DOUBLE_EQ(problems[0].time_s, 1.2);
 }
 
+// --- the per-task cost and the cutoff of a recursive tree ------------------------------------------
+
+// A binary tree of `levels` levels below one task created by the implicit task, every run of
+// figures as the recorded tasks would give them: own work 1 µs per task that the runtime spends
+// starting and finishing it (all of a leaf's), and per inner task its two creation calls of 0.5 µs
+// and 1 µs of code more (none in the 8 tasks of the fourth level); the runtime's cost measured per task: creation
+// 0.5, dispatch 1, a taskwait of 0.5 in every inner task.
+TaskFigures binary_tree(size_t levels, double team_time_s) {
+  TaskFigures f;
+  double count = 1;
+  for (size_t d = 0; d < levels; ++d, count *= 2) {
+    DepthFigures depth;
+    depth.tasks = depth.recorded = count;
+    const bool leaf = d + 1 == levels;
+    depth.own_work_s = count * (leaf ? 1e-6 : (d == 3 ? 1e-6 : 2e-6) + 2 * 0.5e-6);
+    depth.waiting = leaf ? 0 : count;
+    depth.leaves = leaf ? count : 0;
+    depth.leaf_own_work_s = leaf ? count * 1e-6 : 0;
+    f.depths.push_back(depth);
+    f.tasks += static_cast<uint64_t>(count);
+    f.body_s += depth.own_work_s;
+  }
+  f.recorded_tasks = f.tasks;
+  f.work_s = f.body_s;
+  f.thread_time_s = team_time_s;
+  f.dispatch_gaps.assign(f.tasks, 1e-6);
+  f.creation_gaps.assign(f.tasks, 0.5e-6);
+  f.taskwait_gaps.assign(f.tasks / 2, 0.5e-6);
+  f.creating_threads = 1;
+  return f;
+}
+
+TEST(PerTaskCost, CreationDispatchAndTheTaskwaitShareOfEachTask) {
+  const TaskFigures f = binary_tree(5, 1);  // 31 tasks, 15 of them wait
+  const PerTaskCost c = per_task_cost({&f});
+  EXPECT_DOUBLE_EQ(c.creation_s, 0.5e-6);
+  EXPECT_DOUBLE_EQ(c.dispatch_s, 1e-6);
+  EXPECT_DOUBLE_EQ(c.taskwait_s, 0.5e-6);
+  EXPECT_DOUBLE_EQ(c.taskwaits_per_task, 15.0 / 31);
+  EXPECT_DOUBLE_EQ(c.children_per_task, 30.0 / 31);
+  EXPECT_DOUBLE_EQ(c.dispatched_share, 1);
+  EXPECT_DOUBLE_EQ(c.body_floor_s, 1e-6);  // the leaves' own work: all of it the runtime's
+  // Per child, a fourth-level task spends (2 − 1) / 2 µs of its own work, the other inner ones
+  // (3 − 1) / 2: the least is the creation call.
+  EXPECT_DOUBLE_EQ(c.creation_in_body_s, 0.5e-6);
+  EXPECT_NEAR(c.total_s, 0.5e-6 + 1e-6 + 0.5e-6 * 15 / 31, 1e-15);
+}
+
+TEST(PerTaskCost, ACreationGapFarAboveTheDispatchIsTheCreatorsPreparation) {
+  TaskFigures f = binary_tree(5, 1);
+  f.creation_gaps.assign(31, 4.01e-6);  // more than 4 × the 1 µs dispatch
+  const PerTaskCost c = per_task_cost({&f});
+  EXPECT_DOUBLE_EQ(c.creation_gap_s, 4.01e-6);
+  EXPECT_DOUBLE_EQ(c.creation_s, 0);
+  EXPECT_NEAR(c.total_s, 1e-6 + 0.5e-6 * 15 / 31, 1e-15);
+  f.creation_gaps.assign(31, 4e-6);
+  EXPECT_DOUBLE_EQ(per_task_cost({&f}).creation_s, 4e-6);
+}
+
+TEST(PerTaskCost, TasksStartedAtOnceCountTheirCreationToStart) {
+  TaskFigures f = binary_tree(1, 1);
+  f.dispatch_gaps.assign(8, 1e-6);
+  f.immediate_starts.assign(24, 0.2e-6);  // three in four started at once, creation included
+  f.creation_gaps.assign(8, 0.5e-6);
+  f.taskwait_gaps.clear();
+  const PerTaskCost c = per_task_cost({&f});
+  EXPECT_DOUBLE_EQ(c.dispatched_share, 0.25);
+  EXPECT_NEAR(c.total_s, 0.25 * (0.5e-6 + 1e-6) + 0.75 * 0.2e-6, 1e-15);
+}
+
+TEST(CutoffProposal, TheDeepestLevelWhoseSubtreesOutweighTheCostTwentyFold) {
+  // 12 levels (4095 tasks): per task 0.5 + 1 + 0.5 × 2047/4095 ≈ 1.75 µs, so a kept task needs
+  // 35 µs of inline work. Inline, a leaf does nothing (its 1 µs is the runtime's), an inner task
+  // 1 µs plus its two children: W(d) = 2^(12 − d) − 1 µs. W(6) = 63 µs, W(7) = 31 µs: keep
+  // depths 1..6, 63 tasks.
+  const TaskFigures f = binary_tree(12, 1);
+  const PerTaskCost c = per_task_cost({&f});
+  const auto cut = propose_cutoff({&f}, c);
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(cut->depth, 6);
+  EXPECT_DOUBLE_EQ(cut->kept_tasks, 63);
+  EXPECT_NEAR(cut->work_per_task_s, 63e-6, 1e-12);
+}
+
+TEST(CutoffProposal, NoneForTasksCreatedByOneLevel) {
+  const TaskFigures f = binary_tree(1, 1);
+  EXPECT_FALSE(propose_cutoff({&f}, per_task_cost({&f})).has_value());
+}
+
+TEST(FineGrainedTasks, ARecursiveTreeGetsTheCutoffAndItsGain) {
+  // 12 levels on 2 threads, the team's 20 ms: the program's own code is the tasks' own work less
+  // a creation call (0.5 µs) and the runtime's start and finish (1 µs) per task, about the inner
+  // tasks' 1 µs each; the rest is the runtime's. The cutoff keeps 63 tasks at 1.75 µs: the gain
+  // is what is left, shared by the team.
+  const TaskFigures f = binary_tree(12, 0.02);
+  const auto problems = diagnose(f);
+  const Problem* p = find(problems, "fine_grained_tasks");
+  ASSERT_NE(p, nullptr);
+  const double runtime = 0.02 - (f.work_s - 4095 * 1.5e-6);
+  const double per_task = 0.5e-6 + 1e-6 + 0.5e-6 * 2047 / 4095;
+  EXPECT_NEAR(p->time_s, runtime, 1e-12);
+  EXPECT_NEAR(p->gain_s, (runtime - 63 * per_task) / 2, 1e-12);
+  EXPECT_DOUBLE_EQ(detail(*p, "cutoff_depth"), 6);
+  EXPECT_NE(p->hint.find("depth 6"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("final(depth >= 6)"), std::string::npos) << p->hint;
+}
+
+TEST(FineGrainedTasks, ATreeOfLargeTasksIsNot) {
+  TaskFigures f = binary_tree(4, 0.02);
+  for (DepthFigures& d : f.depths) d.own_work_s *= 100, d.leaf_own_work_s *= 100;
+  f.body_s *= 100;
+  f.work_s = f.body_s;
+  EXPECT_EQ(find(diagnose(f), "fine_grained_tasks"), nullptr);
+}
+
 // --- the report's task columns -------------------------------------------------------------------
 
 TEST(SummarizeTasks, ParallelismBoundsTheSpeedupAtEachThreadCount) {
@@ -177,7 +296,7 @@ TEST(SummarizeTasks, ParallelismBoundsTheSpeedupAtEachThreadCount) {
   EXPECT_DOUBLE_EQ(at2.speedup_bound, 1.5);  // min(2, 1.5)
   EXPECT_DOUBLE_EQ(at2.measured_speedup, 1.25);
   EXPECT_DOUBLE_EQ(at2.dispatch_s, 0);  // 3 gaps are too few to say
-  EXPECT_DOUBLE_EQ(at2.creation_s, 0.001);
+  EXPECT_DOUBLE_EQ(at2.creation_s, -1);  // no creation gaps: not measured
   EXPECT_DOUBLE_EQ(summarize_tasks({&f}, 1, 1).speedup_bound, 1);  // min(1, 1.5)
 }
 

@@ -32,7 +32,7 @@ TEST(TaskFigures, WorkersStarveWhileTheCreatorPrepares) {
   EXPECT_US(f.tail_idle_s, 10);
   EXPECT_US(f.end_idle_s, 0);  // two bodies of 10 on two threads end together
   EXPECT_TRUE(f.dispatch_gaps.empty());
-  EXPECT_US(f.creation_interval_s, 30);
+  EXPECT_US(median_of_samples(f.creation_gaps), 30);
   EXPECT_EQ(f.creating_threads, 1u);
   EXPECT_US(f.work_s, 81);
   EXPECT_US(f.span_s, 70);
@@ -55,7 +55,7 @@ TEST(TaskFigures, TheLastOfThreeTasksRunsWhileTheOtherThreadIdles) {
   EXPECT_US(f.starvation_s, 1);
   ASSERT_EQ(f.dispatch_gaps.size(), 2u);
   EXPECT_US(f.dispatch_s(), 1);
-  EXPECT_US(f.creation_interval_s, 1);
+  EXPECT_US(median_of_samples(f.creation_gaps), 1);
 }
 
 TEST(TaskFigures, TheTaskCountRevealsTooFewTasksWhenASlowedThreadBalancedTheirBodies) {
@@ -101,7 +101,7 @@ TEST(TaskFigures, TinyTasksLeaveDispatchGapsBetweenThem) {
   EXPECT_US(f.creation_chain_s, 20);
   EXPECT_EQ(f.chain_tasks, 20u);
   EXPECT_US(f.graph_idle_s, 2 * 21 - 41);
-  EXPECT_US(f.creation_interval_s, 1);
+  EXPECT_US(median_of_samples(f.creation_gaps), 1);
 }
 
 TEST(TaskFigures, SampledTinyTasksGiveTheFiguresOfTheRunRecordedInFull) {
@@ -124,12 +124,13 @@ TEST(TaskFigures, SampledTinyTasksGiveTheFiguresOfTheRunRecordedInFull) {
   EXPECT_EQ(f.chain_tasks, 20u);  // the recorded creations' weights: 4 × 1 + 4 × 4
   EXPECT_US(f.work_s, 41);
   EXPECT_US(f.span_s, 21);
-  EXPECT_US(f.creation_interval_s, 1);
+  EXPECT_US(median_of_samples(f.creation_gaps), 1);
 }
 
 TEST(TaskFigures, TasksTheCreatorRunsBetweenTwoCreationsAreNotCreationTime) {
   // libomp runs a new task at once when its queue is full: creation at 10, the task runs
-  // 11 → 14, next creation at 15: the creation interval is 5 − 3 = 2 µs.
+  // 11 → 14, next creation at 15, run 16 → 19. No creation gap (a task ran between the two
+  // creations): two immediate starts of 1 µs, creation and dispatch together.
   const auto join = ompt_sync_region_barrier_implicit_parallel;
   testing::LogBuilder b(1, 100);
   b.thread(0)
@@ -149,8 +150,39 @@ TEST(TaskFigures, TasksTheCreatorRunsBetweenTwoCreationsAreNotCreationTime) {
       .parallel_end(30, 10, 2, 0xA0)
       .thread_end(40);
   const TaskFigures f = figures_of(b.log());
-  EXPECT_US(f.creation_interval_s, 2);
+  EXPECT_TRUE(f.creation_gaps.empty());
+  ASSERT_EQ(f.immediate_starts.size(), 2u);
+  EXPECT_US(f.immediate_starts[0], 1);
+  EXPECT_US(f.immediate_starts[1], 1);
   EXPECT_US(f.body_s, 6);
+}
+
+TEST(TaskFigures, ATreePaysItsDispatchesInsideTheTaskwaitsOfItsTasks) {
+  // two_level_tree_log: the waits inside task 100's own taskwait are the runtime's too.
+  const TaskFigures f = figures_of(testing::two_level_tree_log());
+  EXPECT_EQ(f.tasks, 3u);
+  ASSERT_EQ(f.dispatch_gaps.size(), 3u);
+  EXPECT_US(f.dispatch_gaps[0], 1);  // 2 → 3: task 100, created at 1
+  EXPECT_US(f.dispatch_gaps[1], 1);  // 7 → 8: task 201
+  EXPECT_US(f.dispatch_gaps[2], 2);  // 9 → 11: task 200
+  ASSERT_EQ(f.taskwait_gaps.size(), 1u);
+  EXPECT_US(f.taskwait_gaps[0], 3);  // 12 → 15: both children done at 12
+  ASSERT_EQ(f.creation_gaps.size(), 1u);
+  EXPECT_US(f.creation_gaps[0], 2);  // 4 → 6, all of it task 100's own work
+  EXPECT_TRUE(f.immediate_starts.empty());  // each started after another creation or a wait
+  EXPECT_US(f.starvation_s, 6);  // the worker, until the last creation
+  // Depth 1: task 100, its own work 3 → 7 and 15 → 16; depth 2: its two children, 1 µs each.
+  ASSERT_EQ(f.depths.size(), 2u);
+  EXPECT_EQ(f.depths[0].recorded, 1);
+  EXPECT_EQ(f.depths[0].tasks, 1);
+  EXPECT_US(f.depths[0].own_work_s, 5);
+  EXPECT_EQ(f.depths[0].waiting, 1);
+  EXPECT_EQ(f.depths[0].leaves, 0);
+  EXPECT_EQ(f.depths[1].recorded, 2);
+  EXPECT_US(f.depths[1].own_work_s, 2);
+  EXPECT_EQ(f.depths[1].leaves, 2);
+  EXPECT_US(f.depths[1].leaf_own_work_s, 2);
+  EXPECT_US(f.body_s, 5 + 2);
 }
 
 TEST(TaskFigures, InstancesAddUpAndPoolTheirDispatchGaps) {
@@ -171,7 +203,7 @@ TEST(TaskFigures, ARegionWithoutTasksHasNone) {
   const TaskFigures f = task_figures(t.regions.at(0), {});
   EXPECT_EQ(f.tasks, 0u);
   EXPECT_EQ(f.thread_time_s, 0);
-  EXPECT_EQ(f.creation_interval_s, -1);
+  EXPECT_TRUE(f.creation_gaps.empty());
 }
 
 }  // namespace

@@ -132,4 +132,33 @@ inline RunLog twenty_tiny_tasks_sampled_log() {
   return b.log();
 }
 
+// A two-level task tree on the master, the worker idle in the single's barrier: task 100 (created
+// by the implicit task at 1) runs 3 → 16 and creates 200 at 4 and 201 at 6, then waits for them
+// in its taskwait 7 → 15, running 201 (8 → 9) and 200 (11 → 12) in it. Gaps: the implicit task's
+// taskwait 2 → 3 before 100 (a dispatch), 7 → 8 and 9 → 11 in 100's taskwait (dispatches), and
+// 12 → 15, leaving the taskwait after both children were done (its cost).
+inline RunLog two_level_tree_log() {
+  using namespace task_scenario_detail;
+  LogBuilder b(2, 100);
+  open_region(b);
+  b.thread(0)
+      .task_create(1, 100, 11, kTaskCode)
+      .sync_begin(2, ompt_sync_region_taskwait)
+      .task_schedule(3, 11, ompt_task_switch, 100)
+      .task_create(4, 200, 100, kTaskCode + 1)
+      .task_create(6, 201, 100, kTaskCode + 1)
+      .sync_begin(7, ompt_sync_region_taskwait)
+      .task_schedule(8, 100, ompt_task_switch, 201)
+      .task_schedule(9, 201, ompt_task_complete, 100)
+      .task_schedule(11, 100, ompt_task_switch, 200)
+      .task_schedule(12, 200, ompt_task_complete, 100)
+      .sync_end(15, ompt_sync_region_taskwait)
+      .task_schedule(16, 100, ompt_task_complete, 11)
+      .sync_end(17, ompt_sync_region_taskwait)
+      .sync_begin(17, kSingleBarrier);
+  b.thread(1).sync_begin(0, kSingleBarrier);
+  close_region(b, 18, 20);
+  return b.log();
+}
+
 }  // namespace ompscope::analysis::testing

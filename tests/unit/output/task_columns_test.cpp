@@ -71,12 +71,21 @@ TEST(TaskColumns, ReportJsonHasATasksObjectPerThreadCountOnlyWhereThereAreTasks)
 }
 
 TEST(TaskColumns, TextReportShowsTheBoundBesideTheMeasuredSpeedupAndLabelsTheEstimate) {
-  const std::string text = render_text_report(report_to_json(tasking_report()));
+  analysis::Report report = tasking_report();
+  report.regions[0].tasks[2].measured_speedup = 1.1;
+  const std::string text = render_text_report(report_to_json(report));
   EXPECT_TRUE(contains(text, "1000 tasks of 25.0 µs on average; parallelism 1.12 (work 450 ms ÷ span 400 ms) "
-                             "bounds the speedup at 1.12×, measured 1.33×"))
+                             "bounds the speedup at 1.12×, measured 1.10×"))
       << text;
   EXPECT_TRUE(contains(text, "dispatch 500 ns per task, creation ≤ 200 µs (estimated)")) << text;
   EXPECT_EQ(text.find("explicit tasks"), text.rfind("explicit tasks")) << "only the tasking region has task lines";
+}
+
+TEST(TaskColumns, ASpeedupAboveTheBoundIsCalledSuperlinearNotBounded) {
+  // The graph allows 1.12× for the work measured at 2 threads; 1.33× means the work shrank.
+  const std::string text = render_text_report(report_to_json(tasking_report()));
+  EXPECT_TRUE(contains(text, "allows a speedup of 1.12× for the same work; measured 1.33×: superlinear")) << text;
+  EXPECT_FALSE(contains(text, "bounds the speedup at 1.12×, measured 1.33×")) << text;
 }
 
 TEST(TaskColumns, WithoutAMeasuredSpeedupOnlyTheBoundIsShown) {
