@@ -5,20 +5,11 @@
 #include <vector>
 
 #include "analysis/timeline.h"
+#include "report/report.h"
 
 namespace ompscope::analysis {
 
-struct ThreadSplit {
-  uint32_t thread = 0;     // index in the team (region), or log thread index (program)
-  double work_s = 0;       // includes explicit tasks run by the thread
-  double task_s = 0;       // of which: explicit tasks
-  double barrier_wait_s = 0;  // barriers and taskwaits, minus tasks run inside them
-  double lock_wait_s = 0;
-  double fork_join_s = 0;  // region time before the thread started / after it finished
-  double outside_s = 0;    // program level only: time outside any parallel region
-  double tasks = 0;        // explicit tasks that completed on the thread (scaled like the times
-                           // for sampled-out region instances, hence not an integer)
-};
+using report::ThreadSplit;
 
 // Sums every time field and the task count; `thread` stays the left side's.
 ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s);

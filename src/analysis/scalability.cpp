@@ -3,6 +3,7 @@
 #include "analysis/duration_text.h"
 #include "analysis/task_diagnoses.h"
 #include "common/thread_count_phrase.h"
+#include "common/version.h"
 
 #include <fmt/format.h>
 
@@ -11,13 +12,6 @@
 #include <set>
 
 namespace ompscope::analysis {
-
-double RegionReport::largest_gain(int threads) const {
-  double g = 0;
-  for (const Problem& p : problems)
-    if (p.threads == threads) g = std::max(g, p.gain_s);
-  return g;
-}
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -32,6 +26,10 @@ double median_of(const std::vector<const RegionRun*>& runs, const std::function<
   std::vector<double> v;
   for (const RegionRun* r : runs) v.push_back(f(*r));
   return median(std::move(v));
+}
+
+std::string region_place(const RegionReport& r) {
+  return fmt::format("{} ({}:{})", r.id, r.file.empty() ? r.module : r.file, r.line);
 }
 
 bool has_kind(const RegionRun& r, const char* kind) {
@@ -190,6 +188,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
 
 Report build_report(const std::vector<std::string>& command, int cores, const std::vector<MeasuredRun>& runs) {
   Report report;
+  report.version = kVersion;
   report.command = command;
   report.cores = cores;
   std::set<int> thread_set;
@@ -216,8 +215,10 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   }
   if (!report.program_time_s.empty()) {
     const auto& [t0, time0] = *report.program_time_s.begin();
-    for (const auto& [t, time] : report.program_time_s)
+    for (const auto& [t, time] : report.program_time_s) {
       report.program_efficiency[t] = time > 0 ? time0 * t0 / (time * t) : 0;
+      if (const auto s = report::speedup_at(t0, time0, t, time)) report.program_speedup[t] = *s;
+    }
     const double serial0 = report.serial_s[t0];
     if (serial0 > 0 && time0 > 0) report.amdahl_speedup_bound = time0 / serial0;
   }
@@ -254,6 +255,8 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       if (!base) base = std::make_pair(t, time);
       const auto [t0, time0] = *base;
       region.efficiency[t] = time > 0 ? time0 * t0 / (time * t) : 0;
+      const std::optional<double> region_speedup = report::speedup_at(t0, time0, t, time);
+      if (region_speedup) region.speedup[t] = *region_speedup;
       const double lost = t == t0 ? 0.0 : time - time0 * t0 / t;
       region.time_lost_s[t] = lost;
       const std::optional<double> known_lost = t == t0 && t0 > 1 ? std::nullopt : std::optional<double>(lost);
@@ -261,9 +264,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       std::vector<const TaskFigures*> tasks;
       for (const RegionRun* r : repeats)
         if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
-      // A speedup needs a measured base: at the smallest count it is 1 only when that count is 1.
-      const double speedup = time > 0 && (t != t0 || t0 == 1) ? time0 * t0 / time : 0;
-      if (!tasks.empty()) region.tasks[t] = summarize_tasks(tasks, t, speedup);
+      if (!tasks.empty()) region.tasks[t] = summarize_tasks(tasks, t, region_speedup.value_or(0));
     }
     if (!region.instances_at.empty()) region.instances = region.instances_at.rbegin()->second;
     report.regions.push_back(std::move(region));
@@ -302,13 +303,34 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   });
   int rank = 0;
   for (RegionReport& r : report.regions) r.id = r.kind == "serial" ? "serial" : fmt::format("r{}", ++rank);
+  report.summary_threads = report::summary_counts(report);
+
+  // Notes of one kind are one note, whatever the number of regions it is about.
+  Note instances{"sampled_instances",
+                 "adaptive sampling: these regions were recorded in full on only some of their instances; their "
+                 "causes are measured on those and scaled to all instances (OMPSCOPE_SAMPLING=off records every one)",
+                 {}};
+  Note tasks{"sampled_tasks",
+             "adaptive sampling: these regions ran more tasks than were recorded in full; each thread counted the "
+             "others, and their time is the count times the mean body recorded on the same thread "
+             "(OMPSCOPE_SAMPLING=off records every one)",
+             {}};
+  Note subtrees{"sampled_subtrees",
+                "adaptive sampling: in these regions sampled-out tasks created sampled-out tasks (a recursive task "
+                "tree): those subtrees are missing from the task graph's span, so its parallelism is an upper bound, "
+                "and their bodies are estimated from tasks higher in the tree",
+                {}};
+  Note locks{"sampled_locks",
+             "adaptive sampling: these regions took more locks than were recorded (per acquiring site and thread: "
+             "the first 1000, then one in 16, 32, ... up to one in 65536); the others are counted exactly and their "
+             "times scaled from the recorded ones (OMPSCOPE_SAMPLING=off records every one)",
+             {}};
+  Note dropped{"dropped_events", "events were dropped: the log could not grow (disk full?)", {}};
   for (const RegionReport& r : report.regions) {
     if (r.recorded_instances_at.empty()) continue;
     const auto& [t, recorded] = *r.recorded_instances_at.rbegin();
-    report.notes.push_back(fmt::format(
-        "adaptive sampling: {} ({}:{}) was recorded in full on {} of its {} instances at {}; its "
-        "causes are measured on those and scaled to all instances (OMPSCOPE_SAMPLING=off records every one)",
-        r.id, r.file.empty() ? r.module : r.file, r.line, recorded, r.instances_at.at(t), threads_phrase(t)));
+    instances.items.push_back(fmt::format("{}: {} of {} instances at {}", region_place(r), recorded,
+                                          r.instances_at.at(t), threads_phrase(t)));
   }
   for (const RegionReport& r : report.regions) {
     // Lock sampling: the largest count's lock cause says how many operations were recorded.
@@ -320,11 +342,8 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         if (name == "recorded_acquisitions") recorded = value;
       }
       if (recorded > 0 && recorded < ops)
-        report.notes.push_back(fmt::format(
-            "adaptive sampling: {} ({}:{}) took {:.0f} locks at {}, {:.0f} recorded (per acquiring site and thread: the "
-            "first 1000, then one in 16, 32, ... up to one in 65536); the others are counted exactly and their "
-            "times scaled from the recorded ones (OMPSCOPE_SAMPLING=off records every one)",
-            r.id, r.file.empty() ? r.module : r.file, r.line, ops, threads_phrase(p->threads), recorded));
+        locks.items.push_back(fmt::format("{}: {:.0f} locks at {}, {:.0f} recorded", region_place(r), ops,
+                                          threads_phrase(p->threads), recorded));
       break;
     }
   }
@@ -332,23 +351,17 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     if (r.tasks.empty()) continue;
     const auto& [t, s] = *r.tasks.rbegin();
     if (s.recorded_tasks >= s.tasks) continue;
-    report.notes.push_back(fmt::format(
-        "adaptive sampling: {} ({}:{}) ran {:.0f} tasks at {}, {:.0f} recorded in full; each thread counted "
-        "the others, and their time is the count times the mean body recorded on the same thread (OMPSCOPE_SAMPLING=off records "
-        "every one)",
-        r.id, r.file.empty() ? r.module : r.file, r.line, s.tasks, threads_phrase(t), s.recorded_tasks));
+    tasks.items.push_back(fmt::format("{}: {:.0f} tasks at {}, {:.0f} recorded in full", region_place(r), s.tasks,
+                                      threads_phrase(t), s.recorded_tasks));
     if (s.hidden_subtree_tasks > 0)
-      report.notes.push_back(fmt::format(
-          "adaptive sampling: in {}, {:.0f} sampled-out tasks were created by sampled-out tasks (a recursive task "
-          "tree): those subtrees are missing from the task graph's span, so its parallelism is an upper bound, and "
-          "their bodies are estimated from tasks higher in the tree",
-          r.id, s.hidden_subtree_tasks));
+      subtrees.items.push_back(fmt::format("{}: {:.0f} such tasks", region_place(r), s.hidden_subtree_tasks));
   }
   for (const MeasuredRun& run : runs)
     if (run.record.dropped_events > 0)
-      report.notes.push_back(fmt::format("{} events were dropped in the run at {} (repeat {}): the log "
-                                         "could not grow (disk full?)",
-                                         run.record.dropped_events, threads_phrase(run.record.threads), run.record.repeat));
+      dropped.items.push_back(fmt::format("{} in the run at {} (repeat {})", run.record.dropped_events,
+                                          threads_phrase(run.record.threads), run.record.repeat));
+  for (Note* note : {&instances, &locks, &tasks, &subtrees, &dropped})
+    if (!note->items.empty()) report.notes.push_back(std::move(*note));
   return report;
 }
 

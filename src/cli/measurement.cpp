@@ -102,23 +102,28 @@ std::string runtime_comparison_note(const Target& target, int threads, double me
                      at, measured_wall_s, outcome.wall_s, measured_wall_s / outcome.wall_s);
 }
 
-std::vector<std::string> target_notes(const Target& target) {
-  std::vector<std::string> notes;
+std::vector<report::Note> target_notes(const Target& target) {
+  std::vector<report::Note> notes;
   const char* static_loops = "Loops with a static schedule make no runtime call under GCC: they are invisible except "
                              "for their closing barrier, so their imbalance shows at that barrier and their time as "
                              "region work.";
   if (target.interposed) {
-    notes.push_back(fmt::format("GCC-built program, measured on its own runtime, GNU libgomp, through ompscope's "
-                                "interposer at its entry points (no OMPT there). {}",
-                                static_loops));
+    notes.push_back({"gcc",
+                     fmt::format("GCC-built program, measured on its own runtime, GNU libgomp, through ompscope's "
+                                 "interposer at its entry points (no OMPT there). {}",
+                                 static_loops),
+                     {}});
     if (!target.unobserved.empty())
-      notes.push_back(fmt::format("not observed: the program calls libgomp entry points the interposer does not "
-                                  "cover: {}; their time counts as the work of the segment they run in",
-                                  fmt::join(target.unobserved, ", ")));
+      notes.push_back({"unobserved_entry_points",
+                       "not observed: the program calls libgomp entry points the interposer does not cover; their "
+                       "time counts as the work of the segment they run in",
+                       target.unobserved});
   } else if (target.swapped) {
-    notes.push_back(fmt::format("GCC-built program, run on LLVM libomp through its GOMP layer (--runtime llvm), not "
-                                "on the GNU libgomp it ships with: times and causes are LLVM libomp's. {}",
-                                static_loops));
+    notes.push_back({"gcc",
+                     fmt::format("GCC-built program, run on LLVM libomp through its GOMP layer (--runtime llvm), not "
+                                 "on the GNU libgomp it ships with: times and causes are LLVM libomp's. {}",
+                                 static_loops),
+                     {}});
   }
   return notes;
 }

@@ -63,7 +63,7 @@ analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const an
 std::string runtime_comparison_note(const Target& target, int threads, double measured_wall_s);
 
 // Notes every report of this target carries (GCC static loops, redirection).
-std::vector<std::string> target_notes(const Target& target);
+std::vector<report::Note> target_notes(const Target& target);
 
 int core_count();
 

@@ -4,7 +4,6 @@
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "cli/report_files.h"
-#include "output/report_json.h"
 
 namespace ompscope::cli {
 
@@ -27,10 +26,10 @@ Command add_profile_command(CLI::App& parent) {
             std::vector<analysis::MeasuredRun> runs{result.run};
             analysis::Report report = analysis::build_report(options->program, core_count(), runs);
             for (auto& n : target_notes(target)) report.notes.push_back(n);
-            if (auto n = runtime_comparison_note(target, 0, result.outcome.wall_s); !n.empty()) report.notes.push_back(n);
-            const nlohmann::json doc = output::report_to_json(report);
-            write_report_files(options->out, doc);
-            show_text_report(doc, stderr);
+            if (auto n = runtime_comparison_note(target, 0, result.outcome.wall_s); !n.empty())
+              report.notes.push_back({"runtime_comparison", n, {}});
+            write_report_files(options->out, report);
+            show_text_report(report, stderr);
             if (!result.outcome.ok())
               fmt::print(stderr, "ompscope: the program {}; the report holds what was captured until then\n",
                          result.outcome.describe());

@@ -6,22 +6,21 @@
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "cli/report_files.h"
-#include "output/report_json.h"
 #include "common/error.h"
 #include "output/csv_report.h"
 #include "output/html_report.h"
 #include "output/text_report.h"
+#include "report/report_json.h"
 
 namespace ompscope::cli {
 namespace {
 
-nlohmann::json analyse_raw_log(const std::string& dir) {
+report::Report analyse_raw_log(const std::string& dir) {
   analysis::MeasuredRun run;
   run.record.status = "ok";
   run.record.log = dir;
   run.analysis = analyse_log(dir, nullptr, run.record);
-  const analysis::Report report = analysis::build_report({}, core_count(), {run});
-  return output::report_to_json(report);
+  return analysis::build_report({}, core_count(), {run});
 }
 
 }  // namespace
@@ -39,11 +38,11 @@ Command add_report_command(CLI::App& parent) {
   return {app, [options]() -> int {
             // A raw log directory (e.g. from OMP_TOOL_LIBRARIES set by hand) is analysed first.
             const bool raw_log = std::filesystem::exists(std::filesystem::path(options->dir) / kMetaFileName);
-            const nlohmann::json doc = raw_log ? analyse_raw_log(options->dir) : read_report_file(options->dir);
-            if (options->format == "json") fmt::print("{}\n", doc.dump(2));
-            else if (options->format == "csv") fmt::print("{}", output::render_csv_report(doc));
-            else if (options->format == "html") fmt::print("{}", output::render_html_report(doc));
-            else fmt::print("{}", output::render_text_report(doc, {colour_wanted(stdout)}));
+            const report::Report report = raw_log ? analyse_raw_log(options->dir) : read_report_file(options->dir);
+            if (options->format == "json") fmt::print("{}\n", report::to_json(report).dump(2));
+            else if (options->format == "csv") fmt::print("{}", output::render_csv_report(report));
+            else if (options->format == "html") fmt::print("{}", output::render_html_report(report));
+            else fmt::print("{}", output::render_text_report(report, {.colour = colour_wanted(stdout)}));
             return 0;
           }};
 }

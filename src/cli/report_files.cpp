@@ -7,8 +7,10 @@
 #include <fstream>
 
 #include "common/error.h"
+#include "output/csv_report.h"
 #include "output/html_report.h"
 #include "output/text_report.h"
+#include "report/report_json.h"
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
@@ -22,22 +24,18 @@ void write_file(const fs::path& path, const std::string& text) {
 }
 }  // namespace
 
-void write_report_files(const fs::path& dir, const nlohmann::json& report) {
-  write_file(dir / "report.json", report.dump(2) + "\n");
+void write_report_files(const fs::path& dir, const report::Report& report) {
+  write_file(dir / "report.json", report::to_json(report).dump(2) + "\n");
+  write_file(dir / "report.txt", output::render_text_report(report));
+  write_file(dir / "report.csv", output::render_csv_report(report));
   write_file(dir / "report.html", output::render_html_report(report));
 }
 
-nlohmann::json read_report_file(const fs::path& dir) {
+report::Report read_report_file(const fs::path& dir) {
   const fs::path file = fs::is_directory(dir) ? dir / "report.json" : dir;
-  std::ifstream in(file);
-  if (!in)
+  if (fs::is_directory(dir) && !fs::exists(file))
     throw Error(fmt::format("{}: no report.json there: not an ompscope output directory", dir.string()));
-  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || doc.value("tool", "") != "ompscope")
-    throw Error(fmt::format("{}: not a valid ompscope report (corrupt JSON or another tool's file)", file.string()));
-  if (!doc.contains("regions") || !doc["regions"].is_array())
-    throw Error(fmt::format("{}: report has no regions list", file.string()));
-  return doc;
+  return report::read_report(file.string());
 }
 
 bool colour_wanted(std::FILE* stream) {
@@ -45,7 +43,7 @@ bool colour_wanted(std::FILE* stream) {
   return isatty(fileno(stream)) && !(no_colour && *no_colour);
 }
 
-void show_text_report(const nlohmann::json& report, std::FILE* stream) {
+void show_text_report(const report::Report& report, std::FILE* stream) {
   output::TextOptions options;
   options.colour = colour_wanted(stream);
   fmt::print(stream, "{}", output::render_text_report(report, options));

@@ -8,10 +8,9 @@
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "cli/report_files.h"
-#include "cli/scaling_models.h"
+#include "analysis/scaling_models.h"
 #include "common/error.h"
 #include "common/thread_count_phrase.h"
-#include "output/report_json.h"
 
 namespace ompscope::cli {
 namespace {
@@ -92,24 +91,27 @@ Command add_scale_command(CLI::App& parent) {
             analysis::Report report = analysis::build_report(options->program, cores, runs);
             for (auto& n : target_notes(target)) report.notes.push_back(n);
             if (target.swapped && !runs.empty())
-              report.notes.push_back(runtime_comparison_note(target, counts.back(), runs.back().record.wall_s));
+              report.notes.push_back({"runtime_comparison", runtime_comparison_note(target, counts.back(), runs.back().record.wall_s), {}});
             if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores) {
               std::vector<std::string> set;
               for (const auto& [key, value] : bind) set.push_back(key + "=" + value);
               const auto places = bind.find("OMP_PLACES");
               const bool from_sysfs = places != bind.end() && places->second != "cores";
-              report.notes.push_back(fmt::format("runs at up to {} were bound: {} ({}set OMP_PLACES or "
-                                                 "OMP_PROC_BIND to choose otherwise)",
-                                                 threads_phrase(cores), fmt::join(set, " "),
-                                                 from_sysfs ? "one place per core, from the kernel's CPU topology; " : ""));
+              report.notes.push_back({"binding",
+                                      fmt::format("runs at up to {} were bound: {} ({}set OMP_PLACES or "
+                                                  "OMP_PROC_BIND to choose otherwise)",
+                                                  threads_phrase(cores), fmt::join(set, " "),
+                                                  from_sysfs ? "one place per core, from the kernel's CPU topology; " : ""),
+                                      {}});
             }
             if (counts.back() > cores)
-              report.notes.push_back(fmt::format("thread counts above {} are oversubscribed: more threads than cores, "
-                                                 "so their times measure time-sharing, not scaling", cores));
-            nlohmann::json doc = output::report_to_json(report);
-            add_scaling_models(report, doc);
-            write_report_files(options->out, doc);
-            show_text_report(doc, stderr);
+              report.notes.push_back({"oversubscribed",
+                                      fmt::format("thread counts above {} are oversubscribed: more threads than cores, "
+                                                  "so their times measure time-sharing, not scaling", cores),
+                                      {}});
+            analysis::add_scaling_models(report);
+            write_report_files(options->out, report);
+            show_text_report(report, stderr);
             fmt::print(stderr, "ompscope: report written to {}/report.json and report.html\n", options->out);
             return status;
           }};

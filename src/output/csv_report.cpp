@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "output/report_fields.h"
+#include <optional>
 
 namespace ompscope::output {
 namespace {
@@ -17,37 +17,38 @@ std::string csv_field(const std::string& s) {
 
 std::string number(std::optional<double> v) { return v ? fmt::format("{:.9g}", *v) : ""; }
 
+template <typename T>
+std::optional<double> at(const std::map<int, T>& values, int t) {
+  const auto it = values.find(t);
+  if (it == values.end()) return std::nullopt;
+  return static_cast<double>(it->second);
+}
+
 }  // namespace
 
-std::string render_csv_report(const nlohmann::json& report) {
+std::string render_csv_report(const report::Report& report) {
   // The task-graph columns come last so that readers of the older columns are not disturbed.
   std::string out =
       "region,kind,file,line,function,threads,instances,time_s,efficiency,time_lost_s,problem,problem_time_s,gain_s,hint,"
       "tasks,task_work_s,task_span_s,task_parallelism,task_speedup_bound\n";
-  const nlohmann::json* regions = field(report, "regions");
-  if (!regions) return out;
-  for (const nlohmann::json& r : *regions) {
-    const std::string head = fmt::format("{},{},{},{},{}", csv_field(string_field(r, "id")),
-                                         csv_field(string_field(r, "kind")), csv_field(string_field(r, "file")),
-                                         r.value("line", 0), csv_field(string_field(r, "function")));
-    for (int t : thread_counts(report)) {
-      auto time = at_threads(r, "time_s", t);
+  for (const report::RegionReport& r : report.regions) {
+    const std::string head = fmt::format("{},{},{},{},{}", csv_field(r.id), csv_field(r.kind), csv_field(r.file), r.line,
+                                         csv_field(r.function));
+    for (int t : report.threads) {
+      const auto time = at(r.time_s, t);
       if (!time) continue;
-      auto instances = at_threads(r, "instances_at", t);
-      const std::string row = fmt::format("{},{},{},{},{},{}", head, t, number(instances), number(time),
-                                          number(at_threads(r, "efficiency", t)), number(at_threads(r, "time_lost_s", t)));
+      const std::string row = fmt::format("{},{},{},{},{},{}", head, t, number(at(r.instances_at, t)), number(time),
+                                          number(at(r.efficiency, t)), number(at(r.time_lost_s, t)));
       std::string task_columns = ",,,,";
-      if (const nlohmann::json* tasks = field(r, "tasks"))
-        if (const nlohmann::json* s = field(*tasks, std::to_string(t)))
-          task_columns = fmt::format("{},{},{},{},{}", number(number_field(*s, "count")), number(number_field(*s, "work_s")),
-                                     number(number_field(*s, "span_s")), number(number_field(*s, "parallelism")),
-                                     number(number_field(*s, "speedup_bound")));
+      if (const auto s = r.tasks.find(t); s != r.tasks.end())
+        task_columns = fmt::format("{},{},{},{},{}", number(s->second.tasks), number(s->second.work_s),
+                                   number(s->second.span_s), number(s->second.parallelism),
+                                   number(s->second.speedup_bound));
       out += row + ",,,,," + task_columns + "\n";
-      if (const nlohmann::json* problems = field(r, "problems"))
-        for (const nlohmann::json& p : *problems)
-          if (p.value("threads", 0) == t)
-            out += fmt::format("{},{},{},{},{},{}\n", row, csv_field(p.value("kind", "")), number(p.value("time_s", 0.0)),
-                               number(p.value("gain_s", 0.0)), csv_field(p.value("hint", "")), task_columns);
+      for (const report::Problem& p : r.problems)
+        if (p.threads == t)
+          out += fmt::format("{},{},{},{},{},{}\n", row, csv_field(std::string(p.kind.name())), number(p.time_s),
+                             number(p.gain_s), csv_field(p.hint), task_columns);
     }
   }
   return out;

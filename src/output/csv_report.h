@@ -1,11 +1,12 @@
-// report.json as CSV: one row per region, thread count and cause (cause empty for the
-// region's own row), for spreadsheets and scripts.
+// The report as CSV: one row per region, thread count and cause (cause empty for the region's
+// own row), for spreadsheets and scripts.
 #pragma once
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "report/report.h"
 
 namespace ompscope::output {
 
-std::string render_csv_report(const nlohmann::json& report);
+std::string render_csv_report(const report::Report& report);
 
 }  // namespace ompscope::output

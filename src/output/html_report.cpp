@@ -5,11 +5,10 @@
 #include "output/html_escape.h"
 #include "output/html_report_charts.h"
 #include "output/html_report_sections.h"
-#include "output/report_fields.h"
 
 namespace ompscope::output {
 
-using nlohmann::json;
+using report::Report;
 
 namespace {
 
@@ -67,14 +66,11 @@ td.model { min-width: 16em; border-left: 2px solid #dde1e6; }
 .model-about { color: #666; font-size: 12px; }
 )css";
 
-std::string page_title(const json& report) {
-  const json* command = field(report, "command");
-  if (command != nullptr && command->is_array() && !command->empty() && (*command)[0].is_string())
-    return "ompscope report: " + (*command)[0].get<std::string>();
-  return "ompscope report";
+std::string page_title(const Report& report) {
+  return report.command.empty() ? "ompscope report" : "ompscope report: " + report.command.front();
 }
 
-std::string plots_section(const json& report) {
+std::string plots_section(const Report& report) {
   const ChartScope scope = chart_scope(report);
   return "<section id=\"plots\">\n<h2>Scaling</h2>\n<div class=\"chart-grid\">\n" + speedup_chart(report, scope) +
          efficiency_chart(report, scope) + "</div>\n<div class=\"chart-grid\">\n" + lost_time_chart(scope) +
@@ -83,7 +79,7 @@ std::string plots_section(const json& report) {
 
 }  // namespace
 
-std::string render_html_report(const json& report) {
+std::string render_html_report(const Report& report) {
   std::string html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n"

@@ -1,13 +1,12 @@
 // DIR/report.html of `ompscope scale` and `profile`: one self-contained offline page (inline CSS
-// and SVG, no script, font or image fetched from anywhere) rendered from the report.json document
-// (docs/design.md). Fields other than tool, threads and regions may be missing; what is there is shown.
+// and SVG, no script, font or image fetched from anywhere) rendered from the typed report.
 #pragma once
-#include <nlohmann/json.hpp>
+#include "report/report.h"
 
 #include <string>
 
 namespace ompscope::output {
 
-std::string render_html_report(const nlohmann::json& report);
+std::string render_html_report(const report::Report& report);
 
 }  // namespace ompscope::output

@@ -9,22 +9,24 @@
 #include "output/display_format.h"
 #include "output/html_escape.h"
 #include "output/html_report_charts.h"
-#include "output/report_fields.h"
+#include "output/report_view.h"
 #include "output/scaling_model.h"
 
 namespace ompscope::output {
 
-using nlohmann::json;
+using report::RegionReport;
+using report::Report;
 
 namespace {
 
 constexpr const char* kMissing = "—";
 constexpr const char* kOversubscribedBadge = "<span class=\"badge oversubscribed\">oversubscribed</span>";
 
-const json& array_or_empty(const json& object, std::string_view key) {
-  static const json empty = json::array();
-  const json* value = field(object, key);
-  return value != nullptr && value->is_array() ? *value : empty;
+template <typename T>
+std::optional<double> at(const std::map<int, T>& values, int t) {
+  const auto it = values.find(t);
+  if (it == values.end()) return std::nullopt;
+  return static_cast<double>(it->second);
 }
 
 std::string seconds_or_missing(std::optional<double> seconds) {
@@ -41,10 +43,9 @@ std::string shell_quoted(const std::string& argument) {
   return quoted + "'";
 }
 
-std::string command_text(const json& report) {
+std::string command_text(const Report& report) {
   std::vector<std::string> words;
-  for (const json& argument : array_or_empty(report, "command"))
-    words.push_back(shell_quoted(argument.is_string() ? argument.get<std::string>() : argument.dump()));
+  for (const std::string& argument : report.command) words.push_back(shell_quoted(argument));
   return fmt::format("{}", fmt::join(words, " "));
 }
 
@@ -59,277 +60,218 @@ std::string efficiency_cell(std::optional<double> efficiency) {
   return fmt::format("<td class=\"num efficiency {}\">{}</td>", grade, format_percent(*efficiency));
 }
 
-std::string details_text(const json& details) {
-  if (!details.is_object()) return html_escape(details.is_string() ? details.get<std::string>() : details.dump());
+std::string details_text(const std::vector<std::pair<std::string, double>>& details) {
   std::vector<std::string> parts;
-  for (const auto& [key, value] : details.items()) {
-    std::string shown;
-    if (value.is_number() && key.ends_with("_s")) shown = format_seconds(value.get<double>());
-    else if (value.is_number_float()) shown = fmt::format("{:g}", value.get<double>());
-    else if (value.is_string()) shown = value.get<std::string>();
-    else shown = value.dump();
+  for (const auto& [key, value] : details) {
+    const std::string shown = key.ends_with("_s") ? format_seconds(value) : fmt::format("{:g}", value);
     parts.push_back(fmt::format("<span class=\"detail\">{}: {}</span>", html_escape(key), html_escape(shown)));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 // Parallel regions are the rule; any other kind (the "serial" pseudo-region) is tagged.
-std::string region_kind_tag(const json& region) {
-  const std::string kind = string_field(region, "kind");
-  if (kind.empty() || kind == "parallel") return {};
-  return fmt::format(" <span class=\"badge kind\">{}</span>", html_escape(kind));
+std::string region_kind_tag(const RegionReport& region) {
+  if (region.kind.empty() || region.kind == "parallel") return {};
+  return fmt::format(" <span class=\"badge kind\">{}</span>", html_escape(region.kind));
 }
 
-std::string region_anchor(const json& region, std::size_t rank) {
-  const std::string id = string_field(region, "id");
-  return id.empty() ? fmt::format("region-rank-{}", rank) : "region-" + id;
+std::string region_anchor(const RegionReport& region, std::size_t rank) {
+  return region.id.empty() ? fmt::format("region-rank-{}", rank) : "region-" + region.id;
 }
 
-std::string hints_table(const json& problems, const std::set<int>& oversubscribed) {
+// The short name, with the full signature on hover where they differ.
+std::string function_html(const RegionReport& region, const char* css_class) {
+  const std::string name = short_function(region.function);
+  if (name == region.function)
+    return fmt::format("<code class=\"{}\">{}</code>", css_class, html_escape(name));
+  return fmt::format("<code class=\"{}\" title=\"{}\">{}</code>", css_class, html_escape(region.function),
+                     html_escape(name));
+}
+
+std::string hints_table(const std::vector<report::Problem>& problems, const Report& report) {
   std::string html =
       "<table class=\"hints\"><thead><tr><th>Cause</th><th>Threads</th><th>Time</th><th>Gain</th>"
       "<th>Hint</th><th>Details</th></tr></thead><tbody>\n";
-  for (const json& problem : problems) {
-    const std::string kind = string_field(problem, "kind");
-    const report::Cause style = cause_style(kind);
-    const auto threads = number_field(problem, "threads");
-    const json* details = field(problem, "details");
+  for (const report::Problem& problem : problems) {
+    const report::Cause& cause = problem.kind.cause();
     html += fmt::format(
         "<tr class=\"hint\" data-kind=\"{}\"><td><span class=\"swatch\" style=\"background:{}\"></span>{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num gain\">{}</td><td>{}</td><td>{}</td></tr>\n",
-        html_escape(kind), html_escape(style.color), html_escape(style.label),
-        threads ? fmt::format("{}{}", static_cast<long long>(*threads),
-                              oversubscribed.count(static_cast<int>(*threads)) ? std::string(" ") + kOversubscribedBadge : "")
-                : kMissing,
-        seconds_or_missing(number_field(problem, "time_s")), seconds_or_missing(number_field(problem, "gain_s")),
-        html_escape(string_field(problem, "hint")), details ? details_text(*details) : "");
+        "<td class=\"num\">{}{}</td><td class=\"num\">{}</td><td class=\"num gain\">{}</td><td>{}</td><td>{}</td></tr>\n",
+        html_escape(cause.kind), html_escape(cause.color), html_escape(cause.label), problem.threads,
+        report.oversubscribed(problem.threads) ? std::string(" ") + kOversubscribedBadge : "",
+        format_seconds(problem.time_s), format_seconds(problem.gain_s), html_escape(problem.hint),
+        details_text(problem.details));
   }
   return html + "</tbody></table>\n";
 }
 
 // The task graph of a tasking region beside its measured speedup, one row per thread count.
-std::string tasks_table(const json& tasks) {
+std::string tasks_table(const std::map<int, report::TaskSummary>& tasks) {
   std::string html =
       "<table class=\"tasks\"><thead><tr><th>Threads</th><th>Tasks</th><th>Mean body</th>"
       "<th title=\"runtime's cost to hand out a task that was ready\">Dispatch</th>"
       "<th title=\"estimated: OMPT marks a creation by one event, so this is the creator's fastest interval "
       "between two creations, an upper bound\">Creation (est.)</th><th>Work</th><th>Span</th>"
       "<th title=\"work ÷ span\">Parallelism</th><th title=\"min(threads, parallelism)\">Speedup bound</th>"
-      "<th>Measured speedup</th></tr></thead><tbody>\n";
-  std::vector<int> counts;
-  for (const auto& [key, value] : tasks.items()) {
-    try {
-      counts.push_back(std::stoi(key));
-    } catch (const std::exception&) {
-      // Not a thread count: nothing to show for it.
-    }
-  }
-  std::sort(counts.begin(), counts.end());
-  for (int t : counts) {
-    const json& s = tasks.at(std::to_string(t));
-    const auto count = number_field(s, "count");
-    const auto parallelism = number_field(s, "parallelism");
-    const auto bound = number_field(s, "speedup_bound");
-    const auto measured = number_field(s, "measured_speedup");
+      "<th title=\"T(t0)·t0 / T(t)\">Measured speedup</th></tr></thead><tbody>\n";
+  for (const auto& [t, s] : tasks) {
     html += fmt::format(
-        "<tr class=\"task-row\" data-threads=\"{}\"><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<tr class=\"task-row\" data-threads=\"{}\"><td class=\"num\">{}</td><td class=\"num\">{:.0f}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-        t, t, count ? fmt::format("{:.0f}", *count) : kMissing, seconds_or_missing(number_field(s, "mean_body_s")),
-        seconds_or_missing(number_field(s, "dispatch_s")), seconds_or_missing(number_field(s, "creation_s")),
-        seconds_or_missing(number_field(s, "work_s")), seconds_or_missing(number_field(s, "span_s")),
-        parallelism ? fmt::format("{:.2f}", *parallelism) : kMissing, bound ? format_speedup(*bound) : kMissing,
-        measured ? format_speedup(*measured) : kMissing);
+        "<td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        t, t, s.tasks, format_seconds(s.mean_body_s),
+        s.dispatch_s > 0 ? format_seconds(s.dispatch_s) : kMissing,
+        s.creation_s > 0 ? format_seconds(s.creation_s) : kMissing, format_seconds(s.work_s), format_seconds(s.span_s),
+        s.parallelism, format_speedup(s.speedup_bound),
+        s.measured_speedup > 0 ? format_speedup(s.measured_speedup) : kMissing);
   }
   return html + "</tbody></table>\n";
 }
 
-// The per-thread map's counts in ascending order (its keys are strings, "10" sorts before "2").
-std::vector<int> per_thread_counts(const json& region) {
-  std::set<int> counts;
-  const json* per_thread = field(region, "per_thread");
-  if (per_thread == nullptr || !per_thread->is_object()) return {};
-  for (const auto& [key, value] : per_thread->items()) {
-    try {
-      counts.insert(std::stoi(key));
-    } catch (const std::exception&) {
-      // A key that is not a count has no place on a per-thread axis.
-    }
-  }
-  return {counts.begin(), counts.end()};
-}
-
 // The fitted T(t), then in small print what it means and how well it fits.
-std::string model_html(const ScalingModel& model) {
+std::string model_html(const report::ScalingModel& model) {
   return fmt::format("<code class=\"model-formula\">T(t) ≈ {} s</code><br><span class=\"model-about\">{}</span>",
                      html_escape(model_formula(model)), html_escape(model_about(model)));
 }
 
-bool any_region_modelled(const json& regions) {
-  return std::any_of(regions.begin(), regions.end(), [](const json& region) { return scaling_model(region).has_value(); });
+bool any_region_modelled(const std::vector<RegionReport>& regions) {
+  return std::any_of(regions.begin(), regions.end(), [](const RegionReport& region) { return region.model.has_value(); });
 }
 
 }  // namespace
 
-std::string header_section(const json& report) {
-  const std::set<int> oversubscribed = oversubscribed_threads(report);
+std::string header_section(const Report& report) {
   std::string html = "<header id=\"report-header\">\n<h1>ompscope report</h1>\n";
-  const std::string tool = string_field(report, "tool");
-  const std::string version = string_field(report, "version");
-  if (!tool.empty() || !version.empty())
-    html += fmt::format("<p class=\"tool\">{} {}</p>\n", html_escape(tool), html_escape(version));
+  html += fmt::format("<p class=\"tool\">ompscope {}</p>\n", html_escape(report.version));
   html += "<dl class=\"facts\">\n";
-  if (field(report, "command"))
+  if (!report.command.empty())
     html += fmt::format("<dt>Command</dt><dd><code class=\"command\">{}</code></dd>\n", html_escape(command_text(report)));
   std::vector<std::string> counts;
-  for (int t : thread_counts(report))
-    counts.push_back(fmt::format("<span class=\"thread-count{}\">{}{}</span>", oversubscribed.count(t) ? " oversubscribed" : "",
-                                 t, oversubscribed.count(t) ? kOversubscribedBadge : ""));
+  for (int t : report.threads)
+    counts.push_back(fmt::format("<span class=\"thread-count{}\">{}{}</span>", report.oversubscribed(t) ? " oversubscribed" : "",
+                                 t, report.oversubscribed(t) ? kOversubscribedBadge : ""));
   html += fmt::format("<dt>Thread counts</dt><dd>{}</dd>\n", fmt::join(counts, " "));
-  if (const auto cores = number_field(report, "cores"))
-    html += fmt::format("<dt>Cores</dt><dd>{}</dd>\n", static_cast<long long>(*cores));
-  const json& runs = array_or_empty(report, "runs");
-  if (!runs.empty()) {
-    const auto failed = std::count_if(runs.begin(), runs.end(), [](const json& run) { return run_outcome(run).failed; });
-    html += fmt::format("<dt>Runs</dt><dd>{} run{}{}</dd>\n", runs.size(), runs.size() == 1 ? "" : "s",
+  if (report.cores > 0) html += fmt::format("<dt>Cores</dt><dd>{}</dd>\n", report.cores);
+  if (!report.runs.empty()) {
+    const auto failed =
+        std::count_if(report.runs.begin(), report.runs.end(), [](const report::RunRecord& run) { return run.failed(); });
+    html += fmt::format("<dt>Runs</dt><dd>{} run{}{}</dd>\n", report.runs.size(), report.runs.size() == 1 ? "" : "s",
                         failed ? fmt::format(", <strong class=\"failed-count\">{} failed</strong>", failed) : "");
   }
   return html + "</dl>\n</header>\n";
 }
 
-std::string runs_section(const json& report) {
-  const json& runs = array_or_empty(report, "runs");
-  if (runs.empty()) return {};
-  const std::set<int> oversubscribed = oversubscribed_threads(report);
+std::string runs_section(const Report& report) {
+  if (report.runs.empty()) return {};
   std::string html =
       "<section id=\"runs\">\n<h2>Runs</h2>\n<table class=\"runs\"><thead><tr><th>Threads</th><th>Repeat</th>"
       "<th>Wall time</th><th>Status</th><th>Events</th><th>Dropped events</th><th>Log</th></tr></thead><tbody>\n";
-  for (const json& run : runs) {
-    const RunOutcome outcome = run_outcome(run);
-    const auto threads = number_field(run, "threads");
-    const auto repeat = number_field(run, "repeat");
-    const auto events = number_field(run, "events");
-    const auto dropped = number_field(run, "dropped_events");
-    const bool is_oversubscribed = threads && oversubscribed.count(static_cast<int>(*threads));
+  for (const report::RunRecord& run : report.runs) {
+    const std::string outcome = run_outcome(run);
     html += fmt::format(
         "<tr class=\"run{}\"><td class=\"num\">{}{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"status\">{}</td><td class=\"num\">{}</td><td class=\"num{}\">{}</td><td><code>{}</code></td></tr>\n",
-        outcome.failed ? " failed" : "", threads ? fmt::format("{}", static_cast<long long>(*threads)) : kMissing,
-        is_oversubscribed ? kOversubscribedBadge : "",
-        repeat ? fmt::format("{}", static_cast<long long>(*repeat)) : kMissing,
-        seconds_or_missing(number_field(run, "wall_s")),
-        outcome.failed ? fmt::format("<strong>failed: {}</strong>", html_escape(outcome.description))
-                       : html_escape(outcome.description),
-        events ? fmt::format("{}", static_cast<long long>(*events)) : kMissing,
-        dropped && *dropped > 0 ? " dropped" : "",
-        dropped ? fmt::format("{}", static_cast<long long>(*dropped)) : kMissing, html_escape(string_field(run, "log")));
+        run.failed() ? " failed" : "", run.threads, report.oversubscribed(run.threads) ? kOversubscribedBadge : "",
+        run.repeat, format_seconds(run.wall_s),
+        run.failed() ? fmt::format("<strong>failed: {}</strong>", html_escape(outcome)) : html_escape(outcome),
+        run.events, run.dropped_events > 0 ? " dropped" : "", run.dropped_events, html_escape(run.log));
   }
   return html + "</tbody></table>\n</section>\n";
 }
 
-std::string notes_section(const json& report) {
-  const json& notes = array_or_empty(report, "notes");
-  if (notes.empty()) return {};
+std::string notes_section(const Report& report) {
+  if (report.notes.empty()) return {};
   std::string html = "<section id=\"notes\">\n<h2>Notes</h2>\n<ul class=\"notes\">\n";
-  for (const json& note : notes)
-    html += fmt::format("<li>{}</li>\n", html_escape(note.is_string() ? note.get<std::string>() : note.dump()));
+  for (const report::Note& note : report.notes) {
+    if (note.items.empty()) {
+      html += fmt::format("<li>{}</li>\n", html_escape(note.text));
+      continue;
+    }
+    html += fmt::format("<li data-kind=\"{}\">{}:<ul>\n", html_escape(note.kind), html_escape(note.text));
+    for (const std::string& item : note.items) html += fmt::format("<li>{}</li>\n", html_escape(item));
+    html += "</ul></li>\n";
+  }
   return html + "</ul>\n</section>\n";
 }
 
-std::string program_section(const json& report) {
-  const json* program = field(report, "program");
-  if (program == nullptr) return {};
-  const std::set<int> oversubscribed = oversubscribed_threads(report);
-  const bool has_serial = field(*program, "serial_s") != nullptr;
+std::string program_section(const Report& report) {
+  if (report.program_time_s.empty()) return {};
+  const bool has_serial = !report.serial_s.empty();
   std::string html = "<section id=\"program-summary\">\n<h2>Whole program</h2>\n";
   html += fmt::format("<table class=\"program\"><thead><tr><th>Threads</th><th>Time</th><th>Efficiency</th>{}</tr></thead><tbody>\n",
                       has_serial ? "<th>Serial code</th>" : "");
-  for (int t : thread_counts(report)) {
-    const auto time = at_threads(*program, "time_s", t);
+  for (int t : report.threads) {
+    const auto time = at(report.program_time_s, t);
     std::string serial_cell;
     if (has_serial) {
-      const auto serial = at_threads(*program, "serial_s", t);
+      const auto serial = at(report.serial_s, t);
       std::string share;
       if (serial && time && *time > 0) share = fmt::format(" ({} of the time)", format_percent(*serial / *time));
       serial_cell = fmt::format("<td class=\"num\">{}{}</td>", seconds_or_missing(serial), share);
     }
-    html += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td>{}{}</tr>\n",
-                        thread_heading(t, oversubscribed.count(t) > 0), seconds_or_missing(time),
-                        efficiency_cell(at_threads(*program, "efficiency", t)), serial_cell);
+    html += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td>{}{}</tr>\n", thread_heading(t, report.oversubscribed(t)),
+                        seconds_or_missing(time), efficiency_cell(at(report.program_efficiency, t)), serial_cell);
   }
   html += "</tbody></table>\n";
-  if (const auto bound = number_field(*program, "amdahl_speedup_bound"))
+  if (report.amdahl_speedup_bound > 0)
     html += fmt::format(
         "<p class=\"amdahl\">Serial code bounds the program's speedup at <strong>{}</strong> (Amdahl's law).</p>\n",
-        format_speedup(*bound));
-  if (const auto model = scaling_model(*program))
-    html += fmt::format("<p class=\"model\">Fitted model of the program's time: {}</p>\n", model_html(*model));
+        format_speedup(report.amdahl_speedup_bound));
+  if (report.program_model)
+    html += fmt::format("<p class=\"model\">Fitted model of the program's time: {}</p>\n", model_html(*report.program_model));
   return html + "</section>\n";
 }
 
-std::string regions_section(const json& report) {
-  const std::vector<int> threads = thread_counts(report);
-  const std::set<int> oversubscribed = oversubscribed_threads(report);
-  const json& regions = array_or_empty(report, "regions");
+std::string regions_section(const Report& report) {
+  const std::vector<int>& threads = report.threads;
   std::string html = "<section id=\"regions\">\n<h2>Regions, ranked by potential gain</h2>\n";
-  if (regions.empty()) return html + "<p class=\"empty\">No parallel region was observed.</p>\n</section>\n";
+  if (report.regions.empty()) return html + "<p class=\"empty\">No parallel region was observed.</p>\n</section>\n";
   html +=
       "<div class=\"table-scroll\"><table class=\"regions\"><thead>\n<tr><th rowspan=\"2\">Rank</th>"
       "<th rowspan=\"2\">Location</th><th rowspan=\"2\">Function</th><th rowspan=\"2\">Instances</th>";
   for (int t : threads)
-    html += fmt::format("<th colspan=\"3\" class=\"threads-group\">{}</th>", thread_heading(t, oversubscribed.count(t) > 0));
+    html += fmt::format("<th colspan=\"3\" class=\"threads-group\">{}</th>", thread_heading(t, report.oversubscribed(t)));
   // The model sums up the measured columns to its left, so it comes last.
-  const bool modelled = any_region_modelled(regions);
+  const bool modelled = any_region_modelled(report.regions);
   if (modelled) html += "<th rowspan=\"2\" title=\"fitted over the measured thread counts\">Model of T(t)</th>";
   html += "</tr>\n<tr>";
-  for (std::size_t i = 0; i < threads.size(); ++i) html += "<th>Time</th><th title=\"parallel efficiency\">Eff.</th><th title=\"time lost\">Lost</th>";
+  for (std::size_t i = 0; i < threads.size(); ++i)
+    html += "<th>Time</th><th title=\"parallel efficiency\">Eff.</th><th title=\"time lost\">Lost</th>";
   html += "</tr>\n</thead><tbody>\n";
   std::size_t rank = 0;
-  for (const json& region : regions) {
+  for (const RegionReport& region : report.regions) {
     ++rank;
-    const auto instances = number_field(region, "instances");
     html += fmt::format(
         "<tr class=\"region\" data-region=\"{}\"><td class=\"num\"><a href=\"#{}\">#{}</a></td>"
-        "<td class=\"location\"><code>{}</code></td><td class=\"function\"><code>{}</code>{}</td><td class=\"num\">{}</td>",
-        html_escape(string_field(region, "id")), html_escape(region_anchor(region, rank)), rank,
-        html_escape(region_location(region)), html_escape(string_field(region, "function")),
-        region_kind_tag(region), instances ? fmt::format("{}", static_cast<long long>(*instances)) : kMissing);
-    for (int t : threads) {
-      html += fmt::format("<td class=\"num\">{}</td>{}<td class=\"num\">{}</td>",
-                          seconds_or_missing(at_threads(region, "time_s", t)),
-                          efficiency_cell(at_threads(region, "efficiency", t)),
-                          seconds_or_missing(at_threads(region, "time_lost_s", t)));
-    }
-    if (modelled) {
-      const auto model = scaling_model(region);
-      html += fmt::format("<td class=\"model\">{}</td>", model ? model_html(*model) : kMissing);
-    }
+        "<td class=\"location\"><code>{}</code></td><td class=\"function\">{}{}</td><td class=\"num\">{}</td>",
+        html_escape(region.id), html_escape(region_anchor(region, rank)), rank, html_escape(region_location(region)),
+        function_html(region, "function-name"), region_kind_tag(region), region.instances);
+    for (int t : threads)
+      html += fmt::format("<td class=\"num\">{}</td>{}<td class=\"num\">{}</td>", seconds_or_missing(at(region.time_s, t)),
+                          efficiency_cell(at(region.efficiency, t)), seconds_or_missing(at(region.time_lost_s, t)));
+    if (modelled) html += fmt::format("<td class=\"model\">{}</td>", region.model ? model_html(*region.model) : kMissing);
     html += "</tr>\n";
   }
   return html + "</tbody></table></div>\n</section>\n";
 }
 
-std::string diagnosis_section(const json& report) {
-  const std::set<int> oversubscribed = oversubscribed_threads(report);
+std::string diagnosis_section(const Report& report) {
   std::string articles;
   std::size_t rank = 0;
-  for (const json& region : array_or_empty(report, "regions")) {
+  for (const RegionReport& region : report.regions) {
     ++rank;
-    const json& problems = array_or_empty(region, "problems");
-    const std::vector<int> per_thread = per_thread_counts(region);
-    if (problems.empty() && per_thread.empty() && field(region, "tasks") == nullptr) continue;
+    if (region.problems.empty() && region.per_thread.empty() && region.tasks.empty()) continue;
     const std::string location = region_location(region);
-    articles += fmt::format(
-        "<article class=\"region-detail\" id=\"{}\">\n<h3>#{} <code class=\"function\">{}</code>{}{}</h3>\n",
-        html_escape(region_anchor(region, rank)), rank, html_escape(string_field(region, "function")),
-        region_kind_tag(region),
-        location.empty() ? "" : fmt::format(" <span class=\"location\">{}</span>", html_escape(location)));
-    if (!problems.empty()) articles += hints_table(problems, oversubscribed);
-    if (const json* tasks = field(region, "tasks"); tasks != nullptr && tasks->is_object() && !tasks->empty())
-      articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(*tasks);
-    if (!per_thread.empty()) {
+    articles += fmt::format("<article class=\"region-detail\" id=\"{}\">\n<h3>#{} {}{}{}</h3>\n",
+                            html_escape(region_anchor(region, rank)), rank, function_html(region, "function"),
+                            region_kind_tag(region),
+                            location.empty() ? "" : fmt::format(" <span class=\"location\">{}</span>", html_escape(location)));
+    if (!region.problems.empty()) articles += hints_table(region.problems, report);
+    if (!region.tasks.empty())
+      articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(region.tasks);
+    if (!region.per_thread.empty()) {
       articles += "<div class=\"chart-grid\">\n";
-      for (int t : per_thread) articles += per_thread_chart(region, t, oversubscribed.count(t) > 0);
+      for (const auto& [t, rows] : region.per_thread) articles += per_thread_chart(region, t, report.oversubscribed(t));
       articles += "</div>\n";
     }
     articles += "</article>\n";

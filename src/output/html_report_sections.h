@@ -1,28 +1,28 @@
-// The HTML report's sections, each rendered from report.json into one <section> (or "" when the
+// The HTML report's sections, each rendered from the typed report into one <section> (or "" when the
 // report has nothing for it). Everything that came from the observed program is escaped.
 #pragma once
-#include <nlohmann/json.hpp>
+#include "report/report.h"
 
 #include <string>
 
 namespace ompscope::output {
 
 // Command, thread counts (oversubscribed ones labelled), cores, and how many runs failed.
-std::string header_section(const nlohmann::json& report);
+std::string header_section(const report::Report& report);
 
 // One row per run, failed runs highlighted with what ended them.
-std::string runs_section(const nlohmann::json& report);
+std::string runs_section(const report::Report& report);
 
-std::string notes_section(const nlohmann::json& report);
+std::string notes_section(const report::Report& report);
 
 // Time, efficiency and serial time per thread count; the Amdahl bound when known.
-std::string program_section(const nlohmann::json& report);
+std::string program_section(const report::Report& report);
 
 // The ranked regions: location, function, instances, then time / efficiency / time lost per count.
-std::string regions_section(const nlohmann::json& report);
+std::string regions_section(const report::Report& report);
 
 // Per region: its hint table (cause, threads, time, gain, hint, details), its task graph (work, span,
 // parallelism and the speedup bound beside the measured speedup) where it has tasks, and per-thread bars.
-std::string diagnosis_section(const nlohmann::json& report);
+std::string diagnosis_section(const report::Report& report);
 
 }  // namespace ompscope::output

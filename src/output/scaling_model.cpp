@@ -5,11 +5,10 @@
 
 #include <cmath>
 
-#include "output/report_fields.h"
 
 namespace ompscope::output {
 
-using nlohmann::json;
+using report::ScalingModel;
 
 namespace {
 
@@ -50,39 +49,6 @@ std::string growth_words(const std::string& growth) {
 
 }  // namespace
 
-double ScalingModel::at(double threads) const {
-  double value = constant;
-  for (const Term& term : terms)
-    value += term.coefficient * std::pow(threads, term.i) * std::pow(std::log2(threads), term.j);
-  return value;
-}
-
-std::optional<ScalingModel> scaling_model(const json& owner) {
-  const json* model = field(owner, "model");
-  if (model == nullptr || !model->is_object()) return std::nullopt;
-  const auto constant = number_field(*model, "constant");
-  const json* terms = field(*model, "terms");
-  if (!constant || terms == nullptr || !terms->is_array()) return std::nullopt;
-  ScalingModel out;
-  out.constant = *constant;
-  for (const json& term : *terms) {
-    const auto coefficient = number_field(term, "coefficient");
-    const auto i = number_field(term, "i");
-    const auto j = number_field(term, "j");
-    if (!coefficient || !i) return std::nullopt;
-    out.terms.push_back({*coefficient, *i, string_field(term, "exponent"), j ? static_cast<int>(*j) : 0});
-  }
-  out.growth = string_field(*model, "growth");
-  out.growth_of_thread_seconds = string_field(*model, "growth_of") == "thread_seconds";
-  out.adj_r2 = number_field(*model, "adj_r2");
-  out.stops_paying_off_at = number_field(*model, "stops_paying_off_at");
-  out.extrapolated = model->value("extrapolated", false);
-  if (const json* over = field(*model, "oversubscribed_threads"); over != nullptr && over->is_array())
-    for (const json& t : *over)
-      if (t.is_number()) out.oversubscribed_threads.push_back(t.get<int>());
-  return out;
-}
-
 std::string model_formula(const ScalingModel& model) {
   std::string text;
   if (model.constant != 0 || model.terms.empty()) text = coefficient_text(model.constant);
@@ -107,7 +73,7 @@ std::string model_about(const ScalingModel& model) {
   }
   std::vector<std::string> parts;
   if (!text.empty()) parts.push_back(text);
-  if (model.adj_r2) parts.push_back(fmt::format("adj. R² {:.3f}", *model.adj_r2));
+  parts.push_back(fmt::format("adj. R² {:.3f}", model.adj_r2));
   // Oversubscribed counts measure time-sharing, not scaling: a reader must know they are in.
   if (!model.oversubscribed_threads.empty())
     parts.push_back(fmt::format("fitted with {} oversubscribed", fmt::join(model.oversubscribed_threads, ", ")));

@@ -26,6 +26,10 @@ def pragma_lines(source):
 def load(dirpath):
     return json.load(open(os.path.join(dirpath, "report.json")))
 
+def notes(report):
+    """Each note as the sentence the text report prints: its text, then what it is about."""
+    return [n["text"] + (": " + "; ".join(n["items"]) if n["items"] else "") for n in report["notes"]]
+
 def parallel_regions(report):
     return [r for r in report["regions"] if r["kind"] == "parallel"]
 
@@ -88,7 +92,7 @@ def scenario_profile_gcc(c):
     process maps libgomp (and no LLVM libomp), the report says so, and the region sits at its
     directive's line."""
     report, p = check_profile(c, "imbalanced_loop_gcc", "imbalanced_loop.c", 24, 10)
-    if "GCC" not in p.stderr or not any("GCC" in n for n in report["notes"]):
+    if "GCC" not in p.stderr or not any("GCC" in n for n in notes(report)):
         fail("a GCC-built program must be announced once and its report must say what GCC hides")
     if not report["runtime"].startswith("GNU libgomp") or "interposed" not in report["runtime"]:
         fail(f"report runtime {report['runtime']!r}, expected GNU libgomp (interposed)")
@@ -112,10 +116,10 @@ def scenario_profile_gcc(c):
         env={"OMP_NUM_THREADS": "2"}, check_rc=0)
     swapped = load(out)
     library, _ = mapped_runtime(out)
-    if swapped["runtime"].startswith("GNU") or not any("--runtime llvm" in n for n in swapped["notes"]):
+    if swapped["runtime"].startswith("GNU") or not any("--runtime llvm" in n for n in notes(swapped)):
         fail(f"--runtime llvm: runtime {swapped['runtime']!r}, notes {swapped['notes']}")
     # ... and how the program's time there compares with its own runtime's, run bare.
-    if not any(re.search(r"s measured on LLVM libomp .* s bare on the GNU libgomp", n) for n in swapped["notes"]):
+    if not any(re.search(r"s measured on LLVM libomp .* s bare on the GNU libgomp", n) for n in notes(swapped)):
         fail(f"--runtime llvm: no note compares the two runtimes' times: {swapped['notes']}")
 
 def scenario_gcc_diagnoses(c):
@@ -158,7 +162,7 @@ def scenario_gcc_constructs(c):
     r = region_at(report, c.src("gomp_constructs.cpp"), pragma_lines(c.src("gomp_constructs.cpp"))[0], 0)
     if len(r["per_thread"]["2"]) != 2:
         fail(f"region observed on {len(r['per_thread']['2'])} threads, expected 2")
-    if "not observed" in " ".join(report["notes"]):
+    if "not observed" in " ".join(notes(report)):
         fail(f"every construct of the program is covered, yet: {report['notes']}")
 
 def scenario_gcc_uncovered(c):
@@ -171,7 +175,7 @@ def scenario_gcc_uncovered(c):
     if p.stdout != direct.stdout:
         fail(f"program output changed under the interposer:\n{direct.stdout!r}\nvs\n{p.stdout!r}")
     report = load(out)
-    if not any(n.startswith("not observed") and "GOMP_taskloop (taskloop)" in n for n in report["notes"]):
+    if not any(n.startswith("not observed") and "GOMP_taskloop (taskloop)" in n for n in notes(report)):
         fail(f"the report does not name the unobserved taskloop: {report['notes']}")
 
 def scenario_nested(c):
@@ -309,7 +313,7 @@ def scenario_scale_diagnoses(c):
         if not os.path.getsize(os.path.join(out, "report.html")) > 2000:
             fail("report.html missing or trivial")
         # Runs up to the core count are bound, and the report says how (one place per core).
-        if not any("were bound" in n and "OMP_PROC_BIND=close" in n and "OMP_PLACES=" in n for n in report["notes"]):
+        if not any("were bound" in n and "OMP_PROC_BIND=close" in n and "OMP_PLACES=" in n for n in notes(report)):
             fail(f"{program}: no note says how the runs were bound: {report['notes']}")
 
 def chromium_check():
@@ -366,7 +370,7 @@ def scenario_scale_report_html(c):
     report = load(out)
     if "model" in report["program"] or any("model" in r for r in report["regions"]):
         fail("two thread counts are too few to fit a model, yet report.json has one")
-    why = [n for n in report["notes"] if "no scaling model" in n]
+    why = [n for n in notes(report) if "no scaling model" in n]
     if len(why) != 1 or "at least 4" not in why[0]:
         fail(f"expected one note saying why nothing was fitted, got {report['notes']}")
     check_real_html_report(c, out, "scale at 1,2 threads")
@@ -379,9 +383,11 @@ def scenario_scale_report_html(c):
         model = owner.get("model")
         if model is None or not MODEL_KEYS <= set(model):
             fail(f"{name}: no model with {sorted(MODEL_KEYS)} at four thread counts: {model}")
-        if model["threads"] != [1, 2, 3, 4] or model["oversubscribed_threads"] != over:
-            fail(f"{name}: model fitted at {model['threads']}, oversubscribed {model['oversubscribed_threads']}; "
+        if sorted(int(t) for t in owner["time_s"]) != [1, 2, 3, 4] or model["oversubscribed_threads"] != over:
+            fail(f"{name}: model fitted at {sorted(owner['time_s'])}, oversubscribed {model['oversubscribed_threads']}; "
                  f"expected [1, 2, 3, 4] with {over} oversubscribed")
+        if not model["speedup_curve"]:
+            fail(f"{name}: the model has no speedup curve for the HTML chart")
         print(f"{name}: T(t) = {model['function']}  (adj. R2 {model['adj_r2']:.3f}, growth of t*T(t) "
               f"{model['growth']}, stops paying off at {model['stops_paying_off_at']})")
     shown = len(re.findall(r"^ +T\(t\) ≈ .* s {3}\(", p.stderr, re.M))
@@ -392,10 +398,14 @@ def scenario_scale_report_html(c):
     html = check_real_html_report(c, out, "scale at 1,2,3,4 threads")
     if ">Model of T(t)</th>" not in html or "(model)\"><polyline" not in html:
         fail("report.html lacks the model column or the fitted curves")
-    # `ompscope report` renders the saved report.json exactly as scale did.
-    again = run([c.bin, "report", out, "--format", "html"], check_rc=0).stdout
-    if again != html:
-        fail("ompscope report --format html differs from the report.html scale wrote")
+    # `ompscope report` reads report.json back into the typed report and renders exactly the
+    # files scale wrote from it (and the summary scale printed).
+    if report["schema_version"] != 2 or "version" not in report:
+        fail(f"report.json lacks schema_version 2 or the tool's version: {report.get('schema_version')}")
+    for fmt, name in [("html", "report.html"), ("text", "report.txt"), ("csv", "report.csv")]:
+        again = run([c.bin, "report", out, "--format", fmt], check_rc=0).stdout
+        if again != open(os.path.join(out, name)).read():
+            fail(f"ompscope report --format {fmt} differs from the {name} scale wrote")
     text = run([c.bin, "report", out, "--format", "text"], check_rc=0).stdout
     if text not in p.stderr:
         fail(f"ompscope report --format text differs from scale's summary:\n{text}")
@@ -512,7 +522,7 @@ def scenario_adaptive_sampling(c):
         fail(f"recorded_instances_at {a.get('recorded_instances_at')}, expected 2100 at 2 threads")
     if "recorded_instances_at" in b:
         fail("OMPSCOPE_SAMPLING=off still sampled")
-    if not any("adaptive sampling" in n for n in rs["notes"]) or "adaptive sampling" not in p.stdout + p.stderr:
+    if not any("adaptive sampling" in n for n in notes(rs)) or "adaptive sampling" not in p.stdout + p.stderr:
         fail("the report does not say that sampling was used")
     events_s, events_f = rs["runs"][0]["events"], rf["runs"][0]["events"]
     if not events_s < 0.4 * events_f:
@@ -552,7 +562,7 @@ def scenario_task_sampling(c):
     expected = 2000 + 2000 + 2000 + 2000 + (400000 - 2000 - 2000 * (16 + 32 + 64)) // 128
     if ta["recorded"] != expected or tb["recorded"] != 400000:
         fail(f"recorded {ta['recorded']} sampled / {tb['recorded']} full, expected {expected} / 400000")
-    if not any("adaptive sampling" in n and "tasks" in n for n in rs["notes"]) or "recorded in full" not in p.stderr:
+    if not any("adaptive sampling" in n and "tasks" in n for n in notes(rs)) or "recorded in full" not in p.stderr:
         fail(f"the report does not say that tasks were sampled: {rs['notes']}\n{p.stderr}")
     events_s, events_f = rs["runs"][0]["events"], rf["runs"][0]["events"]
     if not events_s < 0.15 * events_f:
@@ -584,7 +594,7 @@ def scenario_task_sampling(c):
     first = [r["problems"][0]["kind"] if r["problems"] else None for r in (a, b)]
     if first != ["fine_grained_tasks", "fine_grained_tasks"]:
         fail(f"first causes {first}, expected fine_grained_tasks in both runs")
-    if any("recursive task tree" in n for n in rs["notes"]):
+    if any("recursive task tree" in n for n in notes(rs)):
         fail(f"fine_tasks creates every task from the implicit task, yet a note speaks of a recursive tree")
     t = run([c.bin, "trace", "-o", c.out("trace"), "--", program], env=env, check_rc=0)
     if "adaptive sampling left" not in t.stderr:
@@ -599,7 +609,7 @@ def scenario_task_sampling(c):
     counts = [[r["tasks"]["2"]["count"] for r in parallel_regions(load(d)) if "tasks" in r] for d in (sampled, full)]
     if counts != [[57312], [57312]]:
         fail(f"recursive_tasks: task counts {counts[0]} sampled / {counts[1]} full, expected 57312 (fib(22)) both")
-    if not any("recursive task tree" in n for n in load(sampled)["notes"]):
+    if not any("recursive task tree" in n for n in notes(load(sampled))):
         fail(f"recursive_tasks: no note about the sampled-out subtrees: {load(sampled)['notes']}")
 
 def wall(cmd, env):

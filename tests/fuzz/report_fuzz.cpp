@@ -1,5 +1,6 @@
-// report.json as `ompscope report DIR` reads it (cli/report_files' read_report_file) and renders
-// it in every format (output/: text, CSV, HTML).
+// report.json as `ompscope report DIR` reads it (cli/report_files' read_report_file, through the
+// typed report's reader, report/report_json.h) and renders it in every format (output/: text,
+// CSV, HTML).
 #include "cli/report_files.h"
 #include "common/error.h"
 #include "fuzz_input.h"
@@ -11,10 +12,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string file = ompscope::fuzz::scratch_directory() + "/report.json";
   ompscope::fuzz::write_file(file, ompscope::fuzz::text_of(data, size));
   try {
-    const nlohmann::json doc = ompscope::cli::read_report_file(file);
-    ompscope::output::render_text_report(doc);
-    ompscope::output::render_csv_report(doc);
-    ompscope::output::render_html_report(doc);
+    const ompscope::report::Report report = ompscope::cli::read_report_file(file);
+    ompscope::output::render_text_report(report);
+    ompscope::output::render_csv_report(report);
+    ompscope::output::render_html_report(report);
   } catch (const ompscope::Error&) {
   }
   return 0;

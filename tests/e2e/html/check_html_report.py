@@ -20,7 +20,9 @@ import tempfile
 import zlib
 
 TEMPLATE_FIXTURE = "scale_template_oversubscribed.json"
-TEMPLATE_NAME = "void solve<std::vector<int>>(int)"
+# Tables and legends show a C++ function without its parameters; the signature is on hover.
+TEMPLATE_NAME = "void solve<std::vector<int>>"
+TEMPLATE_SIGNATURE = "void solve&lt;std::vector&lt;int&gt;&gt;(int)"
 # Colours the report draws in the top 2000 pixels of this fixture, as RGB: if one is missing,
 # that part of the page did not render.
 TEMPLATE_FIXTURE_COLOURS = {
@@ -180,6 +182,10 @@ def check_dom(name, dom, failures):
         failures.append(f"{name}: the DOM's text lacks {TEMPLATE_NAME!r}")
     if "solve&lt;std::vector&lt;int&gt;&gt;" not in dom:
         failures.append(f"{name}: the serialised DOM lacks the escaped template name")
+    if f'title="{TEMPLATE_SIGNATURE}"' not in dom:
+        failures.append(f"{name}: the full signature is not on hover (title) of the function name")
+    if "solve<std::vector<int>>(int)" in text:
+        failures.append(f"{name}: the function name is shown with its parameter list")
     made_up = {tag for tag in parser.tags if tag.startswith("std::") or tag in ("int", "int>", "fast")}
     if made_up or "<std::vector" in dom:
         failures.append(f"{name}: program text became elements: {sorted(made_up)}")

@@ -479,8 +479,9 @@ TEST(BuildReport, UnobservedRunsAreListedAndDroppedEventsNoted) {
   EXPECT_TRUE(report.oversubscribed(4));
   EXPECT_FALSE(report.oversubscribed(2));
   ASSERT_EQ(report.notes.size(), 1u);
-  EXPECT_NE(report.notes[0].find("17 events were dropped"), std::string::npos) << report.notes[0];
-  EXPECT_NE(report.notes[0].find("at 1 thread (repeat 1)"), std::string::npos) << report.notes[0];
+  EXPECT_EQ(report.notes[0].kind, "dropped_events");
+  ASSERT_EQ(report.notes[0].items.size(), 1u);
+  EXPECT_EQ(report.notes[0].items[0], "17 in the run at 1 thread (repeat 1)");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "fixture_report.h"
 #include "output/html_report.h"
+#include "json_rendering.h"
 
 namespace ompscope::output {
 namespace {

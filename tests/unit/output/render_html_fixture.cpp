@@ -1,30 +1,26 @@
-// render_html_fixture REPORT.json OUT.html: the HTML writer alone, for the Chromium check.
+// render_html_fixture REPORT.json OUT.html: report.json read back and rendered by the HTML writer
+// alone, for the Chromium check.
 #include <fstream>
 #include <iostream>
 
-#include <nlohmann/json.hpp>
-
+#include "common/error.h"
 #include "output/html_report.h"
+#include "report/report_json.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) {
     std::cerr << "usage: render_html_fixture REPORT.json OUT.html\n";
     return 2;
   }
-  std::ifstream input(argv[1]);
-  if (!input) {
-    std::cerr << "render_html_fixture: cannot read " << argv[1] << "\n";
-    return 2;
-  }
-  nlohmann::json report;
+  std::string html;
   try {
-    report = nlohmann::json::parse(input);
-  } catch (const nlohmann::json::exception& error) {
-    std::cerr << "render_html_fixture: " << argv[1] << " is not JSON: " << error.what() << "\n";
+    html = ompscope::output::render_html_report(ompscope::report::read_report(argv[1]));
+  } catch (const ompscope::Error& error) {
+    std::cerr << "render_html_fixture: " << error.what() << "\n";
     return 2;
   }
   std::ofstream output(argv[2], std::ios::binary);
-  output << ompscope::output::render_html_report(report);
+  output << html;
   if (!output.flush()) {
     std::cerr << "render_html_fixture: cannot write " << argv[2] << "\n";
     return 2;

@@ -1,12 +1,14 @@
 // A region's fitted T(t) as the writers show it: a formula a reader can evaluate by hand, a
 // verdict, and (in the HTML) a column and a dashed curve over the measured speedup.
 #include "output/scaling_model.h"
+#include "json_rendering.h"
 
 #include <gtest/gtest.h>
 
 #include "fixture_report.h"
 #include "output/html_report.h"
 #include "output/text_report.h"
+#include "common/error.h"
 
 namespace ompscope::output {
 namespace {
@@ -24,7 +26,10 @@ json amdahl_model() {
     "stops_paying_off_at": 3.0, "extrapolated": false, "oversubscribed_threads": [4]})json");
 }
 
-ScalingModel model_of(const json& model) { return *scaling_model(json{{"model", model}}); }
+report::ScalingModel model_of(const json& model) {
+  const json doc = {{"tool", "ompscope"}, {"regions", json::array({{{"id", "r1"}, {"model", model}}})}};
+  return *report::report_from_json(doc).regions[0].model;
+}
 
 TEST(ScalingModelFormula, ReadsAsTheFittedLawWithNegativePowersAsDivisions) {
   EXPECT_EQ(model_formula(model_of(amdahl_model())), "2.00e-01 + 8.00e-01/t");
@@ -47,14 +52,6 @@ TEST(ScalingModelFormula, LeavesOutAZeroConstant) {
   EXPECT_EQ(model_formula(model_of(model)), "8.00e-01/t");
 }
 
-TEST(ScalingModelValue, IsTheFormulaEvaluated) {
-  EXPECT_DOUBLE_EQ(model_of(amdahl_model()).at(4), 0.2 + 0.8 / 4);
-  json model = amdahl_model();
-  model["terms"] = json::parse(R"([{"coefficient": 0.5, "i": 1.0, "j": 1}])");
-  EXPECT_DOUBLE_EQ(model_of(model).at(1), 0.2);  // log2(1) = 0
-  EXPECT_DOUBLE_EQ(model_of(model).at(4), 0.2 + 0.5 * 4 * 2);
-}
-
 TEST(ScalingModelAbout, SaysWhatGrowsWhenItStopsPayingOffHowWellItFitsAndWhatWasOversubscribed) {
   EXPECT_EQ(model_about(model_of(amdahl_model())),
             "t·T(t) grows linearly: more threads stop paying off past 3 threads; adj. R² 0.999; fitted with 4 oversubscribed");
@@ -65,18 +62,23 @@ TEST(ScalingModelAbout, SaysWhatGrowsWhenItStopsPayingOffHowWellItFitsAndWhatWas
   EXPECT_EQ(model_about(model_of(model)), "t·T(t) stays constant: more threads keep paying off; adj. R² 0.999");
 }
 
-TEST(ScalingModelReading, AbsentOrMalformedModelsAreNone) {
-  EXPECT_FALSE(scaling_model(json::object()));
-  EXPECT_FALSE(scaling_model(json{{"model", nullptr}}));
-  EXPECT_FALSE(scaling_model(json{{"model", {{"terms", json::array()}}}}));  // no constant
-  EXPECT_FALSE(scaling_model(json{{"model", {{"constant", 1.0}, {"terms", {{{"i", 1}}}}}}}));  // no coefficient
+TEST(ScalingModelReading, AnAbsentModelIsNoneAndAMalformedOneAnError) {
+  const auto region_with = [](const json& model) {
+    return json{{"tool", "ompscope"}, {"regions", json::array({{{"id", "r1"}, {"model", model}}})}};
+  };
+  EXPECT_FALSE(report::report_from_json(region_with(nullptr)).regions[0].model);
+  EXPECT_THROW(report::report_from_json(region_with({{"constant", "one"}})), Error);
+  EXPECT_THROW(report::report_from_json(region_with({{"constant", 1.0}, {"terms", 3}})), Error);
 }
 
 class ModelledScaleReport : public testing::Test {
  protected:
   ModelledScaleReport() {
-    report["regions"][0]["model"] = amdahl_model();
-    report["program"]["model"] = amdahl_model();
+    // The analysis stores the speedup the model predicts, sampled between the counts.
+    json model = amdahl_model();
+    model["speedup_curve"] = json::parse("[[1, 1.0], [2, 1.6667], [4, 2.5]]");
+    report["regions"][0]["model"] = model;
+    report["program"]["model"] = model;
   }
   json report = load_fixture("scale_template_oversubscribed.json");
 };

@@ -2,10 +2,11 @@
 // how the text, HTML and CSV reports show it beside the measured speedup.
 #include <gtest/gtest.h>
 
-#include "analysis/report.h"
+#include "report/report.h"
 #include "output/csv_report.h"
 #include "output/html_report.h"
-#include "output/report_json.h"
+#include "report/report_json.h"
+#include "json_rendering.h"
 #include "output/text_report.h"
 
 namespace ompscope::output {
@@ -15,11 +16,11 @@ using nlohmann::json;
 
 bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
-analysis::Report tasking_report() {
-  analysis::Report report;
+report::Report tasking_report() {
+  report::Report report;
   report.command = {"./tasks"};
   report.threads = {1, 2};
-  analysis::RegionReport r;
+  report::RegionReport r;
   r.id = "r1";
   r.file = "tasks.c";
   r.line = 12;
@@ -28,7 +29,7 @@ analysis::Report tasking_report() {
   r.time_s = {{1, 0.4}, {2, 0.3}};
   r.efficiency = {{1, 1.0}, {2, 0.4 / 0.6}};
   r.time_lost_s = {{1, 0.0}, {2, 0.1}};
-  analysis::TaskSummary s;
+  report::TaskSummary s;
   s.tasks = 1000;
   s.mean_body_s = 25e-6;
   s.dispatch_s = 5e-7;
@@ -46,7 +47,7 @@ analysis::Report tasking_report() {
   r.tasks[1] = s;
   r.problems.push_back({"task_creation_bottleneck", 2, 0.35, 0.175, "create tasks in parallel", {}});
   report.regions.push_back(r);
-  analysis::RegionReport plain = r;
+  report::RegionReport plain = r;
   plain.id = "r2";
   plain.line = 40;
   plain.tasks.clear();
@@ -56,7 +57,7 @@ analysis::Report tasking_report() {
 }
 
 TEST(TaskColumns, ReportJsonHasATasksObjectPerThreadCountOnlyWhereThereAreTasks) {
-  const json doc = report_to_json(tasking_report());
+  const nlohmann::ordered_json doc = report::to_json(tasking_report());
   const json& tasks = doc["regions"][0]["tasks"];
   ASSERT_TRUE(tasks.contains("1") && tasks.contains("2"));
   EXPECT_EQ(tasks["2"]["count"], 1000);
@@ -71,9 +72,9 @@ TEST(TaskColumns, ReportJsonHasATasksObjectPerThreadCountOnlyWhereThereAreTasks)
 }
 
 TEST(TaskColumns, TextReportShowsTheBoundBesideTheMeasuredSpeedupAndLabelsTheEstimate) {
-  analysis::Report report = tasking_report();
+  report::Report report = tasking_report();
   report.regions[0].tasks[2].measured_speedup = 1.1;
-  const std::string text = render_text_report(report_to_json(report));
+  const std::string text = render_text_report(report);
   EXPECT_TRUE(contains(text, "1000 tasks of 25.0 µs on average; parallelism 1.12 (work 450 ms ÷ span 400 ms) "
                              "bounds the speedup at 1.12×, measured 1.10×"))
       << text;
@@ -83,16 +84,16 @@ TEST(TaskColumns, TextReportShowsTheBoundBesideTheMeasuredSpeedupAndLabelsTheEst
 
 TEST(TaskColumns, ASpeedupAboveTheBoundIsCalledSuperlinearNotBounded) {
   // The graph allows 1.12× for the work measured at 2 threads; 1.33× means the work shrank.
-  const std::string text = render_text_report(report_to_json(tasking_report()));
+  const std::string text = render_text_report(tasking_report());
   EXPECT_TRUE(contains(text, "allows a speedup of 1.12× for the same work; measured 1.33×: superlinear")) << text;
   EXPECT_FALSE(contains(text, "bounds the speedup at 1.12×, measured 1.33×")) << text;
 }
 
 TEST(TaskColumns, WithoutAMeasuredSpeedupOnlyTheBoundIsShown) {
-  analysis::Report report = tasking_report();
+  report::Report report = tasking_report();
   report.regions[0].tasks.erase(1);
   report.regions[0].tasks[2].measured_speedup = 0;
-  const json doc = report_to_json(report);
+  const nlohmann::ordered_json doc = report::to_json(report);
   EXPECT_TRUE(doc["regions"][0]["tasks"]["2"]["measured_speedup"].is_null());
   const std::string text = render_text_report(doc);
   EXPECT_TRUE(contains(text, "bounds the speedup at 1.12×\n")) << text;
@@ -100,7 +101,7 @@ TEST(TaskColumns, WithoutAMeasuredSpeedupOnlyTheBoundIsShown) {
 }
 
 TEST(TaskColumns, HtmlReportHasATaskTableRowPerThreadCount) {
-  const std::string html = render_html_report(report_to_json(tasking_report()));
+  const std::string html = render_html_report(tasking_report());
   EXPECT_TRUE(contains(html, "<table class=\"tasks\">")) << html;
   EXPECT_TRUE(contains(html, "<tr class=\"task-row\" data-threads=\"1\">"));
   EXPECT_TRUE(contains(html, "<tr class=\"task-row\" data-threads=\"2\">"));
@@ -109,7 +110,7 @@ TEST(TaskColumns, HtmlReportHasATaskTableRowPerThreadCount) {
 }
 
 TEST(TaskColumns, CsvAppendsTheTaskGraphToTheRegionsRows) {
-  const std::string csv = render_csv_report(report_to_json(tasking_report()));
+  const std::string csv = render_csv_report(tasking_report());
   EXPECT_TRUE(contains(csv, ",hint,tasks,task_work_s,task_span_s,task_parallelism,task_speedup_bound\n")) << csv;
   EXPECT_TRUE(contains(csv, "r1,parallel,tasks.c,12,main,2,,0.3,0.666666667,0.1,,,,,1000,0.45,0.4,1.125,1.125\n")) << csv;
   EXPECT_TRUE(contains(csv, ",task_creation_bottleneck,0.35,0.175,create tasks in parallel,1000,0.45,0.4,1.125,1.125\n"))

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "output/text_report.h"
+#include "json_rendering.h"
 
 namespace ompscope::output {
 namespace {

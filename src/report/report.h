@@ -1,0 +1,189 @@
+// The typed report of `profile` and `scale`: the one contract between the analysis, which builds
+// it, and the renderers (text, CSV, HTML), which show it and compute nothing. report.json is its
+// serialisation (report/report_json.h; the schema is in docs/design.md, "The report").
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/causes.h"
+
+namespace ompscope::report {
+
+// One thread's time in a region (or in the whole run), split by what it was doing.
+struct ThreadSplit {
+  uint32_t thread = 0;     // index in the team (region), or log thread index (program)
+  double work_s = 0;       // includes explicit tasks run by the thread
+  double task_s = 0;       // of which: explicit tasks
+  double barrier_wait_s = 0;  // barriers and taskwaits, minus tasks run inside them
+  double lock_wait_s = 0;
+  double fork_join_s = 0;  // region time before the thread started / after it finished
+  double outside_s = 0;    // program level only: time outside any parallel region
+  double tasks = 0;        // explicit tasks that completed on the thread (scaled like the times
+                           // for sampled-out region instances, hence not an integer)
+};
+
+struct RunRecord {
+  int threads = 0;
+  int repeat = 0;
+  double wall_s = 0;
+  int exit_code = 0;
+  int signal = 0;
+  std::string status = "ok";   // "ok", "exit 3", "killed by SIGSEGV (...)", or why nothing was observed
+  bool observed = false;       // the tool loaded and a log was read
+  bool finalized = false;      // the tool's finalize ran (the program exited normally)
+  uint64_t events = 0;
+  uint64_t dropped_events = 0;
+  std::string log;             // log directory, relative to the report directory
+
+  bool failed() const { return exit_code != 0 || signal != 0 || status != "ok"; }
+};
+
+struct Problem {
+  CauseKind kind;       // an entry of the table of causes (report/causes.h)
+  int threads = 0;
+  double time_s = 0;    // wall time the cause costs, as measured
+  double gain_s = 0;    // wall time saved at `threads` if the cause vanished
+  std::string hint;
+  std::vector<std::pair<std::string, double>> details;
+};
+
+// A tasking region at one thread count, medians over repeats.
+struct TaskSummary {
+  double tasks = 0;
+  double recorded_tasks = 0;       // recorded in full (adaptive sampling); the others counted in batches
+  double hidden_subtree_tasks = 0; // sampled-out tasks created inside sampled-out ones: the span omits them
+  double mean_body_s = 0;
+  double dispatch_s = 0;           // runtime's per-task dispatch cost; 0: not measured
+  double creation_s = -1;          // median interval between two creations with nothing between (upper bound); ≤ 0: not measured
+  double taskwait_s = 0;           // a taskwait that finds its children done; 0: not measured
+  double immediate_start_s = 0;    // creation → start of a task run at once by its creator; 0: not measured
+  double per_task_cost_s = 0;      // the runtime's cost per task (task_diagnoses.h); 0: not measured
+  double work_s = 0;
+  double span_s = 0;
+  double parallelism = 0;          // work ÷ span
+  double speedup_bound = 0;        // min(threads, parallelism)
+  double measured_speedup = 0;     // the region's speedup S(t) (docs/design.md); 0: no base
+  double starvation_s = 0;         // thread time
+  double tail_idle_s = 0;          // thread time
+  double end_idle_s = 0;           // thread time
+};
+
+// A region's (or the program's) time T(t) fitted over the thread counts by the model stage:
+// T(t) = constant + Σ coefficient · t^i · log2(t)^j.
+struct ScalingModel {
+  struct Term {
+    double coefficient = 0;
+    double i = 0;           // exponent of t
+    std::string exponent;   // i as the fitter wrote it ("1/2", "-1")
+    int j = 0;              // exponent of log2(t)
+  };
+  std::string function;     // the fitter's own text of T(t)
+  double constant = 0;
+  std::vector<Term> terms;
+  double adj_r2 = 0;
+  double smape = 0;
+  std::string growth;       // of t·T(t) when growth_of_thread_seconds: "constant", "linear", ...
+  bool growth_of_thread_seconds = false;
+  std::optional<double> stops_paying_off_at;
+  bool extrapolated = false;                // stops_paying_off_at lies beyond the last count
+  std::vector<int> oversubscribed_threads;  // fitted counts with more threads than cores
+  // The speedup the model predicts, T(t0)·t0 / T_model(t), sampled between the smallest and the
+  // largest count so a chart can draw its curvature; empty where the model predicts no time, or
+  // a speedup far above the measured ones, between the counts.
+  std::vector<std::pair<double, double>> speedup_curve;  // (threads, speedup)
+};
+
+struct RegionReport {
+  std::string id;               // "r1", ... by rank; "serial" for the program's serial code
+  std::string kind = "parallel";  // or "serial" for the program's serial code
+  std::string file;
+  int line = 0;
+  std::string function;         // the full symbol: a C++ signature keeps its parameter list
+  std::string module;
+  uint64_t module_offset = 0;
+  bool nested = false;
+  uint64_t instances = 0;       // at the largest thread count measured
+  std::map<int, uint64_t> instances_at;
+  std::map<int, uint64_t> recorded_instances_at;  // adaptive sampling: instances recorded in full
+  std::map<int, double> time_s, speedup, efficiency, time_lost_s;
+  std::map<int, std::vector<ThreadSplit>> per_thread;
+  std::map<int, TaskSummary> tasks;  // only where the region created explicit tasks
+  std::vector<Problem> problems;
+  std::optional<ScalingModel> model;
+
+  double largest_gain(int threads) const {
+    double g = 0;
+    for (const Problem& p : problems)
+      if (p.threads == threads && p.gain_s > g) g = p.gain_s;
+    return g;
+  }
+};
+
+// A remark about the whole report. Remarks of one kind are one note: `items` lists what it is
+// about (one region each, say), so a report of 31 sampled regions says so once.
+struct Note {
+  std::string kind;   // "sampling", "binding", "gcc", "models", ... ; "" for a note read from schema 1
+  std::string text;
+  std::vector<std::string> items;
+};
+
+// S(t) = T(t0)·t0 / T(t), t0 the smallest count measured (docs/design.md, "Metrics"): the one
+// definition of speedup, used by the analysis (and by the reader for reports written before the
+// report stored it). A speedup needs a measured base: at t0 itself it is 1 when t0 = 1 and
+// unknown otherwise.
+inline std::optional<double> speedup_at(int t0, double time0, int t, double time) {
+  if (!(time > 0) || (t == t0 && t0 != 1)) return std::nullopt;
+  return time0 * t0 / time;
+}
+
+// speedup_at for every count of a T(t) series.
+inline std::map<int, double> speedups(const std::map<int, double>& time_s) {
+  std::map<int, double> out;
+  if (time_s.empty()) return out;
+  const auto& [t0, time0] = *time_s.begin();
+  for (const auto& [t, time] : time_s)
+    if (const auto s = speedup_at(t0, time0, t, time)) out[t] = *s;
+  return out;
+}
+
+struct Report {
+  std::string version;  // of the tool that built the report
+  std::vector<std::string> command;
+  std::vector<int> threads;
+  int cores = 0;
+  std::vector<RunRecord> runs;
+  std::map<int, double> program_time_s, program_speedup, program_efficiency, serial_s;
+  double amdahl_speedup_bound = 0;  // 0: unknown
+  std::map<int, std::vector<ThreadSplit>> program_threads;  // per log thread, first repeat
+  std::optional<ScalingModel> program_model;
+  std::vector<RegionReport> regions;  // ranked
+  // The counts whose causes the terminal summary lists: the largest, where regions are ranked,
+  // and first, when the largest is oversubscribed, the largest with a core per thread.
+  std::vector<int> summary_threads;
+  std::vector<Note> notes;
+  std::string runtime;  // as the runtime named itself
+
+  bool oversubscribed(int t) const { return cores > 0 && t > cores; }
+};
+
+// The counts whose causes the terminal summary lists (Report::summary_threads): the largest,
+// where regions are ranked, and, when the largest is oversubscribed, first the largest count
+// with a core per thread: there fork/join and barrier costs are the runtime's, not time-sharing's.
+inline std::vector<int> summary_counts(const Report& report) {
+  if (report.threads.empty()) return {};
+  std::vector<int> counts;
+  if (report.oversubscribed(report.threads.back()))
+    for (auto t = report.threads.rbegin(); t != report.threads.rend(); ++t)
+      if (*t > 1 && !report.oversubscribed(*t)) {
+        counts.push_back(*t);
+        break;
+      }
+  counts.push_back(report.threads.back());
+  return counts;
+}
+
+}  // namespace ompscope::report

@@ -1,0 +1,418 @@
+#include "report/report_json.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+
+#include "common/error.h"
+#include "common/version.h"
+
+namespace ompscope::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+template <typename T>
+json by_threads(const std::map<int, T>& values) {
+  json out = json::object();
+  for (const auto& [t, v] : values) out[std::to_string(t)] = v;
+  return out;
+}
+
+json split_json(const ThreadSplit& s, bool program) {
+  json j = {{"thread", s.thread},           {"work_s", s.work_s},           {"task_s", s.task_s},
+            {"barrier_wait_s", s.barrier_wait_s}, {"lock_wait_s", s.lock_wait_s}, {"fork_join_s", s.fork_join_s},
+            {"tasks", s.tasks}};
+  if (program) j["outside_s"] = s.outside_s;
+  return j;
+}
+
+json splits_json(const std::map<int, std::vector<ThreadSplit>>& splits, bool program) {
+  json out = json::object();
+  for (const auto& [t, list] : splits) {
+    json arr = json::array();
+    for (const auto& s : list) arr.push_back(split_json(s, program));
+    out[std::to_string(t)] = arr;
+  }
+  return out;
+}
+
+json tasks_json(const std::map<int, TaskSummary>& tasks) {
+  json out = json::object();
+  for (const auto& [t, s] : tasks) {
+    json j = {{"count", s.tasks},
+              {"recorded", s.recorded_tasks},
+              {"hidden_subtree_tasks", s.hidden_subtree_tasks},
+              {"mean_body_s", s.mean_body_s},
+              {"work_s", s.work_s},
+              {"span_s", s.span_s},
+              {"parallelism", s.parallelism},
+              {"speedup_bound", s.speedup_bound},
+              {"starvation_s", s.starvation_s},
+              {"tail_idle_s", s.tail_idle_s},
+              {"end_idle_s", s.end_idle_s}};
+    j["measured_speedup"] = s.measured_speedup > 0 ? json(s.measured_speedup) : json(nullptr);
+    j["dispatch_s"] = s.dispatch_s > 0 ? json(s.dispatch_s) : json(nullptr);
+    // OMPT marks a creation with one event: the cost is bounded from above by the intervals
+    // between two creations with nothing run between them, never measured directly.
+    j["creation_s"] = s.creation_s > 0 ? json(s.creation_s) : json(nullptr);
+    j["taskwait_s"] = s.taskwait_s > 0 ? json(s.taskwait_s) : json(nullptr);
+    j["immediate_start_s"] = s.immediate_start_s > 0 ? json(s.immediate_start_s) : json(nullptr);
+    j["per_task_cost_s"] = s.per_task_cost_s > 0 ? json(s.per_task_cost_s) : json(nullptr);
+    j["creation_estimated"] = true;
+    out[std::to_string(t)] = j;
+  }
+  return out;
+}
+
+json model_json(const ScalingModel& m) {
+  json terms = json::array();
+  for (const auto& term : m.terms)
+    terms.push_back({{"coefficient", term.coefficient}, {"i", term.i}, {"exponent", term.exponent}, {"j", term.j}});
+  json curve = json::array();
+  for (const auto& [t, s] : m.speedup_curve) curve.push_back({t, s});
+  return {{"function", m.function},
+          {"constant", m.constant},
+          {"terms", terms},
+          {"adj_r2", m.adj_r2},
+          {"smape", m.smape},
+          {"growth", m.growth},
+          {"growth_of", m.growth_of_thread_seconds ? "thread_seconds" : "value"},
+          {"stops_paying_off_at", m.stops_paying_off_at ? json(*m.stops_paying_off_at) : json(nullptr)},
+          {"extrapolated", m.extrapolated},
+          {"oversubscribed_threads", m.oversubscribed_threads},
+          {"speedup_curve", curve}};
+}
+
+// --- reading -------------------------------------------------------------------------------
+
+// Every reading error below ends up as one line naming the file (report_from_json).
+struct Bad : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const json* member(const json& object, const char* key) {
+  if (!object.is_object()) throw Bad("expected an object");
+  const auto it = object.find(key);
+  return it == object.end() || it->is_null() ? nullptr : &*it;
+}
+
+template <typename T>
+T get(const json& object, const char* key, T fallback) {
+  const json* value = member(object, key);
+  if (value == nullptr) return fallback;
+  try {
+    return value->get<T>();
+  } catch (const json::exception&) {
+    throw Bad(fmt::format("\"{}\" has the wrong type ({})", key, value->type_name()));
+  }
+}
+
+int thread_key(const std::string& key) {
+  int t = 0;
+  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), t);
+  if (ec != std::errc() || end != key.data() + key.size() || t < 1)
+    throw Bad(fmt::format("\"{}\" is not a thread count", key));
+  return t;
+}
+
+template <typename T>
+std::map<int, T> read_by_threads(const json& object, const char* key) {
+  std::map<int, T> out;
+  const json* map = member(object, key);
+  if (map == nullptr) return out;
+  if (!map->is_object()) throw Bad(fmt::format("\"{}\" is not an object keyed by thread count", key));
+  for (const auto& [k, v] : map->items()) {
+    if (v.is_null()) continue;
+    try {
+      out[thread_key(k)] = v.get<T>();
+    } catch (const json::exception&) {
+      throw Bad(fmt::format("\"{}\" at {} has the wrong type ({})", key, k, v.type_name()));
+    }
+  }
+  return out;
+}
+
+const json& array_at(const json& object, const char* key) {
+  static const json empty = json::array();
+  const json* value = member(object, key);
+  if (value == nullptr) return empty;
+  if (!value->is_array()) throw Bad(fmt::format("\"{}\" is not a list", key));
+  return *value;
+}
+
+std::map<int, std::vector<ThreadSplit>> read_splits(const json& object) {
+  std::map<int, std::vector<ThreadSplit>> out;
+  const json* map = member(object, "per_thread");
+  if (map == nullptr) return out;
+  if (!map->is_object()) throw Bad("\"per_thread\" is not an object keyed by thread count");
+  for (const auto& [k, rows] : map->items()) {
+    if (!rows.is_array()) throw Bad(fmt::format("\"per_thread\" at {} is not a list", k));
+    std::vector<ThreadSplit>& list = out[thread_key(k)];
+    for (const json& row : rows)
+      list.push_back({get<uint32_t>(row, "thread", static_cast<uint32_t>(list.size())), get(row, "work_s", 0.0),
+                      get(row, "task_s", 0.0), get(row, "barrier_wait_s", 0.0), get(row, "lock_wait_s", 0.0),
+                      get(row, "fork_join_s", 0.0), get(row, "outside_s", 0.0), get(row, "tasks", 0.0)});
+  }
+  return out;
+}
+
+std::map<int, TaskSummary> read_tasks(const json& region) {
+  std::map<int, TaskSummary> out;
+  const json* map = member(region, "tasks");
+  if (map == nullptr) return out;
+  if (!map->is_object()) throw Bad("\"tasks\" is not an object keyed by thread count");
+  for (const auto& [k, s] : map->items()) {
+    TaskSummary t;
+    t.tasks = get(s, "count", 0.0);
+    t.recorded_tasks = get(s, "recorded", t.tasks);
+    t.hidden_subtree_tasks = get(s, "hidden_subtree_tasks", 0.0);
+    t.mean_body_s = get(s, "mean_body_s", 0.0);
+    t.dispatch_s = get(s, "dispatch_s", 0.0);
+    t.creation_s = get(s, "creation_s", -1.0);
+    t.taskwait_s = get(s, "taskwait_s", 0.0);
+    t.immediate_start_s = get(s, "immediate_start_s", 0.0);
+    t.per_task_cost_s = get(s, "per_task_cost_s", 0.0);
+    t.work_s = get(s, "work_s", 0.0);
+    t.span_s = get(s, "span_s", 0.0);
+    t.parallelism = get(s, "parallelism", 0.0);
+    t.speedup_bound = get(s, "speedup_bound", 0.0);
+    t.measured_speedup = get(s, "measured_speedup", 0.0);
+    t.starvation_s = get(s, "starvation_s", 0.0);
+    t.tail_idle_s = get(s, "tail_idle_s", 0.0);
+    t.end_idle_s = get(s, "end_idle_s", 0.0);
+    out[thread_key(k)] = t;
+  }
+  return out;
+}
+
+std::optional<ScalingModel> read_model(const json& owner) {
+  const json* m = member(owner, "model");
+  if (m == nullptr) return std::nullopt;
+  ScalingModel model;
+  model.function = get<std::string>(*m, "function", "");
+  model.constant = get(*m, "constant", 0.0);
+  for (const json& term : array_at(*m, "terms"))
+    model.terms.push_back({get(term, "coefficient", 0.0), get(term, "i", 0.0), get<std::string>(term, "exponent", ""),
+                           get(term, "j", 0)});
+  model.adj_r2 = get(*m, "adj_r2", 0.0);
+  model.smape = get(*m, "smape", 0.0);
+  model.growth = get<std::string>(*m, "growth", "");
+  model.growth_of_thread_seconds = get<std::string>(*m, "growth_of", "") == "thread_seconds";
+  if (member(*m, "stops_paying_off_at")) model.stops_paying_off_at = get(*m, "stops_paying_off_at", 0.0);
+  model.extrapolated = get(*m, "extrapolated", false);
+  model.oversubscribed_threads = get(*m, "oversubscribed_threads", std::vector<int>{});
+  for (const json& point : array_at(*m, "speedup_curve")) {
+    if (!point.is_array() || point.size() != 2 || !point[0].is_number() || !point[1].is_number())
+      throw Bad("a point of \"speedup_curve\" is not [threads, speedup]");
+    model.speedup_curve.emplace_back(point[0].get<double>(), point[1].get<double>());
+  }
+  return model;
+}
+
+Problem read_problem(const json& p) {
+  const std::string kind = get<std::string>(p, "kind", "");
+  const auto cause = CauseKind::from_name(kind);
+  if (!cause) throw Bad(fmt::format("a problem names a cause this version does not know: \"{}\"", kind));
+  Problem problem{*cause, get(p, "threads", 0), get(p, "time_s", 0.0), get(p, "gain_s", 0.0),
+                  get<std::string>(p, "hint", ""), {}};
+  if (const json* details = member(p, "details")) {
+    if (!details->is_object()) throw Bad("\"details\" of a problem is not an object");
+    for (const auto& [k, v] : details->items()) {
+      if (!v.is_number()) throw Bad(fmt::format("detail \"{}\" is not a number", k));
+      problem.details.emplace_back(k, v.get<double>());
+    }
+  }
+  return problem;
+}
+
+RegionReport read_region(const json& r) {
+  RegionReport region;
+  region.id = get<std::string>(r, "id", "");
+  region.kind = get<std::string>(r, "kind", "parallel");
+  region.file = get<std::string>(r, "file", "");
+  region.line = get(r, "line", 0);
+  region.function = get<std::string>(r, "function", "");
+  region.module = get<std::string>(r, "module", "");
+  region.module_offset = get<uint64_t>(r, "module_offset", 0);
+  region.nested = get(r, "nested", false);
+  region.instances = get<uint64_t>(r, "instances", 0);
+  region.instances_at = read_by_threads<uint64_t>(r, "instances_at");
+  region.recorded_instances_at = read_by_threads<uint64_t>(r, "recorded_instances_at");
+  region.time_s = read_by_threads<double>(r, "time_s");
+  region.speedup = read_by_threads<double>(r, "speedup");
+  region.efficiency = read_by_threads<double>(r, "efficiency");
+  region.time_lost_s = read_by_threads<double>(r, "time_lost_s");
+  region.per_thread = read_splits(r);
+  region.tasks = read_tasks(r);
+  for (const json& p : array_at(r, "problems")) region.problems.push_back(read_problem(p));
+  region.model = read_model(r);
+  if (!member(r, "speedup") && region.kind == "parallel") region.speedup = speedups(region.time_s);  // schema 1
+  return region;
+}
+
+Note read_note(const json& n) {
+  if (n.is_string()) return {"", n.get<std::string>(), {}};  // schema 1: notes were sentences
+  return {get<std::string>(n, "kind", ""), get<std::string>(n, "text", ""),
+          get(n, "items", std::vector<std::string>{})};
+}
+
+RunRecord read_run(const json& r) {
+  RunRecord run;
+  run.threads = get(r, "threads", 0);
+  run.repeat = get(r, "repeat", 0);
+  run.wall_s = get(r, "wall_s", 0.0);
+  run.exit_code = get(r, "exit_code", 0);
+  run.signal = get(r, "signal", 0);
+  run.status = get<std::string>(r, "status", "ok");
+  run.observed = get(r, "observed", true);
+  run.finalized = get(r, "finalized", run.observed);
+  run.events = get<uint64_t>(r, "events", 0);
+  run.dropped_events = get<uint64_t>(r, "dropped_events", 0);
+  run.log = get<std::string>(r, "log", "");
+  return run;
+}
+
+}  // namespace
+
+json to_json(const Report& report) {
+  json doc;
+  doc["tool"] = "ompscope";
+  doc["version"] = report.version.empty() ? std::string(kVersion) : report.version;
+  doc["schema_version"] = kSchemaVersion;
+  doc["command"] = report.command;
+  doc["threads"] = report.threads;
+  doc["cores"] = report.cores;
+  json over = json::array();
+  for (int t : report.threads)
+    if (report.oversubscribed(t)) over.push_back(t);
+  doc["oversubscribed_threads"] = over;
+  if (!report.runtime.empty()) doc["runtime"] = report.runtime;
+
+  json runs = json::array();
+  for (const auto& r : report.runs) {
+    runs.push_back({{"threads", r.threads},
+                    {"repeat", r.repeat},
+                    {"wall_s", r.wall_s},
+                    {"exit_code", r.exit_code},
+                    {"signal", r.signal ? json(r.signal) : json(nullptr)},
+                    {"status", r.status},
+                    {"observed", r.observed},
+                    {"finalized", r.finalized},
+                    {"oversubscribed", report.oversubscribed(r.threads)},
+                    {"events", r.events},
+                    {"dropped_events", r.dropped_events},
+                    {"log", r.log}});
+  }
+  doc["runs"] = runs;
+
+  json program = {{"time_s", by_threads(report.program_time_s)},
+                  {"speedup", by_threads(report.program_speedup)},
+                  {"efficiency", by_threads(report.program_efficiency)},
+                  {"serial_s", by_threads(report.serial_s)},
+                  {"per_thread", splits_json(report.program_threads, true)}};
+  if (report.amdahl_speedup_bound > 0) program["amdahl_speedup_bound"] = report.amdahl_speedup_bound;
+  if (report.program_model) program["model"] = model_json(*report.program_model);
+  doc["program"] = program;
+
+  json regions = json::array();
+  for (const auto& r : report.regions) {
+    json region = {{"id", r.id},
+                   {"kind", r.kind},
+                   {"file", r.file},
+                   {"line", r.line},
+                   {"function", r.function},
+                   {"instances", r.instances},
+                   {"instances_at", by_threads(r.instances_at)},
+                   {"time_s", by_threads(r.time_s)},
+                   {"speedup", by_threads(r.speedup)},
+                   {"efficiency", by_threads(r.efficiency)},
+                   {"time_lost_s", by_threads(r.time_lost_s)},
+                   {"per_thread", splits_json(r.per_thread, false)}};
+    if (!r.recorded_instances_at.empty()) region["recorded_instances_at"] = by_threads(r.recorded_instances_at);
+    if (!r.module.empty()) {
+      region["module"] = r.module;
+      region["module_offset"] = r.module_offset;
+    }
+    if (r.nested) region["nested"] = true;
+    if (!r.tasks.empty()) region["tasks"] = tasks_json(r.tasks);
+    json problems = json::array();
+    for (const auto& p : r.problems) {
+      json problem = {{"kind", p.kind.name()},
+                      {"threads", p.threads},
+                      {"time_s", p.time_s},
+                      {"gain_s", p.gain_s},
+                      {"hint", p.hint}};
+      if (!p.details.empty()) {
+        json details = json::object();
+        for (const auto& [k, v] : p.details) details[k] = v;
+        problem["details"] = details;
+      }
+      problems.push_back(problem);
+    }
+    region["problems"] = problems;
+    if (r.model) region["model"] = model_json(*r.model);
+    regions.push_back(region);
+  }
+  doc["regions"] = regions;
+  doc["summary_threads"] = report.summary_threads;
+  json notes = json::array();
+  for (const Note& n : report.notes) notes.push_back({{"kind", n.kind}, {"text", n.text}, {"items", n.items}});
+  doc["notes"] = notes;
+  return doc;
+}
+
+Report report_from_json(const json& doc, const std::string& source) {
+  if (!doc.is_object() || !doc.contains("tool") || doc["tool"] != "ompscope")
+    throw Error(fmt::format("{}: not an ompscope report (corrupt JSON or another tool's file)", source));
+  try {
+    const int schema = get(doc, "schema_version", 1);
+    if (schema > kSchemaVersion)
+      throw Error(fmt::format("{}: report schema version {} is newer than this ompscope ({}) reads (versions 1 to {}): "
+                              "render it with the ompscope that wrote it",
+                              source, schema, kVersion, kSchemaVersion));
+    if (schema < 1) throw Bad(fmt::format("schema version {} does not exist", schema));
+    if (!doc.contains("regions") || !doc["regions"].is_array()) throw Bad("the report has no regions list");
+    Report report;
+    report.version = get<std::string>(doc, "version", "");
+    report.command = get(doc, "command", std::vector<std::string>{});
+    report.threads = get(doc, "threads", std::vector<int>{});
+    report.cores = get(doc, "cores", 0);
+    report.runtime = get<std::string>(doc, "runtime", "");
+    for (const json& r : array_at(doc, "runs")) report.runs.push_back(read_run(r));
+    if (const json* program = member(doc, "program")) {
+      report.program_time_s = read_by_threads<double>(*program, "time_s");
+      report.program_speedup = read_by_threads<double>(*program, "speedup");
+      report.program_efficiency = read_by_threads<double>(*program, "efficiency");
+      report.serial_s = read_by_threads<double>(*program, "serial_s");
+      report.program_threads = read_splits(*program);
+      report.amdahl_speedup_bound = get(*program, "amdahl_speedup_bound", 0.0);
+      report.program_model = read_model(*program);
+      if (!member(*program, "speedup")) report.program_speedup = speedups(report.program_time_s);  // schema 1
+    }
+    for (const json& r : array_at(doc, "regions")) report.regions.push_back(read_region(r));
+    report.summary_threads = member(doc, "summary_threads") ? get(doc, "summary_threads", std::vector<int>{})
+                                                             : summary_counts(report);  // schema 1
+    for (const json& n : array_at(doc, "notes")) report.notes.push_back(read_note(n));
+    return report;
+  } catch (const Bad& bad) {
+    throw Error(fmt::format("{}: not a valid ompscope report: {}", source, bad.what()));
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("{}: not a valid ompscope report: {}", source, e.what()));
+  }
+}
+
+Report report_from_json(const nlohmann::json& doc, const std::string& source) {
+  return report_from_json(json::parse(doc.dump()), source);
+}
+
+Report read_report(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("{}: cannot be read", path));
+  const json doc = json::parse(in, nullptr, false);
+  if (doc.is_discarded()) throw Error(fmt::format("{}: not an ompscope report (not JSON)", path));
+  return report_from_json(doc, path);
+}
+
+}  // namespace ompscope::report
