@@ -59,10 +59,11 @@ def main():
     for label, source in [("loop_stencil", "bench/programs/loop_stencil.c"), ("tiny_tasks", "bench/programs/tiny_tasks.c"),
                           ("locks_per_thread", "tests/programs/locks_per_thread.c")]:
         gcc_program = os.path.join(gcc_dir, label)
-        if args.only and args.only not in label + ", gcc":
+        case = f"{label}, gcc on GNU libgomp (interposed)"
+        if args.only not in case:
             continue
         subprocess.run(["gcc", "-fopenmp", "-O2", "-g", os.path.join(source_dir, source), "-o", gcc_program, "-lm"], check=True)
-        cases.append((f"{label}, gcc on GNU libgomp (interposed)", gcc_program, gomp, {}))
+        cases.append((case, gcc_program, gomp, {}))
     for name, program, library, extra in (c for c in cases if args.only in c[0]):
         out = tempfile.mkdtemp(prefix="ompscope-overhead-")
         base, tool, ratios = [], [], []
