@@ -19,7 +19,12 @@ const char* work_name(uint8_t work) {
     case ompt_work_distribute: return "distribute";
     case ompt_work_taskloop: return "taskloop";
     case ompt_work_scope: return "scope";
-    default: return "loop";  // 10+: loop_static, loop_dynamic, loop_guided, loop_other (OpenMP 6)
+    // The schedule newer runtimes report (libomp 19; LLVM 14's header has no names for them):
+    // docs/runtime-quirks.md, "Runtime versions".
+    case 10: return "loop (static)";
+    case 11: return "loop (dynamic)";
+    case 12: return "loop (guided)";
+    default: return "loop";  // 13: loop_other
   }
 }
 

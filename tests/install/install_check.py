@@ -4,8 +4,9 @@
 Configures the source tree as an HPC site or a distribution would: the system's default
 compilers (GCC here; CC and CXX unset), CMAKE_INSTALL_LIBDIR=lib64 (the RHEL-family layout)
 and no tests. Builds only what the `ompscope` install component needs (the CLI, the tool
-library, the doctor's probe), installs it to a fresh prefix, and profiles a GCC-built OpenMP
-program with the installed CLI: the loop's region must be observed, 10 instances of it.
+libraries, the doctor's probe), installs it to a fresh prefix, and profiles a GCC-built OpenMP
+program (on GNU libgomp, through the installed interposer) with the installed CLI: the loop's
+region must be observed, 10 instances of it.
 `ompscope --version` must carry the project's version and `doctor` must find the tool library
 in lib64 and say where it looked.
 
@@ -44,8 +45,9 @@ def main():
     run(["cmake", "--install", build, "--component", "ompscope"], env)
 
     tool = os.path.join(prefix, "lib64", "libompscope.so")
-    if not os.path.exists(tool):
-        fail(f"{tool} was not installed; the prefix holds: {sorted(os.listdir(prefix))}")
+    for lib in (tool, os.path.join(prefix, "lib64", "libompscope_gomp.so")):
+        if not os.path.exists(lib):
+            fail(f"{lib} was not installed; the prefix holds: {sorted(os.listdir(prefix))}")
     if os.path.exists(os.path.join(prefix, "lib", "libompscope.so")):
         fail("libompscope.so was installed to lib/ as well as lib64/")
     ompscope = os.path.join(prefix, "bin", "ompscope")

@@ -165,6 +165,21 @@ TEST(TraceModel, ANestLockTakenAgainByItsOwnerHasNoHoldOfItsOwn) {
   EXPECT_EQ(model.regions[model.threads[0].slices[4].region].name, "nest lock main@t.c:30");
 }
 
+TEST(TraceModel, ALoopIsNamedByTheScheduleTheRuntimeReports) {
+  // libomp 14 says ompt_work_loop; 19 says loop_static (10), loop_dynamic (11), loop_guided (12)
+  // or loop_other (13).
+  const std::pair<uint8_t, const char*> cases[] = {{ompt_work_loop, "loop main@t.c:40"},
+                                                   {10, "loop (static) main@t.c:40"},
+                                                   {11, "loop (dynamic) main@t.c:40"},
+                                                   {12, "loop (guided) main@t.c:40"},
+                                                   {13, "loop main@t.c:40"}};
+  for (const auto& [work, name] : cases) {
+    const output::TraceModel model =
+        output::build_trace_model(two_thread_run(), {{0, work, 0x400, us(6), us(14.5)}}, name_of, 42, 1'000'000);
+    EXPECT_EQ(model.regions[model.threads[0].slices[2].region].name, name) << "work " << int(work);
+  }
+}
+
 TEST(TraceModel, WorkSpansAreMatchedPerThreadFromTheRawLog) {
   analysis::RunLog log;
   log.ticks_per_second = 1e9;
