@@ -15,7 +15,7 @@ for target in event_log_fuzz log_meta_fuzz report_fuzz extrap_text_fuzz extrap_j
   mkdir -p "$build/tests/fuzz/found/$target"
   echo "== $target, $seconds s"
   log="$build/tests/fuzz/$target.log"
-  if ! "$build/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -max_len=65536 -print_final_stats=1 \
+  if ! "$build/bin/$target" -max_total_time="$seconds" -timeout=10 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$build/tests/fuzz/$target-" "$build/tests/fuzz/found/$target" "tests/fuzz/corpus/$target" \
       > "$log" 2>&1; then
     status=1

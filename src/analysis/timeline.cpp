@@ -331,7 +331,9 @@ class ThreadWalk {
   void on_task_schedule(const Event& e, double t) {
     const uint32_t prior = e.id, next = e.id2;
     if (running_task_ != 0 && running_task_ == prior) close_fragment(t);
-    const auto status = static_cast<ompt_task_status_t>(e.detail);
+    // Compared as the recorded byte: a damaged log may hold a value outside ompt_task_status_t,
+    // and converting it to the enum would be undefined (found by tests/fuzz).
+    const uint8_t status = e.detail;
     if (status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_late_fulfill) {
       auto it = task_index_.find(prior);
       if (it != task_index_.end() && out_.tasks[it->second].completed < 0) {

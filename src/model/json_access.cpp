@@ -25,6 +25,12 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
     if (colon != std::string::npos) reason = reason.substr(colon + 2);
     throw Error(source + ":" + std::to_string(line) + ": invalid JSON at column " +
                 std::to_string(offset - line_start + 1) + ": " + reason);
+  } catch (const nlohmann::json::out_of_range& error) {
+    // A number beyond a double (1e400): the parser names it, without a position (found by
+    // tests/fuzz; it escaped as an internal error before).
+    std::string reason = error.what();
+    if (const auto bracket = reason.find("] "); bracket != std::string::npos) reason = reason.substr(bracket + 2);
+    throw Error(source + ": invalid JSON: " + reason);
   }
 }
 

@@ -37,6 +37,12 @@ TEST(ModelInput, AJsonSyntaxErrorNamesLineAndColumn) {
               HasSubstr("in:3: invalid JSON at column 17"));
 }
 
+TEST(ModelInput, ANumberBeyondADoubleIsAnInputErrorNamingTheFile) {
+  // Found by tests/fuzz: the parser's out_of_range escaped as an internal error.
+  EXPECT_THAT(error_of(R"({"tool":"ompscope-bench","results":[{"raw":[1.0e222222]}]})"),
+              HasSubstr("in: invalid JSON: number overflow parsing '1.0e222222'"));
+}
+
 TEST(ModelInput, RefusesUnknownJsonEmptyFilesAndZipArchives) {
   EXPECT_THAT(error_of(R"({"hello": 1})"), HasSubstr("in: JSON of an unknown kind"));
   EXPECT_THAT(error_of(" \n"), HasSubstr("in: empty file"));
