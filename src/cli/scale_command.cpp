@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 
 #include "cli/commands.h"
 #include "cli/measurement.h"
@@ -45,6 +46,28 @@ class Progress {
   Clock::time_point start_;
 };
 
+// Bytes of the files under `dir` (0 if it does not exist).
+uint64_t directory_bytes(const std::filesystem::path& dir) {
+  std::error_code ec;
+  uint64_t bytes = 0;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != std::filesystem::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec)) bytes += it->file_size(ec);
+  return bytes;
+}
+
+bool remove_log(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  return !ec;
+}
+
+std::string byte_text(uint64_t bytes) {
+  if (bytes >= 1u << 30) return fmt::format("{:.1f} GB", static_cast<double>(bytes) / (1u << 30));
+  if (bytes >= 1u << 20) return fmt::format("{:.1f} MB", static_cast<double>(bytes) / (1u << 20));
+  return fmt::format("{:.0f} kB", static_cast<double>(bytes) / 1024);
+}
+
 }  // namespace
 
 Command add_scale_command(CLI::App& parent) {
@@ -53,6 +76,7 @@ Command add_scale_command(CLI::App& parent) {
     int repeat = 3;
     std::string out = "ompscope-scale";
     std::string runtime = "native";
+    bool keep_logs = false;
     std::vector<std::string> program;
   };
   auto options = std::make_shared<Options>();
@@ -63,6 +87,8 @@ Command add_scale_command(CLI::App& parent) {
   app->add_option("-r,--repeat", options->repeat, "runs per thread count; the median is reported")->check(CLI::Range(1, 100));
   app->add_option("-o,--output", options->out, "output directory (report.json, report.html, runs/)");
   add_runtime_option(app, options->runtime);
+  app->add_flag("--keep-logs", options->keep_logs,
+                "keep the raw log of every run in runs/ (default: of the first repeat at each thread count)");
   app->add_option("program", options->program, "the program and its arguments, after --")->required();
   app->positionals_at_end();
   return {app, [options]() -> int {
@@ -76,6 +102,7 @@ Command add_scale_command(CLI::App& parent) {
             Progress progress(static_cast<int>(counts.size()) * options->repeat);
             std::vector<analysis::MeasuredRun> runs;
             int status = 0, index = 0;
+            uint64_t written = 0, kept = 0;
             // Repeats interleave thread counts so slow drifts of the machine hit all counts alike.
             for (int r = 0; r < options->repeat; ++r) {
               for (int t : counts) {
@@ -84,6 +111,15 @@ Command add_scale_command(CLI::App& parent) {
                 if (!result.outcome.ok()) {
                   fmt::print(stderr, "ompscope: at {} the program {}\n", threads_phrase(t), result.outcome.describe());
                   if (status == 0) status = result.outcome.shell_status();
+                }
+                // The report holds everything read from a log: a later repeat's log is only
+                // disk (NPB UA left 615 MB per run before lock sampling).
+                const uint64_t bytes = directory_bytes(result.log_dir);
+                written += bytes;
+                if (r > 0 && !options->keep_logs && remove_log(result.log_dir)) {
+                  result.run.record.log.clear();
+                } else {
+                  kept += bytes;
                 }
                 runs.push_back(std::move(result.run));
               }
@@ -112,6 +148,9 @@ Command add_scale_command(CLI::App& parent) {
             analysis::add_scaling_models(report);
             write_report_files(options->out, report);
             show_text_report(report, stderr);
+            fmt::print(stderr, "ompscope: the runs wrote {} of logs; {} kept in {}/runs ({})\n", byte_text(written),
+                       byte_text(kept), options->out,
+                       options->keep_logs || options->repeat == 1 ? "every run" : "the first repeat at each thread count; --keep-logs keeps all");
             fmt::print(stderr, "ompscope: report written to {}/report.json and report.html\n", options->out);
             return status;
           }};

@@ -305,6 +305,10 @@ def scenario_scale_diagnoses(c):
         if problem["kind"] != expected or region is not report["regions"][0]:
             fail(f"{program}: top cause at 2 threads is {problem['kind']} ({region['id']}), expected {expected} "
                  f"ranked first\n{p.stderr}")
+        # Lock hints fit the pattern: one shared lock is split; a private lock per thread is not.
+        hints = {"shared_lock": ("one lock is held", "split it"), "locks_per_thread": ("omp_lock_hint_uncontended",)}
+        if any(h not in problem["hint"] for h in hints.get(program, ())):
+            fail(f"{program}: hint {problem['hint']!r} lacks {hints[program]}")
         for r in report["regions"]:
             for t in report["threads"]:
                 causes = sum(q["gain_s"] for q in r["problems"] if q["threads"] == t)
@@ -315,6 +319,63 @@ def scenario_scale_diagnoses(c):
         # Runs up to the core count are bound, and the report says how (one place per core).
         if not any("were bound" in n and "OMP_PROC_BIND=close" in n and "OMP_PLACES=" in n for n in notes(report)):
             fail(f"{program}: no note says how the runs were bound: {report['notes']}")
+
+def check_split_adds_up(report, what, tolerance=0.01):
+    """Every thread's split of every region: each part >= 0, and work + barrier wait + lock wait
+    + fork/join within 1% of the region's time (task time within work)."""
+    for r in parallel_regions(report):
+        for t, threads in r["per_thread"].items():
+            region = r["time_s"][t]
+            for s in threads:
+                parts = [s["work_s"], s["barrier_wait_s"], s["lock_wait_s"], s["fork_join_s"]]
+                if min(parts + [s["task_s"]]) < 0 or s["task_s"] > s["work_s"] + 1e-12:
+                    fail(f"{what} {r['id']} at {t}: thread {s['thread']}'s split has a negative part: {s}")
+                if abs(sum(parts) - region) > tolerance * region:
+                    fail(f"{what} {r['id']} at {t}: thread {s['thread']}'s split adds up to {sum(parts)}, "
+                         f"the region took {region}")
+
+def check_lock_per_item(report, what):
+    """lock_per_item's diagnosis: lock overhead first, with the hint for many cold locks."""
+    region, problem = top_problem(report, max(report["threads"]))
+    if problem["kind"] != "lock_overhead" or region is not report["regions"][0]:
+        fail(f"{what}: top cause {problem['kind']} ({region['id']}), expected lock_overhead ranked first")
+    if "distinct locks" not in problem["hint"] or "split" in problem["hint"]:
+        fail(f"{what}: the hint does not fit one lock per item: {problem['hint']}")
+    for p in region["problems"]:
+        if p["kind"] == "lock_contention" and "split it" in p["hint"]:
+            fail(f"{what}: contention hint tells code with a lock per item to split it: {p['hint']}")
+    check_split_adds_up(report, what)
+
+def scenario_lock_volume(c):
+    """A lock per data item taken 4 million times: each run's log stays under 16 MB (lock
+    sampling), lock_overhead ranks first with a hint for many cold locks, every thread's split
+    adds up, in bound scale runs and in an unbound run recording every operation. scale keeps the
+    raw log of the first repeat only, says how much it wrote, and `report DIR` needs none."""
+    program = c.prog("lock_per_item")
+    out = c.out("scale")
+    p = run([c.bin, "scale", "-t", "1,2", "-r", "2", "-o", out, "--", program, "4"], check_rc=0)
+    report = load(out)
+    if sorted(os.listdir(os.path.join(out, "runs"))) != ["t1-r0", "t2-r0"]:
+        fail(f"scale kept {sorted(os.listdir(os.path.join(out, 'runs')))}, expected the first repeat's logs only")
+    if not re.search(r"the runs wrote [0-9.]+ MB of logs; [0-9.]+ MB kept", p.stderr):
+        fail(f"scale does not say how much it wrote:\n{p.stderr[-2000:]}")
+    for name in ["t1-r0", "t2-r0"]:
+        d = os.path.join(out, "runs", name)
+        size = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+        if size > 16 << 20:
+            fail(f"{name}: {size / 2**20:.1f} MB of log for 4 M lock operations, expected at most 16 MB")
+    if [r["log"] for r in report["runs"] if r["repeat"] == 1] != ["", ""]:
+        fail(f"removed logs are still named in the report: {report['runs']}")
+    if not any("adaptive sampling" in n and "locks" in n for n in report["notes"]):
+        fail(f"the report does not say that lock operations were sampled: {report['notes']}")
+    check_lock_per_item(report, "sampled, bound")
+    again = run([c.bin, "report", "--format", "json", out], check_rc=0)
+    if json.loads(again.stdout)["regions"] != report["regions"]:
+        fail("report DIR without the later repeats' logs renders other regions")
+    full = c.out("full")
+    run([c.bin, "profile", "-o", full, "--", program, "0.5"], env={"OMP_NUM_THREADS": "2", "OMPSCOPE_SAMPLING": "off"},
+        check_rc=0)
+    check_lock_per_item(load(full), "unsampled, unbound")
 
 def chromium_check():
     """The Chromium helpers of the fixture check (html/check_html_report.py), or exit 77 (skip)

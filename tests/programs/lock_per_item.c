@@ -10,7 +10,7 @@
 #define BINS 100000
 
 int main(int argc, char** argv) {
-  const long updates = (argc > 1 ? atol(argv[1]) : 4) * 1000000L;
+  const long updates = (long)((argc > 1 ? atof(argv[1]) : 4.0) * 1e6);
   static omp_lock_t locks[BINS];
   static double bins[BINS];
   for (int i = 0; i < BINS; ++i) omp_init_lock(&locks[i]);
