@@ -41,6 +41,7 @@ def main():
     ompscope = os.path.join(build, "lib", "libompscope.so")
     floor = os.path.join(build, "lib", "libompt_floor_tool.so")
     tiny = os.path.join(build, "bin", "tiny_tasks")
+    lock_per_item = os.path.join(build, "tests", "programs", "lock_per_item")
     # (label, program, tool library, extra environment of the tool run)
     cases = [("one_region (the fixed cost: load, logs, writer, finalize)", os.path.join(build, "bin", "one_region"), ompscope, {}),
              ("loop_stencil", os.path.join(build, "bin", "loop_stencil"), ompscope, {}),
@@ -51,7 +52,11 @@ def main():
              ("tiny_tasks, floor: TSC + store into a cached ring", tiny, floor, {"FLOOR_MODE": "tsc"}),
              ("many_regions", os.path.join(build, "tests", "programs", "many_regions"), ompscope, {}),
              ("many_regions, sampling off", os.path.join(build, "tests", "programs", "many_regions"), ompscope,
-              {"OMPSCOPE_SAMPLING": "off"})]
+              {"OMPSCOPE_SAMPLING": "off"}),
+             # A lock per data item, 4 M acquisitions: lock sampling against the empty-callback floor.
+             ("lock_per_item", lock_per_item, ompscope, {}),
+             ("lock_per_item, sampling off", lock_per_item, ompscope, {"OMPSCOPE_SAMPLING": "off"}),
+             ("lock_per_item, floor: every callback ompscope registers, empty", lock_per_item, floor, {"FLOOR_MODE": "all"})]
     # GCC builds on GNU libgomp, observed by the preloaded interposer (docs/libgomp.md).
     gomp = os.path.join(build, "lib", "libompscope_gomp.so")
     gcc_dir = tempfile.mkdtemp(prefix="ompscope-overhead-gcc-")

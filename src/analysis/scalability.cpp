@@ -122,7 +122,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                    : many_locks
                        ? fmt::format("{:.0f} acquisitions of {} distinct locks (fine-grained already, rarely wanted at "
                                      "once) cost {} each: take each lock less often (batch the updates to one item), "
-                                     "use #pragma omp atomic for single updates, or initialise the locks with "
+                                     "make single updates atomic (omp atomic) instead, or initialise the locks with "
                                      "omp_lock_hint_uncontended",
                                      acquisitions, locks_seen, each)
                        : fmt::format("{:.0f} lock acquisitions cost {} each even uncontended: take the lock "
@@ -144,7 +144,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     if (many_locks && busiest_share < 0.5) {
       hint = fmt::format("queueing is spread over {} {}s, none of them hot (the busiest takes {:.0f}% of it and is held "
                          "{} of the region's time): splitting them further will not help; take each less often "
-                         "(batch the updates to one item), or use #pragma omp atomic for single updates",
+                         "(batch the updates to one item), or make single updates atomic (omp atomic) instead",
                          locks_seen, what, 100 * busiest_share, held);
     } else {
       const std::string which = distinct <= 1 ? fmt::format("one {} is held {} of the region's time", what, held)
@@ -330,7 +330,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
                 "and their bodies are estimated from tasks higher in the tree",
                 {}};
   Note locks{"sampled_locks",
-             "adaptive sampling: these regions took more locks than were recorded (per acquiring site and thread: "
+             "adaptive sampling: these regions took more locks than were recorded (per thread and group of acquiring sites: "
              "the first 1000, then one in 16, 32, ... up to one in 65536); the others are counted exactly and their "
              "times scaled from the recorded ones (OMPSCOPE_SAMPLING=off records every one)",
              {}};

@@ -79,11 +79,11 @@ double LightBody::of(uint32_t parallel, uint32_t thread) const {
   return overall;
 }
 
-// Lock operations a thread counted at a site but did not record (a LockOps record).
+// Lock operations a thread counted but did not record (a LockOps record).
 struct UnrecordedLocks {
   uint32_t thread;
   uint32_t parallel_id;
-  uint64_t site;
+  uint64_t site;  // the sampling slot + 1, or (a log without slots) the acquiring codeptr
   uint64_t count;
 };
 
@@ -188,6 +188,7 @@ class ThreadWalk {
         if (LockAcquisition* a = find_lock(e.wait_id(), false)) {
           a->acquired = t;
           a->weight = std::max(1u, e.arg);
+          a->sampling_slot = static_cast<uint8_t>(e.arg2);
         }
         break;
       case EventKind::NestLockNext:
@@ -196,12 +197,13 @@ class ThreadWalk {
           if (LockAcquisition* a = find_lock(e.wait_id(), false)) {
             a->acquired = a->released = t;
             a->weight = std::max(1u, e.arg);
+            a->sampling_slot = static_cast<uint8_t>(e.arg2);
             retire_lock(a);
           }
         }
         break;
       case EventKind::LockOps:
-        unrecorded_locks.push_back({thread_, current_parallel(), e.codeptr, e.arg});
+        unrecorded_locks.push_back({thread_, current_parallel(), e.detail ? e.detail : e.codeptr, e.arg});
         break;
       case EventKind::MutexReleased:
         if (LockAcquisition* a = find_lock(e.wait_id(), true)) {
@@ -446,7 +448,8 @@ double percentile_99(std::vector<double>& v) {
 }
 
 // Lock sampling (docs/locks.md): how many operations each recorded acquisition stands for, and
-// the caps on its durations; returns the operations left untimed. A thread's operations at a
+// the caps on its durations; returns the operations left untimed. A "site" is the capture's
+// sampling slot (the sites hashed to it share its schedule). A thread's operations at a
 // site in one region instance are its records' weights plus the unrecorded ones it counted
 // there (LockOps), spread over those records in proportion to their weights; where an instance
 // recorded none, over the thread's records at that site in the other instances of the region.
@@ -470,10 +473,11 @@ uint64_t apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vec
   std::map<Key, Group> instances, regions;
   for (size_t i = 0; i < locks.size(); ++i) {
     const LockAcquisition& a = locks[i];
-    Group& g = instances[{a.thread, a.codeptr, a.parallel_id}];
+    const uint64_t site = a.sampling_slot ? a.sampling_slot : a.codeptr;
+    Group& g = instances[{a.thread, site, a.parallel_id}];
     g.weights += a.weight;
     g.records.push_back(i);
-    regions[{a.thread, a.codeptr, callsite(a.parallel_id)}].records.push_back(i);
+    regions[{a.thread, site, callsite(a.parallel_id)}].records.push_back(i);
   }
   for (const UnrecordedLocks& u : unrecorded) instances[{u.thread, u.site, u.parallel_id}].unrecorded += static_cast<double>(u.count);
   for (auto& [key, g] : instances) {

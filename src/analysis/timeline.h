@@ -36,13 +36,14 @@ struct LockAcquisition {
   double request = 0;
   double acquired = 0;
   double released = 0;
-  // Lock sampling (docs/locks.md): the log's weight is the operations at this site since the
-  // thread's last record there (itself included); `scale` is how many operations the record
+  // Lock sampling (docs/locks.md): the log's weight is the operations in this record's sampling
+  // slot since the thread's last record there (itself included); `scale` is how many operations the record
   // stands for in every sum, once the unrecorded operations its region part ended with are
   // spread over the part's records (build_timeline). Durations above the 99th percentile of
   // the thread's recorded ones at that site and region are counted as that percentile (the
   // caps), so that one preempted record does not stand for thousands of preempted operations.
   uint32_t weight = 1;
+  uint8_t sampling_slot = 0;  // the capture's sampling slot + 1 (sites of a slot share a schedule); 0: none
   double scale = 1;
   double wait_cap = 1e300;
   double hold_cap = 1e300;

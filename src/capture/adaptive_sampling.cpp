@@ -43,24 +43,14 @@ uint32_t task_creation_weight_slow(TaskSampling& s, const SamplingPolicy& policy
   return 1;  // the table is full: recorded in full
 }
 
-bool lock_operation_recorded_slow(LockSampling& s, const SamplingPolicy& policy, uint64_t key) {
-  uint32_t slot = lock_site_home(key);
-  for (uint32_t probe = 0; probe < LockSampling::kSites; ++probe, slot = (slot + 1) % LockSampling::kSites) {
-    if (s.site[slot] == 0) s.site[slot] = key;
-    if (s.site[slot] != key) continue;
-    const uint32_t n = s.ops[slot]++;
-    if (n < s.next_recorded[slot]) {
-      ++s.unrecorded[slot];
-      s.pending |= 1u << slot;
-      return false;
-    }
-    s.next_recorded[slot] = static_cast<uint32_t>(std::min<uint64_t>(next_recorded_lock_op(policy, uint64_t{n} + 1), UINT32_MAX));
-    s.weight = 1 + s.unrecorded[slot];
-    s.unrecorded[slot] = 0;
-    s.pending &= ~(1u << slot);
-    return true;
-  }
-  s.weight = 1;  // the table is full: recorded in full
+bool lock_operation_recorded_slow(LockSampling& s, const SamplingPolicy& policy, uint32_t slot, uint64_t codeptr) {
+  if (s.ops[slot] == 0) s.site[slot] = codeptr;
+  const uint32_t n = s.ops[slot]++;
+  s.next_recorded[slot] = static_cast<uint32_t>(std::min<uint64_t>(next_recorded_lock_op(policy, uint64_t{n} + 1), UINT32_MAX));
+  s.weight = 1 + s.unrecorded[slot];
+  s.slot = slot;
+  s.unrecorded[slot] = 0;
+  s.pending &= ~(1u << slot);
   return true;
 }
 

@@ -41,17 +41,20 @@ struct SamplingPolicy {
 // Thread-safe (regions may be forked by several threads at once when nested).
 bool record_region_instance(const SamplingPolicy& policy, uint64_t codeptr);
 
-// One thread's lock operations per acquiring site; a plain aggregate for initial-exec TLS, kept
-// small like TaskSampling. Decisions are kept as a bit stack so that acquired/released of nested
-// locks follow their own acquire's decision. A site that finds the table full is recorded in full.
+// One thread's lock operations per sampling slot; a plain aggregate for initial-exec TLS, kept
+// small like TaskSampling. An acquiring site (codeptr) hashes to one of 8 slots, and the sites
+// of a slot share its schedule (NPB UA takes locks at 36 sites: a table of one entry per site
+// that recorded the sites it could not hold in full left 539 MB of log). Decisions are kept as
+// a bit stack so that acquired/released of nested locks follow their own acquire's decision.
 struct LockSampling {
-  static constexpr uint32_t kSites = 8;
-  uint64_t site[kSites];           // acquiring codeptr; 0: free
-  uint32_t ops[kSites];            // operations at the site
-  uint32_t next_recorded[kSites];  // the site's next operation to record
-  uint32_t unrecorded[kSites];     // operations not recorded since the site's last record
-  uint32_t pending;                // bit per site whose `unrecorded` is not 0
+  static constexpr uint32_t kSlots = 8;
+  uint64_t site[kSlots];           // the first acquiring codeptr seen in the slot; 0: none yet
+  uint32_t ops[kSlots];            // operations in the slot
+  uint32_t next_recorded[kSlots];  // the slot's next operation to record
+  uint32_t unrecorded[kSlots];     // operations not recorded since the slot's last record
+  uint32_t pending;                // bit per slot whose `unrecorded` is not 0
   uint32_t weight;                 // of the acquire being recorded, for its acquired
+  uint32_t slot;                   // of the acquire being recorded
   uint64_t skip_bits;              // bit 0: the innermost pending operation is not recorded
 };
 
@@ -119,32 +122,32 @@ inline uint64_t next_recorded_lock_op(const SamplingPolicy& policy, uint64_t n) 
   return next_strided(policy.full_lock_ops, policy.lock_every, policy.max_lock_every, n);
 }
 
-inline uint64_t lock_site_key(uint64_t codeptr) { return codeptr ? codeptr : 1; }  // 0 marks a free slot
-inline uint32_t lock_site_home(uint64_t key) {
-  return static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 61);  // 8 sites
+inline uint32_t lock_slot_of(uint64_t codeptr) {
+  return static_cast<uint32_t>((codeptr * 0x9E3779B97F4A7C15ull) >> 61);  // 8 slots
 }
-static_assert(LockSampling::kSites == 8, "lock_site_home hashes to 3 bits");
+static_assert(LockSampling::kSlots == 8, "lock_slot_of hashes to 3 bits");
 
-// lock_operation_recorded for all but an unrecorded operation at a site in its home slot.
-bool lock_operation_recorded_slow(LockSampling& s, const SamplingPolicy& policy, uint64_t key);
+// lock_operation_recorded for an operation that is recorded.
+bool lock_operation_recorded_slow(LockSampling& s, const SamplingPolicy& policy, uint32_t slot, uint64_t codeptr);
 
 // At the acquire request at `codeptr`: true if this operation is recorded; its weight (itself and
-// the unrecorded operations at the site since its last record) waits in s.weight for the acquired.
-// The common case (not recorded, site in its home slot) compares two counters and bumps three.
+// the unrecorded operations in its slot since the slot's last record) and its slot wait in
+// s.weight and s.slot for the acquired. An unrecorded operation compares two counters and bumps
+// three.
 inline bool lock_operation_recorded(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
   bool record = true;
   if (!policy.enabled) {
     s.weight = 1;
+    s.slot = 0;
   } else {
-    const uint64_t key = lock_site_key(codeptr);
-    const uint32_t home = lock_site_home(key);
-    if (s.site[home] == key && s.ops[home] < s.next_recorded[home]) [[likely]] {
-      ++s.ops[home];
-      ++s.unrecorded[home];
-      s.pending |= 1u << home;
+    const uint32_t slot = lock_slot_of(codeptr);
+    if (s.ops[slot] < s.next_recorded[slot]) [[likely]] {
+      ++s.ops[slot];
+      ++s.unrecorded[slot];
+      s.pending |= 1u << slot;
       record = false;
     } else {
-      record = lock_operation_recorded_slow(s, policy, key);
+      record = lock_operation_recorded_slow(s, policy, slot, codeptr);
     }
   }
   s.skip_bits = (s.skip_bits << 1) | (record ? 0u : 1u);
@@ -164,13 +167,14 @@ inline bool lock_release_recorded(LockSampling& s) {
   return record;
 }
 
-// Hands out, one site at a time, the unrecorded operations still counted at a site (a region's
-// part ends or begins): false when none is left. `site` gets the codeptr, `count` how many.
-inline bool take_unrecorded_lock_ops(LockSampling& s, uint64_t& site, uint32_t& count) {
+// Hands out, one slot at a time, the unrecorded operations still counted in a slot (a region's
+// part ends or begins): false when none is left. `slot` gets the slot, `site` its first codeptr,
+// `count` how many.
+inline bool take_unrecorded_lock_ops(LockSampling& s, uint32_t& slot, uint64_t& site, uint32_t& count) {
   if (!s.pending) return false;
-  const uint32_t slot = static_cast<uint32_t>(__builtin_ctz(s.pending));
+  slot = static_cast<uint32_t>(__builtin_ctz(s.pending));
   s.pending &= s.pending - 1;
-  site = s.site[slot] == 1 ? 0 : s.site[slot];
+  site = s.site[slot];
   count = s.unrecorded[slot];
   s.unrecorded[slot] = 0;
   return count != 0;

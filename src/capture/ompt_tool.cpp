@@ -76,10 +76,10 @@ inline void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
 // per site, so that they are counted in the region (or serial code) they ran in.
 [[gnu::noinline]] void write_unrecorded_lock_ops() {
   uint64_t site;
-  uint32_t count;
+  uint32_t slot, count;
   while (t_locks.pending)
-    if (take_unrecorded_lock_ops(t_locks, site, count))
-      append_event(t_log, g_config, g_clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, 0});
+    if (take_unrecorded_lock_ops(t_locks, slot, site, count))
+      append_event(t_log, g_config, g_clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, static_cast<uint8_t>(slot + 1)});
 }
 
 // Text range of the OpenMP runtime: a callsite inside it (a nested fork reports one) is
@@ -173,6 +173,9 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
        id32(parallel), id32(task), 0, 0, static_cast<uint8_t>(kind));
 }
 
+// The recorded acquisition's sampling slot, 1-based (0: not sampled), for its acquired record.
+inline uint16_t sampling_slot() { return g_sampling.enabled ? static_cast<uint16_t>(t_locks.slot + 1) : 0; }
+
 void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
                       const void* codeptr) {
   if (t_light_depth || !lock_operation_recorded(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr))) return;
@@ -182,7 +185,7 @@ void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
   if (t_light_depth) return;
   if (const uint32_t weight = lock_acquired_weight(t_locks))
-    emit_mutex(EventKind::MutexAcquired, kind, wait_id, codeptr, weight);
+    emit_mutex(EventKind::MutexAcquired, kind, wait_id, codeptr, weight, sampling_slot());
 }
 
 void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
@@ -195,7 +198,7 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const 
   if (t_light_depth) return;
   if (endpoint == ompt_scope_begin) {
     if (const uint32_t weight = lock_acquired_weight(t_locks))
-      emit_mutex(EventKind::NestLockNext, endpoint, wait_id, codeptr, weight);
+      emit_mutex(EventKind::NestLockNext, endpoint, wait_id, codeptr, weight, sampling_slot());
   } else if (lock_release_recorded(t_locks)) {
     emit_mutex(EventKind::NestLockNext, endpoint, wait_id, codeptr);
   }

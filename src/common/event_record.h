@@ -28,7 +28,8 @@ enum class EventKind : uint8_t {
   SyncWaitBegin,
   SyncWaitEnd,
   MutexAcquire,       // detail: ompt_mutex_t, wait_id(): lock, arg: hint, arg2: implementation
-  MutexAcquired,      // detail: ompt_mutex_t, wait_id(): lock, arg: operations it stands for (sampling; 0 = 1)
+  MutexAcquired,      // detail: ompt_mutex_t, wait_id(): lock, arg: operations it stands for (sampling; 0 = 1),
+                      // arg2: lock sampling slot + 1 (0: not sampled)
   MutexReleased,      // detail: ompt_mutex_t, wait_id(): lock
   NestLockNext,       // detail: ompt_scope_endpoint_t (begin = acquired again, end = released once)
   LockInit,           // detail: ompt_mutex_t, wait_id(): lock, arg: hint
@@ -40,8 +41,8 @@ enum class EventKind : uint8_t {
   MaskedEnd,
   LightTasks,         // sampled-out tasks this thread ran since codeptr (ticks of the first one's start)
                       // until this record's time; arg: how many; id: tasks created inside them
-  LockOps,            // lock operations at site codeptr not recorded since its last record (lock
-                      // sampling), written when an implicit task begins or ends; arg: how many
+  LockOps,            // lock operations in sampling slot detail - 1 (first site: codeptr) not recorded
+                      // since its last record, written when an implicit task begins or ends; arg: how many
   Count
 };
 

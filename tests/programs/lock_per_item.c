@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   static omp_lock_t locks[BINS];
   static double bins[BINS];
   for (int i = 0; i < BINS; ++i) omp_init_lock(&locks[i]);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(dynamic, 4096)  // a thread slowed by the machine leaves no imbalance
   for (long i = 0; i < updates; ++i) {
     const unsigned long bin = ((unsigned long)i * 2654435761ul) % BINS;  // scattered, like an unstructured mesh
     omp_set_lock(&locks[bin]);

@@ -57,56 +57,74 @@ std::string lock_pattern(LockSampling& s, const SamplingPolicy& policy, uint64_t
   return out;
 }
 
-TEST(AdaptiveSampling, LockOperationsFollowGeometricStridesPerSite) {
+// Two acquiring sites in different sampling slots, and one more sharing the first one's slot.
+struct Sites {
+  uint64_t a = 0x40, b = 0, same_as_a = 0;
+  Sites() {
+    for (uint64_t c = 0x48; !b || !same_as_a; c += 8) {
+      if (!b && lock_slot_of(c) != lock_slot_of(a)) b = c;
+      if (!same_as_a && lock_slot_of(c) == lock_slot_of(a)) same_as_a = c;
+    }
+  }
+};
+
+TEST(AdaptiveSampling, LockOperationsFollowGeometricStridesPerSlot) {
   // Two recorded in full, then strides of 2 for two records, of 4 after that (the maximum).
   const SamplingPolicy policy = lock_policy(2, 2, 4);
+  const Sites sites;
   LockSampling s{};
-  EXPECT_EQ(lock_pattern(s, policy, 0x40, 17), "11.2.2...4...4...");
-  // Another site starts its own schedule; the first keeps its place.
-  EXPECT_EQ(lock_pattern(s, policy, 0x80, 4), "11.2");
-  EXPECT_EQ(lock_pattern(s, policy, 0x40, 2), "4.");
+  EXPECT_EQ(lock_pattern(s, policy, sites.a, 17), "11.2.2...4...4...");
+  // A site in another slot starts its own schedule; the first keeps its place.
+  EXPECT_EQ(lock_pattern(s, policy, sites.b, 4), "11.2");
+  EXPECT_EQ(lock_pattern(s, policy, sites.a, 2), "4.");
+  // A site in the same slot shares it: 8 sites or 36, the log stays bounded.
+  EXPECT_EQ(lock_pattern(s, policy, sites.same_as_a, 3), "..4");
 }
 
-TEST(AdaptiveSampling, UnrecordedLockOperationsAreHandedOutPerSiteAndNotCountedTwice) {
+TEST(AdaptiveSampling, UnrecordedLockOperationsAreHandedOutPerSlotAndNotCountedTwice) {
   const SamplingPolicy policy = lock_policy(1, 4, 4);
+  const Sites sites;
   LockSampling s{};
-  EXPECT_EQ(lock_pattern(s, policy, 0x40, 3), "1..");
-  EXPECT_EQ(lock_pattern(s, policy, 0x80, 2), "1.");
+  EXPECT_EQ(lock_pattern(s, policy, sites.a, 3), "1..");
+  EXPECT_EQ(lock_pattern(s, policy, sites.b, 2), "1.");
   std::map<uint64_t, uint32_t> handed;
+  uint32_t slot, count;
   uint64_t site;
-  uint32_t count;
   while (s.pending)
-    if (take_unrecorded_lock_ops(s, site, count)) handed[site] += count;
-  EXPECT_EQ(handed, (std::map<uint64_t, uint32_t>{{0x40, 2}, {0x80, 1}}));
-  // The next record at 0x40 stands for itself and the operation after the hand-out only.
-  EXPECT_EQ(lock_pattern(s, policy, 0x40, 2), ".2");
+    if (take_unrecorded_lock_ops(s, slot, site, count)) {
+      EXPECT_EQ(slot, lock_slot_of(site));
+      handed[site] += count;
+    }
+  EXPECT_EQ(handed, (std::map<uint64_t, uint32_t>{{sites.a, 2}, {sites.b, 1}}));
+  // The next record in a's slot stands for itself and the operation after the hand-out only.
+  EXPECT_EQ(lock_pattern(s, policy, sites.a, 2), ".2");
+  EXPECT_EQ(s.slot, lock_slot_of(sites.a));
 }
 
 TEST(AdaptiveSampling, EveryLockOperationIsCountedOnceWhateverTheSchedule) {
-  // Record weights plus handed-out counts equal the operations, per site, over a long run.
+  // Record weights plus handed-out counts equal the operations, per slot, over a long run with
+  // more sites than slots.
   const SamplingPolicy policy = lock_policy(5, 3, 48);
   LockSampling s{};
-  std::map<uint64_t, uint64_t> counted, ran;
+  std::map<uint32_t, uint64_t> counted, ran;
   uint64_t records = 0;
+  const auto hand_out = [&] {
+    uint32_t slot, count;
+    uint64_t site;
+    while (s.pending)
+      if (take_unrecorded_lock_ops(s, slot, site, count)) counted[slot] += count;
+  };
   for (uint64_t op = 0; op < 200000; ++op) {
-    const uint64_t site = 0x1000 + 0x10 * (op % 3 == 0 ? 1 : op % 7 == 0 ? 2 : 3);
-    ++ran[site];
+    const uint64_t site = 0x1000 + 0x10 * (op % 3 == 0 ? 1 : op % 7 == 0 ? 2 : op % 40);
+    ++ran[lock_slot_of(site)];
     if (lock_operation_recorded(s, policy, site)) {
-      counted[site] += lock_acquired_weight(s);
+      counted[s.slot] += lock_acquired_weight(s);
       ++records;
     }
     lock_release_recorded(s);
-    if (op % 9999 == 0) {  // an implicit task begins or ends
-      uint64_t at;
-      uint32_t count;
-      while (s.pending)
-        if (take_unrecorded_lock_ops(s, at, count)) counted[at] += count;
-    }
+    if (op % 9999 == 0) hand_out();  // an implicit task begins or ends
   }
-  uint64_t at;
-  uint32_t count;
-  while (s.pending)
-    if (take_unrecorded_lock_ops(s, at, count)) counted[at] += count;
+  hand_out();
   EXPECT_EQ(counted, ran);
   EXPECT_LT(records, 200000u / 20);  // the log grows far slower than the operations
 }
