@@ -127,23 +127,23 @@ inline void emit(EventKind kind, uint64_t codeptr, uint32_t id, uint32_t id2 = 0
 }
 
 inline void emit_mutex(EventKind kind, ompt_mutex_t mutex_kind, const void* wait_id, uint64_t codeptr,
-                       uint32_t arg = 0) {
+                       uint32_t arg = 0, uint16_t arg2 = 0) {
   if (t_light_depth) return;
   if (!t_state.begun) [[unlikely]] begin_thread(false);
-  Event ev{0, codeptr, 0, 0, arg, 0, kind, static_cast<uint8_t>(mutex_kind)};
+  Event ev{0, codeptr, 0, 0, arg, arg2, kind, static_cast<uint8_t>(mutex_kind)};
   ev.set_wait_id(reinterpret_cast<uint64_t>(wait_id));
   append_event(t_log, g_config, g_clock, ev);
 }
 
-// The lock operations counted but not recorded since each site's last record: one LockOps record
-// per site, written where the OMPT tool writes them (an implicit task's begin and end, thread end,
-// finalize), so that they count in the region they ran in.
+// The lock operations counted but not recorded since each sampling slot's last record: one
+// LockOps record per slot, written where the OMPT tool writes them (an implicit task's begin and
+// end, thread end, finalize), so that they count in the region they ran in.
 [[gnu::noinline]] void write_unrecorded_lock_ops() {
   uint64_t site;
-  uint32_t count;
+  uint32_t slot, count;
   while (t_locks.pending)
-    if (take_unrecorded_lock_ops(t_locks, site, count))
-      append_event(t_log, g_config, g_clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, 0});
+    if (take_unrecorded_lock_ops(t_locks, slot, site, count))
+      append_event(t_log, g_config, g_clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, static_cast<uint8_t>(slot + 1)});
 }
 inline void flush_lock_counts() {
   if (t_locks.pending && !t_light_depth) [[unlikely]] write_unrecorded_lock_ops();
@@ -442,7 +442,9 @@ inline void lock_acquire(ompt_mutex_t kind, const void* lock, uint64_t codeptr) 
 }
 inline void lock_acquired(ompt_mutex_t kind, const void* lock, uint64_t codeptr) {
   if (!g_active || t_light_depth) return;
-  if (const uint32_t weight = lock_acquired_weight(t_locks)) emit_mutex(EventKind::MutexAcquired, kind, lock, codeptr, weight);
+  if (const uint32_t weight = lock_acquired_weight(t_locks))
+    emit_mutex(EventKind::MutexAcquired, kind, lock, codeptr, weight,
+               g_sampling.enabled ? static_cast<uint16_t>(t_locks.slot + 1) : 0);  // the slot, for the analysis
 }
 inline void lock_released(ompt_mutex_t kind, const void* lock, uint64_t codeptr) {
   if (!g_active || t_light_depth || !lock_release_recorded(t_locks)) return;
