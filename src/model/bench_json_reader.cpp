@@ -11,7 +11,8 @@ namespace ja = json_access;
 using nlohmann::json;
 
 bool looks_like_bench_json(const json& document) {
-  return document.is_object() && document.value("tool", "") == "ompscope-bench";
+  // Not value("tool", ""): it throws when "tool" is not a string (found by tests/fuzz).
+  return document.is_object() && document.contains("tool") && document["tool"] == "ompscope-bench";
 }
 
 std::vector<Series> read_bench_json(const json& document, const std::string& source_name) {

@@ -56,7 +56,7 @@ Series program_series(const json& document, const ja::Where& top) {
 }  // namespace
 
 bool looks_like_scale_report(const json& document) {
-  return document.is_object() && document.value("tool", "") == "ompscope" &&
+  return document.is_object() && document.contains("tool") && document["tool"] == "ompscope" &&
          document.contains("regions");
 }
 

@@ -45,6 +45,7 @@ TEST(ModelInput, ANumberBeyondADoubleIsAnInputErrorNamingTheFile) {
 
 TEST(ModelInput, RefusesUnknownJsonEmptyFilesAndZipArchives) {
   EXPECT_THAT(error_of(R"({"hello": 1})"), HasSubstr("in: JSON of an unknown kind"));
+  EXPECT_THAT(error_of(R"({"tool": 1})"), HasSubstr("in: JSON of an unknown kind"));  // found by tests/fuzz
   EXPECT_THAT(error_of(" \n"), HasSubstr("in: empty file"));
   EXPECT_THAT(error_of(std::string_view("PK\x03\x04rest", 8)), HasSubstr("unzip it"));
 }
