@@ -15,9 +15,6 @@ struct ModuleRange {
   uint64_t begin = 0;      // executable segment, run-time addresses
   uint64_t end = 0;
   std::string path;
-  // GCC's line table puts a pragma's line on the instruction after the runtime call, clang's
-  // on the call itself: the symboliser looks up the return address, or the byte before it.
-  bool gcc_line_convention = false;
 };
 
 struct ClockPoint {

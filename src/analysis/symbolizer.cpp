@@ -10,10 +10,16 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "analysis/elf_needed.h"
+
 namespace ompscope::analysis {
 
 struct Symbolizer::ModuleState {
   backtrace_state* state = nullptr;  // libbacktrace has no destroy function: one per module, kept
+  // GCC's line table puts a pragma's line on the instruction after the runtime call, clang's
+  // on the call itself: a GCC-built module (it needs libgomp) is looked up at the return
+  // address, any other at the byte before it.
+  bool gcc_line_convention = false;
 };
 
 namespace {
@@ -149,11 +155,13 @@ const SourceLocation& Symbolizer::resolve(uint64_t address) {
     if (!states_[i]) {
       states_[i] = std::make_unique<ModuleState>();
       states_[i]->state = backtrace_create_state(m.path.c_str(), 0, ignore_error, nullptr);
+      for (const std::string& lib : elf_needed_libraries(m.path))
+        if (lib.starts_with("libgomp")) states_[i]->gcc_line_convention = true;
     }
     backtrace_state* state = states_[i]->state;
     if (!state) break;
     static const uintptr_t shift = own_executable_bias();
-    const uintptr_t pc = static_cast<uintptr_t>(address - (m.gcc_line_convention ? 0 : 1) - m.load_bias) + shift;
+    const uintptr_t pc = static_cast<uintptr_t>(address - (states_[i]->gcc_line_convention ? 0 : 1) - m.load_bias) + shift;
     PcInfo info{&location};
     backtrace_pcinfo(state, pc, on_pcinfo, ignore_error, &info);
     // Optimising compilers give the runtime call of a pragma line 0; the pragma's own line is
@@ -165,7 +173,7 @@ const SourceLocation& Symbolizer::resolve(uint64_t address) {
       if (probe.found && earlier.line != 0 && earlier.file == location.file) location.line = earlier.line;
     }
     if (location.function.empty()) backtrace_syminfo(state, pc, on_syminfo, ignore_error, &location);
-    if (m.gcc_line_convention && info.found && location.line > 0)
+    if (states_[i]->gcc_line_convention && info.found && location.line > 0)
       location.line = directive_line(state, pc, location.file, location.line);
     break;
   }

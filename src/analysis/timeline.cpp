@@ -144,7 +144,17 @@ class ThreadWalk {
           frames_.pop_back();
         }
         break;
+      case EventKind::WorkBegin:
+        work_.push_back(WorkSpan{thread_, e.detail, e.codeptr, t, -1, current_parallel()});
+        break;
       case EventKind::WorkEnd:
+        for (size_t k = work_.size(); k-- > 0;) {
+          if (work_[k].work != e.detail) continue;
+          work_[k].end = t;
+          out_.work.push_back(work_[k]);
+          work_.erase(work_.begin() + static_cast<std::ptrdiff_t>(k));
+          break;
+        }
         if (is_loop(e.detail)) {
           loop_in_segment_ = true;
           if (size_t p = current_part(); p != kNoPart) parts_[p].data.saw_loop = true;
@@ -234,6 +244,11 @@ class ThreadWalk {
   // A stream that stops early (the program died) leaves intervals open: close them at the
   // run's last event, since a thread blocked (on a lock, in a barrier) was blocked until then.
   void finish(double run_end) {
+    for (WorkSpan& w : work_) {  // at the thread's own last event: a construct's end is its own
+      w.end = last_;
+      out_.work.push_back(w);
+    }
+    work_.clear();
     last_ = std::max(last_, run_end);
     if (running_task_) close_fragment(last_);
     while (!syncs_.empty()) {
@@ -361,6 +376,7 @@ class ThreadWalk {
   std::vector<Frame> frames_;
   std::vector<OpenSync> syncs_;
   std::vector<LockAcquisition> locks_;  // requested or held, not yet released
+  std::vector<WorkSpan> work_;          // begun, not yet ended
   uint32_t running_task_ = 0;
   double running_since_ = 0;
   double thread_begin_ = -1;  // until the thread's first region takes it

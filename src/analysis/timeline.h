@@ -1,7 +1,7 @@
 // The run reconstructed as typed intervals: parallel-region instances with each thread's
 // part in them (barrier visits, lock acquisitions), task instances with their fragments of
 // execution. Built from the raw per-thread records by build_timeline(); every later metric
-// (profile, barrier phases, locks, tasks, scalability) is a pure function of these types,
+// (profile, barrier phases, locks, tasks, scalability, the trace model) is a pure function of these types,
 // so unit tests construct them by hand.
 #pragma once
 #include <cstdint>
@@ -109,6 +109,17 @@ struct TaskInstance {
   uint64_t count() const { return light ? light : 1; }  // tasks it stands for as run
 };
 
+// One worksharing construct (loop, single, sections, ...) as one thread ran it, begin and end
+// matched per thread; one cut short by the end of the log ends at the thread's last event.
+struct WorkSpan {
+  uint32_t thread = 0;
+  uint8_t work = 0;  // ompt_work_t
+  uint64_t codeptr = 0;
+  double begin = 0;
+  double end = 0;
+  uint32_t parallel_id = 0;  // innermost region the thread was in (0: serial code)
+};
+
 struct ThreadSummary {
   uint32_t thread = 0;
   double first = 0;  // first event
@@ -121,6 +132,7 @@ struct Timeline {
   std::vector<RegionInstance> regions;   // ordered by begin
   std::vector<LockAcquisition> locks;    // ordered by request
   std::vector<TaskInstance> tasks;       // recorded ones ordered by creation, then light batches
+  std::vector<WorkSpan> work;            // per thread, in order of their ends
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
   uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)

@@ -7,9 +7,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "analysis/run_log.h"
-#include "analysis/symbolizer.h"
-#include "analysis/timeline.h"
+#include "analysis/pipeline.h"
 #include "cli/core_places.h"
 #include "common/error.h"
 #include "common/thread_count_phrase.h"
@@ -180,28 +178,19 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
 
 analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::ClockPoint* end, analysis::RunRecord& rec,
                                   const analysis::ClockPoint* start) {
-  analysis::RunLog log = analysis::read_run_log(log_dir, end);
-  for (analysis::ModuleRange& m : log.meta.modules)
-    for (const std::string& lib : elf_needed_libraries(m.path))
-      if (lib.starts_with("libgomp")) m.gcc_line_convention = true;
-  analysis::Symbolizer symbols(log.meta.modules);
-  analysis::Timeline timeline = analysis::build_timeline(log);
-  // Serial code before the program's first OpenMP call ran before the tool started: count it
-  // from the launch.
-  if (start)
-    timeline.start = std::min(timeline.start, log.seconds(start->ticks));
+  const analysis::LoadedRun run = analysis::load_run(log_dir, end, start);
+  const analysis::Timeline& timeline = run.timeline;
   rec.observed = true;
-  rec.finalized = log.meta.finalized;
+  rec.finalized = run.log.meta.finalized;
   rec.events = timeline.events;
-  rec.dropped_events = log.meta.dropped_events;
+  rec.dropped_events = run.log.meta.dropped_events;
   if (rec.threads == 0) {
     uint32_t team = 1;
     for (const auto& r : timeline.regions)
       if (r.parent_parallel_id == 0) team = std::max(team, r.team_size);
     rec.threads = static_cast<int>(team);
   }
-  return analysis::analyze_run(timeline, log.meta, symbols);
+  return analysis::analyze_run(timeline, run.log.meta, *run.symbols);
 }
-
 
 }  // namespace ompscope::cli

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "analysis/elf_needed.h"
 #include "common/error.h"
 
 #ifndef OMPSCOPE_BUILD_LIBOMP
@@ -29,30 +30,6 @@ std::string ProgramRuntime::describe() const {
     case RuntimeKind::Unknown: return "unknown (not a dynamically linked ELF program)";
   }
   return "unknown";
-}
-
-std::vector<std::string> elf_needed_libraries(const std::string& path) {
-  std::vector<std::string> needed;
-  elf_version(EV_CURRENT);
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return needed;
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
-  if (elf && elf_kind(elf) == ELF_K_ELF) {
-    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
-      GElf_Shdr shdr;
-      if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC) continue;
-      Elf_Data* data = elf_getdata(scn, nullptr);
-      if (!data || shdr.sh_entsize == 0) continue;
-      for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; ++i) {
-        GElf_Dyn dyn;
-        if (!gelf_getdyn(data, static_cast<int>(i), &dyn) || dyn.d_tag != DT_NEEDED) continue;
-        if (const char* name = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val)) needed.emplace_back(name);
-      }
-    }
-  }
-  if (elf) elf_end(elf);
-  close(fd);
-  return needed;
 }
 
 std::vector<std::string> elf_undefined_symbols(const std::string& path) {
@@ -129,7 +106,7 @@ ProgramRuntime detect_program_runtime(const std::string& program_path) {
   close(fd);
   if (!is_elf) return r;
   r.kind = RuntimeKind::None;
-  for (const std::string& lib : elf_needed_libraries(program_path)) {
+  for (const std::string& lib : analysis::elf_needed_libraries(program_path)) {
     if (lib.starts_with("libomp")) r = {RuntimeKind::LlvmLibomp, lib};
     else if (lib.starts_with("libgomp")) r = {RuntimeKind::GnuLibgomp, lib};
     else if (lib.starts_with("libiomp")) r = {RuntimeKind::IntelLibiomp, lib};

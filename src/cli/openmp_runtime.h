@@ -19,7 +19,6 @@ struct ProgramRuntime {
 
 // Reads the program's ELF dynamic section (DT_NEEDED). Unknown for scripts or unreadable files.
 ProgramRuntime detect_program_runtime(const std::string& program_path);
-std::vector<std::string> elf_needed_libraries(const std::string& path);
 // The dynamic symbols a program takes from its libraries (undefined in its .dynsym).
 std::vector<std::string> elf_undefined_symbols(const std::string& path);
 

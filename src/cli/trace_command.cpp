@@ -7,16 +7,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/run_log.h"
-#include "analysis/symbolizer.h"
-#include "analysis/timeline.h"
+#include "analysis/pipeline.h"
+#include "analysis/trace_model.h"
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "common/error.h"
 #include "common/thread_count_phrase.h"
 #include "output/otf2_trace.h"
 #include "output/perfetto_trace.h"
-#include "output/trace_model.h"
 
 namespace ompscope::cli {
 namespace {
@@ -40,21 +38,6 @@ Formats parse_formats(const std::string& list) {
   }
   if (!f.otf2 && !f.perfetto) throw Error("--format: name at least one of otf2, perfetto");
   return f;
-}
-
-output::Callsite callsite_of(const analysis::SourceLocation& w, uint64_t codeptr) {
-  output::Callsite c;
-  c.function = w.function;
-  c.file = w.file;
-  c.line = w.line;
-  const std::string where = !w.file.empty()     ? fmt::format("{}:{}", fs::path(w.file).filename().string(), w.line)
-                            : !w.module.empty() ? fmt::format("{}+0x{:x}", fs::path(w.module).filename().string(),
-                                                              w.module_offset)
-                                                : fmt::format("0x{:x}", codeptr);
-  // clang's outlined bodies (".omp_outlined._debug__") say nothing the line does not.
-  const bool outlined = w.function.rfind(".omp_outlined", 0) == 0 || w.function.rfind("__omp_outlined", 0) == 0;
-  c.label = w.function.empty() || outlined ? where : w.function + "@" + where;
-  return c;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -103,13 +86,12 @@ Command add_trace_command(CLI::App& parent) {
 
             auto t0 = std::chrono::steady_clock::now();
             const analysis::ClockPoint end = result.outcome.end_point;
-            const analysis::RunLog log = analysis::read_run_log(result.log_dir, &end);
-            const analysis::Timeline timeline = analysis::build_timeline(log);
-            analysis::Symbolizer symbols(log.meta.modules);
-            const output::TraceModel model = output::build_trace_model(
-                timeline, output::collect_work_spans(log),
-                [&](uint64_t codeptr) { return callsite_of(symbols.resolve(codeptr), codeptr); }, log.meta.pid,
-                log.meta.clock_start.ns);
+            const analysis::LoadedRun run = analysis::load_run(result.log_dir, &end);
+            const analysis::RunLog& log = run.log;
+            const analysis::Timeline& timeline = run.timeline;
+            const analysis::TraceModel model = analysis::build_trace_model(
+                timeline, [&](uint64_t codeptr) { return analysis::callsite_of(run.symbols->resolve(codeptr), codeptr); },
+                log.meta.pid, log.meta.clock_start.ns);
             const double model_s = seconds_since(t0);
             fmt::print(stderr, "ompscope: {} events of {} → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),
                        threads_phrase(static_cast<long long>(model.threads.size())), model.slice_count(), model_s);

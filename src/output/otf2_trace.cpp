@@ -19,6 +19,15 @@
 #include "common/error.h"
 
 namespace ompscope::output {
+// The model is built in analysis (analysis/trace_model.h); this file only writes it.
+using analysis::ParallelInstance;
+using analysis::Slice;
+using analysis::SliceKind;
+using analysis::TaskInfo;
+using analysis::ThreadTrack;
+using analysis::TraceModel;
+using analysis::TraceRegion;
+using analysis::kSliceCompletesTask;
 namespace {
 
 namespace fs = std::filesystem;

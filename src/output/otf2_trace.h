@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "output/trace_model.h"
+#include "analysis/trace_model.h"
 
 namespace ompscope::output {
 
@@ -21,7 +21,7 @@ struct Otf2Result {
 
 // Writes the archive into `directory`, which must not exist yet (OTF2 refuses to overwrite an
 // archive). Throws ompscope::Error when OTF2 reports a failure.
-Otf2Result write_otf2_trace(const TraceModel& model, const std::filesystem::path& directory,
+Otf2Result write_otf2_trace(const analysis::TraceModel& model, const std::filesystem::path& directory,
                             const std::string& description = "");
 
 }  // namespace ompscope::output

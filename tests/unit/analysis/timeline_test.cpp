@@ -151,6 +151,29 @@ TEST(BuildTimeline, Libomp14ImplicitBarrierKindsGiveTheSameVisits) {
   expect_visit(t.regions[0].threads[1].syncs[1], SyncKind::JoinBarrier, 350, 455);
 }
 
+TEST(BuildTimeline, WorksharingConstructsAreMatchedPerThreadAndKeptWithTheirRegion) {
+  testing::LogBuilder b(1);
+  b.thread(0)
+      .thread_begin(0)
+      .parallel_begin(10, 5, 1, 1, 0x1)
+      .implicit_begin(11, 5, 6, 1, 0)
+      .work_begin(100, ompt_work_single_executor, 0x10)
+      .work_begin(150, ompt_work_taskloop, 0x20)
+      .work_end(200, ompt_work_taskloop)
+      .work_end(300, ompt_work_single_executor)
+      .work_begin(400, ompt_work_loop, 0x30)
+      .sync_begin(500, ompt_sync_region_barrier_implicit);
+  const Timeline t = build_timeline(b.log());
+  ASSERT_EQ(t.work.size(), 3u);
+  EXPECT_EQ(t.work[0].work, ompt_work_taskloop);
+  EXPECT_US(t.work[0].begin, 150);
+  EXPECT_EQ(t.work[1].codeptr, 0x10u);
+  EXPECT_US(t.work[1].end, 300);
+  EXPECT_EQ(t.work[1].parallel_id, 5u);
+  EXPECT_EQ(t.work[2].work, ompt_work_loop);  // cut short: ends at the thread's last event
+  EXPECT_US(t.work[2].end, 500);
+}
+
 TEST(BuildTimeline, ThreadSummariesSpanEachThreadsEvents) {
   const Timeline t = build_timeline(testing::two_thread_loop_log());
   ASSERT_EQ(t.threads.size(), 2u);

@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string render(const output::TraceModel& model, output::PerfettoOptions options, output::PerfettoResult* result = nullptr) {
+std::string render(const analysis::TraceModel& model, output::PerfettoOptions options, output::PerfettoResult* result = nullptr) {
   std::ostringstream out;
   const output::PerfettoResult r = output::write_perfetto_trace(model, out, options);
   if (result) *result = r;
@@ -100,7 +100,7 @@ TEST(PerfettoTrace, PastTheEventLimitCutsInTimeKeepsParentsAndDropsHalfFlows) {
 }
 
 TEST(PerfettoTrace, NamesWithQuotesAndInvalidUtf8StayValidJson) {
-  output::TraceModel model = two_thread_model();
+  analysis::TraceModel model = two_thread_model();
   model.regions[0].name = "parallel \"odd\"\xff name";
   const json doc = json::parse(render(model, named()));
   EXPECT_EQ(doc.at("traceEvents").at(5).at("name"), "parallel \"odd\"\xEF\xBF\xBD name");
@@ -108,7 +108,7 @@ TEST(PerfettoTrace, NamesWithQuotesAndInvalidUtf8StayValidJson) {
 
 TEST(PerfettoTrace, AnEmptyRunIsAValidTraceWithItsThreadNames) {
   analysis::Timeline empty;
-  const output::TraceModel model = output::build_trace_model(empty, {}, name_of, 7);
+  const analysis::TraceModel model = analysis::build_trace_model(empty, name_of, 7);
   const json doc = json::parse(render(model, named()));
   ASSERT_EQ(doc.at("traceEvents").size(), 3u);
   EXPECT_EQ(doc.at("traceEvents").at(1).at("args").at("name"), "OpenMP thread 0 (initial)");

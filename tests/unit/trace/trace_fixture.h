@@ -6,7 +6,7 @@
 #include <omp-tools.h>
 
 #include "analysis/timeline.h"
-#include "output/trace_model.h"
+#include "analysis/trace_model.h"
 
 namespace ompscope::trace_test {
 
@@ -66,11 +66,16 @@ inline analysis::Timeline two_thread_run() {
   return t;
 }
 
-inline std::vector<output::WorkSpan> two_thread_work() {
+inline std::vector<analysis::WorkSpan> two_thread_work() {
   return {{0, ompt_work_loop, 0x400, us(6), us(14.5)}};
 }
 
-inline output::Callsite name_of(uint64_t codeptr) {
+inline analysis::Timeline with_work(analysis::Timeline t, std::vector<analysis::WorkSpan> work) {
+  t.work = std::move(work);
+  return t;
+}
+
+inline analysis::Callsite name_of(uint64_t codeptr) {
   switch (codeptr) {
     case 0x100: return {"main@t.c:10", "main", "t.c", 10};
     case 0x200: return {"work@t.c:20", "work", "t.c", 20};
@@ -80,8 +85,8 @@ inline output::Callsite name_of(uint64_t codeptr) {
   }
 }
 
-inline output::TraceModel two_thread_model() {
-  return output::build_trace_model(two_thread_run(), two_thread_work(), name_of, 42, 1'000'000);
+inline analysis::TraceModel two_thread_model() {
+  return analysis::build_trace_model(with_work(two_thread_run(), two_thread_work()), name_of, 42, 1'000'000);
 }
 
 }  // namespace ompscope::trace_test

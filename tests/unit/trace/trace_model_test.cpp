@@ -1,4 +1,4 @@
-#include "output/trace_model.h"
+#include "analysis/trace_model.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 namespace ompscope::trace_test {
 namespace {
 
-using output::Slice;
-using output::SliceKind;
+using analysis::Slice;
+using analysis::SliceKind;
 
 struct Expect {
   SliceKind kind;
@@ -16,7 +16,7 @@ struct Expect {
   uint16_t depth;
 };
 
-void expect_slices(const output::TraceModel& model, const output::ThreadTrack& track, const std::vector<Expect>& want) {
+void expect_slices(const analysis::TraceModel& model, const analysis::ThreadTrack& track, const std::vector<Expect>& want) {
   ASSERT_EQ(track.slices.size(), want.size()) << "thread " << track.thread;
   for (size_t k = 0; k < want.size(); ++k) {
     const Slice& s = track.slices[k];
@@ -28,7 +28,7 @@ void expect_slices(const output::TraceModel& model, const output::ThreadTrack& t
 }
 
 TEST(TraceModel, NestsEachThreadsIntervalsInNanoseconds) {
-  const output::TraceModel model = two_thread_model();
+  const analysis::TraceModel model = two_thread_model();
   ASSERT_EQ(model.threads.size(), 2u);
   expect_slices(model, model.threads[0],
                 {{SliceKind::Parallel, 1000, 20000, 0},
@@ -47,7 +47,7 @@ TEST(TraceModel, NestsEachThreadsIntervalsInNanoseconds) {
 }
 
 TEST(TraceModel, TeamsTaskIdsAndLockOrderFollowOtf2sConventions) {
-  const output::TraceModel model = two_thread_model();
+  const analysis::TraceModel model = two_thread_model();
   ASSERT_EQ(model.teams.size(), 2u);
   EXPECT_EQ(model.teams[0].threads, std::vector<uint32_t>{0});  // serial code's team
   EXPECT_EQ(model.teams[1].threads, (std::vector<uint32_t>{0, 1}));
@@ -63,7 +63,7 @@ TEST(TraceModel, TeamsTaskIdsAndLockOrderFollowOtf2sConventions) {
   EXPECT_EQ(model.locks, 1u);
   const Slice& held = model.threads[0].slices[4];
   EXPECT_EQ(held.aux, 1u);  // first acquisition of lock 0
-  EXPECT_EQ(model.threads[1].slices[2].flags, output::kSliceCompletesTask);
+  EXPECT_EQ(model.threads[1].slices[2].flags, analysis::kSliceCompletesTask);
   EXPECT_EQ(model.regions[model.threads[0].slices[0].region].where.line, 10);
 }
 
@@ -86,7 +86,7 @@ TEST(TraceModel, ATiedTaskIsOneSliceWithTheTasksRunWhileItWasSuspendedInside) {
   t.tasks.push_back(b);
   t.regions[0].threads[1].syncs.insert(t.regions[0].threads[1].syncs.begin(),
                                         {analysis::SyncKind::Taskwait, 0, us(6.5), us(9), us(2), false});
-  const output::TraceModel model = output::build_trace_model(t, {}, name_of);
+  const analysis::TraceModel model = analysis::build_trace_model(t, name_of);
   expect_slices(model, model.threads[1],
                 {{SliceKind::Parallel, 2000, 20000, 0},
                  {SliceKind::JoinBarrier, 4000, 20000, 1},
@@ -106,14 +106,14 @@ TEST(TraceModel, AnUntiedTaskThatMovedIsOneSlicePerFragmentCompletingOnTheLastTh
   t.tasks[0].flags = ompt_task_explicit | ompt_task_untied;
   t.tasks[0].fragments = {{1, us(5), us(7)}, {0, us(15.5), us(16)}};
   t.tasks[0].completed = us(16);
-  const output::TraceModel model = output::build_trace_model(t, {}, name_of);
+  const analysis::TraceModel model = analysis::build_trace_model(t, name_of);
   EXPECT_TRUE(model.tasks[0].untied);
   const auto& m = model.threads[0].slices;
   ASSERT_EQ(m.size(), 4u);
   EXPECT_EQ(m[3].kind, SliceKind::Task);
   EXPECT_EQ(m[3].begin, 15500);
   EXPECT_EQ(m[3].depth, 2);  // inside the master's join barrier
-  EXPECT_EQ(m[3].flags, output::kSliceCompletesTask);
+  EXPECT_EQ(m[3].flags, analysis::kSliceCompletesTask);
   const auto& w = model.threads[1].slices;
   ASSERT_EQ(w.size(), 3u);
   EXPECT_EQ(w[2].end, 7000);
@@ -121,9 +121,9 @@ TEST(TraceModel, AnUntiedTaskThatMovedIsOneSlicePerFragmentCompletingOnTheLastTh
 }
 
 TEST(TraceModel, AnIntervalOutlivingItsParentIsCutAtTheParentsEndAndCounted) {
-  std::vector<output::WorkSpan> work = two_thread_work();
+  std::vector<analysis::WorkSpan> work = two_thread_work();
   work[0].end = us(13.8);  // the loop ends while the critical section is held
-  const output::TraceModel model = output::build_trace_model(two_thread_run(), work, name_of);
+  const analysis::TraceModel model = analysis::build_trace_model(with_work(two_thread_run(), work), name_of);
   EXPECT_EQ(model.clamped, 1u);
   const Slice& held = model.threads[0].slices[4];
   EXPECT_EQ(held.kind, SliceKind::LockHeld);
@@ -141,8 +141,8 @@ TEST(TraceModel, AHoldEndsNoLaterThanTheNextAcquisitionOfItsLock) {
   next.acquired = us(13.9);
   next.released = us(14.2);
   t.locks.push_back(next);
-  const output::TraceModel model = output::build_trace_model(t, two_thread_work(), name_of);
-  for (const output::ThreadTrack& track : model.threads)
+  const analysis::TraceModel model = analysis::build_trace_model(with_work(t, two_thread_work()), name_of);
+  for (const analysis::ThreadTrack& track : model.threads)
     for (const Slice& s : track.slices)
       if (s.kind == SliceKind::LockHeld) EXPECT_EQ(s.end, track.thread == 0 ? 13900 : 14200);
 }
@@ -154,7 +154,7 @@ TEST(TraceModel, ANestLockTakenAgainByItsOwnerHasNoHoldOfItsOwn) {
   again.request = us(13.6);
   again.acquired = again.released = us(13.7);
   t.locks.push_back(again);
-  const output::TraceModel model = output::build_trace_model(t, two_thread_work(), name_of);
+  const analysis::TraceModel model = analysis::build_trace_model(with_work(t, two_thread_work()), name_of);
   int holds = 0, waits = 0;
   for (const Slice& s : model.threads[0].slices) {
     holds += s.kind == SliceKind::LockHeld;
@@ -174,37 +174,10 @@ TEST(TraceModel, ALoopIsNamedByTheScheduleTheRuntimeReports) {
                                                    {12, "loop (guided) main@t.c:40"},
                                                    {13, "loop main@t.c:40"}};
   for (const auto& [work, name] : cases) {
-    const output::TraceModel model =
-        output::build_trace_model(two_thread_run(), {{0, work, 0x400, us(6), us(14.5)}}, name_of, 42, 1'000'000);
+    const analysis::TraceModel model = analysis::build_trace_model(
+        with_work(two_thread_run(), {{0, work, 0x400, us(6), us(14.5)}}), name_of, 42, 1'000'000);
     EXPECT_EQ(model.regions[model.threads[0].slices[2].region].name, name) << "work " << int(work);
   }
-}
-
-TEST(TraceModel, WorkSpansAreMatchedPerThreadFromTheRawLog) {
-  analysis::RunLog log;
-  log.ticks_per_second = 1e9;
-  log.origin_ticks = 0;
-  auto ev = [](uint64_t time, EventKind kind, uint8_t detail, uint64_t codeptr = 0) {
-    Event e{};
-    e.time = time;
-    e.kind = kind;
-    e.detail = detail;
-    e.codeptr = codeptr;
-    return e;
-  };
-  log.threads.push_back({0,
-                         {ev(100, EventKind::WorkBegin, ompt_work_single_executor, 0x10),
-                          ev(150, EventKind::WorkBegin, ompt_work_taskloop, 0x20),
-                          ev(200, EventKind::WorkEnd, ompt_work_taskloop), ev(300, EventKind::WorkEnd, ompt_work_single_executor),
-                          ev(400, EventKind::WorkBegin, ompt_work_loop, 0x30), ev(500, EventKind::SyncBegin, 0)}});
-  const std::vector<output::WorkSpan> spans = output::collect_work_spans(log);
-  ASSERT_EQ(spans.size(), 3u);
-  EXPECT_EQ(spans[0].work, ompt_work_taskloop);
-  EXPECT_DOUBLE_EQ(spans[0].begin, 150e-9);
-  EXPECT_EQ(spans[1].codeptr, 0x10u);
-  EXPECT_DOUBLE_EQ(spans[1].end, 300e-9);
-  EXPECT_EQ(spans[2].work, ompt_work_loop);  // cut short: ends at the thread's last event
-  EXPECT_DOUBLE_EQ(spans[2].end, 500e-9);
 }
 
 }  // namespace

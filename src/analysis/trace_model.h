@@ -1,5 +1,5 @@
 // What the trace writers (OTF2, Perfetto JSON) share: the run as one strictly nested stack of
-// slices per thread, in integer nanoseconds, built once from analysis::Timeline (plus the
+// slices per thread, in integer nanoseconds, built once from Timeline (plus the
 // worksharing constructs, which the Timeline does not keep). Each writer only renders it, so
 // both formats show the same intervals, the same names and the same order of events.
 #pragma once
@@ -8,24 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run_log.h"
+#include "analysis/symbolizer.h"
 #include "analysis/timeline.h"
 
-namespace ompscope::output {
-
-// One worksharing construct (loop, single, sections, ...) as one thread saw it; the Timeline
-// keeps only whether a loop ended before a barrier, so the trace reads these from the raw log.
-struct WorkSpan {
-  uint32_t thread = 0;
-  uint8_t work = 0;  // ompt_work_t
-  uint64_t codeptr = 0;
-  double begin = 0;  // seconds, the Timeline's clock
-  double end = 0;
-};
-
-// Worksharing constructs of every thread, matched begin/end per thread; one cut short by the
-// end of the log ends at the thread's last event.
-std::vector<WorkSpan> collect_work_spans(const analysis::RunLog& log);
+namespace ompscope::analysis {
 
 // What a callsite is called in the trace: "main@task_tree.c:24". file/line/function feed the
 // OTF2 region definition; label is what both formats show after the construct's name.
@@ -36,6 +22,10 @@ struct Callsite {
   int line = 0;
 };
 using CallsiteNamer = std::function<Callsite(uint64_t codeptr)>;
+
+// The trace's name of a symbolised callsite: "function@file.c:24", or the place alone for an
+// outlined body (its name says nothing the line does not).
+Callsite callsite_of(const SourceLocation& where, uint64_t codeptr);
 
 enum class SliceKind : uint8_t {
   Parallel,   // this thread's part in a parallel region instance (the master: the whole instance)
@@ -119,10 +109,10 @@ struct TraceModel {
   uint64_t slice_count() const;
 };
 
-// Builds the nested slices. `work` may be empty (e.g. a hand-built Timeline).
-TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vector<WorkSpan>& work,
-                             const CallsiteNamer& name_of, int pid = 0, uint64_t origin_ns = 0);
+// Builds the nested slices.
+TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name_of, int pid = 0,
+                             uint64_t origin_ns = 0);
 
 inline int64_t to_ns(double seconds) { return static_cast<int64_t>(seconds * 1e9 + (seconds >= 0 ? 0.5 : -0.5)); }
 
-}  // namespace ompscope::output
+}  // namespace ompscope::analysis

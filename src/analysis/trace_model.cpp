@@ -1,12 +1,15 @@
-#include "output/trace_model.h"
+#include "analysis/trace_model.h"
 
 #include <omp-tools.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <unordered_map>
 
-namespace ompscope::output {
+namespace ompscope::analysis {
 namespace {
 
 const char* work_name(uint8_t work) {
@@ -57,13 +60,13 @@ int nesting_rank(SliceKind kind) {
   return 6;
 }
 
-SliceKind sync_slice(analysis::SyncKind kind) {
+SliceKind sync_slice(SyncKind kind) {
   switch (kind) {
-    case analysis::SyncKind::Barrier: return SliceKind::Barrier;
-    case analysis::SyncKind::JoinBarrier: return SliceKind::JoinBarrier;
-    case analysis::SyncKind::Taskwait: return SliceKind::Taskwait;
-    case analysis::SyncKind::Taskgroup: return SliceKind::Taskgroup;
-    case analysis::SyncKind::Other: return SliceKind::Sync;
+    case SyncKind::Barrier: return SliceKind::Barrier;
+    case SyncKind::JoinBarrier: return SliceKind::JoinBarrier;
+    case SyncKind::Taskwait: return SliceKind::Taskwait;
+    case SyncKind::Taskgroup: return SliceKind::Taskgroup;
+    case SyncKind::Other: return SliceKind::Sync;
   }
   return SliceKind::Sync;
 }
@@ -160,40 +163,28 @@ uint64_t TraceModel::slice_count() const {
   return n;
 }
 
-std::vector<WorkSpan> collect_work_spans(const analysis::RunLog& log) {
-  std::vector<WorkSpan> out;
-  for (const analysis::ThreadEvents& thread : log.threads) {
-    std::vector<WorkSpan> open;
-    for (const Event& e : thread.events) {
-      if (e.kind == EventKind::WorkBegin) {
-        open.push_back(WorkSpan{thread.thread_index, e.detail, e.codeptr, log.seconds(e.time), -1});
-      } else if (e.kind == EventKind::WorkEnd) {
-        for (size_t k = open.size(); k-- > 0;) {
-          if (open[k].work != e.detail) continue;
-          open[k].end = log.seconds(e.time);
-          out.push_back(open[k]);
-          open.erase(open.begin() + static_cast<std::ptrdiff_t>(k));
-          break;
-        }
-      }
-    }
-    const double last = thread.events.empty() ? 0 : log.seconds(thread.events.back().time);
-    for (WorkSpan& w : open) {
-      w.end = last;
-      out.push_back(w);
-    }
-  }
-  return out;
+Callsite callsite_of(const SourceLocation& w, uint64_t codeptr) {
+  Callsite c;
+  c.function = w.function;
+  c.file = w.file;
+  c.line = w.line;
+  const std::string where = !w.file.empty()     ? fmt::format("{}:{}", std::filesystem::path(w.file).filename().string(), w.line)
+                            : !w.module.empty() ? fmt::format("{}+0x{:x}", std::filesystem::path(w.module).filename().string(),
+                                                              w.module_offset)
+                                                : fmt::format("0x{:x}", codeptr);
+  // clang's outlined bodies (".omp_outlined._debug__") say nothing the line does not.
+  const bool outlined = w.function.rfind(".omp_outlined", 0) == 0 || w.function.rfind("__omp_outlined", 0) == 0;
+  c.label = w.function.empty() || outlined ? where : w.function + "@" + where;
+  return c;
 }
 
-TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vector<WorkSpan>& work,
-                             const CallsiteNamer& name_of, int pid, uint64_t origin_ns) {
+TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name_of, int pid, uint64_t origin_ns) {
   TraceModel model;
   model.pid = pid;
   model.origin_ns = origin_ns;
   model.end = to_ns(timeline.end);
   ModelBuilder b(model, name_of);
-  for (const analysis::ThreadSummary& t : timeline.threads) b.raw()[t.thread];
+  for (const ThreadSummary& t : timeline.threads) b.raw()[t.thread];
   b.raw()[0];
 
   // Teams: 0 is the initial thread alone; one per distinct list of threads otherwise.
@@ -206,16 +197,16 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
   team_of({0});
 
   std::unordered_map<uint32_t, uint32_t> parallel_index;  // parallel id → model.parallels
-  for (const analysis::RegionInstance& r : timeline.regions) {
+  for (const RegionInstance& r : timeline.regions) {
     std::vector<uint32_t> members;
-    for (const analysis::ThreadInRegion& p : r.threads) members.push_back(p.thread);
+    for (const ThreadInRegion& p : r.threads) members.push_back(p.thread);
     if (members.empty()) members.push_back(r.master_thread);
     const uint32_t pi = static_cast<uint32_t>(model.parallels.size());
     model.parallels.push_back(ParallelInstance{team_of(members), r.requested_threads, r.master_thread});
     parallel_index[r.parallel_id] = pi;
     const uint32_t region = b.region(SliceKind::Parallel, 0, "parallel", r.codeptr);
     bool master_seen = false;
-    for (const analysis::ThreadInRegion& p : r.threads) {
+    for (const ThreadInRegion& p : r.threads) {
       const bool master = p.thread == r.master_thread && !master_seen;
       master_seen = master_seen || master;
       Slice s;
@@ -226,7 +217,7 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
       s.begin = to_ns(master ? std::min(r.begin, p.start) : p.start);
       s.end = to_ns(master ? std::max(r.end, p.end) : p.end);
       b.add(p.thread, s);
-      for (const analysis::SyncVisit& v : p.syncs) {
+      for (const SyncVisit& v : p.syncs) {
         Slice y;
         y.kind = sync_slice(v.kind);
         y.region = b.region(y.kind, 0, y.kind == SliceKind::JoinBarrier ? "join barrier"
@@ -249,7 +240,7 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
     }
   }
 
-  for (const WorkSpan& w : work) {
+  for (const WorkSpan& w : timeline.work) {
     Slice s;
     s.kind = SliceKind::Work;
     s.region = b.region(SliceKind::Work, w.work, work_name(w.work), w.codeptr);
@@ -261,8 +252,8 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
   // Locks: dense ids per wait id; acquisition order per lock, by time of acquisition.
   {
     std::unordered_map<uint64_t, uint32_t> lock_id;
-    std::vector<const analysis::LockAcquisition*> held;
-    for (const analysis::LockAcquisition& a : timeline.locks) {
+    std::vector<const LockAcquisition*> held;
+    for (const LockAcquisition& a : timeline.locks) {
       lock_id.try_emplace(a.wait_id, static_cast<uint32_t>(lock_id.size()));
       // A nest lock taken again by its owner is acquired and released in the same instant.
       const bool reacquired = (a.mutex_kind == ompt_mutex_nest_lock || a.mutex_kind == ompt_mutex_test_nest_lock) &&
@@ -284,13 +275,13 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
     std::unordered_map<uint64_t, double> next_acquired;
     std::vector<double> hold_end(held.size());
     for (size_t i = held.size(); i-- > 0;) {
-      const analysis::LockAcquisition& a = *held[i];
+      const LockAcquisition& a = *held[i];
       auto next = next_acquired.find(a.wait_id);
       hold_end[i] = next == next_acquired.end() ? a.released : std::min(a.released, next->second);
       next_acquired[a.wait_id] = a.acquired;
     }
     for (size_t i = 0; i < held.size(); ++i) {
-      const analysis::LockAcquisition* a = held[i];
+      const LockAcquisition* a = held[i];
       Slice h;
       h.kind = SliceKind::LockHeld;
       h.region = b.region(SliceKind::LockHeld, a->mutex_kind, mutex_name(a->mutex_kind), a->codeptr);
@@ -307,7 +298,7 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
   // slice from first start to last end, with the tasks run while it was suspended nested inside;
   // an untied task may move, so each fragment is a slice of its own.
   std::unordered_map<uint32_t, uint32_t> generation;  // creating thread → tasks created so far
-  for (const analysis::TaskInstance& t : timeline.tasks) {
+  for (const TaskInstance& t : timeline.tasks) {
     // A batch of sampled-out tasks has an estimated length, no identity: not an event of a trace.
     if (t.light || (t.flags & (ompt_task_initial | ompt_task_implicit))) continue;
     TaskInfo info;
@@ -357,7 +348,7 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
       continue;
     }
     std::map<uint32_t, std::pair<double, double>> span;  // thread → first start, last end
-    for (const analysis::TaskFragment& f : t.fragments) {
+    for (const TaskFragment& f : t.fragments) {
       auto [it, inserted] = span.try_emplace(f.thread, f.begin, f.end);
       if (!inserted) {
         it->second.first = std::min(it->second.first, f.begin);
@@ -376,4 +367,4 @@ TraceModel build_trace_model(const analysis::Timeline& timeline, const std::vect
   return model;
 }
 
-}  // namespace ompscope::output
+}  // namespace ompscope::analysis

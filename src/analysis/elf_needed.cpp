@@ -1,0 +1,34 @@
+#include "analysis/elf_needed.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+namespace ompscope::analysis {
+
+std::vector<std::string> elf_needed_libraries(const std::string& path) {
+  std::vector<std::string> needed;
+  elf_version(EV_CURRENT);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return needed;
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  if (elf && elf_kind(elf) == ELF_K_ELF) {
+    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+      GElf_Shdr shdr;
+      if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC) continue;
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      if (!data || shdr.sh_entsize == 0) continue;
+      for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; ++i) {
+        GElf_Dyn dyn;
+        if (!gelf_getdyn(data, static_cast<int>(i), &dyn) || dyn.d_tag != DT_NEEDED) continue;
+        if (const char* name = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val)) needed.emplace_back(name);
+      }
+    }
+  }
+  if (elf) elf_end(elf);
+  close(fd);
+  return needed;
+}
+
+}  // namespace ompscope::analysis
