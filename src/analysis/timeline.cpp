@@ -147,14 +147,14 @@ class ThreadWalk {
       case EventKind::WorkBegin:
         work_.push_back(WorkSpan{thread_, e.detail, e.codeptr, t, -1, current_parallel()});
         break;
+      case EventKind::MaskedBegin:
+        work_.push_back(WorkSpan{thread_, kWorkMasked, e.codeptr, t, -1, current_parallel()});
+        break;
+      case EventKind::MaskedEnd:
+        end_work(kWorkMasked, t);
+        break;
       case EventKind::WorkEnd:
-        for (size_t k = work_.size(); k-- > 0;) {
-          if (work_[k].work != e.detail) continue;
-          work_[k].end = t;
-          out_.work.push_back(work_[k]);
-          work_.erase(work_.begin() + static_cast<std::ptrdiff_t>(k));
-          break;
-        }
+        end_work(e.detail, t);
         if (is_loop(e.detail)) {
           loop_in_segment_ = true;
           if (size_t p = current_part(); p != kNoPart) parts_[p].data.saw_loop = true;
@@ -287,6 +287,16 @@ class ThreadWalk {
   void retire_lock(LockAcquisition* a) {
     out_.locks.push_back(*a);
     locks_.erase(locks_.begin() + (a - locks_.data()));
+  }
+
+  void end_work(uint8_t work, double t) {
+    for (size_t k = work_.size(); k-- > 0;) {
+      if (work_[k].work != work) continue;
+      work_[k].end = t;
+      out_.work.push_back(work_[k]);
+      work_.erase(work_.begin() + static_cast<std::ptrdiff_t>(k));
+      return;
+    }
   }
 
   void finish_sync(const OpenSync& s) {

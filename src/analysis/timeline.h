@@ -109,11 +109,13 @@ struct TaskInstance {
   uint64_t count() const { return light ? light : 1; }  // tasks it stands for as run
 };
 
-// One worksharing construct (loop, single, sections, ...) as one thread ran it, begin and end
+// One worksharing construct (loop, single, sections, ...) or masked construct as one thread ran it, begin and end
 // matched per thread; one cut short by the end of the log ends at the thread's last event.
+inline constexpr uint8_t kWorkMasked = 0xff;  // WorkSpan::work of a masked (master) construct
+
 struct WorkSpan {
   uint32_t thread = 0;
-  uint8_t work = 0;  // ompt_work_t
+  uint8_t work = 0;  // ompt_work_t, or kWorkMasked
   uint64_t codeptr = 0;
   double begin = 0;
   double end = 0;

@@ -13,6 +13,7 @@ namespace ompscope::analysis {
 namespace {
 
 const char* work_name(uint8_t work) {
+  if (work == kWorkMasked) return "masked";
   switch (work) {
     case ompt_work_loop: return "loop";
     case ompt_work_sections: return "sections";

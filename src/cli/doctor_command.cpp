@@ -101,8 +101,7 @@ Command add_doctor_command(CLI::App& parent) {
                 for (const auto& [name, result] : meta.callbacks)
                   if (result <= 1) never.push_back(name);
                 if (!never.empty())
-                  c.info(fmt::format("callbacks this runtime never delivers: {} (e.g. libomp 14 has no dispatch: "
-                                     "loop chunks are not seen)", fmt::join(never, ", ")));
+                  c.info(fmt::format("callbacks this runtime never delivers: {}", fmt::join(never, ", ")));
                 c.ok(fmt::format("{} events from {} region(s)", run.run.record.events,
                                  run.run.analysis ? run.run.analysis->regions.size() : 0));
               }

@@ -14,7 +14,7 @@ inline constexpr uint32_t kLogVersion = 1;
 enum class EventKind : uint8_t {
   None = 0,
   ThreadBegin,        // detail: ompt_thread_t
-  ThreadEnd,
+  ThreadEnd,          // not recorded (nothing read it); the number stays, as for the others so marked
   ParallelBegin,      // id: parallel, id2: encountering task, arg: requested team size, arg2: flags,
                       // detail: 1 = a light instance (sampled out: nothing recorded inside it)
   ParallelEnd,        // id: parallel, id2: encountering task, arg2: flags
@@ -22,22 +22,22 @@ enum class EventKind : uint8_t {
   ImplicitTaskEnd,    // id: parallel (0 when the runtime no longer knows it), id2: implicit task, arg2: index
   WorkBegin,          // detail: ompt_work_t, arg: iteration count (saturated), id: parallel
   WorkEnd,            // detail: ompt_work_t, id: parallel
-  Dispatch,           // detail: ompt_dispatch_t, id: parallel
+  Dispatch,           // not recorded
   SyncBegin,          // detail: ompt_sync_region_t, id: parallel (0 if none), id2: task
   SyncEnd,
-  SyncWaitBegin,
-  SyncWaitEnd,
+  SyncWaitBegin,      // not recorded: it doubled the records of every barrier
+  SyncWaitEnd,        // not recorded
   MutexAcquire,       // detail: ompt_mutex_t, wait_id(): lock, arg: hint, arg2: implementation
   MutexAcquired,      // detail: ompt_mutex_t, wait_id(): lock, arg: operations it stands for (sampling; 0 = 1),
                       // arg2: lock sampling slot + 1 (0: not sampled)
   MutexReleased,      // detail: ompt_mutex_t, wait_id(): lock
   NestLockNext,       // detail: ompt_scope_endpoint_t (begin = acquired again, end = released once)
-  LockInit,           // detail: ompt_mutex_t, wait_id(): lock, arg: hint
-  LockDestroy,        // detail: ompt_mutex_t, wait_id(): lock
+  LockInit,           // not recorded
+  LockDestroy,        // not recorded
   TaskCreate,         // id: new task, id2: encountering task, arg: ompt_task_flag_t, arg2: has deps,
                       // detail: creations it stands for (task sampling; 0 = 1)
   TaskSchedule,       // id: prior task, id2: next task, detail: ompt_task_status_t
-  MaskedBegin,
+  MaskedBegin,        // id: parallel, id2: task (a masked/master construct, on the thread that runs it)
   MaskedEnd,
   LightTasks,         // sampled-out tasks this thread ran since codeptr (ticks of the first one's start)
                       // until this record's time; arg: how many; id: tasks created inside them

@@ -178,6 +178,35 @@ def scenario_gcc_uncovered(c):
     if not any(n.startswith("not observed") and "GOMP_taskloop (taskloop)" in n for n in notes(report)):
         fail(f"the report does not name the unobserved taskloop: {report['notes']}")
 
+def scenario_trace_gcc(c):
+    # One symbolizer for every command: the trace names a GCC-built region at the line profile does.
+    out = c.out("trace-gcc")
+    run([c.bin, "trace", "--format", "perfetto", "-o", out, "--", c.prog("imbalanced_loop_gcc")],
+        env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    names = {e.get("name", "") for e in json.load(open(os.path.join(out, "trace.json")))["traceEvents"]}
+    parallel = sorted(n for n in names if n.startswith("parallel"))
+    if not any(n.endswith("imbalanced_loop.c:24") for n in parallel):
+        fail(f"the trace names the GCC-built region {parallel}, expected imbalanced_loop.c:24 as profile does")
+
+def scenario_record_kinds(c):
+    # Only kinds some analysis reads are recorded, and scripts/dump_log.py names every kind from
+    # src/common/event_record.h, a light-task batch included.
+    dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
+    read = {"ThreadBegin", "ParallelBegin", "ParallelEnd", "ImplicitTaskBegin", "ImplicitTaskEnd", "WorkBegin",
+            "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
+            "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks"}
+    seen = set()
+    for program in ["fine_tasks", "many_barriers", "shared_lock"]:
+        out = c.out("kinds-" + program)
+        run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+        p = run(["/usr/bin/python3", dump, os.path.join(out, "runs", "run-r0")], check_rc=0)
+        kinds = {line.split()[1] for line in p.stdout.splitlines() if not line.startswith("==")}
+        seen |= kinds
+        if kinds - read:
+            fail(f"{program}: recorded kinds no analysis reads: {sorted(kinds - read)}")
+    if "LightTasks" not in seen:
+        fail("fine_tasks left no light-task batch to print")
+
 def scenario_nested(c):
     out = c.out("nested")
     run([c.bin, "profile", "-o", out, "--", c.prog("nested")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)

@@ -67,6 +67,8 @@ class Stream {
   Stream& work_end(uint64_t t, ompt_work_t work = ompt_work_loop, uint64_t codeptr = 0) {
     return add(event(t, EventKind::WorkEnd, 0, 0, 0, 0, static_cast<uint8_t>(work), codeptr));
   }
+  Stream& masked_begin(uint64_t t, uint64_t codeptr = 0) { return add(event(t, EventKind::MaskedBegin, 0, 0, 0, 0, 0, codeptr)); }
+  Stream& masked_end(uint64_t t, uint64_t codeptr = 0) { return add(event(t, EventKind::MaskedEnd, 0, 0, 0, 0, 0, codeptr)); }
   Stream& sync_begin(uint64_t t, ompt_sync_region_t kind, uint64_t codeptr = 0) {
     return add(event(t, EventKind::SyncBegin, 0, 0, 0, 0, static_cast<uint8_t>(kind), codeptr));
   }

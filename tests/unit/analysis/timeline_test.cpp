@@ -151,7 +151,7 @@ TEST(BuildTimeline, Libomp14ImplicitBarrierKindsGiveTheSameVisits) {
   expect_visit(t.regions[0].threads[1].syncs[1], SyncKind::JoinBarrier, 350, 455);
 }
 
-TEST(BuildTimeline, WorksharingConstructsAreMatchedPerThreadAndKeptWithTheirRegion) {
+TEST(BuildTimeline, WorksharingAndMaskedConstructsAreMatchedPerThreadAndKeptWithTheirRegion) {
   testing::LogBuilder b(1);
   b.thread(0)
       .thread_begin(0)
@@ -161,17 +161,22 @@ TEST(BuildTimeline, WorksharingConstructsAreMatchedPerThreadAndKeptWithTheirRegi
       .work_begin(150, ompt_work_taskloop, 0x20)
       .work_end(200, ompt_work_taskloop)
       .work_end(300, ompt_work_single_executor)
+      .masked_begin(310, 0x40)
+      .masked_end(350)
       .work_begin(400, ompt_work_loop, 0x30)
       .sync_begin(500, ompt_sync_region_barrier_implicit);
   const Timeline t = build_timeline(b.log());
-  ASSERT_EQ(t.work.size(), 3u);
+  ASSERT_EQ(t.work.size(), 4u);
   EXPECT_EQ(t.work[0].work, ompt_work_taskloop);
   EXPECT_US(t.work[0].begin, 150);
   EXPECT_EQ(t.work[1].codeptr, 0x10u);
   EXPECT_US(t.work[1].end, 300);
   EXPECT_EQ(t.work[1].parallel_id, 5u);
-  EXPECT_EQ(t.work[2].work, ompt_work_loop);  // cut short: ends at the thread's last event
-  EXPECT_US(t.work[2].end, 500);
+  EXPECT_EQ(t.work[2].work, kWorkMasked);  // a masked construct is kept the same way
+  EXPECT_EQ(t.work[2].codeptr, 0x40u);
+  EXPECT_US(t.work[2].end, 350);
+  EXPECT_EQ(t.work[3].work, ompt_work_loop);  // cut short: ends at the thread's last event
+  EXPECT_US(t.work[3].end, 500);
 }
 
 TEST(BuildTimeline, ThreadSummariesSpanEachThreadsEvents) {
