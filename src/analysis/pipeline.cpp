@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis/region_identity.h"
+
 namespace ompscope::analysis {
 
 LoadedRun load_run(const std::filesystem::path& log_dir, const ClockPoint* end, const ClockPoint* start) {
@@ -10,6 +12,7 @@ LoadedRun load_run(const std::filesystem::path& log_dir, const ClockPoint* end, 
   run.timeline = build_timeline(run.log);
   if (start) run.timeline.start = std::min(run.timeline.start, run.log.seconds(start->ticks));
   run.symbols = std::make_unique<Symbolizer>(run.log.meta.modules);
+  identify_region_bodies(run.timeline, [&](uint64_t address) { return run.symbols->outlined_body_entry(address); });
   return run;
 }
 

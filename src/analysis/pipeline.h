@@ -1,5 +1,6 @@
 // One run's log as every command analyses it (profile, scale, report and trace alike): read,
-// rebuilt as a Timeline, with the one Symbolizer that names its code addresses.
+// rebuilt as a Timeline whose region instances know their outlined bodies (region_identity.h),
+// with the one Symbolizer that names its code addresses.
 #pragma once
 #include <filesystem>
 #include <memory>

@@ -78,10 +78,11 @@ ProgramProfile profile_program(const Timeline& timeline) {
     out.threads.push_back(ThreadSplit{t.thread});
   }
   for (const RegionInstance& r : timeline.regions) {
-    auto [it, inserted] = by_callsite.try_emplace(r.codeptr, out.regions.size());
+    auto [it, inserted] = by_callsite.try_emplace(r.site(), out.regions.size());
     if (inserted) {
       out.regions.push_back(RegionProfile{});
       out.regions.back().codeptr = r.codeptr;
+      out.regions.back().body = r.body;
     }
     RegionProfile& p = out.regions[it->second];
     ++p.instances;
@@ -101,10 +102,10 @@ ProgramProfile profile_program(const Timeline& timeline) {
     if (top_level) out.in_regions_s += r.end - r.begin;
     if (r.light) {
       p.light_time_s += r.end - r.begin;
-      if (top_level) light_top_level_s[r.codeptr] += r.end - r.begin;
+      if (top_level) light_top_level_s[r.site()] += r.end - r.begin;
       continue;
     }
-    recorded[r.codeptr].push_back(&r);
+    recorded[r.site()].push_back(&r);
     for (size_t i = 0; i < r.threads.size(); ++i) {
       ThreadSplit s = split_thread_time(r, r.threads[i]);
       s.thread = static_cast<uint32_t>(i);
@@ -119,7 +120,7 @@ ProgramProfile profile_program(const Timeline& timeline) {
   }
   for (RegionProfile& p : out.regions) {
     if (p.light_time_s <= 0) continue;
-    p.typical = typical_instance(recorded[p.codeptr]);
+    p.typical = typical_instance(recorded[p.site()]);
     if (!p.typical) continue;
     const RegionInstance& m = *p.typical;
     const double f = p.light_time_s / (m.end - m.begin);
@@ -127,7 +128,7 @@ ProgramProfile profile_program(const Timeline& timeline) {
       const ThreadSplit s = split_thread_time(m, m.threads[i]);
       p.per_thread[i] += s * f;
       auto t = program_thread.find(m.threads[i].thread);
-      const double top = light_top_level_s[p.codeptr];
+      const double top = light_top_level_s[p.site()];
       if (top <= 0 || t == program_thread.end()) continue;
       out.threads[t->second] += s * (top / (m.end - m.begin));
       in_top_regions[m.threads[i].thread] += top;

@@ -16,8 +16,11 @@ ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s);
 // Every time field and the task count times f (scaling a sample to the whole); `thread` unchanged.
 ThreadSplit operator*(ThreadSplit s, double f);
 
+// One region: the instances sharing a site (RegionInstance::site, their outlined body or fork).
 struct RegionProfile {
-  uint64_t codeptr = 0;
+  uint64_t codeptr = 0;      // the fork's return address (of the first instance)
+  uint64_t body = 0;         // the outlined body's entry (0: unknown)
+  uint64_t site() const { return body ? body : codeptr; }
   uint64_t instances = 0;
   double time_s = 0;         // sum over instances of region wall time (master's begin → end)
   uint64_t recorded_instances = 0;  // recorded in full (the others were sampled out)

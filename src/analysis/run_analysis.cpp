@@ -90,34 +90,41 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   out.events = timeline.events;
   out.runtime = meta.runtime;
 
-  std::unordered_map<uint64_t, CallsiteKey> key_of;  // codeptr → key
+  std::unordered_map<uint64_t, CallsiteKey> key_of;  // site → key
   std::unordered_map<uint32_t, const RegionInstance*> instance_of;
   for (const RegionInstance& inst : timeline.regions) instance_of[inst.parallel_id] = &inst;
-  std::unordered_map<uint64_t, uint64_t> enclosing_codeptr;  // nested region's codeptr → its parent's
+  std::unordered_map<uint64_t, uint64_t> enclosing_site;  // nested region's site → its parent's
   for (const RegionInstance& inst : timeline.regions) {
     auto parent = instance_of.find(inst.parent_parallel_id);
     if (inst.parent_parallel_id != 0 && parent != instance_of.end())
-      enclosing_codeptr.try_emplace(inst.codeptr, parent->second->codeptr);
+      enclosing_site.try_emplace(inst.site(), parent->second->site());
   }
+  const auto resolve_site = [&](uint64_t site, uint64_t body) -> SourceLocation {
+    return body ? symbols.resolve_body(body) : symbols.resolve(site);
+  };
+  std::unordered_map<uint64_t, uint64_t> body_of_site;
+  for (const RegionProfile& p : program.regions) body_of_site[p.site()] = p.body;
   for (const RegionProfile& p : program.regions) {
-    SourceLocation where = symbols.resolve(p.codeptr);
+    SourceLocation where = resolve_site(p.site(), p.body);
     std::optional<CallsiteKey> named_by_parent;
     // clang -O2 compiles an outlined body that only forks the inner region as a tail call, so
-    // no return address into user code exists and libomp 14 reports one inside itself. The
-    // region is then named by the region it is nested in, the closest place a user can find.
-    if (auto parent = enclosing_codeptr.find(p.codeptr); where.in_runtime && parent != enclosing_codeptr.end()) {
-      const SourceLocation& outer = symbols.resolve(parent->second);
+    // no return address into user code exists and libomp 14 reports one inside itself. Unless
+    // the inner body was found, the region is then named by the region it is nested in, the
+    // closest place a user can find.
+    if (auto parent = enclosing_site.find(p.site()); where.in_runtime && parent != enclosing_site.end()) {
+      const SourceLocation outer = resolve_site(parent->second, body_of_site[parent->second]);
       where = SourceLocation{fmt::format("(parallel region nested in {})", outer.file_line()), "", 0,
                              where.module, true, where.module_offset};
       named_by_parent = CallsiteKey{where.function};  // one per enclosing region, not per runtime address
     }
-    const CallsiteKey key = named_by_parent.value_or(CallsiteKey::of(where, p.codeptr));
-    key_of[p.codeptr] = key;
+    const CallsiteKey key = named_by_parent.value_or(CallsiteKey::of(where, p.site()));
+    key_of[p.site()] = key;
     RegionRun& r = out.regions[key];
     r.key = key;
     r.where = where;
     // Two addresses can map to one key only if a module was loaded twice; merge them.
     r.profile.codeptr = p.codeptr;
+    r.profile.body = p.body;
     r.profile.instances += p.instances;
     r.profile.time_s += p.time_s;
     r.profile.recorded_instances += p.recorded_instances;
@@ -138,7 +145,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   for (const TaskInstance& t : timeline.tasks) tasks_of[t.parallel_id].push_back(&t);
   for (const RegionInstance& inst : timeline.regions) {
     instance_of[inst.parallel_id] = &inst;
-    RegionRun& r = out.regions[key_of[inst.codeptr]];
+    RegionRun& r = out.regions[key_of[inst.site()]];
     add_phases(r.phases, barrier_phases(inst));
     if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
       add_task_figures(r.tasks, task_figures(inst, it->second));
@@ -149,7 +156,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     auto inst = instance_of.find(a.parallel_id);
     if (inst == instance_of.end()) continue;  // serial code
     // Charged to the innermost region around the acquisition: the one a hint can name.
-    locks_of[key_of[inst->second->codeptr]].push_back(&a);
+    locks_of[key_of[inst->second->site()]].push_back(&a);
   }
   for (auto& [key, acquisitions] : locks_of) {
     RegionRun& r = out.regions[key];

@@ -141,42 +141,116 @@ Symbolizer::Symbolizer(std::vector<ModuleRange> modules) : modules_(std::move(mo
 
 Symbolizer::~Symbolizer() = default;
 
-const SourceLocation& Symbolizer::resolve(uint64_t address) {
-  auto cached = cache_.find(address);
-  if (cached != cache_.end()) return cached->second;
-  SourceLocation& location = cache_[address];
-  if (address == 0) return location;
+struct Symbolizer::Lookup {
+  const ModuleRange* module = nullptr;
+  ModuleState* state = nullptr;  // null: the module's debug info cannot be read
+  uintptr_t pc = 0;              // `address` as libbacktrace wants it
+};
+
+Symbolizer::Lookup Symbolizer::find(uint64_t address) {
   for (size_t i = 0; i < modules_.size(); ++i) {
     const ModuleRange& m = modules_[i];
     if (address < m.begin || address >= m.end) continue;
-    location.module = m.path;
-    location.in_runtime = is_openmp_runtime(m.path);
-    location.module_offset = address - m.load_bias;
     if (!states_[i]) {
       states_[i] = std::make_unique<ModuleState>();
       states_[i]->state = backtrace_create_state(m.path.c_str(), 0, ignore_error, nullptr);
       for (const std::string& lib : elf_needed_libraries(m.path))
         if (lib.starts_with("libgomp")) states_[i]->gcc_line_convention = true;
     }
-    backtrace_state* state = states_[i]->state;
-    if (!state) break;
     static const uintptr_t shift = own_executable_bias();
-    const uintptr_t pc = static_cast<uintptr_t>(address - (states_[i]->gcc_line_convention ? 0 : 1) - m.load_bias) + shift;
-    PcInfo info{&location};
-    backtrace_pcinfo(state, pc, on_pcinfo, ignore_error, &info);
-    // Optimising compilers give the runtime call of a pragma line 0; the pragma's own line is
-    // the last non-zero row before it, so walk back a little.
-    for (uintptr_t back = 1; info.found && location.line == 0 && back <= kLineSearchBytes; ++back) {
-      SourceLocation earlier;
-      PcInfo probe{&earlier};
-      backtrace_pcinfo(state, pc - back, on_pcinfo, ignore_error, &probe);
-      if (probe.found && earlier.line != 0 && earlier.file == location.file) location.line = earlier.line;
-    }
-    if (location.function.empty()) backtrace_syminfo(state, pc, on_syminfo, ignore_error, &location);
-    if (states_[i]->gcc_line_convention && info.found && location.line > 0)
-      location.line = directive_line(state, pc, location.file, location.line);
-    break;
+    return {&m, states_[i]->state ? states_[i].get() : nullptr, static_cast<uintptr_t>(address - m.load_bias) + shift};
   }
+  return {};
+}
+
+const SourceLocation& Symbolizer::resolve(uint64_t address) {
+  auto cached = cache_.find(address);
+  if (cached != cache_.end()) return cached->second;
+  SourceLocation& location = cache_[address];
+  if (address == 0) return location;
+  const Lookup found = find(address);
+  if (!found.module) return location;
+  const ModuleRange& m = *found.module;
+  location.module = m.path;
+  location.in_runtime = is_openmp_runtime(m.path);
+  location.module_offset = address - m.load_bias;
+  if (!found.state) return location;
+  backtrace_state* state = found.state->state;
+  const uintptr_t pc = found.pc - (found.state->gcc_line_convention ? 0 : 1);
+  PcInfo info{&location};
+  backtrace_pcinfo(state, pc, on_pcinfo, ignore_error, &info);
+  // Optimising compilers give the runtime call of a pragma line 0; the pragma's own line is
+  // the last non-zero row before it, so walk back a little.
+  for (uintptr_t back = 1; info.found && location.line == 0 && back <= kLineSearchBytes; ++back) {
+    SourceLocation earlier;
+    PcInfo probe{&earlier};
+    backtrace_pcinfo(state, pc - back, on_pcinfo, ignore_error, &probe);
+    if (probe.found && earlier.line != 0 && earlier.file == location.file) location.line = earlier.line;
+  }
+  if (location.function.empty()) backtrace_syminfo(state, pc, on_syminfo, ignore_error, &location);
+  if (found.state->gcc_line_convention && info.found && location.line > 0)
+    location.line = directive_line(state, pc, location.file, location.line);
+  return location;
+}
+
+namespace {
+
+struct SymbolAt {
+  std::string name;
+  uintptr_t value = 0;  // the symbol's address (libbacktrace's pc space)
+};
+
+void on_named_symbol(void* data, uintptr_t, const char* symbol, uintptr_t value, uintptr_t) {
+  auto* out = static_cast<SymbolAt*>(data);
+  if (symbol) {
+    out->name = symbol;
+    out->value = value;
+  }
+}
+
+}  // namespace
+
+bool is_outlined_body_name(const std::string& symbol) {
+  // clang: ".omp_outlined.", ".omp_outlined..4", "__omp_outlined__12", "main.omp_outlined";
+  // GCC and gfortran: "main._omp_fn.0", "MAIN__._omp_fn.3", "sub_._omp_fn.1".
+  return symbol.find("omp_outlined") != std::string::npos || symbol.find("._omp_fn.") != std::string::npos;
+}
+
+uint64_t Symbolizer::outlined_body_entry(uint64_t address) {
+  auto cached = entry_cache_.find(address);
+  if (cached != entry_cache_.end()) return cached->second;
+  uint64_t& entry = entry_cache_[address];
+  const Lookup found = find(address);
+  if (!found.state) return entry;
+  SymbolAt symbol;
+  // The call is at the byte before the return address, in the same function even when the
+  // call is the function's last instruction.
+  backtrace_syminfo(found.state->state, found.pc - 1, on_named_symbol, ignore_error, &symbol);
+  if (symbol.value == 0 || !is_outlined_body_name(symbol.name)) return entry;
+  static const uintptr_t shift = own_executable_bias();
+  entry = symbol.value - shift + found.module->load_bias;
+  return entry;
+}
+
+const SourceLocation& Symbolizer::resolve_body(uint64_t entry) {
+  auto cached = body_cache_.find(entry);
+  if (cached != body_cache_.end()) return cached->second;
+  SourceLocation& location = body_cache_[entry];
+  const Lookup found = find(entry);
+  if (!found.module) return location;
+  location.module = found.module->path;
+  location.module_offset = entry - found.module->load_bias;
+  if (!found.state) return location;
+  PcInfo info{&location};
+  backtrace_pcinfo(found.state->state, found.pc, on_pcinfo, ignore_error, &info);
+  // GCC's body starts at its first statement; the directive is its smallest line.
+  if (found.state->gcc_line_convention && info.found && location.line > 0)
+    location.line = directive_line(found.state->state, found.pc, location.file, location.line);
+  SymbolAt symbol;
+  backtrace_syminfo(found.state->state, found.pc, on_named_symbol, ignore_error, &symbol);
+  // GCC names a body after the function it was outlined from; clang's name says nothing.
+  const size_t gcc = symbol.name.find("._omp_fn.");
+  location.function = gcc != std::string::npos ? demangle(symbol.name.substr(0, gcc).c_str()) : std::string();
   return location;
 }
 

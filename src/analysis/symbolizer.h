@@ -32,12 +32,27 @@ class Symbolizer {
   // `address` is a return address: the call itself is at address - 1.
   const SourceLocation& resolve(uint64_t address);
 
+  // The entry of the compiler-outlined body of a parallel region (clang's ".omp_outlined.",
+  // GCC's and gfortran's "f._omp_fn.N") holding return address `address`; 0 when the function
+  // holding it is none (user code called from a body, the runtime, no symbols).
+  uint64_t outlined_body_entry(uint64_t address);
+  // Such a body named at its own entry: the line of its directive, in every compiler's line
+  // table; `function` is the user function it was outlined from where the symbol says so (GCC).
+  const SourceLocation& resolve_body(uint64_t entry);
+
  private:
   struct ModuleState;
   std::vector<ModuleRange> modules_;
   std::vector<std::unique_ptr<ModuleState>> states_;  // parallel to modules_, created lazily
   std::unordered_map<uint64_t, SourceLocation> cache_;
+  std::unordered_map<uint64_t, SourceLocation> body_cache_;
+  std::unordered_map<uint64_t, uint64_t> entry_cache_;
+  struct Lookup;
+  Lookup find(uint64_t address);
 };
+
+// True for the symbol of a compiler-outlined parallel-region body.
+bool is_outlined_body_name(const std::string& symbol);
 
 // True for the path of an OpenMP runtime library (libomp, libgomp, libiomp).
 bool is_openmp_runtime(const std::string& module_path);

@@ -70,7 +70,11 @@ struct ThreadInRegion {
 
 struct RegionInstance {
   uint32_t parallel_id = 0;
-  uint64_t codeptr = 0;
+  uint64_t codeptr = 0;            // the fork's return address
+  // Entry of the outlined function the instance ran (its body), found from the code addresses
+  // of events inside it (identify_region_bodies); 0: unknown, the region is its fork's callsite.
+  uint64_t body = 0;
+  uint64_t site() const { return body ? body : codeptr; }  // the region's identity
   uint32_t requested_threads = 0;
   uint32_t team_size = 0;
   uint32_t master_thread = 0;

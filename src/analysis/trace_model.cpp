@@ -77,8 +77,8 @@ class ModelBuilder {
   ModelBuilder(TraceModel& model, const CallsiteNamer& name_of) : model_(model), name_of_(name_of) {}
 
   // A region per (construct, callsite); `codeptr` 0 names the construct alone.
-  uint32_t region(SliceKind kind, uint8_t detail, const std::string& construct, uint64_t codeptr) {
-    const Callsite& where = callsite(codeptr);
+  uint32_t region(SliceKind kind, uint8_t detail, const std::string& construct, uint64_t codeptr, bool body = false) {
+    const Callsite& where = callsite(codeptr, body);
     std::string name = where.label.empty() ? construct : construct + " " + where.label;
     auto [it, inserted] = region_index_.try_emplace(
         RegionKey{name, static_cast<uint8_t>(kind), detail}, static_cast<uint32_t>(model_.regions.size()));
@@ -90,9 +90,10 @@ class ModelBuilder {
   std::map<uint32_t, std::vector<Slice>>& raw() { return raw_; }
 
  private:
-  const Callsite& callsite(uint64_t codeptr) {
-    auto it = callsites_.find(codeptr);
-    if (it == callsites_.end()) it = callsites_.emplace(codeptr, codeptr && name_of_ ? name_of_(codeptr) : Callsite{}).first;
+  const Callsite& callsite(uint64_t address, bool body) {
+    auto& cache = body ? bodies_ : callsites_;
+    auto it = cache.find(address);
+    if (it == cache.end()) it = cache.emplace(address, address && name_of_ ? name_of_(address, body) : Callsite{}).first;
     return it->second;
   }
 
@@ -108,6 +109,7 @@ class ModelBuilder {
   TraceModel& model_;
   const CallsiteNamer& name_of_;
   std::unordered_map<uint64_t, Callsite> callsites_;
+  std::unordered_map<uint64_t, Callsite> bodies_;
   std::map<RegionKey, uint32_t> region_index_;
   std::map<uint32_t, std::vector<Slice>> raw_;  // by thread
 };
@@ -205,7 +207,7 @@ TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name
     const uint32_t pi = static_cast<uint32_t>(model.parallels.size());
     model.parallels.push_back(ParallelInstance{team_of(members), r.requested_threads, r.master_thread});
     parallel_index[r.parallel_id] = pi;
-    const uint32_t region = b.region(SliceKind::Parallel, 0, "parallel", r.codeptr);
+    const uint32_t region = b.region(SliceKind::Parallel, 0, "parallel", r.site(), r.body != 0);
     bool master_seen = false;
     for (const ThreadInRegion& p : r.threads) {
       const bool master = p.thread == r.master_thread && !master_seen;

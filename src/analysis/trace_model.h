@@ -21,7 +21,8 @@ struct Callsite {
   std::string file;
   int line = 0;
 };
-using CallsiteNamer = std::function<Callsite(uint64_t codeptr)>;
+// Names a return address (a callsite), or with `body` set the entry of a region's outlined body.
+using CallsiteNamer = std::function<Callsite(uint64_t address, bool body)>;
 
 // The trace's name of a symbolised callsite: "function@file.c:24", or the place alone for an
 // outlined body (its name says nothing the line does not).

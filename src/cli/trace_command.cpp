@@ -90,7 +90,11 @@ Command add_trace_command(CLI::App& parent) {
             const analysis::RunLog& log = run.log;
             const analysis::Timeline& timeline = run.timeline;
             const analysis::TraceModel model = analysis::build_trace_model(
-                timeline, [&](uint64_t codeptr) { return analysis::callsite_of(run.symbols->resolve(codeptr), codeptr); },
+                timeline,
+                [&](uint64_t address, bool body) {
+                  return analysis::callsite_of(body ? run.symbols->resolve_body(address) : run.symbols->resolve(address),
+                                               address);
+                },
                 log.meta.pid, log.meta.clock_start.ns);
             const double model_s = seconds_since(t0);
             fmt::print(stderr, "ompscope: {} events of {} → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),

@@ -188,6 +188,43 @@ def scenario_trace_gcc(c):
     if not any(n.endswith("imbalanced_loop.c:24") for n in parallel):
         fail(f"the trace names the GCC-built region {parallel}, expected imbalanced_loop.c:24 as profile does")
 
+def regions_by_line(report, source, threads):
+    name = os.path.basename(source)
+    return {r["line"]: r["instances"] for r in parallel_regions(report) if r["file"].endswith(name)}
+
+def check_region_identity(c, program, source, expected):
+    """Each region at its own directive line with its own instance count, in profile, scale and
+    trace alike. `expected`: {line: instances}."""
+    env = {"OMP_NUM_THREADS": "2"}
+    out = c.out("identity-profile-" + program)
+    run([c.bin, "profile", "-o", out, "--", c.prog(program)], env=env, check_rc=0)
+    got = regions_by_line(load(out), c.src(source), "2")
+    if got != expected:
+        fail(f"profile of {program}: regions {got}, expected {expected} (line: instances)")
+    out = c.out("identity-scale-" + program)
+    run([c.bin, "scale", "-t", "1,2", "-o", out, "--", c.prog(program)], check_rc=0)
+    got = regions_by_line(load(out), c.src(source), "2")
+    if got != expected:
+        fail(f"scale of {program}: regions {got}, expected {expected}")
+    out = c.out("identity-trace-" + program)
+    run([c.bin, "trace", "--format", "perfetto", "-o", out, "--", c.prog(program)], env=env, check_rc=0)
+    events = json.load(open(os.path.join(out, "trace.json")))["traceEvents"]
+    name = os.path.basename(source)
+    lines = {}
+    for e in events:
+        m = re.match(rf"parallel .*{re.escape(name)}:(\d+)$", e.get("name", ""))
+        if m and e.get("ph") in ("X", "B") and e.get("tid") == 1:  # the initial thread: every instance once
+            lines[int(m.group(1))] = lines.get(int(m.group(1)), 0) + 1
+    if lines != expected:
+        fail(f"trace of {program}: parallel slices {lines} on the initial thread, expected {expected}")
+
+def scenario_region_identity(c):
+    # clang -O2 merges the forks of the if/else branches into one call, and ends each of the three
+    # functions in `jmp __kmpc_fork_call`: one fork return address for three regions.
+    for program in ["if_else_regions", "tail_called_regions"]:
+        pragmas = pragma_lines(c.src(program + ".c"))
+        check_region_identity(c, program, program + ".c", dict(zip(pragmas, [10, 20, 30])))
+
 def scenario_record_kinds(c):
     # Only kinds some analysis reads are recorded, and scripts/dump_log.py names every kind from
     # src/common/event_record.h, a light-task batch included.

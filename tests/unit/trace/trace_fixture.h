@@ -75,7 +75,7 @@ inline analysis::Timeline with_work(analysis::Timeline t, std::vector<analysis::
   return t;
 }
 
-inline analysis::Callsite name_of(uint64_t codeptr) {
+inline analysis::Callsite name_of(uint64_t codeptr, bool = false) {
   switch (codeptr) {
     case 0x100: return {"main@t.c:10", "main", "t.c", 10};
     case 0x200: return {"work@t.c:20", "work", "t.c", 20};

@@ -1,0 +1,128 @@
+#include "analysis/region_identity.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/region_profile.h"
+
+namespace ompscope::analysis {
+namespace {
+
+// Three outlined bodies at 0x1000, 0x2000, 0x3000 (0x100 bytes each); user code elsewhere.
+uint64_t body_entry_of(uint64_t address) {
+  for (uint64_t entry : {0x1000u, 0x2000u, 0x3000u})
+    if (address > entry && address < entry + 0x100) return entry;
+  return 0;
+}
+
+constexpr uint64_t kFork = 0x500;  // one fork callsite for every region: merged or tail-called forks
+
+RegionInstance instance(uint32_t id, double begin, bool light = false) {
+  RegionInstance r;
+  r.parallel_id = id;
+  r.codeptr = kFork;
+  r.begin = begin;
+  r.end = begin + 1;
+  r.light = light;
+  r.team_size = light ? 0 : 1;
+  if (!light) {
+    ThreadInRegion p;
+    p.implicit_task = 100 + id;
+    p.start = r.begin;
+    p.end = r.end;
+    r.threads.push_back(p);
+  }
+  return r;
+}
+
+WorkSpan loop_at(uint32_t parallel, uint64_t codeptr) {
+  WorkSpan w;
+  w.codeptr = codeptr;
+  w.parallel_id = parallel;
+  return w;
+}
+
+TEST(RegionIdentity, MergedForksSeparateByTheBodyTheirLoopsRanIn) {
+  // clang -O2 merged the forks of three regions in if/else branches: one return address.
+  Timeline t;
+  for (uint32_t id = 1; id <= 6; ++id) t.regions.push_back(instance(id, id));
+  const uint64_t body_of_instance[] = {0x1010, 0x2010, 0x2010, 0x3010, 0x3010, 0x3010};
+  for (uint32_t id = 1; id <= 6; ++id) t.work.push_back(loop_at(id, body_of_instance[id - 1]));
+  identify_region_bodies(t, body_entry_of);
+  EXPECT_EQ(t.regions[0].body, 0x1000u);
+  EXPECT_EQ(t.regions[2].body, 0x2000u);
+  EXPECT_EQ(t.regions[5].body, 0x3000u);
+
+  const ProgramProfile p = profile_program(t);
+  ASSERT_EQ(p.regions.size(), 3u);  // one region per body, each with its own instance count
+  EXPECT_EQ(p.regions[0].body, 0x1000u);
+  EXPECT_EQ(p.regions[0].instances, 1u);
+  EXPECT_EQ(p.regions[1].instances, 2u);
+  EXPECT_EQ(p.regions[2].instances, 3u);
+  EXPECT_EQ(p.regions[2].codeptr, kFork);
+}
+
+TEST(RegionIdentity, AddressesOutsideAnyBodyAreSkippedAndTheJoinBarrierIsNoEvidence) {
+  Timeline t;
+  t.regions.push_back(instance(1, 1));
+  t.work.push_back(loop_at(1, 0x700));  // an orphaned loop in a function the body calls
+  ThreadInRegion& p = t.regions[0].threads[0];
+  p.syncs.push_back({SyncKind::JoinBarrier, 0x1020, 0, 0, 0, false});   // at the fork, never the body
+  p.syncs.push_back({SyncKind::Barrier, 0x2030, 0, 0, 0, false});       // an explicit barrier in it
+  identify_region_bodies(t, body_entry_of);
+  EXPECT_EQ(t.regions[0].body, 0x2000u);
+}
+
+TEST(RegionIdentity, TasksCountOnlyWhenTheImplicitTaskCreatedThemAndLocksComeLast) {
+  Timeline t;
+  t.regions.push_back(instance(1, 1));
+  TaskInstance nested;  // created by an explicit task: its address is in that task's outlined body
+  nested.parallel_id = 1;
+  nested.parent = 55;
+  nested.codeptr = 0x3010;
+  TaskInstance direct;
+  direct.parallel_id = 1;
+  direct.parent = 101;  // the region's implicit task
+  direct.codeptr = 0x2010;
+  t.tasks = {nested, direct};
+  LockAcquisition lock;
+  lock.parallel_id = 1;
+  lock.codeptr = 0x1010;
+  t.locks.push_back(lock);
+  identify_region_bodies(t, body_entry_of);
+  EXPECT_EQ(t.regions[0].body, 0x2000u);
+
+  t.tasks.clear();
+  t.regions[0].body = 0;
+  identify_region_bodies(t, body_entry_of);
+  EXPECT_EQ(t.regions[0].body, 0x1000u);  // a critical section in the body, when nothing else is
+}
+
+TEST(RegionIdentity, InstancesWithoutEvidenceTakeTheNearestRecordedInstanceOfTheirFork) {
+  Timeline t;
+  t.regions.push_back(instance(1, 1, true));   // light, before any recorded one: the next one's
+  t.regions.push_back(instance(2, 2));
+  t.regions.push_back(instance(3, 3, true));   // the one before it
+  t.regions.push_back(instance(4, 4));
+  t.regions.push_back(instance(5, 5, true));
+  t.work = {loop_at(2, 0x1010), loop_at(4, 0x3010)};
+  identify_region_bodies(t, body_entry_of);
+  EXPECT_EQ(t.regions[0].body, 0x1000u);
+  EXPECT_EQ(t.regions[2].body, 0x1000u);
+  EXPECT_EQ(t.regions[4].body, 0x3000u);
+}
+
+TEST(RegionIdentity, WithoutAnyEvidenceTheRegionIsItsForkCallsite) {
+  Timeline t;
+  t.regions.push_back(instance(1, 1));
+  t.regions.push_back(instance(2, 2));
+  t.regions[1].codeptr = 0x600;
+  identify_region_bodies(t, body_entry_of);
+  EXPECT_EQ(t.regions[0].body, 0u);
+  EXPECT_EQ(t.regions[0].site(), kFork);
+  const ProgramProfile p = profile_program(t);
+  ASSERT_EQ(p.regions.size(), 2u);
+  EXPECT_EQ(p.regions[1].site(), 0x600u);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis
