@@ -231,7 +231,7 @@ def scenario_record_kinds(c):
     dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
     read = {"ThreadBegin", "ParallelBegin", "ParallelEnd", "ImplicitTaskBegin", "ImplicitTaskEnd", "WorkBegin",
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
-            "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks"}
+            "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps"}
     seen = set()
     for program in ["fine_tasks", "many_barriers", "shared_lock"]:
         out = c.out("kinds-" + program)
