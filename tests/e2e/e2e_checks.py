@@ -220,10 +220,15 @@ def check_region_identity(c, program, source, expected):
 
 def scenario_region_identity(c):
     # clang -O2 merges the forks of the if/else branches into one call, and ends each of the three
-    # functions in `jmp __kmpc_fork_call`: one fork return address for three regions.
+    # functions in `jmp __kmpc_fork_call`: one fork return address for three regions. gcc -O2
+    # merges two of the if/else forks and tail-calls GOMP_parallel.
     for program in ["if_else_regions", "tail_called_regions"]:
         pragmas = pragma_lines(c.src(program + ".c"))
-        check_region_identity(c, program, program + ".c", dict(zip(pragmas, [10, 20, 30])))
+        for build in [program, program + "_gcc"]:
+            check_region_identity(c, build, program + ".c", dict(zip(pragmas, [10, 20, 30])))
+    # gfortran: each region at its `!$omp parallel do` line, not at the statement after it.
+    directives = [i + 1 for i, l in enumerate(open(c.src("after_region.f90"))) if l.startswith("!$omp parallel")]
+    check_region_identity(c, "after_region_fortran", "after_region.f90", dict(zip(directives, [10, 20])))
 
 def scenario_record_kinds(c):
     # Only kinds some analysis reads are recorded, and scripts/dump_log.py names every kind from
