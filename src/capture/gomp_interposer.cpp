@@ -178,8 +178,7 @@ struct Region {
 void end_thread(void*) {
   flush_lock_counts();
   if (t_state.join_pending) close_pending_join();
-  emit(EventKind::ThreadEnd, 0, 0);
-  close_thread_log(t_log, g_config);
+  close_thread_log(t_log, g_config);  // no ThreadEnd record: no analysis reads one
 }
 
 // Every thread of the team runs the outlined function through this: its implicit task begins

@@ -238,7 +238,7 @@ def scenario_record_kinds(c):
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
             "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps"}
     seen = set()
-    for program in ["fine_tasks", "many_barriers", "shared_lock"]:
+    for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
         run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
         p = run(["/usr/bin/python3", dump, os.path.join(out, "runs", "run-r0")], check_rc=0)
