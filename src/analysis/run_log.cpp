@@ -142,7 +142,7 @@ ThreadEvents read_thread_events(const fs::path& file) {
   return out;
 }
 
-RunLog read_run_log(const fs::path& directory, const ClockPoint* fallback_end) {
+RunLog read_run_log(const fs::path& directory, const ClockPoint* fallback_end, const ClockPoint* fallback_start) {
   if (!fs::is_directory(directory))
     throw Error(fmt::format("{}: no such log directory", directory.string()));
   RunLog log;
@@ -156,11 +156,13 @@ RunLog read_run_log(const fs::path& directory, const ClockPoint* fallback_end) {
   std::sort(log.threads.begin(), log.threads.end(),
             [](const ThreadEvents& a, const ThreadEvents& b) { return a.thread_index < b.thread_index; });
 
-  const ClockPoint start = log.meta.clock_start;
+  ClockPoint start = log.meta.clock_start;
   ClockPoint end = log.meta.clock_end;
-  // The launcher's point comes after the program ended: the longer span calibrates better.
-  if (fallback_end && fallback_end->ns > end.ns) end = *fallback_end;
   log.origin_ticks = start.ticks;
+  // The launcher's points come before the program started and after it ended: the longer span
+  // calibrates better, and a program that ran for less than a millisecond has no other.
+  if (fallback_end && fallback_end->ns > end.ns) end = *fallback_end;
+  if (fallback_start && fallback_start->ns < start.ns && fallback_start->ticks < start.ticks) start = *fallback_start;
   if (log.meta.clock == "monotonic") {
     log.ticks_per_second = 1e9;
   } else if (end.ns > start.ns + 1000000 && end.ticks > start.ticks) {

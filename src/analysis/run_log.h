@@ -69,6 +69,7 @@ ThreadEvents read_thread_events(const std::filesystem::path& file);
 
 // Reads a whole log directory. `fallback_end` is a clock point taken by the launcher after the
 // program ended, used to calibrate the clock when the program died before finalize.
-RunLog read_run_log(const std::filesystem::path& directory, const ClockPoint* fallback_end = nullptr);
+RunLog read_run_log(const std::filesystem::path& directory, const ClockPoint* fallback_end = nullptr,
+                    const ClockPoint* fallback_start = nullptr);
 
 }  // namespace ompscope::analysis

@@ -294,6 +294,22 @@ TEST_F(RunLogFiles, TscLogOfACrashedProgramNeedsTheLaunchersClockPoint) {
   EXPECT_EQ(log.last_ticks(), 1001000u);  // no finalize point: the last event
 }
 
+TEST_F(RunLogFiles, TscLogOfAProgramShorterThanAMillisecondIsCalibratedFromTheLaunchersPoints) {
+  // The tool's own points are 0.5 ms apart (too short to calibrate); the launcher's points,
+  // taken before the program started and after it ended, span 2 ms at 3 GHz. The origin stays
+  // the tool's start.
+  write_text("meta.txt",
+             "ompscope-log 1\nclock tsc\nclock_start 3000000 1001000000\nclock_end 4500000 1001500000\nfinalized\n");
+  write_events("thread-0000.evt", header(0), {ev(3000000, EventKind::ThreadBegin), ev(4500000, EventKind::SyncBegin)});
+  const ClockPoint after{4500000, 1001500000};
+  EXPECT_ERROR_NAMING(read_run_log(dir_, &after), dir_.string(), "calibrated");
+  const ClockPoint before{0, 1000000000};
+  const ClockPoint later{6000000, 1002000000};
+  const RunLog log = read_run_log(dir_, &later, &before);
+  EXPECT_DOUBLE_EQ(log.ticks_per_second, 3e9);
+  EXPECT_EQ(log.origin_ticks, 3000000u);
+}
+
 TEST_F(RunLogFiles, CorruptThreadFileFailsTheWholeLog) {
   write_text("meta.txt", kValidMeta);
   LogFileHeader h = header(0);
