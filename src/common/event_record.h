@@ -43,6 +43,14 @@ enum class EventKind : uint8_t {
                       // until this record's time; arg: how many; id: tasks created inside them
   LockOps,            // lock operations in sampling slot detail - 1 (first site: codeptr) not recorded
                       // since its last record, written when an implicit task begins or ends; arg: how many
+  ThreadUsage,        // the thread's kernel accounting (getrusage RUSAGE_THREAD) at the edge of a
+                      // stretch of work in a recorded region instance; detail: 0 = work starts
+                      // (implicit task begin, barrier departure), 1 = work ends (barrier arrival;
+                      // the implicit task's end in a team of one, which has no barrier).
+                      // codeptr: CPU time in ns (user + system); id: system time in us;
+                      // id2: minor faults; arg: involuntary context switches; arg2: major faults.
+                      // The counters are cumulative and truncated: readers take differences modulo
+                      // their width.
   Count
 };
 
