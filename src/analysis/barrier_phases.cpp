@@ -42,7 +42,8 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   for (size_t b = 0; b < count; ++b) {
     double max_w = -inf, sum_w = 0, last_arrive = -inf, first_depart = inf, last_depart = -inf;
-    bool join = false, after_loop = false, tasks = false;
+    double max_cpu = -inf, sum_cpu = 0;
+    bool join = false, after_loop = false, tasks = false, cpu_read = true;
     for (size_t k = 0; k < n; ++k) {
       const SyncVisit& v = *visits[k][b];
       const double w = v.arrive - segment_start[k];
@@ -54,6 +55,9 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
       join = join || v.kind == SyncKind::JoinBarrier;
       after_loop = after_loop || v.follows_loop;
       tasks = tasks || v.tasks > 0;
+      cpu_read = cpu_read && v.cpu >= 0;
+      max_cpu = std::max(max_cpu, v.cpu);
+      sum_cpu += v.cpu;
       segment_start[k] = v.depart;
     }
     ++out.barriers;
@@ -65,6 +69,10 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
     }
     const double imbalance = max_w - sum_w / static_cast<double>(n);
     out.imbalance_s += imbalance;
+    if (cpu_read) {
+      out.measured_imbalance_s += imbalance;
+      out.cpu_imbalance_s += std::clamp(max_cpu - sum_cpu / static_cast<double>(n), 0.0, std::max(0.0, imbalance));
+    }
     if (imbalance > 0 && after_loop) ++out.imbalanced_after_loop;
     if (join) {
       out.join_s += std::max(0.0, region.end - last_arrive);

@@ -22,6 +22,11 @@ struct BarrierPhases {
   double team_creation_s = 0;  // the same, if it did: once per run, so no change to the regions
                                // wins it back
   double join_s = 0;     // region end − last arrival at the join barrier
+  // Of imbalance_s, the part at barriers where every thread's CPU time in the segment was read
+  // (ThreadUsage), and the imbalance of those CPU times (each barrier's at most its wall
+  // imbalance): the rest of the wall imbalance is threads that were not running (descheduled).
+  double measured_imbalance_s = 0;
+  double cpu_imbalance_s = 0;
   uint32_t barriers = 0;            // barriers analysed (join included)
   uint32_t imbalanced_after_loop = 0;  // of the barriers with imbalance, those right after a loop
   uint32_t skipped_with_tasks = 0;  // barriers where threads ran tasks: left to the task analysis

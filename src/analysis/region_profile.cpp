@@ -28,6 +28,7 @@ ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion
   s.task_s = std::clamp(tasks, 0.0, s.work_s);
   s.tasks = static_cast<double>(part.tasks_completed);
   s.fork_join_s = region_s - inside;
+  s.usage = part.usage;
   return s;
 }
 
@@ -39,6 +40,7 @@ ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s) {
   into.fork_join_s += s.fork_join_s;
   into.outside_s += s.outside_s;
   into.tasks += s.tasks;
+  into.usage += s.usage;
   return into;
 }
 
@@ -50,6 +52,7 @@ ThreadSplit operator*(ThreadSplit s, double f) {
   s.fork_join_s *= f;
   s.outside_s *= f;
   s.tasks *= f;
+  s.usage = s.usage * f;
   return s;
 }
 
@@ -75,7 +78,7 @@ ProgramProfile profile_program(const Timeline& timeline) {
   std::unordered_map<uint64_t, double> light_top_level_s;
   for (const ThreadSummary& t : timeline.threads) {
     program_thread[t.thread] = out.threads.size();
-    out.threads.push_back(ThreadSplit{t.thread});
+    out.threads.push_back(ThreadSplit{.thread = t.thread});
   }
   for (const RegionInstance& r : timeline.regions) {
     auto [it, inserted] = by_callsite.try_emplace(r.site(), out.regions.size());
@@ -96,7 +99,7 @@ ProgramProfile profile_program(const Timeline& timeline) {
     p.complete = p.complete && r.complete;
     if (p.per_thread.size() < r.threads.size()) {
       for (size_t i = p.per_thread.size(); i < r.threads.size(); ++i)
-        p.per_thread.push_back(ThreadSplit{static_cast<uint32_t>(i)});
+        p.per_thread.push_back(ThreadSplit{.thread = static_cast<uint32_t>(i)});
     }
     const bool top_level = r.parent_parallel_id == 0;
     if (top_level) out.in_regions_s += r.end - r.begin;

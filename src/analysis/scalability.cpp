@@ -33,30 +33,154 @@ std::string region_place(const RegionReport& r) {
   return fmt::format("{} ({}:{})", r.id, r.file.empty() ? r.module : r.file, r.line);
 }
 
+// The growth of the team's work from the smallest count to `threads`, split by what the kernel
+// can name: time off the CPU, time in the kernel (page faults first of all: a region's work makes
+// few system calls), and the rest, which the CPU spends slower on the same work (memory
+// bandwidth, caches, false sharing, NUMA, frequency). Each named part is the growth of its own
+// figure, never more than the inflation together. Its wall-clock share at `threads` is the
+// inflation spread over the team, plus the imbalance at barriers that the threads' CPU time does
+// not explain (`descheduled_s`: a thread off its CPU made the others wait for it).
+std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base, int threads, double descheduled_s) {
+  const double inflation = now.work_s - base.work_s;
+  if (!(inflation > 0) || base.work_s <= 0) return std::nullopt;
+  const bool split = now.usage_read && base.usage_read;
+  double preempted = 0, faulting = 0;
+  if (split) {
+    preempted = std::max(0.0, now.usage.off_cpu_s() - base.usage.off_cpu_s());
+    faulting = std::max(0.0, now.usage.system_s - base.usage.system_s);
+    if (preempted + faulting > inflation) {
+      const double f = inflation / (preempted + faulting);
+      preempted *= f;
+      faulting *= f;
+    }
+  }
+  const double rest = std::max(0.0, inflation - preempted - faulting);
+  const double faults = now.usage.minor_faults + now.usage.major_faults;
+  std::vector<std::pair<double, std::string>> parts;
+  if (split) {
+    if (preempted > 0)
+      parts.emplace_back(preempted + descheduled_s,
+                         fmt::format("threads were off their CPU {} longer ({:.0f} involuntary switches){}: "
+                                     "descheduled by another process or by more threads than cores; run on idle "
+                                     "cores, one thread per core",
+                                     duration_text(preempted), now.usage.switches,
+                                     descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
+                                                                     duration_text(descheduled_s))
+                                                       : ""));
+    // Page faults are named where the kernel's time grew, and where it is a tenth of the work
+    // or more: faults on fresh memory cost at every count, and more when threads fault at once.
+    if (faulting > 0 || (faults > 0 && now.usage.system_s >= 0.1 * now.work_s))
+      parts.emplace_back(faulting, fmt::format("{} more in the kernel ({} in all at {}, with {:.0f} page faults): "
+                                               "memory is allocated and first touched (or freed and allocated "
+                                               "again) inside the region; allocate buffers once outside it and "
+                                               "reuse them (or keep freed memory: glibc's M_MMAP_THRESHOLD / "
+                                               "M_TRIM_THRESHOLD)",
+                                               duration_text(faulting), duration_text(now.usage.system_s),
+                                               threads_phrase(threads), faults));
+  }
+  if (rest > 0)
+    parts.emplace_back(rest, fmt::format("{} slower on the CPU{}: threads writing the same cache lines (false "
+                                         "sharing: pad per-thread data to its own 64-byte line, or accumulate in "
+                                         "locals), or a loop bound by memory bandwidth (block it for cache reuse, "
+                                         "fuse loops over the same arrays)",
+                                         duration_text(rest),
+                                         split ? "" : " or off it (the kernel's accounting was not read)"));
+  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string hint = fmt::format("the team's work (thread time outside waits) grew {:.0f}% from {} to {} ({} "
+                                 "of thread time)",
+                                 100 * inflation / base.work_s, threads_phrase(base.threads), threads,
+                                 duration_text(inflation));
+  for (size_t i = 0; i < parts.size(); ++i) hint += (i == 0 ? ": " : "; ") + parts[i].second;
+  if (!split) descheduled_s = 0;
+  Problem p{"work_inflation", threads, inflation, inflation / threads + descheduled_s, hint,
+            {{"work_s", now.work_s}, {"base_work_s", base.work_s}}};
+  if (descheduled_s > 0) p.details.emplace_back("descheduled_imbalance_s", descheduled_s);
+  if (split) {
+    p.details.emplace_back("preempted_s", preempted);
+    p.details.emplace_back("page_faults", faults);
+    p.details.emplace_back("major_faults", now.usage.major_faults);
+    p.details.emplace_back("base_page_faults", base.usage.minor_faults + base.usage.major_faults);
+    p.details.emplace_back("page_fault_s", faulting);
+    p.details.emplace_back("involuntary_switches", now.usage.switches);
+  }
+  p.details.emplace_back("memory_or_cache_s", rest);
+  return p;
+}
+
+// What the causes leave of a loss: never negative (a loss can be explained more than fully when
+// overheads present at every count, fork/join for one, are among the causes; the cap in
+// diagnose_region bounds that), zero without a loss.
+double unexplained(double lost_s, double explained_s) { return std::max(0.0, lost_s - std::max(0.0, explained_s)); }
+
 bool has_kind(const RegionRun& r, const char* kind) {
   return std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) != r.lock_kinds.end();
 }
 
 }  // namespace
 
+TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
+  std::vector<double> work, wall, cpu, system, minor, major, switches;
+  for (const RegionRun* r : repeats) {
+    ThreadSplit team;
+    for (const ThreadSplit& s : r->profile.per_thread) team += s;
+    work.push_back(team.work_s);
+    if (team.usage.wall_s <= 0) continue;
+    const WorkUsage u = team.usage * (team.work_s / team.usage.wall_s);
+    wall.push_back(u.wall_s);
+    cpu.push_back(u.cpu_s);
+    system.push_back(u.system_s);
+    minor.push_back(u.minor_faults);
+    major.push_back(u.major_faults);
+    switches.push_back(u.switches);
+  }
+  TeamWork out;
+  out.work_s = median(work);
+  out.usage_read = !wall.empty();
+  if (out.usage_read)
+    out.usage = {median(wall), median(cpu), median(system), median(minor), median(major), median(switches)};
+  return out;
+}
+
 std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeats, int threads,
-                                     double region_time_s, std::optional<double> lost_s) {
+                                     double region_time_s, std::optional<double> lost_s, const TeamWork* base) {
   std::vector<Problem> out;
   if (repeats.empty()) return out;
   const RegionRun& first = *repeats.front();
   const double instances = static_cast<double>(first.profile.instances);
   const double barriers = median_of(repeats, [](const RegionRun& r) { return double(r.phases.barriers); });
 
-  const double imbalance = median_of(repeats, [](const RegionRun& r) { return r.phases.imbalance_s; });
+  const double wall_imbalance = median_of(repeats, [](const RegionRun& r) { return r.phases.imbalance_s; });
+  // Where every thread's CPU time in the segments was read, only their difference in CPU time is
+  // the loop's imbalance; the rest is threads that were not running (work inflation names it).
+  const double measured = median_of(repeats, [](const RegionRun& r) { return r.phases.measured_imbalance_s; });
+  const double cpu_imbalance = median_of(repeats, [](const RegionRun& r) { return r.phases.cpu_imbalance_s; });
+  const bool cpu_known = measured > 0;
+  const double imbalance = cpu_known ? wall_imbalance * std::min(1.0, cpu_imbalance / measured) : wall_imbalance;
   if (threads > 1 && imbalance > 0) {
     const bool loop = first.phases.imbalanced_after_loop * 2 >= std::max<uint32_t>(1, first.phases.barriers / 2) &&
                       first.phases.imbalanced_after_loop > 0;
-    Problem p{"load_imbalance", threads, imbalance, imbalance,
-              loop ? "iterations of the loop differ in cost: try schedule(dynamic, chunk) or schedule(guided) on it"
-                   : "threads get unequal shares of work before the barrier: partition the work by cost rather than "
-                     "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)",
+    std::string hint;
+    if (loop)
+      hint = cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): try "
+                         "schedule(dynamic, chunk) or schedule(guided) on it"
+                       : "threads reach the barrier after the loop at different times: if its iterations differ in "
+                         "cost, try schedule(dynamic, chunk) or schedule(guided) on it";
+    else
+      hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
+             "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";
+    Problem p{"load_imbalance", threads, imbalance, imbalance, hint,
               {{"barriers", barriers}, {"per_instance_s", imbalance / std::max(1.0, instances)}}};
+    if (cpu_known) {
+      p.details.emplace_back("wall_imbalance_s", wall_imbalance);
+      p.details.emplace_back("descheduled_s", wall_imbalance - imbalance);
+    }
     out.push_back(p);
+  }
+
+  if (base && threads > 1) {
+    const double descheduled = cpu_known ? std::max(0.0, wall_imbalance - imbalance) : 0.0;
+    if (std::optional<Problem> p = work_inflation(team_work(repeats), *base, threads, descheduled))
+      out.push_back(std::move(*p));
   }
 
   const double walkthrough = median_of(repeats, [](const RegionRun& r) { return r.phases.walkthrough_s; });
@@ -232,6 +356,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   for (const CallsiteKey& key : keys) {
     RegionReport region;
     std::optional<std::pair<int, double>> base;  // (t0, T(t0))
+    TeamWork base_work;
     for (const auto& [t, analyses] : by_threads) {
       std::vector<const RegionRun*> repeats;
       for (const RunAnalysis* a : analyses) {
@@ -261,7 +386,11 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       std::vector<ThreadSplit>& split = region.per_thread[t];
       const double to_median = typical->profile.time_s > 0 ? time / typical->profile.time_s : 1;
       for (const ThreadSplit& s : typical->profile.per_thread) split.push_back(s * to_median);
-      if (!base) base = std::make_pair(t, time);
+      if (!base) {
+        base = std::make_pair(t, time);
+        base_work = team_work(repeats);
+        base_work.threads = t;
+      }
       const auto [t0, time0] = *base;
       region.efficiency[t] = time > 0 ? time0 * t0 / (time * t) : 0;
       const std::optional<double> region_speedup = report::speedup_at(t0, time0, t, time);
@@ -269,7 +398,12 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       const double lost = t == t0 ? 0.0 : time - time0 * t0 / t;
       region.time_lost_s[t] = lost;
       const std::optional<double> known_lost = t == t0 && t0 > 1 ? std::nullopt : std::optional<double>(lost);
-      for (Problem& p : diagnose_region(repeats, t, time, known_lost)) region.problems.push_back(std::move(p));
+      double explained = 0;
+      for (Problem& p : diagnose_region(repeats, t, time, known_lost, t > t0 ? &base_work : nullptr)) {
+        explained += p.gain_s;
+        region.problems.push_back(std::move(p));
+      }
+      region.unexplained_s[t] = unexplained(lost, explained);
       std::vector<const TaskFigures*> tasks;
       for (const RegionRun* r : repeats)
         if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
@@ -289,6 +423,9 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       serial.time_s[t] = s;
       serial.instances_at[t] = 1;
       const double gain = s * (1.0 - 1.0 / t);
+      const double lost = t == t0 ? 0.0 : s - report.serial_s[t0] * t0 / t;
+      serial.time_lost_s[t] = lost;
+      serial.unexplained_s[t] = unexplained(lost, t > 1 ? std::max(0.0, gain) : 0.0);
       if (t > 1 && gain > 0) {
         const double fraction = time0 > 0 ? report.serial_s[t0] / time0 : 0;
         serial.problems.push_back(
@@ -301,6 +438,22 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     }
     serial.instances = 1;
     report.regions.push_back(std::move(serial));
+  }
+
+  // The program's time lost adds up the same way: what its top-level regions and serial code
+  // explain of their own losses (nested regions' time is inside their parent's).
+  if (!report.program_time_s.empty()) {
+    const auto& [t0, time0] = *report.program_time_s.begin();
+    for (const auto& [t, time] : report.program_time_s) {
+      const double lost = t == t0 ? 0.0 : time - time0 * t0 / t;
+      double explained = 0;
+      for (const RegionReport& r : report.regions) {
+        if (r.nested || !r.time_lost_s.count(t)) continue;
+        explained += std::max(0.0, r.time_lost_s.at(t)) - r.unexplained_s.at(t);
+      }
+      report.program_time_lost_s[t] = lost;
+      report.program_unexplained_s[t] = unexplained(lost, explained);
+    }
   }
 
   const int largest = report.threads.empty() ? 0 : report.threads.back();

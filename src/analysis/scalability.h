@@ -18,11 +18,24 @@ struct MeasuredRun {
 Report build_report(const std::vector<std::string>& command, int cores,
                     const std::vector<MeasuredRun>& runs);
 
+// The team's work in a region (thread time outside waits in barriers, locks, fork/join),
+// medians over repeats, with the kernel's accounting of it scaled from the stretches of work
+// it was read over to all of it (usage.wall_s == work_s when any was read).
+struct TeamWork {
+  int threads = 0;  // the count it was measured at
+  double work_s = 0;
+  WorkUsage usage;
+  bool usage_read = false;
+};
+TeamWork team_work(const std::vector<const RegionRun*>& repeats);
+
 // The causes of one region at one thread count, from the median figures of its runs.
 // `lost_s` is the region's time lost at that count; empty when no smaller count was measured
-// to compare with (then only the region's whole time bounds the causes).
+// to compare with (then only the region's whole time bounds the causes). `base`: the team's
+// work at the smallest count measured, when that is smaller than `threads` (work inflation).
 std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeats, int threads,
-                                     double region_time_s, std::optional<double> lost_s);
+                                     double region_time_s, std::optional<double> lost_s,
+                                     const TeamWork* base = nullptr);
 
 double median(std::vector<double> values);
 

@@ -9,6 +9,7 @@
 #include <utility>
 
 namespace ompscope::analysis {
+
 namespace {
 
 constexpr size_t kNoPart = std::numeric_limits<size_t>::max();
@@ -136,8 +137,10 @@ class ThreadWalk {
           frames_.push_back({e.id, e.id2, parts_.size() - 1});
         }
         loop_in_segment_ = false;
+        mark_valid_ = false;
         break;
       case EventKind::ImplicitTaskEnd:
+        mark_valid_ = false;
         if (!frames_.empty()) {
           close_syncs_of(frames_.back().part, t);
           if (frames_.back().part != kNoPart) parts_[frames_.back().part].data.end = t;
@@ -229,6 +232,9 @@ class ThreadWalk {
       case EventKind::TaskSchedule:
         on_task_schedule(e, t);
         break;
+      case EventKind::ThreadUsage:
+        on_usage(e, t);
+        break;
       case EventKind::LightTasks:
         out_.light_tasks += e.arg;
         if (size_t p = current_part(); p != kNoPart) parts_[p].data.tasks_completed += e.arg;
@@ -267,6 +273,43 @@ class ThreadWalk {
   }
 
  private:
+  struct UsageReading {
+    double time;
+    uint64_t cpu_ns;
+    uint32_t system_us, minor_faults, switches;
+    uint16_t major_faults;
+  };
+
+  // A reading at the start of a stretch of work marks it; the reading at its end (a barrier
+  // arrival) adds the difference to the thread's part and to the barrier visit it arrives at.
+  void on_usage(const Event& e, double t) {
+    const UsageReading r{t, e.codeptr, e.id, e.id2, e.arg, e.arg2};
+    const size_t p = current_part();
+    if (e.detail == 0) {
+      mark_ = r;
+      mark_valid_ = p != kNoPart;
+      return;
+    }
+    if (!mark_valid_ || p == kNoPart) return;
+    mark_valid_ = false;
+    // At an implicit task's end (no barrier open) only a team without a join barrier ends its
+    // work there; after the join barrier's late departure, the time since is idle, not work.
+    if (syncs_.empty() || syncs_.back().part != p) {
+      const std::vector<bool>& implicit = parts_[p].implicit_kind;
+      if (std::find(implicit.begin(), implicit.end(), true) != implicit.end()) return;
+    }
+    WorkUsage& u = parts_[p].data.usage;
+    const double cpu = static_cast<double>(r.cpu_ns - mark_.cpu_ns) * 1e-9;
+    u.wall_s += r.time - mark_.time;
+    u.cpu_s += cpu;
+    // Cumulative counters truncated to their field: differences modulo the width.
+    u.system_s += static_cast<uint32_t>(r.system_us - mark_.system_us) * 1e-6;
+    u.minor_faults += static_cast<uint32_t>(r.minor_faults - mark_.minor_faults);
+    u.major_faults += static_cast<uint16_t>(r.major_faults - mark_.major_faults);
+    u.switches += static_cast<uint32_t>(r.switches - mark_.switches);
+    if (!syncs_.empty() && syncs_.back().part == p) syncs_.back().visit.cpu = cpu;
+  }
+
   uint32_t current_parallel() const {
     for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
       if (it->part != kNoPart) return it->parallel_id;
@@ -381,6 +424,8 @@ class ThreadWalk {
   std::unordered_map<uint32_t, Span>& spans_;
   std::unordered_map<uint32_t, size_t>& task_index_;
   const LightBody* light_body_;
+  UsageReading mark_{};
+  bool mark_valid_ = false;
   Timeline& out_;
 
   std::vector<Frame> frames_;

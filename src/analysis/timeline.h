@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/run_log.h"
+#include "report/report.h"
 
 namespace ompscope::analysis {
 
@@ -25,7 +26,10 @@ struct SyncVisit {
   bool follows_loop = false;  // a worksharing loop ended in the segment just before it
   bool nested = false;        // opened inside another visit (a taskwait in a task run in a barrier)
   uint32_t task = 0;          // explicit task that waits in it (a taskwait in a task); 0: the implicit task
+  double cpu = -1;            // CPU time the thread used in the segment that ends here; -1: not read
 };
+
+using report::WorkUsage;
 
 struct LockAcquisition {
   uint32_t thread = 0;
@@ -66,6 +70,7 @@ struct ThreadInRegion {
   double tasks_outside_syncs = 0;  // explicit tasks run outside barriers/taskwaits (e.g. undeferred)
   uint64_t tasks_completed = 0;    // explicit tasks that completed on this thread (light ones by batch)
   bool saw_loop = false;
+  WorkUsage usage;
 };
 
 struct RegionInstance {

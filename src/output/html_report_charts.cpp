@@ -181,7 +181,7 @@ std::string lost_time_chart(const ChartScope& scope) {
       if (const auto lost = region->time_lost_s.find(t); lost != region->time_lost_s.end())
         largest = std::max(largest, lost->second);
     for (const report::Problem& problem : region->problems) {
-      largest = std::max(largest, problem.time_s);
+      largest = std::max(largest, problem.gain_s);
       kinds_present.insert(problem.kind.name());
     }
   }
@@ -195,6 +195,7 @@ std::string lost_time_chart(const ChartScope& scope) {
   chart.y_label = fmt::format("lost time ({})", unit.name);
   chart.marker_legend = "time lost (all causes)";
   chart.min_width = kFullRowChartWidth;
+  bool unexplained_present = false;
   for (std::size_t i = 0; i < scope.plotted_regions.size(); ++i) {
     const RegionReport& region = *scope.plotted_regions[i];
     svg::BarGroup group{region_chart_label(region, i + 1), {}};
@@ -205,10 +206,18 @@ std::string lost_time_chart(const ChartScope& scope) {
       for (const report::Cause& cause : report::kCauses) {
         for (const report::Problem& problem : region.problems) {
           if (problem.kind != cause.kind || problem.threads != t) continue;
-          const std::string tip = fmt::format("{} at {}: {}, gain {}", cause.label, threads_phrase(t),
-                                              format_seconds(problem.time_s), format_seconds(problem.gain_s));
-          bar.segments.push_back({problem.time_s * unit.per_second, std::string(cause.color), tip});
+          // Each cause's share of the loss (its gain, as capped), so that the bar with the
+          // unexplained rest stacks up to the time lost.
+          const std::string tip = fmt::format("{} at {}: gain {} (costs {})", cause.label, threads_phrase(t),
+                                              format_seconds(problem.gain_s), format_seconds(problem.time_s));
+          bar.segments.push_back({problem.gain_s * unit.per_second, std::string(cause.color), tip});
         }
+      }
+      if (const auto rest = region.unexplained_s.find(t); rest != region.unexplained_s.end() && rest->second > 0) {
+        unexplained_present = true;
+        bar.segments.push_back({rest->second * unit.per_second, std::string(report::kUnexplainedColor),
+                                fmt::format("unexplained at {}: {} (no cause measured covers it)", threads_phrase(t),
+                                            format_seconds(rest->second))});
       }
       if (const auto lost = region.time_lost_s.find(t); lost != region.time_lost_s.end()) {
         bar.marker = lost->second * unit.per_second;
@@ -220,6 +229,7 @@ std::string lost_time_chart(const ChartScope& scope) {
   }
   for (const report::Cause& cause : report::kCauses)
     if (kinds_present.count(cause.kind)) chart.legend.push_back({std::string(cause.label), std::string(cause.color)});
+  if (unexplained_present) chart.legend.push_back({"unexplained", std::string(report::kUnexplainedColor)});
   std::vector<std::string> notes;
   if (std::any_of(scope.threads.begin(), scope.threads.end(), [&](int t) { return scope.oversubscribed.count(t) > 0; }))
     notes.push_back(kOversubscribedNote);

@@ -120,6 +120,11 @@ std::string render_text_report(const Report& report, const TextOptions& options)
       out += fmt::format(", efficiency {}", format_percent(e->second));
     if (const auto s = report.serial_s.find(t); s != report.serial_s.end())
       out += fmt::format(", outside parallel regions {}", format_seconds(s->second));
+    const auto lost = report.program_time_lost_s.find(t);
+    const auto rest = report.program_unexplained_s.find(t);
+    if (lost != report.program_time_lost_s.end() && rest != report.program_unexplained_s.end() && lost->second > 0)
+      out += fmt::format(", lost {} ({} of it explained by the causes below)", format_seconds(lost->second),
+                         format_percent(1 - rest->second / lost->second));
     out += "\n";
   }
   if (report.amdahl_speedup_bound > 0 && threads.size() > 1)
@@ -160,13 +165,28 @@ std::string render_text_report(const Report& report, const TextOptions& options)
         for (const auto& [t, s] : region.tasks) render_tasks(out, s, t, st);
       }
       for (int t : report.summary_threads) {
+        // Causes worth under 1% of the run's time (so of the region's too) stay in report.json.
+        const auto run_time = report.program_time_s.find(t);
+        const auto region_time = region.time_s.find(t);
+        const double floor =
+            0.01 * std::max(run_time != report.program_time_s.end() ? run_time->second : 0.0,
+                            region_time != region.time_s.end() ? region_time->second : 0.0);
         for (const report::Problem& p : region.problems) {
           if (p.threads != t) continue;
+          if (p.gain_s < floor) continue;
           const std::string at = threads.size() > 1 ? " at " + threads_in_words(t, report) : "";
           out += fmt::format("         {} {}{}: gain {} of {}\n", st.red("▸"), st.bold(std::string(p.kind.name())), at,
                              format_seconds(p.gain_s), format_seconds(p.time_s));
           out += st.dim("           " + p.hint) + "\n";
         }
+        const auto lost = region.time_lost_s.find(t);
+        const auto rest = region.unexplained_s.find(t);
+        if (lost != region.time_lost_s.end() && rest != region.unexplained_s.end() && lost->second > 0 &&
+            rest->second > 0.1 * lost->second)
+          out += st.dim(fmt::format("           unexplained: {} of the {} lost at {} ({}): no cause measured covers it",
+                                    format_seconds(rest->second), format_seconds(lost->second),
+                                    threads_in_words(t, report), format_percent(rest->second / lost->second))) +
+                 "\n";
       }
       if (threads.size() == 1 && !serial)
         if (const auto splits = region.per_thread.find(largest); splits != region.per_thread.end())

@@ -14,6 +14,32 @@
 namespace ompscope::report {
 
 // One thread's time in a region (or in the whole run), split by what it was doing.
+// The kernel's accounting of a thread's work, summed over the stretches of work whose edges it
+// was read at (ThreadUsage records: implicit task begin, barrier departure → barrier arrival).
+struct WorkUsage {
+  double wall_s = 0;          // the stretches' length
+  double cpu_s = 0;           // thread CPU time in them (user + system)
+  double system_s = 0;        // of which in the kernel (page faults, system calls)
+  double minor_faults = 0;
+  double major_faults = 0;
+  double switches = 0;        // involuntary context switches
+
+  WorkUsage& operator+=(const WorkUsage& u) {
+    wall_s += u.wall_s;
+    cpu_s += u.cpu_s;
+    system_s += u.system_s;
+    minor_faults += u.minor_faults;
+    major_faults += u.major_faults;
+    switches += u.switches;
+    return *this;
+  }
+  WorkUsage operator*(double f) const {  // scaling a sample to the whole
+    return {wall_s * f, cpu_s * f, system_s * f, minor_faults * f, major_faults * f, switches * f};
+  }
+  double off_cpu_s() const { return wall_s > cpu_s ? wall_s - cpu_s : 0; }
+  bool operator==(const WorkUsage&) const = default;
+};
+
 struct ThreadSplit {
   uint32_t thread = 0;     // index in the team (region), or log thread index (program)
   double work_s = 0;       // includes explicit tasks run by the thread
@@ -24,6 +50,7 @@ struct ThreadSplit {
   double outside_s = 0;    // program level only: time outside any parallel region
   double tasks = 0;        // explicit tasks that completed on the thread (scaled like the times
                            // for sampled-out region instances, hence not an integer)
+  WorkUsage usage;         // the kernel's accounting of the part of work_s it was read over
 };
 
 struct RunRecord {
@@ -110,6 +137,10 @@ struct RegionReport {
   std::map<int, uint64_t> instances_at;
   std::map<int, uint64_t> recorded_instances_at;  // adaptive sampling: instances recorded in full
   std::map<int, double> time_s, speedup, efficiency, time_lost_s;
+  // Of time_lost_s, what no cause explains: time_lost_s = Σ gain_s of the causes at that count
+  // (as capped) + unexplained_s wherever the causes do not explain more than the loss
+  // (docs/lost-time.md).
+  std::map<int, double> unexplained_s;
   std::map<int, std::vector<ThreadSplit>> per_thread;
   std::map<int, TaskSummary> tasks;  // only where the region created explicit tasks
   std::vector<Problem> problems;
@@ -157,6 +188,8 @@ struct Report {
   int cores = 0;
   std::vector<RunRecord> runs;
   std::map<int, double> program_time_s, program_speedup, program_efficiency, serial_s;
+  // T(t) − T(t0)·t0/t, and what the top-level regions' and serial code's causes leave of it.
+  std::map<int, double> program_time_lost_s, program_unexplained_s;
   double amdahl_speedup_bound = 0;  // 0: unknown
   std::map<int, std::vector<ThreadSplit>> program_threads;  // per log thread, first repeat
   std::optional<ScalingModel> program_model;

@@ -25,6 +25,12 @@ json split_json(const ThreadSplit& s, bool program) {
             {"barrier_wait_s", s.barrier_wait_s}, {"lock_wait_s", s.lock_wait_s}, {"fork_join_s", s.fork_join_s},
             {"tasks", s.tasks}};
   if (program) j["outside_s"] = s.outside_s;
+  // The kernel's accounting of the part of work_s it was read over (region instances recorded
+  // in full), scaled like the other figures.
+  if (s.usage.wall_s > 0)
+    j["work_usage"] = {{"read_over_s", s.usage.wall_s},         {"cpu_s", s.usage.cpu_s},
+                       {"system_s", s.usage.system_s},          {"minor_faults", s.usage.minor_faults},
+                       {"major_faults", s.usage.major_faults},  {"involuntary_switches", s.usage.switches}};
   return j;
 }
 
@@ -150,10 +156,15 @@ std::map<int, std::vector<ThreadSplit>> read_splits(const json& object) {
   for (const auto& [k, rows] : map->items()) {
     if (!rows.is_array()) throw Bad(fmt::format("\"per_thread\" at {} is not a list", k));
     std::vector<ThreadSplit>& list = out[thread_key(k)];
-    for (const json& row : rows)
-      list.push_back({get<uint32_t>(row, "thread", static_cast<uint32_t>(list.size())), get(row, "work_s", 0.0),
-                      get(row, "task_s", 0.0), get(row, "barrier_wait_s", 0.0), get(row, "lock_wait_s", 0.0),
-                      get(row, "fork_join_s", 0.0), get(row, "outside_s", 0.0), get(row, "tasks", 0.0)});
+    for (const json& row : rows) {
+      ThreadSplit split{get<uint32_t>(row, "thread", static_cast<uint32_t>(list.size())), get(row, "work_s", 0.0),
+                        get(row, "task_s", 0.0), get(row, "barrier_wait_s", 0.0), get(row, "lock_wait_s", 0.0),
+                        get(row, "fork_join_s", 0.0), get(row, "outside_s", 0.0), get(row, "tasks", 0.0), {}};
+      if (const json* u = member(row, "work_usage"); u != nullptr && u->is_object())
+        split.usage = {get(*u, "read_over_s", 0.0),  get(*u, "cpu_s", 0.0),        get(*u, "system_s", 0.0),
+                       get(*u, "minor_faults", 0.0), get(*u, "major_faults", 0.0), get(*u, "involuntary_switches", 0.0)};
+      list.push_back(split);
+    }
   }
   return out;
 }
@@ -244,6 +255,7 @@ RegionReport read_region(const json& r) {
   region.speedup = read_by_threads<double>(r, "speedup");
   region.efficiency = read_by_threads<double>(r, "efficiency");
   region.time_lost_s = read_by_threads<double>(r, "time_lost_s");
+  region.unexplained_s = read_by_threads<double>(r, "unexplained_s");
   region.per_thread = read_splits(r);
   region.tasks = read_tasks(r);
   for (const json& p : array_at(r, "problems")) region.problems.push_back(read_problem(p));
@@ -311,6 +323,8 @@ json to_json(const Report& report) {
                   {"speedup", by_threads(report.program_speedup)},
                   {"efficiency", by_threads(report.program_efficiency)},
                   {"serial_s", by_threads(report.serial_s)},
+                  {"time_lost_s", by_threads(report.program_time_lost_s)},
+                  {"unexplained_s", by_threads(report.program_unexplained_s)},
                   {"per_thread", splits_json(report.program_threads, true)}};
   if (report.amdahl_speedup_bound > 0) program["amdahl_speedup_bound"] = report.amdahl_speedup_bound;
   if (report.program_model) program["model"] = model_json(*report.program_model);
@@ -329,6 +343,7 @@ json to_json(const Report& report) {
                    {"speedup", by_threads(r.speedup)},
                    {"efficiency", by_threads(r.efficiency)},
                    {"time_lost_s", by_threads(r.time_lost_s)},
+                   {"unexplained_s", by_threads(r.unexplained_s)},
                    {"per_thread", splits_json(r.per_thread, false)}};
     if (!r.recorded_instances_at.empty()) region["recorded_instances_at"] = by_threads(r.recorded_instances_at);
     if (!r.module.empty()) {
@@ -386,6 +401,8 @@ Report report_from_json(const json& doc, const std::string& source) {
       report.program_speedup = read_by_threads<double>(*program, "speedup");
       report.program_efficiency = read_by_threads<double>(*program, "efficiency");
       report.serial_s = read_by_threads<double>(*program, "serial_s");
+      report.program_time_lost_s = read_by_threads<double>(*program, "time_lost_s");
+      report.program_unexplained_s = read_by_threads<double>(*program, "unexplained_s");
       report.program_threads = read_splits(*program);
       report.amdahl_speedup_bound = get(*program, "amdahl_speedup_bound", 0.0);
       report.program_model = read_model(*program);

@@ -782,6 +782,81 @@ def scenario_gain_validation(c):
             return
     fail("predicted load_imbalance gain is more than 25% off the real gain of schedule(dynamic)")
 
+def timed_loop_region(report, source, c):
+    """The region of the program's last parallel pragma (its timed loop), at any line slack."""
+    lines = pragma_lines(c.src(source))
+    return region_at(report, source, lines[-1])
+
+def explained_share(region, t):
+    lost = region["time_lost_s"].get(str(t), 0)
+    return lost, (1 - region["unexplained_s"][str(t)] / lost) if lost > 0 else 1.0
+
+def scenario_scale_work_inflation(c):
+    """Balanced loops that lose time at 2 threads though every iteration costs the same: threads
+    writing one cache line (false_sharing), each iteration allocating, touching and freeing a fresh
+    buffer (alloc_touch_free), a triad bound by memory bandwidth (triad). The causes explain at
+    least 80% of each loop's time lost, work_inflation ranks first, load imbalance is not blamed,
+    and the hints name what the program does."""
+    cases = [("false_sharing", ["cache line"]), ("alloc_touch_free", ["page faults", "allocate"]), ("triad", [])]
+    for program, words in cases:
+        out = c.out("inflation-" + program)
+        run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], check_rc=0)
+        report = load(out)
+        region = timed_loop_region(report, program + ".c", c)
+        lost, share = explained_share(region, 2)
+        causes = [p for p in region["problems"] if p["threads"] == 2]
+        print(f"{program}: lost {lost*1e3:.0f} ms at 2 threads of {region['time_s']['2']*1e3:.0f} ms, "
+              f"{share*100:.0f}% explained: " + ", ".join(f"{p['kind']} {p['gain_s']*1e3:.1f} ms" for p in causes))
+        if lost <= 0.05 * region["time_s"]["2"]:
+            print(f"{program}: lost under 5% at 2 threads on this run: nothing to explain")
+            continue
+        if share < 0.8:
+            fail(f"{program}: causes explain {share*100:.0f}% of the {lost*1e3:.0f} ms lost, want >= 80%")
+        if not causes or causes[0]["kind"] != "work_inflation":
+            fail(f"{program}: first cause is {causes[0]['kind'] if causes else None}, want work_inflation")
+        inflation = causes[0]
+        imbalance = [p for p in causes if p["kind"] == "load_imbalance"]
+        if imbalance and imbalance[0]["gain_s"] > 0.1 * lost:
+            fail(f"{program}: load imbalance blamed for {imbalance[0]['gain_s']*1e3:.1f} ms of {lost*1e3:.0f} ms")
+        for w in words:
+            if w not in inflation["hint"]:
+                fail(f"{program}: the work_inflation hint does not name '{w}': {inflation['hint']}")
+        if program == "alloc_touch_free" and not inflation["details"].get("page_faults", 0) > 10000:
+            fail(f"{program}: the details show no page faults: {inflation['details']}")
+
+def scenario_scale_competing_process(c):
+    """A busy process shares the second thread's CPU: the balanced loop's loss at 2 threads is time
+    off the CPU (work_inflation, preempted), not an imbalance of the loop."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        print("one CPU: nothing to share")
+        return
+    busy = subprocess.Popen(["taskset", "-c", str(cpus[1]), "sh", "-c", "while :; do :; done"])
+    try:
+        out = c.out("competing")
+        run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog("false_sharing"), "padded"], check_rc=0)
+    finally:
+        busy.kill()
+        busy.wait()
+    report = load(out)
+    region = timed_loop_region(report, "false_sharing.c", c)
+    lost, share = explained_share(region, 2)
+    causes = [p for p in region["problems"] if p["threads"] == 2]
+    print(f"competing: lost {lost*1e3:.0f} ms at 2 threads, {share*100:.0f}% explained: "
+          + ", ".join(f"{p['kind']} {p['gain_s']*1e3:.1f} ms" for p in causes))
+    if not causes or causes[0]["kind"] != "work_inflation":
+        fail(f"first cause is {causes[0]['kind'] if causes else None}, want work_inflation")
+    d = causes[0]["details"]
+    if not d.get("preempted_s", 0) > max(d.get("page_fault_s", 0), d.get("memory_or_cache_s", 0)):
+        fail(f"time off the CPU is not the largest part of the inflation: {d}")
+    if "off their CPU" not in causes[0]["hint"]:
+        fail(f"the hint does not say the threads were off their CPU: {causes[0]['hint']}")
+    imbalance = [p for p in causes if p["kind"] == "load_imbalance"]
+    if imbalance and imbalance[0]["gain_s"] > 0.1 * lost:
+        fail(f"load imbalance blamed for {imbalance[0]['gain_s']*1e3:.1f} ms of {lost*1e3:.0f} ms")
+    if share < 0.8:
+        fail(f"causes explain {share*100:.0f}% of the {lost*1e3:.0f} ms lost, want >= 80%")
+
 def scenario_doctor(c):
     """`ompscope doctor` answers "the tool shows nothing": OMPT is active on the bundled probe,
     the clock and the thread placement are named, and the exit status says all is well. On a

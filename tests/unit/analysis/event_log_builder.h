@@ -117,6 +117,13 @@ class Stream {
   Stream& light_tasks(uint64_t t, uint64_t first_start, uint32_t count, uint32_t children = 0) {
     return add(event(t, EventKind::LightTasks, children, 0, count, 0, 0, first_start * 1000));
   }
+  // The thread's kernel accounting read at an edge of a stretch of work: `edge` 0 at its start,
+  // 1 at its end; cumulative CPU time (µs here, ns in the record), system time (µs), faults and
+  // involuntary switches.
+  Stream& usage(uint64_t t, uint8_t edge, uint64_t cpu_us, uint32_t system_us, uint32_t minor_faults = 0,
+                uint16_t major_faults = 0, uint32_t switches = 0) {
+    return add(event(t, EventKind::ThreadUsage, system_us, minor_faults, switches, major_faults, edge, cpu_us * 1000));
+  }
 
  private:
   Stream& add(const Event& e) {

@@ -148,8 +148,8 @@ TEST(ProfileProgram, TwoThreadLogFromEvents) {
 }
 
 TEST(ThreadSplit, PlusEqualsSumsEveryTimeAndTheTaskCountAndKeepsTheLeftThread) {
-  ThreadSplit a{1, 1, 2, 3, 4, 5, 6, 7};
-  const ThreadSplit b{9, 10, 20, 30, 40, 50, 60, 70};
+  ThreadSplit a{1, 1, 2, 3, 4, 5, 6, 7, {1, 2, 3, 4, 5, 6}};
+  const ThreadSplit b{9, 10, 20, 30, 40, 50, 60, 70, {10, 20, 30, 40, 50, 60}};
   a += b;
   EXPECT_EQ(a.thread, 1u);
   EXPECT_DOUBLE_EQ(a.work_s, 11);
@@ -159,14 +159,22 @@ TEST(ThreadSplit, PlusEqualsSumsEveryTimeAndTheTaskCountAndKeepsTheLeftThread) {
   EXPECT_DOUBLE_EQ(a.fork_join_s, 55);
   EXPECT_DOUBLE_EQ(a.outside_s, 66);
   EXPECT_DOUBLE_EQ(a.tasks, 77);
+  EXPECT_DOUBLE_EQ(a.usage.wall_s, 11);
+  EXPECT_DOUBLE_EQ(a.usage.cpu_s, 22);
+  EXPECT_DOUBLE_EQ(a.usage.system_s, 33);
+  EXPECT_DOUBLE_EQ(a.usage.minor_faults, 44);
+  EXPECT_DOUBLE_EQ(a.usage.major_faults, 55);
+  EXPECT_DOUBLE_EQ(a.usage.switches, 66);
 }
 
 TEST(ThreadSplit, ScalingASampleScalesTheTaskCountWithTheTimes) {
-  const ThreadSplit s = ThreadSplit{2, 1, 2, 3, 4, 5, 6, 7} * 10;
+  const ThreadSplit s = ThreadSplit{2, 1, 2, 3, 4, 5, 6, 7, {1, 2, 3, 4, 5, 6}} * 10;
   EXPECT_EQ(s.thread, 2u);
   EXPECT_DOUBLE_EQ(s.work_s, 10);
   EXPECT_DOUBLE_EQ(s.outside_s, 60);
   EXPECT_DOUBLE_EQ(s.tasks, 70);
+  EXPECT_DOUBLE_EQ(s.usage.cpu_s, 20);
+  EXPECT_DOUBLE_EQ(s.usage.switches, 60);
 }
 
 TEST(TypicalInstance, IsTheRecordedInstanceOfMedianLengthSoAOneOffDelayIsNotExtrapolated) {

@@ -187,8 +187,10 @@ TEST(DiagnoseRegion, FiguresAreMediansOfTheRepeats) {
 }
 
 TEST(DiagnoseRegion, ImbalanceHintTellsALoopFromHandPartitionedWork) {
+  // The threads' CPU time in the loop was read and differs as much as their wall time.
   const RegionRun loop = region_run("a", 10, 1,
-                                    BarrierPhases{.imbalance_s = 1, .barriers = 2, .imbalanced_after_loop = 2});
+                                    BarrierPhases{.imbalance_s = 1, .measured_imbalance_s = 1, .cpu_imbalance_s = 1,
+                                                  .barriers = 2, .imbalanced_after_loop = 2});
   const RegionRun manual = region_run("a", 10, 1,
                                       BarrierPhases{.imbalance_s = 1, .barriers = 2, .imbalanced_after_loop = 0});
   const auto loop_problems = diagnose_region({&loop}, 2, 10, 5);
@@ -200,6 +202,16 @@ TEST(DiagnoseRegion, ImbalanceHintTellsALoopFromHandPartitionedWork) {
   EXPECT_NE(l->hint.find("schedule(dynamic, chunk)"), std::string::npos) << l->hint;
   EXPECT_EQ(m->hint.find("iterations of the loop"), std::string::npos) << m->hint;
   EXPECT_NE(m->hint.find("partition the work by cost"), std::string::npos) << m->hint;
+}
+
+TEST(DiagnoseRegion, WithoutTheThreadsCpuTimeALoopsIterationsAreNotSaidToDifferInCost) {
+  const RegionRun loop = region_run("a", 10, 1,
+                                    BarrierPhases{.imbalance_s = 1, .barriers = 2, .imbalanced_after_loop = 2});
+  const auto problems = diagnose_region({&loop}, 2, 10, 5);
+  const Problem* l = find(problems, "load_imbalance");
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->hint.find("iterations of the loop differ in cost"), std::string::npos) << l->hint;
+  EXPECT_NE(l->hint.find("at different times"), std::string::npos) << l->hint;
 }
 
 TEST(DiagnoseRegion, LockHintsNameTheLockKind) {
@@ -263,6 +275,139 @@ TEST(DiagnoseRegion, TheRuntimesPerTaskCostIsAnOverheadThatNeedsNoTimeLost) {
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].kind, "fine_grained_tasks");
   EXPECT_DOUBLE_EQ(problems[0].gain_s, 1);
+}
+
+// --- work inflation ----------------------------------------------------------------------------
+
+// A region whose threads' work and kernel accounting are given per thread (the usage read over
+// all of the work).
+RegionRun worked(const std::string& key, double time_s, std::vector<std::pair<double, WorkUsage>> threads,
+                 BarrierPhases phases = {}) {
+  RegionRun r = region_run(key, time_s, 1, phases);
+  for (size_t i = 0; i < threads.size(); ++i) {
+    ThreadSplit s;
+    s.thread = static_cast<uint32_t>(i);
+    s.work_s = threads[i].first;
+    s.usage = threads[i].second;
+    r.profile.per_thread.push_back(s);
+  }
+  return r;
+}
+
+// At 1 thread: 4 s of work, all on the CPU, 0.5 s of it in the kernel, 100 faults.
+TeamWork one_thread_base() {
+  return TeamWork{.threads = 1, .work_s = 4, .usage = {4, 4, 0.5, 100, 0, 0}, .usage_read = true};
+}
+
+TEST(WorkInflation, GrowthOfTheTeamsWorkSplitIntoOffCpuKernelAndTheRest) {
+  // At 2 threads: 3 s of work each (6: +2 s). Thread 0 was off its CPU 0.5 s; the team spent
+  // 1.5 s in the kernel (+1 s) with 300 faults. The rest, 0.5 s, ran slower on the CPU.
+  const RegionRun r = worked("a", 3.5, {{3, {3, 2.5, 0.5, 150, 1, 4}}, {3, {3, 3, 1, 149, 0, 0}}});
+  const TeamWork base = one_thread_base();
+  const auto problems = diagnose_region({&r}, 2, 3.5, /*lost_s=*/1.5, &base);
+  const Problem* p = testing::find(problems, "work_inflation");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 2);  // thread-seconds
+  EXPECT_DOUBLE_EQ(p->gain_s, 1);  // spread over 2 threads
+  EXPECT_DOUBLE_EQ(detail(*p, "work_s"), 6);
+  EXPECT_DOUBLE_EQ(detail(*p, "base_work_s"), 4);
+  EXPECT_DOUBLE_EQ(detail(*p, "preempted_s"), 0.5);
+  EXPECT_DOUBLE_EQ(detail(*p, "page_fault_s"), 1);
+  EXPECT_DOUBLE_EQ(detail(*p, "memory_or_cache_s"), 0.5);
+  EXPECT_DOUBLE_EQ(detail(*p, "page_faults"), 300);
+  EXPECT_DOUBLE_EQ(detail(*p, "major_faults"), 1);
+  EXPECT_DOUBLE_EQ(detail(*p, "base_page_faults"), 100);
+  EXPECT_DOUBLE_EQ(detail(*p, "involuntary_switches"), 4);
+  // The largest part leads the hint: the kernel's time and its page faults.
+  EXPECT_NE(p->hint.find("grew 50% from 1 thread to 2"), std::string::npos) << p->hint;
+  EXPECT_LT(p->hint.find("page faults"), p->hint.find("off their CPU")) << p->hint;
+  EXPECT_NE(p->hint.find("allocate"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("cache line"), std::string::npos) << p->hint;
+}
+
+TEST(WorkInflation, ABarrierWaitForADescheduledThreadIsPartOfItsGain) {
+  // Thread 1 was off its CPU for 1 s of its 3 s; thread 0 ran 2 s and waited 1 s at the barrier.
+  // Wall imbalance 0.5 s (3 − 2.5), CPU time equal: all of it descheduling. Work grew by 1 s.
+  BarrierPhases phases{.imbalance_s = 0.5, .measured_imbalance_s = 0.5, .cpu_imbalance_s = 0, .barriers = 1,
+                       .imbalanced_after_loop = 1};
+  const RegionRun r = worked("a", 3, {{2, {2, 2, 0, 0, 0, 0}}, {3, {3, 2, 0, 0, 0, 40}}}, phases);
+  const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 0, 0, 0}, .usage_read = true};
+  const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
+  EXPECT_EQ(testing::find(problems, "load_imbalance"), nullptr);
+  const Problem* p = testing::find(problems, "work_inflation");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 1);
+  EXPECT_DOUBLE_EQ(p->gain_s, 0.5 + 0.5);  // the region's whole loss: 3 − 4/2
+  EXPECT_DOUBLE_EQ(detail(*p, "preempted_s"), 1);
+  EXPECT_DOUBLE_EQ(detail(*p, "descheduled_imbalance_s"), 0.5);
+  EXPECT_NE(p->hint.find("off their CPU"), std::string::npos) << p->hint;
+}
+
+TEST(WorkInflation, NamedPartsNeverExceedTheInflationTogether) {
+  // +1 s of work, but 1.5 s more off the CPU and 0.5 s more in the kernel: both scaled by 1/2.
+  const RegionRun r = worked("a", 3, {{2.5, {2.5, 1, 1, 0, 0, 9}}, {2.5, {2.5, 2.5, 0, 0, 0, 0}}});
+  const TeamWork base = one_thread_base();
+  const auto problems = diagnose_region({&r}, 2, 3, 1, &base);
+  const Problem* p = testing::find(problems, "work_inflation");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 1);
+  EXPECT_DOUBLE_EQ(detail(*p, "preempted_s"), 0.75);
+  EXPECT_DOUBLE_EQ(detail(*p, "page_fault_s"), 0.25);
+  EXPECT_DOUBLE_EQ(detail(*p, "memory_or_cache_s"), 0);
+  EXPECT_LT(p->hint.find("off their CPU"), p->hint.find("page faults")) << p->hint;
+}
+
+TEST(WorkInflation, UsageReadOverPartOfTheWorkIsScaledToAllOfIt) {
+  // Each thread's accounting was read over 1 s of its 3 s (sampled instances): off the CPU 0.1 s
+  // there, so 0.3 s in all; 0.6 s off the CPU in the team against none at 1 thread.
+  const RegionRun r = worked("a", 3.5, {{3, {1, 0.9, 0.5, 10, 0, 0}}, {3, {1, 0.9, 0.5, 10, 0, 0}}});
+  const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 3, 0, 0, 0}, .usage_read = true};
+  const auto problems = diagnose_region({&r}, 2, 3.5, 1.5, &base);
+  const Problem* p = testing::find(problems, "work_inflation");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(detail(*p, "preempted_s"), 0.6, 1e-12);
+  EXPECT_NEAR(detail(*p, "page_fault_s"), 0, 1e-12);  // 3 s in the kernel, as at 1 thread
+  EXPECT_NEAR(detail(*p, "page_faults"), 60, 1e-12);
+  EXPECT_NEAR(detail(*p, "memory_or_cache_s"), 1.4, 1e-12);
+}
+
+TEST(WorkInflation, WithoutTheKernelsAccountingAllOfItIsTheRestAndTheHintSaysSo) {
+  const RegionRun r = worked("a", 3.5, {{3, {}}, {3, {}}});
+  const TeamWork base{.threads = 1, .work_s = 4};
+  const auto problems = diagnose_region({&r}, 2, 3.5, 1.5, &base);
+  const Problem* p = testing::find(problems, "work_inflation");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(detail(*p, "memory_or_cache_s"), 2);
+  EXPECT_FALSE(has_detail(*p, "preempted_s"));
+  EXPECT_NE(p->hint.find("not read"), std::string::npos) << p->hint;
+}
+
+TEST(WorkInflation, NoneWhenTheWorkDidNotGrowOrAtTheBaseCount) {
+  const RegionRun r = worked("a", 2, {{2, {2, 2, 0, 0, 0, 0}}, {2, {2, 2, 0, 0, 0, 0}}});
+  const TeamWork base = one_thread_base();
+  for (const auto& problems : {diagnose_region({&r}, 2, 2, 0, &base), diagnose_region({&r}, 2, 2, 0)})
+    EXPECT_EQ(testing::find(problems, "work_inflation"), nullptr);
+}
+
+TEST(DiagnoseRegion, ImbalanceOfThreadsThatWereNotRunningIsNotTheLoops) {
+  // 2 s of wall imbalance; at the barriers where the CPU time was read (1 s of that imbalance)
+  // the threads' CPU time differed by 0.25 s: a quarter of the imbalance is the loop's.
+  BarrierPhases phases{.imbalance_s = 2, .measured_imbalance_s = 1, .cpu_imbalance_s = 0.25, .barriers = 2,
+                       .imbalanced_after_loop = 2};
+  const RegionRun r = region_run("a", 10, 1, phases);
+  const auto problems = diagnose_region({&r}, 2, 10, 6);
+  const Problem* p = testing::find(problems, "load_imbalance");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->gain_s, 0.5);
+  EXPECT_DOUBLE_EQ(detail(*p, "wall_imbalance_s"), 2);
+  EXPECT_DOUBLE_EQ(detail(*p, "descheduled_s"), 1.5);
+  EXPECT_NE(p->hint.find("CPU time"), std::string::npos) << p->hint;
+
+  // Equal CPU time: no imbalance of the loop at all.
+  phases.cpu_imbalance_s = 0;
+  const RegionRun even = region_run("a", 10, 1, phases);
+  const auto even_problems = diagnose_region({&even}, 2, 10, 6);
+  EXPECT_EQ(testing::find(even_problems, "load_imbalance"), nullptr);
 }
 
 TEST(Median, OddEvenAndEmpty) {
@@ -363,6 +508,57 @@ TEST(BuildReport, RegionEfficiencyAndTimeLost) {
   EXPECT_DOUBLE_EQ(b.time_lost_s.at(2), 3 - 4.0 / 2);
   ASSERT_EQ(b.problems.size(), 1u);
   EXPECT_DOUBLE_EQ(b.problems[0].gain_s, 0.75);  // ≤ time lost 1: not capped
+}
+
+// time lost = Σ gains of the causes (as capped) + unexplained, per region and for the program.
+TEST(BuildReport, TimeLostAddsUpToTheCausesAndTheUnexplainedRest) {
+  const Report report = build_report({"./app"}, 8, two_counts_three_repeats());
+  ASSERT_EQ(report.regions.size(), 3u);
+  std::map<std::string, double> unexplained;
+  for (const RegionReport& r : report.regions) {
+    EXPECT_DOUBLE_EQ(r.unexplained_s.at(1), 0) << r.id;
+    double gains = 0;
+    for (const Problem& p : r.problems)
+      if (p.threads == 2) gains += p.gain_s;
+    EXPECT_DOUBLE_EQ(r.time_lost_s.at(2), gains + r.unexplained_s.at(2)) << r.id;
+    unexplained[r.file.empty() ? r.kind : r.file] = r.unexplained_s.at(2);
+  }
+  EXPECT_DOUBLE_EQ(unexplained["a.c"], 1 - 0.5);   // lost 1, imbalance 0.5
+  EXPECT_DOUBLE_EQ(unexplained["b.c"], 1 - 0.75);  // lost 1, imbalance 0.75
+  EXPECT_DOUBLE_EQ(unexplained["serial"], 0);      // 2 s at both counts: lost 1, Amdahl gain 1
+  // The program lost 10 − 14/2 = 3 s; its regions and serial code explain 0.5 + 0.75 + 1.
+  EXPECT_DOUBLE_EQ(report.program_time_lost_s.at(1), 0);
+  EXPECT_DOUBLE_EQ(report.program_time_lost_s.at(2), 3);
+  EXPECT_DOUBLE_EQ(report.program_unexplained_s.at(2), 3 - 2.25);
+}
+
+TEST(BuildReport, CausesOverTheLossLeaveNothingUnexplainedAndNeverANegativeRest) {
+  // Lost 0.5 s at 2 threads, but a fork/join overhead of 1 s (it exists at 1 thread too).
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 10, 0, {region_run("a", 8, 1, BarrierPhases{.fork_s = 1})}));
+  runs.push_back(measured(2, 0, 5, 0, {region_run("a", 4.5, 1, BarrierPhases{.fork_s = 1})}));
+  const Report report = build_report({"./app"}, 8, runs);
+  const RegionReport& a = report.regions.at(0);
+  EXPECT_DOUBLE_EQ(a.time_lost_s.at(2), 0.5);
+  EXPECT_DOUBLE_EQ(a.unexplained_s.at(2), 0);
+  EXPECT_DOUBLE_EQ(report.program_unexplained_s.at(2), 0);  // the program lost nothing: 5 = 10/2
+}
+
+TEST(BuildReport, WorkInflationIsMeasuredAgainstTheSmallestCount) {
+  // 4 s of work at 1 thread; 3 s per thread at 2 (a region of 3.5 s: lost 1.5 s), no other cause:
+  // inflation gains 1 s of the 1.5, 0.5 s stays unexplained.
+  const WorkUsage none{};
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 4, 0, {worked("a", 4, {{4, none}})}));
+  runs.push_back(measured(2, 0, 3.5, 0, {worked("a", 3.5, {{3, none}, {3, none}})}));
+  const Report report = build_report({"./app"}, 8, runs);
+  const RegionReport& a = report.regions.at(0);
+  ASSERT_EQ(a.problems.size(), 1u);
+  EXPECT_EQ(a.problems[0].kind, "work_inflation");
+  EXPECT_DOUBLE_EQ(a.problems[0].time_s, 2);
+  EXPECT_DOUBLE_EQ(a.problems[0].gain_s, 1);
+  EXPECT_NE(a.problems[0].hint.find("from 1 thread to 2"), std::string::npos) << a.problems[0].hint;
+  EXPECT_DOUBLE_EQ(a.unexplained_s.at(2), 0.5);
 }
 
 TEST(BuildReport, RankedByLargestGainAtTheLargestThreadCountWithSerialCodeAsARegion) {

@@ -128,6 +128,107 @@ TEST(BuildTimeline, TwoThreadRegionWithLoopBarrierAndJoinBarrier) {
   EXPECT_FALSE(worker.syncs[1].follows_loop);
 }
 
+// The kernel's accounting is read at the implicit task's begin, and inside each barrier visit
+// just after the arrival and just before the departure: each stretch of work is measured from
+// the reading that starts it to the one that ends it, never across a barrier's wait (threads spin
+// there) nor from the late end of a join barrier into the next region.
+TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarrierVisit) {
+  const auto loop = ompt_sync_region_barrier_implicit_workshare;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 2000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0xA0)
+      .implicit_begin(101, 10, 11, 1, 0)
+      .usage(102, 0, /*cpu*/ 1000, /*system*/ 50, /*minor*/ 7, /*major*/ 1, /*switches*/ 3)
+      .sync_begin(400, loop)
+      .usage(401, 1, 1250, 60, 17, 1, 4)      // 299 us of work: 250 on the CPU, 10 in the kernel
+      .usage(450, 0, 1290, 60, 17, 1, 4)      // 40 us spinning in the barrier: not counted
+      .sync_end(451, loop)
+      .sync_begin(600, join)
+      .usage(601, 1, 1390, 61, 20, 2, 9)      // 151 us: 100 on the CPU, 1 in the kernel
+      .usage(900, 0, 1700, 61, 20, 2, 9)      // the join barrier's departure starts nothing
+      .sync_end(901, join)
+      .implicit_end(902, 10, 11, 0)
+      .parallel_end(903, 10, 2, 0xA0);
+  const Timeline t = build_timeline(b.log());
+  ASSERT_EQ(t.regions.size(), 1u);
+  const ThreadInRegion& part = t.regions[0].threads.at(0);
+  EXPECT_US(part.usage.wall_s, 299 + 151);
+  EXPECT_US(part.usage.cpu_s, 250 + 100);
+  EXPECT_US(part.usage.system_s, 10 + 1);
+  EXPECT_DOUBLE_EQ(part.usage.minor_faults, 13);
+  EXPECT_DOUBLE_EQ(part.usage.major_faults, 1);
+  EXPECT_DOUBLE_EQ(part.usage.switches, 6);
+  EXPECT_US(part.usage.off_cpu_s(), 100);
+  ASSERT_EQ(part.syncs.size(), 2u);
+  EXPECT_US(part.syncs[0].cpu, 250);
+  EXPECT_US(part.syncs[1].cpu, 100);
+}
+
+// A team of one (OMP_NUM_THREADS=1) has no barrier: its work ends at the implicit task's end.
+// After a join barrier, the reading at the implicit task's end measures nothing.
+TEST(BuildTimeline, ATeamOfOneEndsItsWorkAtTheImplicitTasksEnd) {
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 2000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0xA0)
+      .implicit_begin(101, 10, 11, 1, 0)
+      .usage(102, 0, 1000, 50)
+      .usage(402, 1, 1290, 60)
+      .implicit_end(403, 10, 11, 0)
+      .parallel_end(404, 10, 2, 0xA0)
+      .parallel_begin(500, 20, 2, 1, 0xA0)
+      .implicit_begin(501, 20, 21, 1, 0)
+      .usage(502, 0, 2000, 60)
+      .sync_begin(600, join)
+      .usage(601, 1, 2090, 60)
+      .usage(700, 0, 2100, 60)
+      .sync_end(701, join)
+      .usage(702, 1, 2101, 60)  // not work: the region's work ended at the join barrier
+      .implicit_end(703, 20, 21, 0)
+      .parallel_end(704, 20, 2, 0xA0);
+  const Timeline t = build_timeline(b.log());
+  ASSERT_EQ(t.regions.size(), 2u);
+  EXPECT_US(t.regions[0].threads.at(0).usage.wall_s, 300);
+  EXPECT_US(t.regions[0].threads.at(0).usage.cpu_s, 290);
+  EXPECT_US(t.regions[0].threads.at(0).usage.system_s, 10);
+  EXPECT_US(t.regions[1].threads.at(0).usage.wall_s, 99);
+  EXPECT_US(t.regions[1].threads.at(0).usage.cpu_s, 90);
+}
+
+TEST(BuildTimeline, CumulativeUsageCountersAreDifferencedModuloTheirWidth) {
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 2000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0xA0)
+      .implicit_begin(101, 10, 11, 1, 0)
+      .usage(102, 0, 1000, 0xFFFFFFF0u, 0xFFFFFFFEu, 0xFFFF, 0xFFFFFFFFu)
+      .sync_begin(400, join)
+      .usage(401, 1, 1200, 0x10, 3, 1, 1)
+      .sync_end(500, join)
+      .implicit_end(500, 10, 11, 0)
+      .parallel_end(500, 10, 2, 0xA0);
+  const ThreadInRegion& part = build_timeline(b.log()).regions.at(0).threads.at(0);
+  EXPECT_US(part.usage.system_s, 0x20);
+  EXPECT_DOUBLE_EQ(part.usage.minor_faults, 5);
+  EXPECT_DOUBLE_EQ(part.usage.major_faults, 2);
+  EXPECT_DOUBLE_EQ(part.usage.switches, 2);
+}
+
+TEST(BuildTimeline, WithoutUsageRecordsNothingIsRead) {
+  const Timeline t = build_timeline(testing::two_thread_loop_log());
+  for (const ThreadInRegion& part : t.regions.at(0).threads) {
+    EXPECT_EQ(part.usage.wall_s, 0);
+    for (const SyncVisit& v : part.syncs) EXPECT_EQ(v.cpu, -1);
+  }
+}
+
 TEST(BuildTimeline, LateJoinBarrierEndAndImplicitTaskEndAreClampedToRegionEnd) {
   // The worker's join-barrier end and implicit-task end arrive at 900 µs, long after the
   // master's parallel end at 455 µs (docs/runtime-quirks.md Q1): the idle time is not barrier wait.
