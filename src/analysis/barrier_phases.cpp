@@ -43,6 +43,7 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
   for (size_t b = 0; b < count; ++b) {
     double max_w = -inf, sum_w = 0, last_arrive = -inf, first_depart = inf, last_depart = -inf;
     double max_cpu = -inf, sum_cpu = 0;
+    uint32_t iterations = 0;
     bool join = false, after_loop = false, tasks = false, cpu_read = true;
     for (size_t k = 0; k < n; ++k) {
       const SyncVisit& v = *visits[k][b];
@@ -54,6 +55,7 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
       last_depart = std::max(last_depart, v.depart);
       join = join || v.kind == SyncKind::JoinBarrier;
       after_loop = after_loop || v.follows_loop;
+      iterations = std::max(iterations, v.loop_iterations);
       tasks = tasks || v.tasks > 0;
       cpu_read = cpu_read && v.cpu >= 0;
       max_cpu = std::max(max_cpu, v.cpu);
@@ -73,7 +75,13 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
       out.measured_imbalance_s += imbalance;
       out.cpu_imbalance_s += std::clamp(max_cpu - sum_cpu / static_cast<double>(n), 0.0, std::max(0.0, imbalance));
     }
-    if (imbalance > 0 && after_loop) ++out.imbalanced_after_loop;
+    if (imbalance > 0 && after_loop) {
+      ++out.imbalanced_after_loop;
+      if (iterations > 0) {
+        out.loop_iterations += iterations;
+        out.loop_work_s += sum_w;
+      }
+    }
     if (join) {
       out.join_s += std::max(0.0, region.end - last_arrive);
     } else {

@@ -27,6 +27,10 @@ struct BarrierPhases {
   // imbalance): the rest of the wall imbalance is threads that were not running (descheduled).
   double measured_imbalance_s = 0;
   double cpu_imbalance_s = 0;
+  // At the imbalanced barriers right after a loop whose iteration count is known: the loops'
+  // iterations and the team's work in their segments (the cost per iteration sizes a chunk).
+  double loop_iterations = 0;
+  double loop_work_s = 0;
   uint32_t barriers = 0;            // barriers analysed (join included)
   uint32_t imbalanced_after_loop = 0;  // of the barriers with imbalance, those right after a loop
   uint32_t skipped_with_tasks = 0;  // barriers where threads ran tasks: left to the task analysis

@@ -35,6 +35,8 @@ void add_phases(BarrierPhases& into, const BarrierPhases& p) {
   into.imbalance_s += p.imbalance_s;
   into.measured_imbalance_s += p.measured_imbalance_s;
   into.cpu_imbalance_s += p.cpu_imbalance_s;
+  into.loop_iterations += p.loop_iterations;
+  into.loop_work_s += p.loop_work_s;
   into.walkthrough_s += p.walkthrough_s;
   into.startup_s += p.startup_s;
   into.fork_s += p.fork_s;
@@ -49,6 +51,8 @@ BarrierPhases operator*(BarrierPhases p, double f) {
   p.imbalance_s *= f;
   p.measured_imbalance_s *= f;
   p.cpu_imbalance_s *= f;
+  p.loop_iterations *= f;
+  p.loop_work_s *= f;
   p.walkthrough_s *= f;
   p.startup_s *= f;
   p.fork_s *= f;

@@ -107,6 +107,22 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
   return p;
 }
 
+// A dynamic schedule's dispatch: ~0.3 us per chunk with libomp 14 at 2 threads on the 2-vCPU VM
+// of BENCHMARKS.md (`ompscope bench` constructs: for_dynamic minus for_static, per chunk).
+constexpr double kDispatchS = 0.3e-6;
+
+// A schedule sized for the loop: the smallest chunk whose dispatch costs at most 2% of its work,
+// if that still leaves 8 chunks per thread to balance with; else guided with that chunk as its
+// smallest (few large chunks first, then smaller ones).
+std::string sized_schedule(double iterations, double per_iteration_s, int threads) {
+  const double smallest = std::max(1.0, std::ceil(kDispatchS / (0.02 * per_iteration_s)));
+  const double largest = std::floor(iterations / (8.0 * threads));
+  const std::string why = fmt::format(" ({:.0f} iterations of {} each; a chunk's dispatch costs ~{})", iterations,
+                                      duration_text(per_iteration_s), duration_text(kDispatchS));
+  if (smallest <= std::max(1.0, largest)) return fmt::format("schedule(dynamic, {:.0f}){}", smallest, why);
+  return fmt::format("schedule(guided, {:.0f}){}", smallest, why);
+}
+
 // What the causes leave of a loss: never negative (a loss can be explained more than fully when
 // overheads present at every count, fork/join for one, are among the causes; the cap in
 // diagnose_region bounds that), zero without a loss.
@@ -160,11 +176,16 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     const bool loop = first.phases.imbalanced_after_loop * 2 >= std::max<uint32_t>(1, first.phases.barriers / 2) &&
                       first.phases.imbalanced_after_loop > 0;
     std::string hint;
+    const std::string schedule =
+        first.phases.loop_iterations > 0 && first.phases.loop_work_s > 0
+            ? sized_schedule(first.phases.loop_iterations / std::max<uint32_t>(1, first.phases.imbalanced_after_loop),
+                             first.phases.loop_work_s / first.phases.loop_iterations, threads)
+            : "schedule(dynamic, chunk) or schedule(guided)";
     if (loop)
-      hint = cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): try "
-                         "schedule(dynamic, chunk) or schedule(guided) on it"
+      hint = cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): try " +
+                             schedule + " on it"
                        : "threads reach the barrier after the loop at different times: if its iterations differ in "
-                         "cost, try schedule(dynamic, chunk) or schedule(guided) on it";
+                         "cost, try " + schedule + " on it";
     else
       hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
              "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";
@@ -177,7 +198,8 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     out.push_back(p);
   }
 
-  if (base && threads > 1) {
+  // Tasking regions are left to the task analysis (task inflation: a task body slower at t).
+  if (base && threads > 1 && first.tasks.tasks == 0) {
     const double descheduled = cpu_known ? std::max(0.0, wall_imbalance - imbalance) : 0.0;
     if (std::optional<Problem> p = work_inflation(team_work(repeats), *base, threads, descheduled))
       out.push_back(std::move(*p));
@@ -456,7 +478,11 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     }
   }
 
-  const int largest = report.threads.empty() ? 0 : report.threads.back();
+  // Ranked by the gains at the largest count with a core per thread when there is one: an
+  // oversubscribed count's costs are time-sharing (a barrier at 4 threads on 2 cores took 317 ms).
+  int largest = report.threads.empty() ? 0 : report.threads.back();
+  for (int t : report.threads)
+    if (!report.oversubscribed(t)) largest = t;
   std::stable_sort(report.regions.begin(), report.regions.end(), [&](const RegionReport& a, const RegionReport& b) {
     const double ga = a.largest_gain(largest), gb = b.largest_gain(largest);
     if (ga != gb) return ga > gb;

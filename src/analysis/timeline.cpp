@@ -149,6 +149,7 @@ class ThreadWalk {
         break;
       case EventKind::WorkBegin:
         work_.push_back(WorkSpan{thread_, e.detail, e.codeptr, t, -1, current_parallel()});
+        if (is_loop(e.detail)) loop_iterations_ = e.arg;
         break;
       case EventKind::MaskedBegin:
         work_.push_back(WorkSpan{thread_, kWorkMasked, e.codeptr, t, -1, current_parallel()});
@@ -170,6 +171,7 @@ class ThreadWalk {
         v.arrive = t;
         v.depart = -1;
         v.follows_loop = loop_in_segment_;
+        v.loop_iterations = loop_in_segment_ ? loop_iterations_ : 0;
         v.nested = !syncs_.empty();
         v.task = running_task_;
         syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail)});
@@ -436,6 +438,7 @@ class ThreadWalk {
   double running_since_ = 0;
   double thread_begin_ = -1;  // until the thread's first region takes it
   bool loop_in_segment_ = false;
+  uint32_t loop_iterations_ = 0;  // of the last loop begun
   double last_ = 0;
 };
 

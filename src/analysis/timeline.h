@@ -24,6 +24,7 @@ struct SyncVisit {
   double depart = 0;     // sync region end (clamped to the region's end for the join barrier)
   double tasks = 0;      // time spent running explicit tasks inside this visit
   bool follows_loop = false;  // a worksharing loop ended in the segment just before it
+  uint32_t loop_iterations = 0;  // that loop's iteration count (all threads', saturated); 0: none
   bool nested = false;        // opened inside another visit (a taskwait in a task run in a barrier)
   uint32_t task = 0;          // explicit task that waits in it (a taskwait in a task); 0: the implicit task
   double cpu = -1;            // CPU time the thread used in the segment that ends here; -1: not read

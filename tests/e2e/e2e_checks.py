@@ -354,10 +354,18 @@ def scenario_bad_input(c):
     damaged("bad-magic-log", magic)
     if "meta.txt:2" not in damaged("bad-meta-log", meta): fail("meta error must name the line")
 
+def environmental(problem):
+    """Work inflation that is mostly time off the CPU: another process held a core during the run
+    (the other helpers' builds on this shared machine), not what the designed program does."""
+    d = problem.get("details", {})
+    return problem["kind"] == "work_inflation" and d.get("preempted_s", 0) >= 0.5 * problem["time_s"]
+
 def top_problem(report, threads):
     best = None
     for r in report["regions"]:
         for p in r["problems"]:
+            if environmental(p):
+                continue
             if p["threads"] == threads and (best is None or p["gain_s"] > best[1]["gain_s"]):
                 best = (r, p)
     return best
@@ -768,7 +776,10 @@ def scenario_gain_validation(c):
             out = c.out(f"gain-{batch}-{i}")
             run([c.bin, "profile", "-o", out, "--", c.prog("imbalanced_loop")], env=env, check_rc=0)
             report = load(out)
-            gain = sum(p["gain_s"] for r in report["regions"] for p in r["problems"]
+            # A dynamic schedule also absorbs the waits for threads that were descheduled (a
+            # loaded machine): load_imbalance keeps them apart from the loop's own imbalance.
+            gain = sum(p["gain_s"] + p.get("details", {}).get("descheduled_s", 0)
+                       for r in report["regions"] for p in r["problems"]
                        if p["kind"] == "load_imbalance" and p["threads"] == 2)
             predicted.append(gain / report["program"]["time_s"]["2"])
             static.append(wall([c.prog("imbalanced_loop")], env))

@@ -204,6 +204,30 @@ TEST(DiagnoseRegion, ImbalanceHintTellsALoopFromHandPartitionedWork) {
   EXPECT_NE(m->hint.find("partition the work by cost"), std::string::npos) << m->hint;
 }
 
+TEST(DiagnoseRegion, AScheduleHintNamesAChunkSizedFromTheLoopsIterationsAndTheDispatchCost) {
+  // 2 imbalanced loops of 1 000 000 iterations each, 1.4 s of team work: 0.7 us per iteration. The
+  // smallest chunk whose 0.3 us dispatch is at most 2% of its work: 0.3 / (0.02 × 0.7) → 22.
+  BarrierPhases cheap{.imbalance_s = 1, .measured_imbalance_s = 1, .cpu_imbalance_s = 1, .loop_iterations = 2e6,
+                      .loop_work_s = 1.4, .barriers = 2, .imbalanced_after_loop = 2};
+  const RegionRun r = region_run("a", 10, 1, cheap);
+  const auto problems = diagnose_region({&r}, 2, 10, 5);
+  const Problem* p = find(problems, "load_imbalance");
+  ASSERT_TRUE(p);
+  EXPECT_NE(p->hint.find("schedule(dynamic, 22)"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("1000000 iterations of 700 ns each"), std::string::npos) << p->hint;
+
+  // 64 iterations of 13 ns per loop: such a chunk (0.3 us / (0.02 × 13 ns) → 1154) is more than the
+  // 4 per thread that leave 8 chunks each: guided, with that as its smallest chunk.
+  BarrierPhases few = cheap;
+  few.loop_iterations = 128;
+  few.loop_work_s = 128 * 13e-9;
+  const RegionRun g = region_run("a", 10, 1, few);
+  const auto guided = diagnose_region({&g}, 2, 10, 5);
+  const Problem* q = find(guided, "load_imbalance");
+  ASSERT_TRUE(q);
+  EXPECT_NE(q->hint.find("schedule(guided, 1154)"), std::string::npos) << q->hint;
+}
+
 TEST(DiagnoseRegion, WithoutTheThreadsCpuTimeALoopsIterationsAreNotSaidToDifferInCost) {
   const RegionRun loop = region_run("a", 10, 1,
                                     BarrierPhases{.imbalance_s = 1, .barriers = 2, .imbalanced_after_loop = 2});
@@ -589,6 +613,27 @@ TEST(BuildReport, RankedByLargestGainAtTheLargestThreadCountWithSerialCodeAsAReg
   EXPECT_NE(p.hint.find("7.0x"), std::string::npos) << p.hint;
   EXPECT_DOUBLE_EQ(serial.largest_gain(2), 1);
   EXPECT_DOUBLE_EQ(serial.largest_gain(1), 0);
+}
+
+TEST(BuildReport, RankedByTheLargestCountWithACorePerThread) {
+  // Two cores. Region a: a barrier cost of 3 s at 4 threads (time-sharing), nothing at 2; region
+  // b: 0.5 s of imbalance at 2 threads.
+  auto a = [](double time, double walkthrough) {
+    return with_location(region_run("a.c:1 f", time, 1, BarrierPhases{.walkthrough_s = walkthrough, .barriers = 2}),
+                         "a.c", 1, "f");
+  };
+  auto b = [](double time, double imbalance) {
+    return with_location(region_run("b.c:2 g", time, 1, BarrierPhases{.imbalance_s = imbalance, .barriers = 1}),
+                         "b.c", 2, "g");
+  };
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 10, 0, {a(4, 0), b(4, 0)}));
+  runs.push_back(measured(2, 0, 6, 0, {a(2, 0), b(3, 0.5)}));
+  runs.push_back(measured(4, 0, 9, 0, {a(5, 3), b(3, 0.5)}));
+  const Report report = build_report({"./app"}, 2, runs);
+  ASSERT_GE(report.regions.size(), 2u);
+  EXPECT_EQ(report.regions[0].file, "b.c");
+  EXPECT_EQ(report.regions[0].id, "r1");
 }
 
 TEST(BuildReport, EqualGainsAreRankedByTimeAtTheLargestCount) {
