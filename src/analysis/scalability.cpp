@@ -139,6 +139,11 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   for (const RegionRun* r : repeats) {
     ThreadSplit team;
     for (const ThreadSplit& s : r->profile.per_thread) team += s;
+    // Time holding locks is left out: critical sections that slow down as the lock and its data
+    // move between cores are the lock's cost (lock contention, lock overhead), not the work's.
+    double held = 0;
+    for (const LockCost& c : r->locks.locks) held += c.hold_s;
+    team.work_s = std::max(0.0, team.work_s - held);
     work.push_back(team.work_s);
     if (team.usage.wall_s <= 0) continue;
     const WorkUsage u = team.usage * (team.work_s / team.usage.wall_s);
@@ -171,7 +176,16 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   const double measured = median_of(repeats, [](const RegionRun& r) { return r.phases.measured_imbalance_s; });
   const double cpu_imbalance = median_of(repeats, [](const RegionRun& r) { return r.phases.cpu_imbalance_s; });
   const bool cpu_known = measured > 0;
-  const double imbalance = cpu_known ? wall_imbalance * std::min(1.0, cpu_imbalance / measured) : wall_imbalance;
+  // The CPU time the loop's imbalance takes is won back at the rate the threads ran while the
+  // whole team was busy (CPU seconds per wall second; below 1 on a loaded machine), never more
+  // than the wall imbalance.
+  const TeamWork busy = team_work(repeats);
+  const double rate = busy.usage_read && busy.usage.wall_s > 0 && busy.usage.cpu_s > 0
+                          ? std::min(1.0, busy.usage.cpu_s / busy.usage.wall_s)
+                          : 1.0;
+  const double imbalance =
+      cpu_known ? std::min(wall_imbalance, wall_imbalance * std::min(1.0, cpu_imbalance / measured) / rate)
+                : wall_imbalance;
   if (threads > 1 && imbalance > 0) {
     const bool loop = first.phases.imbalanced_after_loop * 2 >= std::max<uint32_t>(1, first.phases.barriers / 2) &&
                       first.phases.imbalanced_after_loop > 0;
@@ -194,6 +208,9 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     if (cpu_known) {
       p.details.emplace_back("wall_imbalance_s", wall_imbalance);
       p.details.emplace_back("descheduled_s", wall_imbalance - imbalance);
+      p.details.emplace_back("cpu_per_wall_s", rate);
+      p.hint += fmt::format(" (gain at the rate the threads ran with the whole team busy: {:.0f}% of a CPU)",
+                            100 * rate);
     }
     out.push_back(p);
   }

@@ -18,7 +18,8 @@ struct MeasuredRun {
 Report build_report(const std::vector<std::string>& command, int cores,
                     const std::vector<MeasuredRun>& runs);
 
-// The team's work in a region (thread time outside waits in barriers, locks, fork/join),
+// The team's work in a region (thread time outside waits in barriers, locks, fork/join, and
+// outside the locks it holds),
 // medians over repeats, with the kernel's accounting of it scaled from the stretches of work
 // it was read over to all of it (usage.wall_s == work_s when any was read).
 struct TeamWork {

@@ -367,6 +367,21 @@ TEST(WorkInflation, ABarrierWaitForADescheduledThreadIsPartOfItsGain) {
   EXPECT_NE(p->hint.find("off their CPU"), std::string::npos) << p->hint;
 }
 
+TEST(DiagnoseRegion, TheLoopsImbalanceIsWonBackAtTheRateTheBusyTeamRan) {
+  // The threads ran half the time they were at work (a loaded machine): the 0.5 s of CPU-time
+  // imbalance (a quarter of the 2 s wall imbalance) takes 1 s of wall time to win back.
+  BarrierPhases phases{.imbalance_s = 2, .measured_imbalance_s = 2, .cpu_imbalance_s = 0.5, .barriers = 1,
+                       .imbalanced_after_loop = 1};
+  const RegionRun r = worked("a", 10, {{4, {4, 2, 0, 0, 0, 0}}, {6, {6, 3, 0, 0, 0, 0}}}, phases);
+  const auto problems = diagnose_region({&r}, 2, 10, 6);
+  const Problem* p = testing::find(problems, "load_imbalance");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->gain_s, 1);
+  EXPECT_DOUBLE_EQ(detail(*p, "cpu_per_wall_s"), 0.5);
+  EXPECT_DOUBLE_EQ(detail(*p, "descheduled_s"), 1);
+  EXPECT_NE(p->hint.find("50% of a CPU"), std::string::npos) << p->hint;
+}
+
 TEST(WorkInflation, NamedPartsNeverExceedTheInflationTogether) {
   // +1 s of work, but 1.5 s more off the CPU and 0.5 s more in the kernel: both scaled by 1/2.
   const RegionRun r = worked("a", 3, {{2.5, {2.5, 1, 1, 0, 0, 9}}, {2.5, {2.5, 2.5, 0, 0, 0, 0}}});
