@@ -43,7 +43,7 @@ enum class EventKind : uint8_t {
                       // until this record's time; arg: how many; id: tasks created inside them
   LockOps,            // lock operations in sampling slot detail - 1 (first site: codeptr) not recorded
                       // since its last record, written when an implicit task begins or ends; arg: how many
-  ThreadUsage,        // the thread's kernel accounting (getrusage RUSAGE_THREAD) at the edge of a
+  ThreadUsage,        // the thread's kernel accounting (CLOCK_THREAD_CPUTIME_ID, getrusage) at the edge of a
                       // stretch of work in a recorded region instance; detail: 0 = work starts
                       // (implicit task begin, barrier departure), 1 = work ends (barrier arrival;
                       // the implicit task's end in a team of one, which has no barrier).
