@@ -236,7 +236,7 @@ def scenario_record_kinds(c):
     dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
     read = {"ThreadBegin", "ParallelBegin", "ParallelEnd", "ImplicitTaskBegin", "ImplicitTaskEnd", "WorkBegin",
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
-            "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps"}
+            "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps", "ThreadUsage"}
     seen = set()
     for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
