@@ -22,6 +22,8 @@ struct Symbolizer::ModuleState {
   bool gcc_line_convention = false;
 };
 
+std::string enclosing_function(const char* name);
+
 namespace {
 
 void ignore_error(void*, const char*, int) {}
@@ -68,11 +70,6 @@ struct PcInfo {
 };
 
 // GCC names a construct's outlined body after its function: main._omp_fn.0 is main's.
-std::string enclosing_function(const char* name) {
-  std::string f = demangle(name);
-  if (const auto cut = f.find("._omp_fn."); cut != std::string::npos) f.resize(cut);
-  return f;
-}
 
 // Called innermost inlined frame first: the first frame with a file is the source line of the call.
 int on_pcinfo(void* data, uintptr_t, const char* file, int line, const char* function) {
@@ -121,6 +118,15 @@ int directive_line(backtrace_state* state, uintptr_t entry, const std::string& f
 }
 
 }  // namespace
+
+std::string enclosing_function(const char* name) {
+  std::string f = demangle(name);
+  // GCC names an outlined body after its function: "f._omp_fn.N" in C, demangled as
+  // "f(args) [clone ._omp_fn.N]" in C++.
+  for (const char* suffix : {" [clone ._omp_fn.", "._omp_fn."})
+    if (const auto cut = f.find(suffix); cut != std::string::npos) f.resize(cut);
+  return f;
+}
 
 bool is_openmp_runtime(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();

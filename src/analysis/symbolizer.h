@@ -22,6 +22,10 @@ struct SourceLocation {
   uint64_t module_offset = 0;
 };
 
+// The user function a symbol belongs to, demangled, without GCC's outlined-body suffix
+// ("f._omp_fn.2" and "f(int) [clone ._omp_fn.2]" are f and f(int)).
+std::string enclosing_function(const char* name);
+
 class Symbolizer {
  public:
   explicit Symbolizer(std::vector<ModuleRange> modules);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/region_profile.h"
+#include "analysis/symbolizer.h"
 
 namespace ompscope::analysis {
 namespace {
@@ -126,3 +127,10 @@ TEST(RegionIdentity, WithoutAnyEvidenceTheRegionIsItsForkCallsite) {
 
 }  // namespace
 }  // namespace ompscope::analysis
+
+TEST(EnclosingFunction, GccOutlinedBodiesAreNamedAfterTheirFunctionWithoutTheCloneSuffix) {
+  EXPECT_EQ(ompscope::analysis::enclosing_function("solve._omp_fn.2"), "solve");
+  EXPECT_EQ(ompscope::analysis::enclosing_function("_ZL20CalcPressureForElemsPdi._omp_fn.0"), "CalcPressureForElems(double*, int)");
+  EXPECT_EQ(ompscope::analysis::enclosing_function("_Z5solvev"), "solve()");
+  EXPECT_EQ(ompscope::analysis::enclosing_function(".omp_outlined."), ".omp_outlined.");
+}
