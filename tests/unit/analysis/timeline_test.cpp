@@ -214,7 +214,8 @@ TEST(BuildTimeline, CumulativeUsageCountersAreDifferencedModuloTheirWidth) {
       .sync_end(500, join)
       .implicit_end(500, 10, 11, 0)
       .parallel_end(500, 10, 2, 0xA0);
-  const ThreadInRegion& part = build_timeline(b.log()).regions.at(0).threads.at(0);
+  const Timeline t = build_timeline(b.log());
+  const ThreadInRegion& part = t.regions.at(0).threads.at(0);
   EXPECT_US(part.usage.system_s, 0x20);
   EXPECT_DOUBLE_EQ(part.usage.minor_faults, 5);
   EXPECT_DOUBLE_EQ(part.usage.major_faults, 2);
