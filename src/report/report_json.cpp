@@ -132,7 +132,7 @@ std::map<int, T> read_by_threads(const json& object, const char* key) {
   for (const auto& [k, v] : map->items()) {
     if (v.is_null()) continue;
     try {
-      out[thread_key(k)] = v.get<T>();
+      out[thread_key(k)] = v.template get<T>();
     } catch (const json::exception&) {
       throw Bad(fmt::format("\"{}\" at {} has the wrong type ({})", key, k, v.type_name()));
     }
