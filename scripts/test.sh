@@ -16,8 +16,11 @@ ctest --preset default -j "$jobs" --timeout 900
 # libomp 19, unpacked by scripts/setup.sh: the programs load it through LD_LIBRARY_PATH, and the
 # CLI takes it for GCC-built programs under --runtime llvm (docs/runtime-quirks.md).
 libomp19=$PWD/build-runtimes/libomp-19/usr/lib/llvm-19/lib
-LD_LIBRARY_PATH=$libomp19 ldd build/tests/programs/imbalanced_loop | grep -q "$libomp19/libomp.so.5" ||
-  { echo "the test programs do not load libomp 19 from $libomp19"; exit 1; }
+# The output is captured before it is matched: under pipefail, `ldd | grep -q` fails whenever grep
+# stops reading before ldd has written its last line (SIGPIPE), which it did once in CI.
+loaded=$(LD_LIBRARY_PATH=$libomp19 ldd build/tests/programs/imbalanced_loop)
+[[ "$loaded" == *"$libomp19/libomp.so.5"* ]] ||
+  { echo "the test programs do not load libomp 19 from $libomp19; ldd says:"; echo "$loaded"; exit 1; }
 LD_LIBRARY_PATH=$libomp19 ctest --preset default -L e2e -j "$jobs" --timeout 900
 
 cmake --preset asan
