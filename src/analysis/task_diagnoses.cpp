@@ -273,6 +273,7 @@ TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int 
   s.parallelism = s.span_s > 0 ? s.work_s / s.span_s : 0;
   s.speedup_bound = std::min(static_cast<double>(threads), s.parallelism);
   s.measured_speedup = measured_speedup;
+  s.superlinear = report::exceeds_task_bound(s.measured_speedup, s.speedup_bound);
   s.starvation_s = median_of(repeats, [](const TaskFigures& f) { return f.starvation_s; });
   s.tail_idle_s = median_of(repeats, [](const TaskFigures& f) { return f.tail_idle_s; });
   s.end_idle_s = median_of(repeats, [](const TaskFigures& f) { return f.end_idle_s; });

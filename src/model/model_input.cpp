@@ -9,6 +9,7 @@
 #include "model/extrap_text_reader.h"
 #include "model/json_access.h"
 #include "model/scale_report_reader.h"
+#include "report/report_json.h"
 
 namespace ompscope::model {
 
@@ -25,7 +26,7 @@ ModelInput parse_model_input(std::string_view content, const std::string& source
   const nlohmann::json document = json_access::parse_json_text(content, source_name);
   if (looks_like_bench_json(document)) return {"ompscope-bench", read_bench_json(document, source_name)};
   if (looks_like_scale_report(document))
-    return {"ompscope-report", read_scale_report(document, source_name)};
+    return {"ompscope-report", series_of_report(report::report_from_json(document, source_name))};
   if (looks_like_extrap_json(document)) return {"extrap-json", read_extrap_json(document, source_name)};
   throw Error(source_name + ": JSON of an unknown kind: expected `ompscope bench` output, an "
                             "`ompscope scale` report.json, or Extra-P JSON");

@@ -4,8 +4,8 @@
 
 namespace ompscope::model {
 
-ModelledSeries model_scale_report(const nlohmann::json& report, const ModelOptions& options) {
-  return model_all(read_scale_report(report, "report.json"), options, kScaleMinimumThreadCounts);
+ModelledSeries model_scale_report(const report::Report& report, const ModelOptions& options) {
+  return model_all(series_of_report(report), options, kScaleMinimumThreadCounts);
 }
 
 }  // namespace ompscope::model

@@ -1,99 +1,68 @@
 #include "model/scale_report_reader.h"
 
 #include <map>
-
-#include "model/json_access.h"
+#include <string>
 
 namespace ompscope::model {
 
-namespace ja = json_access;
-using nlohmann::json;
-
 namespace {
 
-// {"1": 1.2, "2": 0.8}: values keyed by thread count.
-std::vector<Measurement> by_thread_count(const json& map, const ja::Where& at) {
+std::vector<Measurement> by_thread_count(const std::map<int, double>& values) {
   std::vector<Measurement> points;
-  for (const auto& [key, value] : ja::object(map, at).items()) {
-    const double threads = ja::number(json(key), at[key]);
-    if (!(threads >= 1)) at[key].fail("'" + key + "' is not a thread count (>= 1)");
-    points.push_back({threads, {ja::number(value, at[key])}});
-  }
+  for (const auto& [threads, value] : values) points.push_back({static_cast<double>(threads), {value}});
   return points;
 }
 
-std::string region_name(const json& region, const ja::Where& at) {
-  std::string name = region.contains("id") ? ja::string(region["id"], at["id"]) : "region";
-  if (region.contains("function") && region["function"].is_string())
-    name += " " + region["function"].get<std::string>();
-  if (region.contains("file") && region["file"].is_string()) {
-    name += " (" + region["file"].get<std::string>();
-    if (region.contains("line") && region["line"].is_number_integer())
-      name += ":" + std::to_string(region["line"].get<long long>());
+std::string region_name(const report::RegionReport& region) {
+  std::string name = region.id.empty() ? "region" : region.id;
+  if (!region.function.empty()) name += " " + region.function;
+  if (!region.file.empty()) {
+    name += " (" + region.file;
+    if (region.line > 0) name += ":" + std::to_string(region.line);
     name += ")";
   }
   return name;
 }
 
-Series program_series(const json& document, const ja::Where& top) {
+// Every repetition's wall time when the runs are listed: the fit then sees the spread.
+Series program_series(const report::Report& report) {
   Series series{"program", "time_s", SeriesKind::region_time, Summary::minimum, {}};
-  if (document.contains("runs") && !document["runs"].empty()) {
-    std::map<double, std::vector<double>> wall_times;
-    const json& runs = ja::array(document["runs"], top["runs"]);
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-      const ja::Where at = top["runs"][k];
-      const double threads = ja::number(ja::member(runs[k], "threads", at), at["threads"]);
-      wall_times[threads].push_back(ja::number(ja::member(runs[k], "wall_s", at), at["wall_s"]));
-    }
-    for (auto& [threads, values] : wall_times) series.points.push_back({threads, std::move(values)});
-  } else if (document.contains("program")) {
-    const ja::Where at = top["program"]["time_s"];
-    series.points = by_thread_count(ja::member(document["program"], "time_s", top["program"]), at);
+  if (!report.runs.empty()) {
+    std::map<int, std::vector<double>> wall_times;
+    for (const report::RunRecord& run : report.runs) wall_times[run.threads].push_back(run.wall_s);
+    for (auto& [threads, values] : wall_times)
+      series.points.push_back({static_cast<double>(threads), std::move(values)});
+  } else {
+    series.points = by_thread_count(report.program_time_s);
   }
   return series;
 }
 
 }  // namespace
 
-bool looks_like_scale_report(const json& document) {
+bool looks_like_scale_report(const nlohmann::json& document) {
   return document.is_object() && document.contains("tool") && document["tool"] == "ompscope" &&
          document.contains("regions");
 }
 
-std::vector<Series> read_scale_report(const json& document, const std::string& source_name) {
-  const ja::Where top{source_name, ""};
-  ja::object(document, top);
+std::vector<Series> series_of_report(const report::Report& report) {
   std::vector<Series> result;
-  Series program = program_series(document, top);
+  Series program = program_series(report);
   if (!program.points.empty()) result.push_back(std::move(program));
 
-  const ja::Where regions_at = top["regions"];
-  const json& regions = ja::array(ja::member(document, "regions", top), regions_at);
-  for (std::size_t k = 0; k < regions.size(); ++k) {
-    const ja::Where at = regions_at[k];
-    const json& region = ja::object(regions[k], at);
-    const std::string name = region_name(region, at);
-    Series time{name, "time_s", SeriesKind::region_time, Summary::minimum,
-                by_thread_count(ja::member(region, "time_s", at), at["time_s"])};
-    result.push_back(std::move(time));
+  for (const report::RegionReport& region : report.regions) {
+    const std::string name = region_name(region);
+    result.push_back({name, "time_s", SeriesKind::region_time, Summary::minimum, by_thread_count(region.time_s)});
 
-    if (!region.contains("problems")) continue;
-    std::map<std::string, std::map<double, double>> loss_by_kind;  // kind -> threads -> time_s
-    std::vector<std::string> kinds;
-    const json& problems = ja::array(region["problems"], at["problems"]);
-    for (std::size_t p = 0; p < problems.size(); ++p) {
-      const ja::Where problem_at = at["problems"][p];
-      const std::string kind = ja::string(ja::member(problems[p], "kind", problem_at), problem_at["kind"]);
-      const double threads = ja::number(ja::member(problems[p], "threads", problem_at), problem_at["threads"]);
-      const double seconds = ja::number(ja::member(problems[p], "time_s", problem_at), problem_at["time_s"]);
+    std::map<std::string, std::map<int, double>> loss_by_kind;  // kind -> threads -> time_s
+    std::vector<std::string> kinds;                             // in the order first diagnosed
+    for (const report::Problem& problem : region.problems) {
+      const std::string kind(problem.kind.name());
       if (!loss_by_kind.contains(kind)) kinds.push_back(kind);
-      loss_by_kind[kind][threads] += seconds;
+      loss_by_kind[kind][problem.threads] += problem.time_s;
     }
-    for (const std::string& kind : kinds) {
-      Series loss{name, kind, SeriesKind::generic, Summary::minimum, {}};
-      for (const auto& [threads, seconds] : loss_by_kind[kind]) loss.points.push_back({threads, {seconds}});
-      result.push_back(std::move(loss));
-    }
+    for (const std::string& kind : kinds)
+      result.push_back({name, kind, SeriesKind::generic, Summary::minimum, by_thread_count(loss_by_kind[kind])});
   }
   return result;
 }

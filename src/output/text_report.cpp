@@ -67,11 +67,9 @@ std::string model_line(const report::ScalingModel& model, const Style& st) {
 void render_tasks(std::string& out, const report::TaskSummary& s, int threads, const Style& st) {
   const double bound = s.speedup_bound;
   const double measured = s.measured_speedup;
-  // Faster than the graph allows: the bound holds for the work measured at this count, and the
-  // work itself shrank (data that fits the threads' caches together), so say so, not "bounds".
-  const bool superlinear = measured > 0 && bound > 0 && measured > 1.05 * bound;
+  // Faster than the graph allows: say so, not "bounds".
   const std::string speedup =
-      superlinear ? fmt::format("allows a speedup of {} for the same work; measured {}: superlinear, the tasks' "
+      s.superlinear ? fmt::format("allows a speedup of {} for the same work; measured {}: superlinear, the tasks' "
                                 "work itself shrank (their data shared among more caches, say)",
                                 format_speedup(bound), format_speedup(measured))
                   : fmt::format("bounds the speedup at {}{}", format_speedup(bound),

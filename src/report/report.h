@@ -94,10 +94,19 @@ struct TaskSummary {
   double parallelism = 0;          // work ÷ span
   double speedup_bound = 0;        // min(threads, parallelism)
   double measured_speedup = 0;     // the region's speedup S(t) (docs/design.md); 0: no base
+  // Measured faster than the graph allows for the same work: the work itself shrank (the tasks'
+  // data shared among more caches), so the bound holds only for the work measured at t.
+  bool superlinear = false;
   double starvation_s = 0;         // thread time
   double tail_idle_s = 0;          // thread time
   double end_idle_s = 0;           // thread time
 };
+
+// TaskSummary::superlinear: a measured speedup more than 5% above the graph's bound (below that,
+// the difference is within what repeats of one run differ by here).
+inline bool exceeds_task_bound(double measured_speedup, double speedup_bound) {
+  return measured_speedup > 0 && speedup_bound > 0 && measured_speedup > 1.05 * speedup_bound;
+}
 
 // A region's (or the program's) time T(t) fitted over the thread counts by the model stage:
 // T(t) = constant + Σ coefficient · t^i · log2(t)^j.

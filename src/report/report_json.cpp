@@ -59,6 +59,7 @@ json tasks_json(const std::map<int, TaskSummary>& tasks) {
               {"tail_idle_s", s.tail_idle_s},
               {"end_idle_s", s.end_idle_s}};
     j["measured_speedup"] = s.measured_speedup > 0 ? json(s.measured_speedup) : json(nullptr);
+    j["superlinear"] = s.superlinear;
     j["dispatch_s"] = s.dispatch_s > 0 ? json(s.dispatch_s) : json(nullptr);
     // OMPT marks a creation with one event: the cost is bounded from above by the intervals
     // between two creations with nothing run between them, never measured directly.
@@ -190,6 +191,8 @@ std::map<int, TaskSummary> read_tasks(const json& region) {
     t.parallelism = get(s, "parallelism", 0.0);
     t.speedup_bound = get(s, "speedup_bound", 0.0);
     t.measured_speedup = get(s, "measured_speedup", 0.0);
+    // Reports written before the field: the rule they were rendered with.
+    t.superlinear = get(s, "superlinear", exceeds_task_bound(t.measured_speedup, t.speedup_bound));
     t.starvation_s = get(s, "starvation_s", 0.0);
     t.tail_idle_s = get(s, "tail_idle_s", 0.0);
     t.end_idle_s = get(s, "end_idle_s", 0.0);

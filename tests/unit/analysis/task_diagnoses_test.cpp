@@ -300,5 +300,15 @@ TEST(SummarizeTasks, ParallelismBoundsTheSpeedupAtEachThreadCount) {
   EXPECT_DOUBLE_EQ(summarize_tasks({&f}, 1, 1).speedup_bound, 1);  // min(1, 1.5)
 }
 
+TEST(SummarizeTasks, ASpeedupMoreThanFivePercentAboveTheBoundIsSuperlinear) {
+  TaskFigures f = figures(0.01, 0.002, 3);
+  f.work_s = 6;
+  f.span_s = 4;                                                // bound 1.5 at 2 threads
+  EXPECT_FALSE(summarize_tasks({&f}, 2, 1.5).superlinear);    // at the bound
+  EXPECT_FALSE(summarize_tasks({&f}, 2, 1.57).superlinear);   // within 5%
+  EXPECT_TRUE(summarize_tasks({&f}, 2, 1.6).superlinear);     // the work itself shrank
+  EXPECT_FALSE(summarize_tasks({&f}, 2, 0).superlinear);      // no base to compare with
+}
+
 }  // namespace
 }  // namespace ompscope::analysis

@@ -3,16 +3,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/error.h"
+#include "model/model_input.h"
 #include "model/scale_report_models.h"
+#include "report/report_json.h"
 
 namespace ompscope::model {
 namespace {
 
 using nlohmann::json;
 
-// The report.json of docs/design.md, at four thread counts.
-json report() {
-  return json::parse(R"({
+// The report.json of docs/design.md, at four thread counts, read as every reader reads it.
+report::Report report() {
+  return report::report_from_json(json::parse(R"({
     "tool": "ompscope", "version": "0.1.0", "command": ["./app"],
     "threads": [1, 2, 4, 8],
     "runs": [{"threads": 1, "repeat": 0, "wall_s": 1.20, "exit_code": 0},
@@ -30,11 +33,11 @@ json report() {
          {"kind": "load_imbalance", "threads": 4, "time_s": 0.04, "gain_s": 0.04},
          {"kind": "load_imbalance", "threads": 4, "time_s": 0.02, "gain_s": 0.02},
          {"kind": "barrier_overhead", "threads": 8, "time_s": 0.01, "gain_s": 0.01}]}
-    ]})");
+    ]})"));
 }
 
 TEST(ScaleReportReader, ProgramRegionsAndCausesOfLossBecomeSeries) {
-  const auto series = read_scale_report(report(), "report.json");
+  const auto series = series_of_report(report());
   ASSERT_EQ(series.size(), 4u);
   EXPECT_EQ(series[0].region, "program");
   EXPECT_EQ(series[0].kind, SeriesKind::region_time);
@@ -48,6 +51,19 @@ TEST(ScaleReportReader, ProgramRegionsAndCausesOfLossBecomeSeries) {
   ASSERT_EQ(series[2].points.size(), 2u);
   EXPECT_DOUBLE_EQ(series[2].points[1].values[0], 0.06);  // two imbalances at 4 threads, summed
   EXPECT_EQ(series[3].metric, "barrier_overhead");
+}
+
+// `ompscope model` reads report.json as `report` and every renderer read it: a file they refuse,
+// it refuses with the same line, rather than modelling what a second reader made of it.
+TEST(ScaleReportReader, RefusesAReportTheTypedReaderRefuses) {
+  const std::string unknown_cause =
+      R"({"tool": "ompscope", "schema_version": 2, "threads": [1, 2], "regions": [{"id": "r1",
+          "time_s": {"1": 1.0, "2": 0.6}, "problems": [{"kind": "gremlins", "threads": 2, "time_s": 0.1}]}]})";
+  EXPECT_THAT([&] { parse_model_input(unknown_cause, "report.json"); },
+              testing::ThrowsMessage<Error>(testing::HasSubstr("a cause this version does not know: \"gremlins\"")));
+  const std::string newer = R"({"tool": "ompscope", "schema_version": 99, "regions": []})";
+  EXPECT_THAT([&] { parse_model_input(newer, "report.json"); },
+              testing::ThrowsMessage<Error>(testing::HasSubstr("newer than this ompscope")));
 }
 
 TEST(ScaleReportModels, ModelsSeriesWithFourOrMoreThreadCountsAndSkipsTheRest) {

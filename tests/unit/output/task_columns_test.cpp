@@ -39,11 +39,13 @@ report::Report tasking_report() {
   s.parallelism = 1.125;
   s.speedup_bound = 1.125;
   s.measured_speedup = 4.0 / 3;
+  s.superlinear = true;  // analysis's verdict on 1.33× against 1.12×
   r.tasks[2] = s;
   s.dispatch_s = 0;   // not measured at 1 thread
   s.creation_s = -1;  // no two creations by one task
   s.speedup_bound = 1;
   s.measured_speedup = 1;
+  s.superlinear = false;
   r.tasks[1] = s;
   r.problems.push_back({"task_creation_bottleneck", 2, 0.35, 0.175, "create tasks in parallel", {}});
   report.regions.push_back(r);
@@ -74,6 +76,7 @@ TEST(TaskColumns, ReportJsonHasATasksObjectPerThreadCountOnlyWhereThereAreTasks)
 TEST(TaskColumns, TextReportShowsTheBoundBesideTheMeasuredSpeedupAndLabelsTheEstimate) {
   report::Report report = tasking_report();
   report.regions[0].tasks[2].measured_speedup = 1.1;
+  report.regions[0].tasks[2].superlinear = false;
   const std::string text = render_text_report(report);
   EXPECT_TRUE(contains(text, "1000 tasks of 25.0 µs on average; parallelism 1.12 (work 450 ms ÷ span 400 ms) "
                              "bounds the speedup at 1.12×, measured 1.10×"))
@@ -93,6 +96,7 @@ TEST(TaskColumns, WithoutAMeasuredSpeedupOnlyTheBoundIsShown) {
   report::Report report = tasking_report();
   report.regions[0].tasks.erase(1);
   report.regions[0].tasks[2].measured_speedup = 0;
+  report.regions[0].tasks[2].superlinear = false;
   const nlohmann::ordered_json doc = report::to_json(report);
   EXPECT_TRUE(doc["regions"][0]["tasks"]["2"]["measured_speedup"].is_null());
   const std::string text = render_text_report(doc);
