@@ -11,6 +11,7 @@ pkgs=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libelf-dev
   libotf2-trace-dev otf2-tools python3-otf2
   chromium python3
+  openmpi-bin libopenmpi-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -54,6 +54,9 @@ RunMeta read_run_meta(const fs::path& meta_file) {
                                 meta_file.string(), meta.version, kLogVersion));
     } else if (key == "pid") {
       fields >> meta.pid;
+    } else if (key == "rank") {
+      if (!(fields >> meta.rank >> meta.ranks >> meta.local_rank) || meta.rank < 0)
+        throw bad("rank needs the rank, the job's size and the local rank");
     } else if (key == "runtime") {
       std::getline(fields >> std::ws, meta.runtime);
     } else if (key == "clock") {

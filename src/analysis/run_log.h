@@ -25,6 +25,9 @@ struct ClockPoint {
 struct RunMeta {
   uint32_t version = 0;
   int pid = 0;
+  int rank = -1;          // the launcher's rank of an MPI job (docs/mpi.md); -1: none
+  int ranks = 0;          // the job's size; 0: not said
+  int local_rank = -1;
   std::string runtime;
   std::string clock;  // "tsc" or "monotonic"
   ClockPoint clock_start;

@@ -369,24 +369,13 @@ __attribute__((constructor)) void start_capture() {
   if (!g_real.parallel || !g_real.get_thread_num) return;  // not a libgomp process: forward only
   const char* disable = getenv("OMPSCOPE_DISABLE");
   if (disable && disable[0] && disable[0] != '0') return;
-  const char* dir = getenv("OMPSCOPE_LOG_DIR");
-  if (dir && dir[0]) snprintf(g_directory, sizeof g_directory, "%s", dir);
-  else snprintf(g_directory, sizeof g_directory, "ompscope-log-%d", static_cast<int>(getpid()));
-  if (mkdir(g_directory, 0755) != 0 && errno != EEXIST) {
-    fprintf(stderr, "ompscope: cannot create log directory %s: %s; program runs unobserved\n", g_directory,
-            strerror(errno));
-    return;
-  }
-  if (!open_run_meta(g_directory)) {
-    fprintf(stderr, "ompscope: cannot write to log directory %s: %s; program runs unobserved\n", g_directory,
-            strerror(errno));
-    return;
-  }
+  if (!open_log_directory(g_directory, sizeof g_directory)) return;
   g_config.directory = g_directory;
   g_config.chunk_bytes = chunk_bytes_from_env();
   g_clock = tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic;
   meta_line("ompscope-log %u", kLogVersion);
   meta_line("pid %d", static_cast<int>(getpid()));
+  write_rank_meta();
   const char* release = libgomp_release();
   if (release) meta_line("runtime GNU libgomp %s (interposed)", release);
   else meta_line("runtime GNU libgomp (interposed)");

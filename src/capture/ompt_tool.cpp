@@ -414,28 +414,14 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   const char* disable = getenv("OMPSCOPE_DISABLE");
   if (disable && disable[0] && disable[0] != '0') return nullptr;  // lets another tool load
 
-  const char* dir = getenv("OMPSCOPE_LOG_DIR");
-  if (dir && dir[0]) {
-    snprintf(g_directory, sizeof g_directory, "%s", dir);
-  } else {
-    snprintf(g_directory, sizeof g_directory, "ompscope-log-%d", static_cast<int>(getpid()));
-  }
-  if (mkdir(g_directory, 0755) != 0 && errno != EEXIST) {
-    fprintf(stderr, "ompscope: cannot create log directory %s: %s; program runs unobserved\n",
-            g_directory, strerror(errno));
-    return nullptr;
-  }
-  if (!open_run_meta(g_directory)) {
-    fprintf(stderr, "ompscope: cannot write to log directory %s: %s; program runs unobserved\n",
-            g_directory, strerror(errno));
-    return nullptr;
-  }
+  if (!open_log_directory(g_directory, sizeof g_directory)) return nullptr;
   g_config.directory = g_directory;
   g_config.chunk_bytes = chunk_bytes_from_env();
   g_clock = ompscope::tsc_is_invariant() ? ompscope::ClockSource::Tsc
                                           : ompscope::ClockSource::Monotonic;
   meta_line("ompscope-log %u", ompscope::kLogVersion);
   meta_line("pid %d", static_cast<int>(getpid()));
+  write_rank_meta();
   meta_line("omp_version %u", omp_version);
   meta_line("runtime %s", runtime_version ? runtime_version : "unknown");
   meta_line("clock %s", ompscope::clock_source_name(g_clock));

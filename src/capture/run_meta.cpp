@@ -1,18 +1,30 @@
 #include "capture/run_meta.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <link.h>
 #include <unistd.h>
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "common/event_record.h"
+#include "common/launcher_rank.h"
 
 namespace ompscope::capture {
 namespace {
 
 int g_meta_fd = -1;
+LauncherRank g_rank;
+
+bool make_directory(const char* path) {
+  if (mkdir(path, 0755) == 0 || errno == EEXIST) return true;
+  fprintf(stderr, "ompscope: cannot create log directory %s: %s; program runs unobserved\n", path, strerror(errno));
+  return false;
+}
 
 int write_module(dl_phdr_info* info, size_t, void*) {
   char exe[4096];
@@ -42,6 +54,33 @@ bool open_run_meta(const char* directory) {
   if (n <= 0 || static_cast<size_t>(n) >= sizeof path) return false;
   g_meta_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   return g_meta_fd >= 0;
+}
+
+bool open_log_directory(char* directory, size_t size) {
+  g_rank = launcher_rank(environ);
+  const char* dir = getenv("OMPSCOPE_LOG_DIR");
+  int n = dir && dir[0] ? snprintf(directory, size, "%s", dir)
+                        : snprintf(directory, size, "ompscope-log-%d", static_cast<int>(getpid()));
+  if (n <= 0 || static_cast<size_t>(n) >= size) return false;
+  if (g_rank.ranked() && dir && dir[0]) {
+    // The ranks share OMPSCOPE_LOG_DIR (the launcher exports it to all): each takes rank-R in it.
+    char name[32];
+    if (!make_directory(directory) || !rank_directory_name(g_rank.rank, name, sizeof name)) return false;
+    const int m = snprintf(directory + n, size - static_cast<size_t>(n), "/%s", name);
+    if (m <= 0 || static_cast<size_t>(m) >= size - static_cast<size_t>(n)) return false;
+  }
+  if (!make_directory(directory)) return false;
+  if (!open_run_meta(directory)) {
+    fprintf(stderr, "ompscope: cannot write to log directory %s: %s; program runs unobserved\n", directory,
+            strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+void write_rank_meta() {
+  if (g_rank.rank >= 0)
+    meta_line("rank %d %d %d %s", g_rank.rank, g_rank.size, g_rank.local_rank, g_rank.variable);
 }
 
 void meta_line(const char* format, ...) {

@@ -3,11 +3,19 @@
 // calibration points, the runtime's identity, which callbacks registered, the module map for
 // offline symbolisation, and at finalize the dropped-event count.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace ompscope::capture {
 
 bool open_run_meta(const char* directory);
+// Chooses the run's log directory into `directory`: OMPSCOPE_LOG_DIR, else ompscope-log-PID in
+// the working directory; a rank of an MPI job (common/launcher_rank.h) gets rank-R under it, so
+// two ranks never write the same file (docs/mpi.md). Creates it and opens its meta.txt; prints
+// one line and returns false when it cannot (the program then runs unobserved).
+bool open_log_directory(char* directory, size_t size);
+// "rank R SIZE LOCAL_RANK VARIABLE" in meta.txt when the launcher gave a rank (-1/0: not said).
+void write_rank_meta();
 void meta_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // "key a b" with no stdio: async-signal-safe, for the last words of a dying program.
 void meta_line_from_signal(const char* key, uint64_t a, uint64_t b);

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -71,11 +72,51 @@ Target resolve_target(const std::vector<std::string>& argv, RuntimeChoice choice
   return t;
 }
 
+namespace {
+
+bool is_rank_directory(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return name.size() > 5 && name.compare(0, 5, "rank-") == 0 &&
+         std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool has_rank_directories(const fs::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.is_directory(ec) && is_rank_directory(entry.path())) return true;
+  return false;
+}
+
+void refuse_foreign_directory(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;
+  if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{} exists and is not a directory", dir.string()));
+  const bool ours = fs::exists(dir / "report.json") || fs::exists(dir / "runs") || has_rank_directories(dir);
+  if (!ours && !fs::is_empty(dir, ec))
+    throw Error(fmt::format("{} exists, is not empty and is not an ompscope output directory: "
+                            "choose another with -o", dir.string()));
+}
+
+}  // namespace
+
+const LauncherRank& own_rank() {
+  static const LauncherRank rank = launcher_rank(environ);
+  return rank;
+}
+
+fs::path output_dir_of_this_rank(const fs::path& dir) {
+  if (!own_rank().ranked()) return dir;
+  refuse_foreign_directory(dir);
+  char name[32];
+  rank_directory_name(own_rank().rank, name, sizeof name);
+  return dir / name;
+}
+
 void prepare_output_dir(const fs::path& dir) {
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{} exists and is not a directory", dir.string()));
-    const bool ours = fs::exists(dir / "report.json") || fs::exists(dir / "runs");
+    const bool ours = fs::exists(dir / "report.json") || fs::exists(dir / "runs") || has_rank_directories(dir);
     if (!ours && !fs::is_empty(dir, ec))
       throw Error(fmt::format("{} exists, is not empty and is not an ompscope output directory: "
                               "choose another with -o", dir.string()));
@@ -133,6 +174,13 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   result.log_dir = out_dir / "runs" / name;
   std::error_code ec;
   fs::remove_all(result.log_dir, ec);
+  // The tool library puts a rank's log in rank-R under OMPSCOPE_LOG_DIR (capture/run_meta.h).
+  const fs::path base_log_dir = result.log_dir;
+  if (own_rank().ranked()) {
+    char rank_name[32];
+    rank_directory_name(own_rank().rank, rank_name, sizeof rank_name);
+    result.log_dir /= rank_name;
+  }
 
   Launch launch;
   launch.argv = target.argv;
@@ -143,7 +191,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
     launch.env["OMP_TOOL"] = "enabled";
     launch.env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
   }
-  launch.env["OMPSCOPE_LOG_DIR"] = fs::absolute(result.log_dir).string();
+  launch.env["OMPSCOPE_LOG_DIR"] = fs::absolute(base_log_dir).string();
   if (request.threads > 0) launch.env["OMP_NUM_THREADS"] = std::to_string(request.threads);
   if (request.bind && request.threads > 0 && request.threads <= core_count())
     for (const auto& [key, value] : binding_environment()) launch.env[key] = value;
@@ -163,6 +211,24 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   rec.status = result.outcome.describe();
   rec.log = fs::relative(result.log_dir, out_dir).string();
 
+  if (!fs::exists(result.log_dir / kMetaFileName) && has_rank_directories(result.log_dir)) {
+    // The program was a launcher (mpirun, srun): each rank left its own log.
+    std::vector<fs::path> rank_dirs;
+    for (const auto& entry : fs::directory_iterator(result.log_dir, ec))
+      if (is_rank_directory(entry.path()) && fs::exists(entry.path() / kMetaFileName)) rank_dirs.push_back(entry.path());
+    for (const fs::path& dir : rank_dirs) {
+      analysis::MeasuredRun run;
+      run.record = rec;
+      run.record.log = fs::relative(dir, out_dir).string();
+      const analysis::ClockPoint end = result.outcome.end_point;
+      run.analysis = analyse_log(dir, &end, run.record);
+      result.ranks.push_back(std::move(run));
+    }
+    std::sort(result.ranks.begin(), result.ranks.end(),
+              [](const auto& a, const auto& b) { return a.record.rank < b.record.rank; });
+    rec.status += fmt::format("; the program ran as {} MPI ranks, each with its own log", result.ranks.size());
+    return result;
+  }
   if (!fs::exists(result.log_dir / kMetaFileName)) {
     rec.status += target.runtime.kind == RuntimeKind::None
                       ? "; not observed: the program is not linked with an OpenMP runtime"
@@ -170,7 +236,9 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
     return result;
   }
   const analysis::ClockPoint end = result.outcome.end_point;
-  result.run.analysis = analyse_log(result.log_dir, &end, rec, &result.outcome.start_point);
+  // A rank's time is its tool's own span, however it was launched (docs/mpi.md): the launcher's
+  // start point would add the start of the job (MPI_Init's connection set-up) to one form only.
+  result.run.analysis = analyse_log(result.log_dir, &end, rec, own_rank().ranked() ? nullptr : &result.outcome.start_point);
   if (!rec.finalized && result.outcome.ok())
     rec.status += "; the tool was not finalised (the program left without running exit handlers)";
   return result;
@@ -181,6 +249,7 @@ analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::Clock
   const analysis::LoadedRun run = analysis::load_run(log_dir, end, start);
   const analysis::Timeline& timeline = run.timeline;
   rec.observed = true;
+  rec.rank = run.log.meta.rank;
   rec.finalized = run.log.meta.finalized;
   rec.events = timeline.events;
   rec.dropped_events = run.log.meta.dropped_events;

@@ -11,6 +11,7 @@
 #include "analysis/scalability.h"
 #include "cli/openmp_runtime.h"
 #include "cli/program_launch.h"
+#include "common/launcher_rank.h"
 
 namespace ompscope::cli {
 
@@ -38,6 +39,13 @@ RuntimeChoice runtime_choice(const std::string& value);
 // Creates DIR (and DIR/runs, emptied). Refuses a non-empty directory that is not ours.
 void prepare_output_dir(const std::filesystem::path& dir);
 
+// This ompscope's own rank when a launcher started it as one rank of an MPI job
+// (`mpirun -np N ompscope profile -o DIR -- ./app`, docs/mpi.md); rank -1 otherwise.
+const LauncherRank& own_rank();
+// Where this ompscope writes its output: DIR itself, or DIR/rank-R for a rank of a job (the
+// ranks share DIR; each prepares only its own part). Refuses a DIR that is not ours.
+std::filesystem::path output_dir_of_this_rank(const std::filesystem::path& dir);
+
 struct RunRequest {
   int threads = 0;       // 0: leave OMP_NUM_THREADS as the user set it
   int repeat = 0;
@@ -48,6 +56,9 @@ struct RunResult {
   analysis::MeasuredRun run;
   LaunchOutcome outcome;
   std::filesystem::path log_dir;
+  // `ompscope profile -- mpirun -np N ./app`: each rank's run, by rank, read from the rank-R
+  // directories the tool library wrote under log_dir (docs/mpi.md); empty otherwise.
+  std::vector<analysis::MeasuredRun> ranks;
 };
 
 RunResult run_under_tool(const Target& target, const std::filesystem::path& out_dir, const RunRequest& request);

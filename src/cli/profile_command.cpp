@@ -6,6 +6,7 @@
 #include "cli/report_files.h"
 
 namespace ompscope::cli {
+namespace fs = std::filesystem;
 
 Command add_profile_command(CLI::App& parent) {
   struct Options {
@@ -21,19 +22,36 @@ Command add_profile_command(CLI::App& parent) {
   app->positionals_at_end();
   return {app, [options]() -> int {
             const Target target = resolve_target(options->program, runtime_choice(options->runtime));
-            prepare_output_dir(options->out);
-            RunResult result = run_under_tool(target, options->out, RunRequest{});
-            std::vector<analysis::MeasuredRun> runs{result.run};
-            analysis::Report report = analysis::build_report(options->program, core_count(), runs);
-            for (auto& n : target_notes(target)) report.notes.push_back(n);
-            if (auto n = runtime_comparison_note(target, 0, result.outcome.wall_s); !n.empty())
-              report.notes.push_back({"runtime_comparison", n, {}});
-            write_report_files(options->out, report);
-            show_text_report(report, stderr);
+            const fs::path out = output_dir_of_this_rank(options->out);  // DIR/rank-R under mpirun
+            prepare_output_dir(out);
+            RunResult result = run_under_tool(target, out, RunRequest{});
+            const std::string comparison = runtime_comparison_note(target, 0, result.outcome.wall_s);
+            auto report_of = [&](const analysis::MeasuredRun& run) {
+              analysis::Report report = analysis::build_report(options->program, core_count(), {run});
+              for (auto& n : target_notes(target)) report.notes.push_back(n);
+              if (!comparison.empty()) report.notes.push_back({"runtime_comparison", comparison, {}});
+              return report;
+            };
+            if (!result.ranks.empty()) {
+              // `profile -- mpirun -np N ./app`: each rank's report in DIR/rank-R, as each
+              // ompscope of `mpirun -np N ompscope profile` writes it (docs/mpi.md).
+              for (analysis::MeasuredRun run : result.ranks) {
+                const fs::path rank_out = out / fs::path(run.record.log).filename();
+                fs::create_directories(rank_out);
+                run.record.log = fs::relative(out / run.record.log, rank_out).string();
+                write_report_files(rank_out, report_of(run));
+              }
+              fmt::print(stderr, "ompscope: the program ran as {} MPI ranks: each rank's report written to {}/rank-R/\n",
+                         result.ranks.size(), out.string());
+            } else {
+              const analysis::Report report = report_of(result.run);
+              write_report_files(out, report);
+              if (!own_rank().ranked()) show_text_report(report, stderr);
+              fmt::print(stderr, "ompscope: report written to {}/report.json and report.html\n", out.string());
+            }
             if (!result.outcome.ok())
               fmt::print(stderr, "ompscope: the program {}; the report holds what was captured until then\n",
                          result.outcome.describe());
-            fmt::print(stderr, "ompscope: report written to {}/report.json and report.html\n", options->out);
             return result.outcome.shell_status();
           }};
 }

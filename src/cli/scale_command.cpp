@@ -97,6 +97,7 @@ Command add_scale_command(CLI::App& parent) {
             std::sort(counts.begin(), counts.end());
             counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
             const Target target = resolve_target(options->program, runtime_choice(options->runtime));
+            options->out = output_dir_of_this_rank(options->out).string();  // DIR/rank-R under mpirun
             prepare_output_dir(options->out);
 
             Progress progress(static_cast<int>(counts.size()) * options->repeat);

@@ -69,7 +69,7 @@ Command add_trace_command(CLI::App& parent) {
   return {app, [options]() -> int {
             const Formats formats = parse_formats(options->format);
             const Target target = resolve_target(options->program, runtime_choice(options->runtime));
-            const fs::path out = options->out;
+            const fs::path out = output_dir_of_this_rank(options->out);  // DIR/rank-R under mpirun
             prepare_output_dir(out);
             const fs::path otf2_dir = out / "trace", json_file = out / "trace.json";
             std::error_code ec;

@@ -65,6 +65,7 @@ struct RunRecord {
   uint64_t events = 0;
   uint64_t dropped_events = 0;
   std::string log;             // log directory, relative to the report directory
+  int rank = -1;               // the MPI rank the run was (docs/mpi.md); -1: not a rank of a job
 
   bool failed() const { return exit_code != 0 || signal != 0 || status != "ok"; }
 };

@@ -286,6 +286,7 @@ RunRecord read_run(const json& r) {
   run.events = get<uint64_t>(r, "events", 0);
   run.dropped_events = get<uint64_t>(r, "dropped_events", 0);
   run.log = get<std::string>(r, "log", "");
+  run.rank = get(r, "rank", -1);
   return run;
 }
 
@@ -319,6 +320,7 @@ json to_json(const Report& report) {
                     {"events", r.events},
                     {"dropped_events", r.dropped_events},
                     {"log", r.log}});
+    if (r.rank >= 0) runs.back()["rank"] = r.rank;
   }
   doc["runs"] = runs;
 

@@ -121,6 +121,16 @@ TEST_F(RunLogFiles, MetaIsParsed) {
   EXPECT_EQ(m.modules[1].path, "/usr/lib/libomp.so.5");
 }
 
+TEST_F(RunLogFiles, MetaCarriesTheLaunchersRank) {
+  EXPECT_EQ(read_run_meta(write_text("meta.txt", kValidMeta)).rank, -1);  // not an MPI rank
+  const std::string ranked = std::string(kValidMeta).replace(std::string(kValidMeta).find("runtime"), 0,
+                                                             "rank 1 2 0 OMPI_COMM_WORLD_RANK\n");
+  const RunMeta m = read_run_meta(write_text("meta.txt", ranked));
+  EXPECT_EQ(m.rank, 1);
+  EXPECT_EQ(m.ranks, 2);
+  EXPECT_EQ(m.local_rank, 0);
+}
+
 TEST_F(RunLogFiles, MalformedMetaLineNamesFileAndLine) {
   const std::string head = "ompscope-log 1\nclock monotonic\n";
   const struct {
@@ -132,6 +142,8 @@ TEST_F(RunLogFiles, MalformedMetaLineNamesFileAndLine) {
       {"callback thread_begin\n", "callback needs a name and a result"},
       {"module 0 zz\n", "module needs three addresses"},
       {"clock sundial\n", "unknown clock 'sundial'"},
+      {"rank 1 2\n", "rank needs the rank, the job's size and the local rank"},
+      {"rank -1 2 0 OMPI_COMM_WORLD_RANK\n", "rank needs the rank, the job's size and the local rank"},
   };
   for (const auto& c : cases) {
     const fs::path p = write_text("meta.txt", head + c.line + "clock_start 1 1\n");

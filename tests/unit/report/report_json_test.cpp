@@ -74,6 +74,7 @@ TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
   r.cores = 2;
   r.runtime = "LLVM OMP";
   r.runs.push_back({2, 1, 0.5, 3, 0, "exit 3", true, false, 1200, 7, "runs/t2-r1"});
+  r.runs.push_back({2, 0, 0.4, 0, 0, "ok", true, true, 900, 0, "runs/run-r0/rank-1", 1});  // an MPI rank
   r.program_time_s = {{1, 1.0}, {2, 0.6}};
   r.program_speedup = {{1, 1.0}, {2, 1.0 / 0.6}};
   r.program_efficiency = {{1, 1.0}, {2, 1.0 / 1.2}};
@@ -110,6 +111,9 @@ TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
   ASSERT_EQ(back.regions.size(), 1u);
   EXPECT_EQ(back.regions[0].problems[0].details[0].first, "zeta") << "details keep their order";
   EXPECT_EQ(back.runs[0].log, "runs/t2-r1");
+  EXPECT_EQ(back.runs[0].rank, -1);
+  EXPECT_FALSE(to_json(r)["runs"][0].contains("rank")) << "a run that is no MPI rank has no rank";
+  EXPECT_EQ(back.runs[1].rank, 1);
   EXPECT_EQ(back.regions[0].tasks.at(2).creation_s, 2e-6);
   EXPECT_EQ(back.program_model->speedup_curve.size(), 2u);
 }

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""End-to-end checks of hybrid MPI+OpenMP programs under Open MPI (docs/mpi.md): `mpi_checks.py
+SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR --mpirun MPIRUN`. Only configured
+where CMake finds an MPI. The launcher's environment for this machine (root, 2 vCPUs for 2 ranks
+of 2 threads) is set here, as docs/mpi.md says a user sets it."""
+import argparse, json, os, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_checks import Ctx, fail, load, pragma_lines, region_at, run  # noqa: E402
+
+# Open MPI refuses to run as root without these two; CI runs the suite as root.
+ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+def mpirun(c, ranks):
+    # --oversubscribe: 2 ranks of 2 threads on 2 vCPUs; --bind-to none: the OpenMP runtime's
+    # binding decides, not Open MPI's (which would put each rank on one core).
+    return [c.mpirun, "-np", str(ranks), "--oversubscribe", "--bind-to", "none"]
+
+def rank_meta(log_dir):
+    for line in open(os.path.join(log_dir, "meta.txt")):
+        if line.startswith("rank "):
+            return line.split()[1:]
+    fail(f"{log_dir}/meta.txt has no rank line")
+
+def check_rank_reports(c, out, form):
+    """Each rank's own report in DIR/rank-R, its run recorded with its rank and its log in a
+    directory of its own, and the parallel loop of hybrid.c in it."""
+    logs = set()
+    for rank in (0, 1):
+        rank_dir = os.path.join(out, f"rank-{rank}")
+        report = load(rank_dir)
+        runs = report["runs"]
+        if len(runs) != 1 or runs[0].get("rank") != rank or not runs[0]["observed"]:
+            fail(f"{form}: rank {rank}'s report has runs {runs}")
+        log = os.path.normpath(os.path.join(rank_dir, runs[0]["log"]))
+        if os.path.basename(log) != f"rank-{rank}":
+            fail(f"{form}: rank {rank}'s log {log} is not in a rank-{rank} directory")
+        meta = rank_meta(log)
+        if meta[:2] != [str(rank), "2"] or meta[3] != "OMPI_COMM_WORLD_RANK":
+            fail(f"{form}: rank {rank}'s meta.txt says rank {meta}")
+        logs.add(log)
+        region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])
+    if len(logs) != 2:
+        fail(f"{form}: the two ranks share a log directory: {logs}")
+    if os.path.exists(os.path.join(out, "runs", "run-r0", "meta.txt")):
+        fail(f"{form}: a log was written outside the rank directories")
+
+def scenario_mpi_ranks(c):
+    """Both launch forms of a 2-rank job: `mpirun -np 2 ompscope profile -o DIR -- ./hybrid` (one
+    ompscope per rank) and `ompscope profile -o DIR -- mpirun -np 2 ./hybrid` (the tool reaches each
+    rank through the launcher's environment): each rank's log and report in its own directory,
+    nothing written twice, the program's output unchanged."""
+    env = dict(ROOT_ENV, OMP_NUM_THREADS="2")
+    direct = run(mpirun(c, 2) + [c.prog("hybrid")], env=env, check_rc=0)
+    outside = c.out("ompscope-outside")
+    p = run(mpirun(c, 2) + [c.bin, "profile", "-o", outside, "--", c.prog("hybrid")], env=env, check_rc=0)
+    if sorted(p.stdout.splitlines()) != sorted(direct.stdout.splitlines()):
+        fail(f"program output changed under the tool:\n{direct.stdout!r}\nvs\n{p.stdout!r}")
+    check_rank_reports(c, outside, "mpirun ompscope")
+    inside = c.out("ompscope-inside")
+    run([c.bin, "profile", "-o", inside, "--"] + mpirun(c, 2) + [c.prog("hybrid")], env=env, check_rc=0)
+    check_rank_reports(c, inside, "ompscope mpirun")
+    # A job of one rank is an ordinary run (no rank directory), its run still says rank 0.
+    single = c.out("single")
+    run(mpirun(c, 1) + [c.bin, "profile", "-o", single, "--", c.prog("hybrid")], env=env, check_rc=0)
+    if os.path.exists(os.path.join(single, "rank-0")) or load(single)["runs"][0].get("rank") != 0:
+        fail("a one-rank job was given a rank directory, or its run no rank")
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario")
+    for arg in ("--ompscope", "--programs", "--sources", "--work", "--mpirun"):
+        ap.add_argument(arg, required=True)
+    a = ap.parse_args()
+    c = Ctx(a)
+    c.mpirun = a.mpirun
+    globals()["scenario_" + a.scenario](c)
+    print("ok", a.scenario)
+
+if __name__ == "__main__":
+    main()
