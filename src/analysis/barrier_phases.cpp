@@ -20,7 +20,7 @@ std::vector<std::vector<const SyncVisit*>> barriers_by_thread(const RegionInstan
 
 }  // namespace
 
-BarrierPhases barrier_phases(const RegionInstance& region) {
+BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPhases>* each) {
   BarrierPhases out;
   const size_t n = region.threads.size();
   if (n == 0) return out;
@@ -63,10 +63,28 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
       segment_start[k] = v.depart;
     }
     ++out.barriers;
+    // What this barrier adds, for the caller that charges each barrier to its construct.
+    const BarrierPhases before = out;
+    const auto record = [&] {
+      if (!each) return;
+      BarrierPhases& one = each->emplace_back();
+      one.imbalance_s = out.imbalance_s - before.imbalance_s;
+      one.measured_imbalance_s = out.measured_imbalance_s - before.measured_imbalance_s;
+      one.cpu_imbalance_s = out.cpu_imbalance_s - before.cpu_imbalance_s;
+      one.loop_iterations = out.loop_iterations - before.loop_iterations;
+      one.loop_work_s = out.loop_work_s - before.loop_work_s;
+      one.walkthrough_s = out.walkthrough_s - before.walkthrough_s;
+      one.startup_s = out.startup_s - before.startup_s;
+      one.join_s = out.join_s - before.join_s;
+      one.barriers = 1;
+      one.imbalanced_after_loop = out.imbalanced_after_loop - before.imbalanced_after_loop;
+      one.skipped_with_tasks = out.skipped_with_tasks - before.skipped_with_tasks;
+    };
     if (tasks) {
       // Arrival times say little when threads execute tasks in the barrier.
       ++out.skipped_with_tasks;
       if (join) out.join_s += std::max(0.0, region.end - last_depart);
+      record();
       continue;
     }
     const double imbalance = max_w - sum_w / static_cast<double>(n);
@@ -88,6 +106,7 @@ BarrierPhases barrier_phases(const RegionInstance& region) {
       out.walkthrough_s += std::max(0.0, first_depart - last_arrive);
       out.startup_s += last_depart - first_depart;
     }
+    record();
   }
   return out;
 }

@@ -10,6 +10,8 @@
 // (libomp creates its workers at the first one: ~2.5 ms on a 2-vCPU VM, against 1–4 µs for
 // later forks) starts late once: that is team creation, kept apart from the fork cost.
 #pragma once
+#include <vector>
+
 #include "analysis/timeline.h"
 
 namespace ompscope::analysis {
@@ -36,6 +38,8 @@ struct BarrierPhases {
   uint32_t skipped_with_tasks = 0;  // barriers where threads ran tasks: left to the task analysis
 };
 
-BarrierPhases barrier_phases(const RegionInstance& region);
+// `each`, when given, receives what each barrier adds, in the order of the threads' barrier
+// visits (barriers, join included), so a caller can charge each barrier to its construct.
+BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPhases>* each = nullptr);
 
 }  // namespace ompscope::analysis

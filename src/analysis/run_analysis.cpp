@@ -151,10 +151,14 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   }
   std::unordered_map<uint32_t, std::vector<const TaskInstance*>> tasks_of;  // by region instance
   for (const TaskInstance& t : timeline.tasks) tasks_of[t.parallel_id].push_back(&t);
+  const ConstructInputs construct_inputs(timeline);
+  std::vector<BarrierPhases> each_barrier;
   for (const RegionInstance& inst : timeline.regions) {
     instance_of[inst.parallel_id] = &inst;
     RegionRun& r = out.regions[key_of[inst.site()]];
-    add_phases(r.phases, barrier_phases(inst));
+    each_barrier.clear();
+    add_phases(r.phases, barrier_phases(inst, &each_barrier));
+    add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols);
     if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
       add_task_figures(r.tasks, task_figures(inst, it->second));
   }
@@ -177,6 +181,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   }
   for (auto& [key, r] : out.regions) {
     scale_to_all_instances(r);
+    finish_constructs(r.constructs, r.profile.time_s);
     // One lock is held by one thread at a time: never longer than the region ran (an estimate
     // from sampled operations is held to what could have been).
     for (LockCost& c : r.locks.locks) c.hold_s = std::min(c.hold_s, r.profile.time_s);

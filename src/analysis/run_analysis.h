@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/barrier_phases.h"
+#include "analysis/constructs.h"
 #include "analysis/lock_costs.h"
 #include "analysis/region_profile.h"
 #include "analysis/symbolizer.h"
@@ -30,6 +31,7 @@ struct RegionRun {
   LockCosts locks;                 // acquisitions made inside its instances
   std::vector<std::string> lock_kinds;  // "lock", "critical", ... seen
   TaskFigures tasks;               // explicit tasks created in its instances
+  ConstructTree constructs;        // the constructs inside it (analysis/constructs.h)
   uint32_t team_size = 0;
   // Adaptive sampling: profile.per_thread, phases and locks were measured on the recorded
   // instances and scaled by profile.time_s / profile.recorded_time_s to all of them.

@@ -1,5 +1,6 @@
 #include "analysis/scalability.h"
 
+#include "analysis/construct_report.h"
 #include "analysis/duration_text.h"
 #include "analysis/task_diagnoses.h"
 #include "common/thread_count_phrase.h"
@@ -394,6 +395,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
 
   for (const CallsiteKey& key : keys) {
     RegionReport region;
+    ConstructReports constructs;
     std::optional<std::pair<int, double>> base;  // (t0, T(t0))
     TeamWork base_work;
     for (const auto& [t, analyses] : by_threads) {
@@ -443,12 +445,14 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         region.problems.push_back(std::move(p));
       }
       region.unexplained_s[t] = unexplained(lost, explained);
+      constructs.add(repeats, t, *typical, to_median, region);
       std::vector<const TaskFigures*> tasks;
       for (const RegionRun* r : repeats)
         if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
       if (!tasks.empty()) region.tasks[t] = summarize_tasks(tasks, t, region_speedup.value_or(0));
     }
     if (!region.instances_at.empty()) region.instances = region.instances_at.rbegin()->second;
+    constructs.finish(region);
     report.regions.push_back(std::move(region));
   }
 

@@ -255,6 +255,47 @@ std::string regions_section(const Report& report) {
   return html + "</tbody></table></div>\n</section>\n";
 }
 
+namespace {
+
+// The construct tree at one count, collapsible: constructs that carry at least 1% of the
+// region's time there, or a cause.
+std::string construct_items(const std::vector<report::ConstructReport>& constructs, int t, double floor) {
+  std::string html;
+  for (const report::ConstructReport& c : constructs) {
+    const std::optional<double> time = at(c.time_s, t);
+    std::string causes;
+    for (const report::Problem& p : c.problems)
+      if (p.threads == t)
+        causes += fmt::format(" <span class=\"badge cause\" title=\"{}\">{} {}</span>", html_escape(p.hint),
+                              html_escape(std::string(p.kind.name())), format_seconds(p.gain_s));
+    if ((!time || *time < floor) && causes.empty()) continue;
+    const std::string line =
+        fmt::format("<span class=\"construct-kind\">{}</span> <code>{}</code> {} · {}×{}", html_escape(c.kind),
+                    html_escape(construct_location(c)), seconds_or_missing(time), c.instances, causes);
+    const std::string inner = construct_items(c.constructs, t, floor);
+    if (inner.empty())
+      html += "<li>" + line + "</li>\n";
+    else
+      html += "<li><details open><summary>" + line + "</summary>\n<ul>\n" + inner + "</ul></details></li>\n";
+  }
+  return html;
+}
+
+std::string constructs_tree(const RegionReport& region, const Report& report) {
+  if (region.constructs.empty() || report.summary_threads.empty()) return {};
+  const int t = report.summary_threads.front();
+  const std::optional<double> time = at(region.time_s, t);
+  if (!time) return {};
+  std::string html = fmt::format("<details class=\"constructs\" open><summary>Constructs at {}</summary>\n<ul>\n",
+                                 html_escape(threads_phrase(t)));
+  html += construct_items(region.constructs, t, 0.01 * *time);
+  if (const std::optional<double> rest = at(region.outside_constructs_s, t))
+    html += fmt::format("<li class=\"outside\">outside them (own code, fork/join) {}</li>\n", format_seconds(*rest));
+  return html + "</ul></details>\n";
+}
+
+}  // namespace
+
 std::string diagnosis_section(const Report& report) {
   std::string articles;
   std::size_t rank = 0;
@@ -267,6 +308,7 @@ std::string diagnosis_section(const Report& report) {
                             region_kind_tag(region),
                             location.empty() ? "" : fmt::format(" <span class=\"location\">{}</span>", html_escape(location)));
     if (!region.problems.empty()) articles += hints_table(region.problems, report);
+    articles += constructs_tree(region, report);
     if (!region.tasks.empty())
       articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(region.tasks);
     if (!region.per_thread.empty()) {

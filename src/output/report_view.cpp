@@ -11,6 +11,14 @@ std::string region_location(const report::RegionReport& region) {
   return region.line > 0 ? fmt::format("{}:{}", region.file, region.line) : region.file;
 }
 
+std::string construct_location(const report::ConstructReport& construct) {
+  if (construct.kind == "join_barrier") return "the region's end";
+  if (construct.file.empty()) return short_function(construct.function);
+  const auto slash = construct.file.rfind('/');
+  const std::string file = slash == std::string::npos ? construct.file : construct.file.substr(slash + 1);
+  return construct.line > 0 ? fmt::format("{}:{}", file, construct.line) : file;
+}
+
 std::string short_function(std::string_view signature) {
   std::string_view name = signature;
   // Qualifiers after the parameter list belong to the signature, not the name.

@@ -12,6 +12,10 @@ namespace ompscope::output {
 // "src/solver.c:42", "src/solver.c", or "" when the region has no source location.
 std::string region_location(const report::RegionReport& region);
 
+// A construct's place under its region: "solver.c:57" (the region names the file's path), "the
+// region's end" for its join barrier, else its function or "".
+std::string construct_location(const report::ConstructReport& construct);
+
 // A function's name without its parameter list, for tables and legends:
 // "ns::solve(double*, int) const" -> "ns::solve", "operator()(int)" -> "operator()". Names that
 // are not signatures ("step", "(outside parallel regions)") stay as they are.

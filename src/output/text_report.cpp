@@ -89,6 +89,27 @@ void render_tasks(std::string& out, const report::TaskSummary& s, int threads, c
   if (!costs.empty()) out += st.dim(fmt::format("                      {}", fmt::join(costs, ", "))) + "\n";
 }
 
+// The construct tree of a region at one count, indented: constructs that carry at least 1% of
+// the region's time there, or a cause, with the causes they carry.
+void render_constructs(std::string& out, const std::vector<report::ConstructReport>& constructs, int t, double floor,
+                       int depth, const Style& st) {
+  for (const report::ConstructReport& c : constructs) {
+    const auto time = c.time_s.find(t);
+    const bool carries_cause = std::any_of(c.problems.begin(), c.problems.end(),
+                                           [t](const report::Problem& p) { return p.threads == t; });
+    if ((time == c.time_s.end() || time->second < floor) && !carries_cause) continue;
+    const std::string label = fmt::format("{}{} {}", std::string(2 * depth, ' '), c.kind, construct_location(c));
+    out += fmt::format("           {:<44} {:>10} {:>9}", label,
+                       time == c.time_s.end() ? std::string("-") : format_seconds(time->second),
+                       fmt::format("{}×", c.instances));
+    for (const report::Problem& p : c.problems)
+      if (p.threads == t)
+        out += fmt::format("   {} {} {}", st.red("▸"), p.kind.name(), format_seconds(p.gain_s));
+    out += "\n";
+    render_constructs(out, c.constructs, t, floor, depth + 1, st);
+  }
+}
+
 }  // namespace
 
 std::string render_text_report(const Report& report, const TextOptions& options) {
@@ -185,6 +206,17 @@ std::string render_text_report(const Report& report, const TextOptions& options)
                                     format_seconds(rest->second), format_seconds(lost->second),
                                     threads_in_words(t, report), format_percent(rest->second / lost->second))) +
                  "\n";
+      }
+      if (!region.constructs.empty() && !report.summary_threads.empty()) {
+        const int t = report.summary_threads.front();
+        const auto time = region.time_s.find(t);
+        if (time != region.time_s.end()) {
+          out += st.dim(fmt::format("         constructs at {}:", threads_in_words(t, report))) + "\n";
+          render_constructs(out, region.constructs, t, 0.01 * time->second, 0, st);
+          if (const auto rest = region.outside_constructs_s.find(t); rest != region.outside_constructs_s.end())
+            out += st.dim(fmt::format("           {:<44} {:>10}", "outside them (own code, fork/join)",
+                                      format_seconds(rest->second))) + "\n";
+        }
       }
       if (threads.size() == 1 && !serial)
         if (const auto splits = region.per_thread.find(largest); splits != region.per_thread.end())

@@ -134,6 +134,24 @@ struct ScalingModel {
   std::vector<std::pair<double, double>> speedup_curve;  // (threads, speedup)
 };
 
+// A construct inside a region, at its own line (docs/source-locations.md, "Constructs inside a
+// region"): kind loop, single, sections, masked, barrier, join_barrier (the region's end),
+// taskwait, taskgroup, critical, lock, ..., or task (the tasks created at `line`, under the
+// barrier or taskwait they ran in). `time_s` is the team's thread time in it ÷ team size,
+// including what is under it; the region's top constructs and its `outside_constructs_s` add up
+// to its time. `problems` are the region's causes where this construct carries them (a share of
+// the region's gain, `details.share`).
+struct ConstructReport {
+  std::string kind;
+  std::string file;
+  int line = 0;
+  std::string function;
+  uint64_t instances = 0;          // at the largest thread count measured: team visits, acquisitions or tasks
+  std::map<int, double> time_s;
+  std::vector<Problem> problems;
+  std::vector<ConstructReport> constructs;  // inside it, by time at the largest count
+};
+
 struct RegionReport {
   std::string id;               // "r1", ... by rank; "serial" for the program's serial code
   std::string kind = "parallel";  // or "serial" for the program's serial code
@@ -155,6 +173,8 @@ struct RegionReport {
   std::map<int, TaskSummary> tasks;  // only where the region created explicit tasks
   std::vector<Problem> problems;
   std::optional<ScalingModel> model;
+  std::vector<ConstructReport> constructs;          // the construct tree, by time at the largest count
+  std::map<int, double> outside_constructs_s;       // its own code and fork/join: time_s − Σ top constructs
 
   double largest_gain(int threads) const {
     double g = 0;

@@ -241,6 +241,21 @@ Problem read_problem(const json& p) {
   return problem;
 }
 
+// A construct and what is inside it; a tree deeper than any program's nesting is refused.
+ConstructReport read_construct(const json& c, int depth) {
+  if (depth > 64) throw Bad("\"constructs\" are nested more than 64 deep");
+  ConstructReport construct;
+  construct.kind = get<std::string>(c, "kind", "");
+  construct.file = get<std::string>(c, "file", "");
+  construct.line = get(c, "line", 0);
+  construct.function = get<std::string>(c, "function", "");
+  construct.instances = get<uint64_t>(c, "instances", 0);
+  construct.time_s = read_by_threads<double>(c, "time_s");
+  for (const json& p : array_at(c, "problems")) construct.problems.push_back(read_problem(p));
+  for (const json& inner : array_at(c, "constructs")) construct.constructs.push_back(read_construct(inner, depth + 1));
+  return construct;
+}
+
 RegionReport read_region(const json& r) {
   RegionReport region;
   region.id = get<std::string>(r, "id", "");
@@ -263,6 +278,8 @@ RegionReport read_region(const json& r) {
   region.tasks = read_tasks(r);
   for (const json& p : array_at(r, "problems")) region.problems.push_back(read_problem(p));
   region.model = read_model(r);
+  for (const json& c : array_at(r, "constructs")) region.constructs.push_back(read_construct(c, 1));
+  region.outside_constructs_s = read_by_threads<double>(r, "outside_constructs_s");
   if (!member(r, "speedup") && region.kind == "parallel") region.speedup = speedups(region.time_s);  // schema 1
   return region;
 }
@@ -288,6 +305,41 @@ RunRecord read_run(const json& r) {
   run.log = get<std::string>(r, "log", "");
   run.rank = get(r, "rank", -1);
   return run;
+}
+
+}  // namespace
+
+namespace {
+
+json problems_json(const std::vector<Problem>& problems) {
+  json out = json::array();
+  for (const auto& p : problems) {
+    json problem = {{"kind", p.kind.name()},
+                    {"threads", p.threads},
+                    {"time_s", p.time_s},
+                    {"gain_s", p.gain_s},
+                    {"hint", p.hint}};
+    if (!p.details.empty()) {
+      json details = json::object();
+      for (const auto& [k, v] : p.details) details[k] = v;
+      problem["details"] = details;
+    }
+    out.push_back(problem);
+  }
+  return out;
+}
+
+json constructs_json(const std::vector<ConstructReport>& constructs) {
+  json out = json::array();
+  for (const ConstructReport& c : constructs) {
+    json construct = {{"kind", c.kind},     {"file", c.file},
+                      {"line", c.line},     {"function", c.function},
+                      {"instances", c.instances}, {"time_s", by_threads(c.time_s)},
+                      {"problems", problems_json(c.problems)}};
+    if (!c.constructs.empty()) construct["constructs"] = constructs_json(c.constructs);
+    out.push_back(construct);
+  }
+  return out;
 }
 
 }  // namespace
@@ -357,22 +409,12 @@ json to_json(const Report& report) {
     }
     if (r.nested) region["nested"] = true;
     if (!r.tasks.empty()) region["tasks"] = tasks_json(r.tasks);
-    json problems = json::array();
-    for (const auto& p : r.problems) {
-      json problem = {{"kind", p.kind.name()},
-                      {"threads", p.threads},
-                      {"time_s", p.time_s},
-                      {"gain_s", p.gain_s},
-                      {"hint", p.hint}};
-      if (!p.details.empty()) {
-        json details = json::object();
-        for (const auto& [k, v] : p.details) details[k] = v;
-        problem["details"] = details;
-      }
-      problems.push_back(problem);
-    }
-    region["problems"] = problems;
+    region["problems"] = problems_json(r.problems);
     if (r.model) region["model"] = model_json(*r.model);
+    if (!r.constructs.empty()) {
+      region["constructs"] = constructs_json(r.constructs);
+      region["outside_constructs_s"] = by_threads(r.outside_constructs_s);
+    }
     regions.push_back(region);
   }
   doc["regions"] = regions;

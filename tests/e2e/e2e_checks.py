@@ -230,6 +230,69 @@ def scenario_region_identity(c):
     directives = [i + 1 for i, l in enumerate(open(c.src("after_region.f90"))) if l.startswith("!$omp parallel")]
     check_region_identity(c, "after_region_fortran", "after_region.f90", dict(zip(directives, [10, 20])))
 
+def walk_constructs(constructs, parents=()):
+    """Every construct of a tree with the constructs above it, outermost first."""
+    for k in constructs:
+        yield k, parents
+        yield from walk_constructs(k.get("constructs", []), parents + (k,))
+
+def scenario_construct_loops(c):
+    """A region holding three loops, the second imbalanced: load_imbalance sits on that loop's
+    construct and on no other, its hint (and the region's) names the loop's line, and the
+    constructs' times with the rest of the region add up to the region's time. clang only: the
+    gcc build's static loops make no runtime call but their barriers, which GCC's line table
+    names one statement late (docs/source-locations.md)."""
+    src = c.src("three_loops.c")
+    lines = [i + 1 for i, l in enumerate(open(src)) if "#pragma omp for" in l]
+    imbalanced = lines[1]
+    for build in ["three_loops"]:
+        out = c.out("constructs-" + build)
+        p = run([c.bin, "scale", "-t", "1,2", "-o", out, "--", c.prog(build)], check_rc=0)
+        report = load(out)
+        region = region_at(report, src, pragma_lines(src)[0])
+        tree = list(walk_constructs(region.get("constructs", [])))
+        timed = [k for k, _ in tree if k["kind"] in ("loop", "barrier")]
+        if len({k["line"] for k in timed}) < 3:
+            fail(f"{build}: expected the three loops (or their barriers) as constructs, got "
+                 f"{[(k['kind'], k['line']) for k, _ in tree]}")
+        top = sum(k["time_s"]["2"] for k in region["constructs"]) + region["outside_constructs_s"]["2"]
+        if abs(top - region["time_s"]["2"]) > 1e-6 * region["time_s"]["2"]:
+            fail(f"{build}: constructs and the rest add up to {top} s, the region took {region['time_s']['2']} s")
+        carrying = [(k["kind"], k["line"]) for k, _ in tree
+                    if any(q["kind"] == "load_imbalance" and q["threads"] == 2 for q in k["problems"])]
+        if [line for _, line in carrying] != [imbalanced]:
+            fail(f"{build}: load_imbalance on {carrying}, expected on the loop at line {imbalanced} alone")
+        whole = [q for q in region["problems"] if q["kind"] == "load_imbalance" and q["threads"] == 2]
+        where = f"three_loops.c:{imbalanced}"
+        if not whole or where not in whole[0]["hint"]:
+            fail(f"{build}: the region's load_imbalance hint does not name {where}: {whole}")
+        if f" {where} " not in p.stderr or "constructs at 2 threads" not in p.stderr:
+            fail(f"{build}: the terminal shows no construct tree with {where}:\n{p.stderr}")
+
+def scenario_construct_tasks(c):
+    """Tasks appear under the barrier or taskwait where they ran, with their creation site: the
+    first single's tasks in the barrier that ends it, the second's in its taskwait."""
+    src = c.src("tasks_where_they_ran.c")
+    task_lines = [i + 1 for i, l in enumerate(open(src)) if "#pragma omp task " in l]
+    taskwait = [i + 1 for i, l in enumerate(open(src)) if "#pragma omp taskwait" in l][0]
+    out = c.out("constructs-tasks_where_they_ran")
+    run([c.bin, "profile", "-o", out, "--", c.prog("tasks_where_they_ran")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    region = parallel_regions(load(out))[0]
+    tree = list(walk_constructs(region.get("constructs", [])))
+    under = {}
+    for k, parents in tree:
+        if k["kind"] == "task" and parents:
+            under.setdefault(k["line"], set()).add((parents[-1]["kind"], parents[-1]["line"]))
+    shape = {line: sorted(p) for line, p in under.items()}
+    first, second = task_lines
+    if not any(kind in ("barrier", "join_barrier") for kind, _ in under.get(first, ())):
+        fail(f"the tasks created at line {first} are not under a barrier: {shape}")
+    if ("taskwait", taskwait) not in under.get(second, ()):
+        fail(f"the tasks created at line {second} are not under the taskwait at line {taskwait}: {shape}")
+    tasks = sum(k["instances"] for k, _ in tree if k["kind"] == "task")
+    if tasks != 240:
+        fail(f"the tree holds {tasks} tasks, the program creates 240: {shape}")
+
 def scenario_record_kinds(c):
     # Only kinds some analysis reads are recorded, and scripts/dump_log.py names every kind from
     # src/common/event_record.h, a light-task batch included.
@@ -483,6 +546,8 @@ def check_real_html_report(c, out, what):
     for chart in ["speedup", "efficiency", "lost-time"]:
         if f'<svg class="chart {chart}"' not in html:
             fail(f"{what}: report.html lacks the {chart} plot")
+    if '<details class="constructs" open><summary>Constructs at ' not in html:
+        fail(f"{what}: report.html lacks the construct tree")
     png = os.path.join(out, "report.png")
     shot = helpers.run_chromium(chromium, f"--screenshot={png}", "--window-size=1280,2000", "file://" + page)
     if shot.returncode != 0:

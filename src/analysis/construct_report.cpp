@@ -1,0 +1,167 @@
+#include "analysis/construct_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <set>
+
+#include "analysis/duration_text.h"
+#include "analysis/scalability.h"
+
+namespace ompscope::analysis {
+namespace {
+
+// A construct's share of a cause below this stays the region's own (spread over balanced loops,
+// it is noise: a finding on every loop would point at none).
+constexpr double kSmallestShare = 0.1;
+// A construct with more than this share of a cause gives the region's cause its hint and place.
+constexpr double kMostShare = 0.5;
+
+bool is_task_cause(const report::CauseKind& k) {
+  return k == "fine_grained_tasks" || k == "coarse_grained_tasks" || k == "task_creation_bottleneck";
+}
+
+bool is_lock_kind(const std::string& kind) {
+  return kind == "critical" || kind == "lock" || kind == "nest_lock" || kind == "atomic" || kind == "ordered";
+}
+
+std::string base_name(const std::string& file) {
+  const auto slash = file.rfind('/');
+  return slash == std::string::npos ? file : file.substr(slash + 1);
+}
+
+}  // namespace
+
+std::string construct_place(const report::ConstructReport& c) {
+  static const std::map<std::string, std::string> names = {
+      {"loop", "the loop"},         {"single", "the single construct"}, {"sections", "the sections"},
+      {"masked", "the masked construct"}, {"barrier", "the barrier"}, {"join_barrier", "the barrier at the region's end"},
+      {"taskwait", "the taskwait"}, {"taskgroup", "the taskgroup"},   {"critical", "the critical section"},
+      {"lock", "the lock taken"},   {"nest_lock", "the nest lock taken"}, {"atomic", "the atomic"},
+      {"ordered", "the ordered construct"}, {"task", "the tasks created"}, {"taskloop", "the taskloop"},
+      {"workshare", "the workshare"}, {"distribute", "the distribute loop"}, {"scope", "the scope"}};
+  const auto name = names.find(c.kind);
+  const std::string what = name == names.end() ? "the " + c.kind : name->second;
+  if (c.kind == "join_barrier" || (c.file.empty() && c.function.empty())) return what;
+  if (c.file.empty()) return fmt::format("{} in {}", what, c.function);
+  return fmt::format("{} at {}:{}", what, base_name(c.file), c.line);
+}
+
+void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int threads, const RegionRun& typical,
+                           double to_median, RegionReport& region) {
+  // Times and counts from the typical repeat, scaled like the region's split.
+  for (const ConstructRun& c : typical.constructs.nodes) {
+    auto [it, fresh] = entries_.try_emplace(c.path);
+    Entry& e = it->second;
+    if (fresh) {
+      order_.push_back(c.path);
+      e.parent = c.parent >= 0 ? typical.constructs.nodes[c.parent].path : "";
+      e.report.kind = c.kind;
+      e.report.file = c.where.file;
+      e.report.line = c.where.line;
+      e.report.function = c.where.function;
+    }
+    e.report.time_s[threads] = c.time_s * to_median;
+    e.report.instances = static_cast<uint64_t>(std::llround(c.instances));
+  }
+  if (!typical.constructs.nodes.empty())
+    region.outside_constructs_s[threads] = typical.constructs.outside_s * to_median;
+
+  // Each construct diagnosed on its own figures, over the repeats; the region's own code (the
+  // barriers no construct owns) as one more.
+  std::deque<RegionRun> figures;
+  std::map<std::string, std::vector<const RegionRun*>> runs;  // by path; "" the region's own code
+  for (const RegionRun* r : repeats) {
+    for (const ConstructRun& c : r->constructs.nodes) {
+      RegionRun& f = figures.emplace_back();
+      f.phases = c.phases;
+      f.locks = c.locks;
+      if (is_lock_kind(c.kind)) f.lock_kinds = {c.kind};
+      f.profile.time_s = r->profile.time_s;
+      f.profile.instances = static_cast<uint64_t>(std::llround(c.instances));
+      runs[c.path].push_back(&f);
+    }
+    RegionRun& own = figures.emplace_back();
+    own.phases = r->constructs.own_phases;
+    own.profile.time_s = r->profile.time_s;
+    runs[""].push_back(&own);
+  }
+  const double time = region.time_s.count(threads) ? region.time_s.at(threads) : 0;
+  std::map<std::string, std::vector<Problem>> found;
+  for (const auto& [path, rs] : runs) found[path] = diagnose_region(rs, threads, time, std::nullopt);
+
+  for (Problem& cause : region.problems) {
+    if (cause.threads != threads) continue;
+    // The construct's own measure of the cause: its gain as diagnosed on its figures; a task
+    // cause goes to the task-creation sites by the tasks they created.
+    std::map<std::string, double> measure;
+    double total = 0;
+    if (is_task_cause(cause.kind)) {
+      for (const auto& [path, e] : entries_)
+        if (e.report.kind == "task" && e.report.time_s.count(threads)) {
+          measure[path] = static_cast<double>(e.report.instances);
+          total += measure[path];
+        }
+    } else {
+      for (const auto& [path, problems] : found)
+        for (const Problem& p : problems)
+          if (p.kind.name() == cause.kind.name()) {
+            measure[path] = p.gain_s;
+            total += p.gain_s;
+          }
+    }
+    if (!(total > 0)) continue;
+    const Problem whole = cause;
+    for (const auto& [path, m] : measure) {
+      const double share = m / total;
+      if (path.empty() || share < kSmallestShare) continue;  // the region's own, or noise
+      Entry& e = entries_.at(path);
+      Problem p = whole;
+      if (!is_task_cause(cause.kind))
+        for (const Problem& own : found[path])
+          if (own.kind.name() == cause.kind.name()) {
+            p.hint = own.hint;
+            p.details = own.details;
+            std::erase_if(p.details, [](const auto& d) { return d.first == "gain_scaled_by"; });
+          }
+      if (cause.kind == "barrier_overhead")
+        p.hint = std::string(e.report.kind == "barrier" ? "it" : "its barrier") + " costs " + duration_text(whole.time_s * share / std::max(1.0, static_cast<double>(e.report.instances))) +
+                 " per pass: drop it where the next construct does not read what this one wrote (nowait), or merge "
+                 "phases to synchronise less often";
+      p.hint = construct_place(e.report) + ": " + p.hint;
+      p.gain_s = whole.gain_s * share;
+      p.time_s = whole.time_s * share;
+      p.details.emplace_back("share", share);
+      if (share > kMostShare)
+        cause.hint = share < 0.995 ? fmt::format("{} ({:.0f}% of it)", p.hint, 100 * share) : p.hint;
+      e.report.problems.push_back(std::move(p));
+    }
+  }
+}
+
+void ConstructReports::finish(RegionReport& region) {
+  if (entries_.empty()) return;
+  const int largest = region.time_s.empty() ? 0 : region.time_s.rbegin()->first;
+  const auto time_at = [largest](const report::ConstructReport& c) {
+    auto it = c.time_s.find(largest);
+    return it == c.time_s.end() ? 0.0 : it->second;
+  };
+  std::map<std::string, std::vector<std::string>> children;
+  for (const std::string& path : order_) children[entries_.at(path).parent].push_back(path);
+  std::function<std::vector<report::ConstructReport>(const std::string&)> build = [&](const std::string& parent) {
+    std::vector<report::ConstructReport> out;
+    for (const std::string& path : children[parent]) {
+      report::ConstructReport c = std::move(entries_.at(path).report);
+      c.constructs = build(path);
+      out.push_back(std::move(c));
+    }
+    std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) { return time_at(a) > time_at(b); });
+    return out;
+  };
+  region.constructs = build("");
+}
+
+}  // namespace ompscope::analysis

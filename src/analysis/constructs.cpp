@@ -1,0 +1,296 @@
+#include "analysis/constructs.h"
+
+#include <omp-tools.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ompscope::analysis {
+namespace {
+
+const char* work_kind(uint8_t work) {
+  switch (work) {
+    case kWorkMasked: return "masked";
+    case ompt_work_sections: return "sections";
+    case ompt_work_single_executor:
+    case ompt_work_single_other: return "single";
+    case ompt_work_workshare: return "workshare";
+    case ompt_work_distribute: return "distribute";
+    case ompt_work_taskloop: return "taskloop";
+    case 8: return "scope";  // ompt_work_scope (OpenMP 5.1)
+    default: return "loop";  // ompt_work_loop and OpenMP 5.2's loop_static, _dynamic, _guided, _other
+  }
+}
+
+const char* mutex_kind(uint8_t kind) {
+  switch (kind) {
+    case ompt_mutex_nest_lock:
+    case ompt_mutex_test_nest_lock: return "nest_lock";
+    case ompt_mutex_critical: return "critical";
+    case ompt_mutex_atomic: return "atomic";
+    case ompt_mutex_ordered: return "ordered";
+    default: return "lock";
+  }
+}
+
+// A worksharing construct that ends with an implicit barrier: the wait there is its own.
+bool ends_in_barrier(uint8_t work) { return work != kWorkMasked && work != ompt_work_taskloop; }
+
+bool is_barrier(const SyncVisit& v) { return v.kind == SyncKind::Barrier || v.kind == SyncKind::JoinBarrier; }
+
+int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr, Symbolizer& symbols) {
+  const bool join = std::string_view(kind) == "join_barrier";
+  const auto address_key = std::make_tuple(parent, kind, join ? 0 : codeptr);
+  if (auto it = tree.by_address.find(address_key); it != tree.by_address.end()) return it->second;
+  SourceLocation where;
+  if (!join && codeptr) where = symbols.resolve(codeptr);
+  // A compiler-made call (clang's barrier that ends a single) can sit on line 0: it is part of
+  // the construct it belongs to, so it takes that one's place.
+  if (where.line == 0 && parent >= 0 && !tree.nodes[parent].where.file.empty()) where = tree.nodes[parent].where;
+  std::string place;
+  if (join)
+    place = "";
+  else if (!where.file.empty())
+    place = fmt::format(" {}:{}", where.file, where.line);
+  else if (!where.module.empty())
+    place = fmt::format(" {}+0x{:x}", where.module, where.module_offset);
+  else
+    place = fmt::format(" 0x{:x}", codeptr);
+  // Two addresses at one line (a directive the compiler duplicated) are one construct.
+  std::string path = (parent >= 0 ? tree.nodes[parent].path : std::string()) + "/" + kind + place;
+  if (auto it = tree.by_path.find(path); it != tree.by_path.end()) {
+    tree.by_address.emplace(address_key, it->second);
+    return it->second;
+  }
+  const int index = static_cast<int>(tree.nodes.size());
+  ConstructRun& c = tree.nodes.emplace_back();
+  c.parent = parent;
+  c.path = std::move(path);
+  c.kind = kind;
+  c.where = std::move(where);
+  tree.by_address.emplace(address_key, index);
+  tree.by_path.emplace(c.path, index);
+  return index;
+}
+
+struct Item {
+  double begin = 0;
+  double end = 0;
+  double duration = 0;   // charged time (a lock's scaled by lock sampling)
+  enum Type : uint8_t { Work, Sync, Fragment, Lock } type = Work;
+  const WorkSpan* work = nullptr;
+  const SyncVisit* sync = nullptr;
+  const TaskInstance* task = nullptr;
+  const TaskFragment* fragment = nullptr;
+  const LockAcquisition* lock = nullptr;
+  const WorkSpan* charged_to = nullptr;  // a barrier after a worksharing construct
+  int node = -1;
+};
+
+}  // namespace
+
+ConstructInputs::ConstructInputs(const Timeline& timeline) {
+  for (const WorkSpan& w : timeline.work)
+    if (w.parallel_id != 0) work[w.parallel_id].push_back(&w);
+  for (const LockAcquisition& a : timeline.locks)
+    if (a.parallel_id != 0) locks[a.parallel_id].push_back(&a);
+  for (const TaskInstance& t : timeline.tasks) tasks[t.parallel_id].push_back(&t);
+}
+
+void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, const ConstructInputs& inputs,
+                             const std::vector<BarrierPhases>& barriers, Symbolizer& symbols) {
+  if (inst.light || inst.threads.empty()) return;
+  const double team = static_cast<double>(inst.threads.size());
+  tree.recorded_time_s += inst.end - inst.begin;
+  double outside = team * (inst.end - inst.begin);  // thread time, less what constructs take
+  std::unordered_map<int, std::unordered_map<uint32_t, double>> visits;  // team constructs: node → thread → visits
+  std::vector<int> barrier_nodes;  // the first thread's barriers, in order: their construct (-1: none)
+  std::unordered_map<const TaskInstance*, int> task_node;
+
+  const auto find = [](const auto& map, uint32_t id) -> decltype(&map.begin()->second) {
+    auto it = map.find(id);
+    return it == map.end() ? nullptr : &it->second;
+  };
+  const auto* work = find(inputs.work, inst.parallel_id);
+  const auto* locks = find(inputs.locks, inst.parallel_id);
+  const auto* tasks = find(inputs.tasks, inst.parallel_id);
+
+  for (const ThreadInRegion& part : inst.threads) {
+    std::vector<Item> items;
+    std::vector<const WorkSpan*> shared;  // this thread's worksharing constructs, in order of their ends
+    if (work)
+      for (const WorkSpan* w : *work) {
+        if (w->thread != part.thread) continue;
+        Item& i = items.emplace_back();
+        i.begin = w->begin;
+        i.end = w->end;
+        i.duration = w->end - w->begin;
+        i.type = Item::Work;
+        i.work = w;
+        if (ends_in_barrier(w->work)) shared.push_back(w);
+      }
+    std::sort(shared.begin(), shared.end(), [](const WorkSpan* a, const WorkSpan* b) { return a->end < b->end; });
+    size_t unclaimed = 0;  // the worksharing constructs before it are owned by an earlier barrier
+    for (const SyncVisit& v : part.syncs) {
+      Item& i = items.emplace_back();
+      i.begin = v.arrive;
+      i.end = v.depart;
+      i.duration = v.depart - v.arrive;
+      i.type = Item::Sync;
+      i.sync = &v;
+      if (!is_barrier(v) || v.nested || v.task != 0) continue;
+      // The last worksharing construct that ended since the thread's previous barrier owns this one.
+      while (unclaimed < shared.size() && shared[unclaimed]->end <= v.arrive) i.charged_to = shared[unclaimed++];
+    }
+    if (tasks)
+      for (const TaskInstance* t : *tasks)
+        for (const TaskFragment& f : t->fragments) {
+          if (f.thread != part.thread) continue;
+          Item& i = items.emplace_back();
+          i.begin = f.begin;
+          i.end = f.end;
+          i.duration = f.end - f.begin;
+          i.type = Item::Fragment;
+          i.task = t;
+          i.fragment = &f;
+        }
+    if (locks)
+      for (const LockAcquisition* a : *locks) {
+        if (a->thread != part.thread) continue;
+        Item& i = items.emplace_back();
+        i.begin = a->request;
+        i.end = std::max(a->request, a->released);
+        i.duration = (a->wait() + a->hold()) * a->scale;
+        i.type = Item::Lock;
+        i.lock = a;
+      }
+    // Outer before inner: by begin, then the longer first.
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+    });
+    std::unordered_map<const WorkSpan*, int> work_node;
+    std::unordered_map<const SyncVisit*, int> sync_node;
+    std::vector<const Item*> open;
+    for (Item& i : items) {
+      while (!open.empty() && open.back()->end <= i.begin) open.pop_back();
+      int parent = -1;
+      for (auto o = open.rbegin(); o != open.rend(); ++o)
+        if ((*o)->end > i.begin) {
+          parent = (*o)->node;
+          break;
+        }
+      const bool top = parent == -1;
+      if (top) outside -= i.duration;  // what is charged to no construct stays outside: added back below
+      int node = parent;
+      bool team_construct = true;
+      switch (i.type) {
+        case Item::Work:
+          node = node_of(tree, parent, work_kind(i.work->work), i.work->codeptr, symbols);
+          work_node[i.work] = node;
+          break;
+        case Item::Sync: {
+          const SyncVisit& v = *i.sync;
+          auto owner = i.charged_to ? work_node.find(i.charged_to) : work_node.end();
+          if (owner != work_node.end()) {
+            // The wait is the construct's; tasks run in it are shown under the barrier itself.
+            tree.nodes[owner->second].time_s += i.duration / team;
+            node = v.tasks > 0 ? node_of(tree, owner->second, "barrier", v.codeptr, symbols) : owner->second;
+            if (v.tasks == 0) {
+              i.node = sync_node[&v] = node;
+              open.push_back(&i);
+              continue;
+            }
+          } else if (v.kind == SyncKind::JoinBarrier) {
+            if (v.tasks > 0) node = node_of(tree, parent, "join_barrier", 0, symbols);
+          } else if (v.kind == SyncKind::Barrier) {
+            node = node_of(tree, parent, "barrier", v.codeptr, symbols);
+          } else if (v.kind == SyncKind::Taskwait) {
+            node = node_of(tree, parent, "taskwait", v.codeptr, symbols);
+          } else if (v.kind == SyncKind::Taskgroup) {
+            node = node_of(tree, parent, "taskgroup", v.codeptr, symbols);
+          }
+          sync_node[&v] = node == parent ? -1 : node;
+          break;
+        }
+        case Item::Fragment:
+          // A task resumed after a taskwait of its own stays where its first fragment ran.
+          node = task_node.try_emplace(i.task, -1).first->second;
+          if (node < 0) node = task_node[i.task] = node_of(tree, parent, "task", i.task->codeptr, symbols);
+          team_construct = false;
+          if (i.fragment == &i.task->fragments.front()) tree.nodes[node].instances += static_cast<double>(i.task->count());
+          break;
+        case Item::Lock:
+          node = node_of(tree, parent, mutex_kind(i.lock->mutex_kind), i.lock->codeptr, symbols);
+          team_construct = false;
+          tree.nodes[node].instances += i.lock->scale;
+          tree.nodes[node].acquisitions.push_back(i.lock);
+          break;
+      }
+      if (node != parent) {
+        tree.nodes[node].time_s += i.duration / team;
+        if (team_construct) visits[node][part.index] += 1;
+      } else if (top) {
+        outside += i.duration;  // in no construct: the region's own code
+      }
+      i.node = node;
+      open.push_back(&i);
+    }
+    if (&part == &inst.threads.front())
+      for (const SyncVisit& v : part.syncs)
+        if (is_barrier(v)) barrier_nodes.push_back(sync_node.count(&v) ? sync_node[&v] : -1);
+  }
+  for (const auto& [node, by_thread] : visits) {
+    double most = 0;
+    for (const auto& [thread, n] : by_thread) most = std::max(most, n);
+    tree.nodes[node].instances += most;
+  }
+  // Each barrier's phases go to the construct that owns it, the rest to the region's own code;
+  // the join's cost stays fork/join, the region's.
+  for (size_t b = 0; b < barriers.size(); ++b) {
+    BarrierPhases p = barriers[b];
+    const int node = b < barrier_nodes.size() ? barrier_nodes[b] : -1;
+    BarrierPhases& into = node >= 0 ? tree.nodes[node].phases : tree.own_phases;
+    if (node >= 0) p.join_s = 0;
+    into.imbalance_s += p.imbalance_s;
+    into.measured_imbalance_s += p.measured_imbalance_s;
+    into.cpu_imbalance_s += p.cpu_imbalance_s;
+    into.loop_iterations += p.loop_iterations;
+    into.loop_work_s += p.loop_work_s;
+    into.walkthrough_s += p.walkthrough_s;
+    into.startup_s += p.startup_s;
+    into.join_s += p.join_s;
+    into.barriers += p.barriers;
+    into.imbalanced_after_loop += p.imbalanced_after_loop;
+    into.skipped_with_tasks += p.skipped_with_tasks;
+  }
+  tree.outside_s += outside / team;
+}
+
+void finish_constructs(ConstructTree& tree, double time_s) {
+  const double f = tree.recorded_time_s > 0 ? time_s / tree.recorded_time_s : 1;
+  for (ConstructRun& c : tree.nodes) {
+    c.locks = lock_costs(c.acquisitions);
+    c.acquisitions.clear();
+    if (f == 1) continue;
+    c.time_s *= f;
+    c.instances *= f;
+    for (LockCost& l : c.locks.locks) {
+      l.operations *= f;
+      l.acquisitions = static_cast<uint64_t>(l.operations + 0.5);
+      l.acquire_s *= f;
+      l.algorithm_s *= f;
+      l.contention_s *= f;
+      l.hold_s *= f;
+    }
+    for (auto& [thread, split] : c.locks.per_thread) {
+      split.algorithm_s *= f;
+      split.contention_s *= f;
+    }
+  }
+  tree.outside_s *= f;
+  tree.by_address.clear();
+  tree.by_path.clear();
+}
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,65 @@
+// The constructs inside a parallel region, as a tree (docs/source-locations.md, "Constructs
+// inside a region"): worksharing loops, single, sections, masked, explicit barriers,
+// taskwait and taskgroup, critical sections and lock sites, and the tasks run under each, every
+// one at its own file:line through the one symbolizer. Each thread's time in a region instance
+// is charged to the innermost construct open when it began; the wait in the barrier after a
+// worksharing construct belongs to that construct, and so do that barrier's phases.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/barrier_phases.h"
+#include "analysis/lock_costs.h"
+#include "analysis/symbolizer.h"
+#include "analysis/timeline.h"
+
+namespace ompscope::analysis {
+
+struct ConstructRun {
+  int parent = -1;        // index in ConstructTree::nodes; -1: the region itself
+  std::string path;       // identity across runs: the parent's path, then kind and place
+  std::string kind;       // loop, single, sections, workshare, distribute, taskloop, scope, masked,
+                          // barrier, join_barrier, taskwait, taskgroup, critical, lock, nest_lock,
+                          // ordered, atomic, task (the tasks created at one site)
+  SourceLocation where;   // join_barrier: none (it is the region's end)
+  double instances = 0;   // team constructs: most visits of one thread, summed over instances;
+                          // locks: acquisitions; tasks: tasks run
+  double time_s = 0;      // the team's thread time in it ÷ team size, summed over instances
+  BarrierPhases phases;   // of the barriers charged to it
+  std::vector<const LockAcquisition*> acquisitions;  // made at it (lock sites)
+  LockCosts locks;        // of those acquisitions (set by finish_constructs)
+};
+
+struct ConstructTree {
+  std::vector<ConstructRun> nodes;  // parents before their children
+  BarrierPhases own_phases;         // barriers charged to no construct (the join after the region's own code)
+  double outside_s = 0;             // region time in no construct: its own code and fork/join
+  double recorded_time_s = 0;       // the instances' time the tree was built from
+
+  // Internal: node index by (parent, kind, codeptr), so a construct is symbolised once, and by path.
+  std::map<std::tuple<int, const char*, uint64_t>, int> by_address;
+  std::unordered_map<std::string, int> by_path;
+};
+
+// Per run: the work spans, locks and tasks of each region instance, found once.
+struct ConstructInputs {
+  std::unordered_map<uint32_t, std::vector<const WorkSpan*>> work;        // by parallel id
+  std::unordered_map<uint32_t, std::vector<const LockAcquisition*>> locks;  // by parallel id
+  std::unordered_map<uint32_t, std::vector<const TaskInstance*>> tasks;   // by parallel id (created in it)
+  explicit ConstructInputs(const Timeline& timeline);
+};
+
+// Adds one recorded region instance to the tree; `barriers`: what each of its barriers adds to
+// its phases (barrier_phases' `each`).
+void add_instance_constructs(ConstructTree& tree, const RegionInstance& instance, const ConstructInputs& inputs,
+                             const std::vector<BarrierPhases>& barriers, Symbolizer& symbols);
+
+// Lock costs per lock site, and times scaled from the recorded instances to all (`time_s`: the
+// region's time over all its instances).
+void finish_constructs(ConstructTree& tree, double time_s);
+
+}  // namespace ompscope::analysis

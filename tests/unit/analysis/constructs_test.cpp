@@ -1,0 +1,236 @@
+// The construct tree (docs/source-locations.md, "Constructs inside a region"): each thread's time
+// in a region charged to the construct it was in, the barrier after a loop to the loop, tasks
+// under the barrier or taskwait they ran in; the region's causes shared out to the constructs
+// that carry them. Hand-built logs, exact numbers.
+#include "analysis/constructs.h"
+
+#include <omp-tools.h>
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "analysis/scalability.h"
+#include "event_log_builder.h"
+#include "scenarios.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using testing::LogBuilder;
+
+const report::ConstructReport* find_kind(const std::vector<report::ConstructReport>& in, const std::string& kind,
+                                         size_t nth = 0) {
+  for (const report::ConstructReport& c : in)
+    if (c.kind == kind && nth-- == 0) return &c;
+  return nullptr;
+}
+
+const Problem* problem(const std::vector<Problem>& problems, const char* kind) {
+  for (const Problem& p : problems)
+    if (p.kind == kind) return &p;
+  return nullptr;
+}
+
+const RegionReport& parallel_region(const Report& report) {
+  for (const RegionReport& r : report.regions)
+    if (r.kind == "parallel") return r;
+  throw std::runtime_error("no parallel region");
+}
+
+Report report_of(const RunLog& log, int threads) {
+  Symbolizer symbols({});  // no module map: constructs are named by address
+  MeasuredRun run;
+  run.record.threads = threads;
+  run.analysis = analyze_run(build_timeline(log), log.meta, symbols);
+  return build_report({"./app"}, 2, {run});
+}
+
+// Region 10 (100 → 420) at 2 threads runs loop 0xA1 then loop 0xA2, each ending in its
+// implicit barrier (0xB1, 0xB2), then the join barrier.
+//   loop 0xA1: thread 0 100 → 240, barrier 240 → 250; thread 1 100 → 250, barrier 250 → 250
+//              segments 140 and 150: imbalance 150 − 145 = 5
+//   loop 0xA2: thread 0 250 → 300, barrier 300 → 400; thread 1 250 → 400, barrier 400 → 400
+//              segments 50 and 150: imbalance 150 − 100 = 50
+//   join 400 → 410 on both (segments 0: no imbalance), implicit tasks end 410, region 420.
+RunLog three_phase_log() {
+  const auto loop = ompt_sync_region_barrier_implicit_workshare;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0x4000)
+      .implicit_begin(100, 10, 11, 2, 0)
+      .work_begin(100, ompt_work_loop, 0xA1)
+      .work_end(240, ompt_work_loop, 0xA1)
+      .sync_begin(240, loop, 0xB1)
+      .sync_end(250, loop, 0xB1)
+      .work_begin(250, ompt_work_loop, 0xA2)
+      .work_end(300, ompt_work_loop, 0xA2)
+      .sync_begin(300, loop, 0xB2)
+      .sync_end(400, loop, 0xB2)
+      .sync_begin(400, join, 0x4000)
+      .sync_end(410, join, 0x4000)
+      .implicit_end(410, 10, 11, 0)
+      .parallel_end(420, 10, 2, 0x4000)
+      .initial_task_end(1000, 1, 2)
+      .thread_end(1000);
+  b.thread(1)
+      .thread_begin(50, ompt_thread_worker)
+      .implicit_begin(100, 10, 12, 2, 1)
+      .work_begin(100, ompt_work_loop, 0xA1)
+      .work_end(250, ompt_work_loop, 0xA1)
+      .sync_begin(250, loop, 0xB1)
+      .sync_end(250, loop, 0xB1)
+      .work_begin(250, ompt_work_loop, 0xA2)
+      .work_end(400, ompt_work_loop, 0xA2)
+      .sync_begin(400, loop, 0xB2)
+      .sync_end(400, loop, 0xB2)
+      .sync_begin(400, join, 0)
+      .sync_end(410, join, 0)
+      .implicit_end(410, 0, 12, 1)
+      .thread_end(1001);
+  return b.log();
+}
+
+TEST(Constructs, EachLoopOwnsTheBarrierAfterItAndTheTimesAddUpToTheRegion) {
+  const Report report = report_of(three_phase_log(), 2);
+  ASSERT_EQ(report.regions.size(), 2u);  // the region and the serial code
+  const RegionReport& region = parallel_region(report);
+  EXPECT_US(region.time_s.at(2), 320);
+  ASSERT_EQ(region.constructs.size(), 2u);
+  const report::ConstructReport& first = region.constructs[0];
+  const report::ConstructReport& second = region.constructs[1];
+  EXPECT_EQ(first.kind, "loop");
+  EXPECT_EQ(second.kind, "loop");
+  // Each loop: its own iterations plus the wait in its barrier, per thread, ÷ the team:
+  // loop 0xA1 (140 + 10 + 150 + 0) / 2, loop 0xA2 (50 + 100 + 150 + 0) / 2.
+  EXPECT_US(first.time_s.at(2), 150);
+  EXPECT_US(second.time_s.at(2), 150);
+  EXPECT_EQ(first.instances, 1u);
+  EXPECT_EQ(second.instances, 1u);
+  EXPECT_TRUE(first.constructs.empty());
+  // The rest is the region's own: the join barrier's 10 and fork/join's 10.
+  EXPECT_US(region.outside_constructs_s.at(2), 20);
+  EXPECT_US(first.time_s.at(2) + second.time_s.at(2) + region.outside_constructs_s.at(2), 320);
+}
+
+TEST(Constructs, TheImbalanceSitsOnTheLoopThatHasItAndTheRegionsCauseStaysWhatItWas) {
+  const Report report = report_of(three_phase_log(), 2);
+  const RegionReport& region = parallel_region(report);
+  // The region's cause as before: the imbalance of both loop barriers, 5 + 50.
+  const Problem* whole = problem(region.problems, "load_imbalance");
+  ASSERT_NE(whole, nullptr);
+  EXPECT_US(whole->gain_s, 55);
+  // Loop 0xA2 carries 50/55 of it; loop 0xA1's 5/55 (under a tenth) stays the region's.
+  const report::ConstructReport* balanced = nullptr;
+  const report::ConstructReport* imbalanced = nullptr;
+  for (const report::ConstructReport& c : region.constructs)
+    (problem(c.problems, "load_imbalance") ? imbalanced : balanced) = &c;
+  ASSERT_NE(imbalanced, nullptr);
+  ASSERT_NE(balanced, nullptr);
+  EXPECT_TRUE(balanced->problems.empty());
+  const Problem* on_loop = problem(imbalanced->problems, "load_imbalance");
+  EXPECT_US(on_loop->gain_s, 50);
+  EXPECT_EQ(on_loop->threads, 2);
+  EXPECT_EQ(on_loop->hint.rfind("the loop: ", 0), 0u) << on_loop->hint;
+  // The region's hint is the loop's, since it carries most of it.
+  EXPECT_EQ(whole->hint, on_loop->hint + " (91% of it)");
+  // fork/join (the join's 420 − 400) stays the region's own.
+  const Problem* fork_join = problem(region.problems, "fork_join_overhead");
+  ASSERT_NE(fork_join, nullptr);
+  EXPECT_US(fork_join->gain_s, 20);
+  for (const report::ConstructReport& c : region.constructs) EXPECT_EQ(problem(c.problems, "fork_join_overhead"), nullptr);
+}
+
+TEST(Constructs, TasksAppearUnderTheBarrierAndTheTaskwaitTheyRanIn) {
+  // Region 0xA0 (50 → 310, one thread): explicit barrier 0xB1 100 → 200; in it task 80 (created
+  // at 0xF1) runs 110 → 130 and 150 → 170, and waits in taskwait 0xF3 120 → 160, in which task 81
+  // (created at 0xF2) runs 130 → 150.
+  const Report report = report_of(testing::task_with_taskwait_in_barrier_log(), 1);
+  const RegionReport& region = parallel_region(report);
+  EXPECT_US(region.time_s.at(1), 260);
+  ASSERT_EQ(region.constructs.size(), 1u);
+  const report::ConstructReport& barrier = region.constructs[0];
+  EXPECT_EQ(barrier.kind, "barrier");
+  EXPECT_US(barrier.time_s.at(1), 100);
+  ASSERT_EQ(barrier.constructs.size(), 1u);
+  const report::ConstructReport& outer = barrier.constructs[0];
+  EXPECT_EQ(outer.kind, "task");
+  EXPECT_EQ(outer.instances, 1u);
+  EXPECT_US(outer.time_s.at(1), 40);  // its own run: 20 + 20
+  ASSERT_EQ(outer.constructs.size(), 1u);
+  const report::ConstructReport& taskwait = outer.constructs[0];
+  EXPECT_EQ(taskwait.kind, "taskwait");
+  EXPECT_US(taskwait.time_s.at(1), 40);
+  ASSERT_EQ(taskwait.constructs.size(), 1u);
+  EXPECT_EQ(taskwait.constructs[0].kind, "task");
+  EXPECT_US(taskwait.constructs[0].time_s.at(1), 20);
+  // The barrier and the region's own 160 (before and after it, and the join) make its 260.
+  EXPECT_US(region.outside_constructs_s.at(1), 160);
+}
+
+TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
+  // Region 10 (100 → 300) at 2 threads: one loop 0xA1 (both threads 100 → 200) in which each
+  // thread enters critical 0xC1: thread 0 requests at 110, holds 110 → 150; thread 1 requests at
+  // 120, queues until 150, holds 150 → 160. Barrier 200 → 200, join 200 → 210.
+  const auto loop = ompt_sync_region_barrier_implicit_workshare;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0x4000)
+      .implicit_begin(100, 10, 11, 2, 0)
+      .work_begin(100, ompt_work_loop, 0xA1)
+      .acquire(110, ompt_mutex_critical, 0x99, 0xC1)
+      .acquired(110, ompt_mutex_critical, 0x99, 0xC1)
+      .released(150, ompt_mutex_critical, 0x99, 0xC1)
+      .work_end(200, ompt_work_loop, 0xA1)
+      .sync_begin(200, loop, 0xB1)
+      .sync_end(200, loop, 0xB1)
+      .sync_begin(200, join, 0x4000)
+      .sync_end(210, join, 0x4000)
+      .implicit_end(210, 10, 11, 0)
+      .parallel_end(300, 10, 2, 0x4000)
+      .initial_task_end(1000, 1, 2)
+      .thread_end(1000);
+  b.thread(1)
+      .thread_begin(50, ompt_thread_worker)
+      .implicit_begin(100, 10, 12, 2, 1)
+      .work_begin(100, ompt_work_loop, 0xA1)
+      .acquire(120, ompt_mutex_critical, 0x99, 0xC1)
+      .acquired(150, ompt_mutex_critical, 0x99, 0xC1)
+      .released(160, ompt_mutex_critical, 0x99, 0xC1)
+      .work_end(200, ompt_work_loop, 0xA1)
+      .sync_begin(200, loop, 0xB1)
+      .sync_end(200, loop, 0xB1)
+      .sync_begin(200, join, 0)
+      .sync_end(210, join, 0)
+      .implicit_end(210, 0, 12, 1)
+      .thread_end(1001);
+  const Report report = report_of(b.log(), 2);
+  const RegionReport& region = parallel_region(report);
+  ASSERT_EQ(region.constructs.size(), 1u);
+  const report::ConstructReport& for_loop = region.constructs[0];
+  EXPECT_EQ(for_loop.kind, "loop");
+  EXPECT_US(for_loop.time_s.at(2), 100);
+  ASSERT_EQ(for_loop.constructs.size(), 1u);
+  const report::ConstructReport& critical = for_loop.constructs[0];
+  EXPECT_EQ(critical.kind, "critical");
+  EXPECT_EQ(critical.instances, 2u);
+  EXPECT_US(critical.time_s.at(2), (40 + 40) / 2);  // request → release, each thread, ÷ the team
+  // The region's lock contention is all the critical section's: same gain, its place in the hint.
+  const Problem* whole = problem(region.problems, "lock_contention");
+  ASSERT_NE(whole, nullptr);
+  const Problem* on_critical = problem(critical.problems, "lock_contention");
+  ASSERT_NE(on_critical, nullptr);
+  EXPECT_DOUBLE_EQ(on_critical->gain_s, whole->gain_s);
+  EXPECT_EQ(on_critical->hint.rfind("the critical section: ", 0), 0u) << on_critical->hint;
+  EXPECT_EQ(whole->hint, on_critical->hint);
+  EXPECT_EQ(problem(for_loop.problems, "lock_contention"), nullptr);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis
