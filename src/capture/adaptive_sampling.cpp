@@ -47,10 +47,9 @@ bool lock_operation_recorded_slow(LockSampling& s, const SamplingPolicy& policy,
   if (s.ops[slot] == 0) s.site[slot] = codeptr;
   const uint32_t n = s.ops[slot]++;
   s.next_recorded[slot] = static_cast<uint32_t>(std::min<uint64_t>(next_recorded_lock_op(policy, uint64_t{n} + 1), UINT32_MAX));
-  s.weight = 1 + s.unrecorded[slot];
+  s.weight = n + 1 - s.counted[slot];  // itself and the unrecorded ones before it
   s.slot = slot;
-  s.unrecorded[slot] = 0;
-  s.pending &= ~(1u << slot);
+  s.counted[slot] = n + 1;
   return true;
 }
 

@@ -51,8 +51,7 @@ struct LockSampling {
   uint64_t site[kSlots];           // the first acquiring codeptr seen in the slot; 0: none yet
   uint32_t ops[kSlots];            // operations in the slot
   uint32_t next_recorded[kSlots];  // the slot's next operation to record
-  uint32_t unrecorded[kSlots];     // operations not recorded since the slot's last record
-  uint32_t pending;                // bit per slot whose `unrecorded` is not 0
+  uint32_t counted[kSlots];        // operations counted in a record or a LockOps so far: ops - counted are unrecorded
   uint32_t weight;                 // of the acquire being recorded, for its acquired
   uint32_t slot;                   // of the acquire being recorded
   uint64_t skip_bits;              // bit 0: the innermost pending operation is not recorded
@@ -132,8 +131,9 @@ bool lock_operation_recorded_slow(LockSampling& s, const SamplingPolicy& policy,
 
 // At the acquire request at `codeptr`: true if this operation is recorded; its weight (itself and
 // the unrecorded operations in its slot since the slot's last record) and its slot wait in
-// s.weight and s.slot for the acquired. An unrecorded operation compares two counters and bumps
-// three.
+// s.weight and s.slot for the acquired. An unrecorded operation compares two counters and
+// stores two (its slot's count and the decision): the unrecorded count is what `ops` has
+// beyond `counted`, not a third counter and a pending mask (docs/locks.md, "Capture cost").
 inline bool lock_operation_recorded(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
   bool record = true;
   if (!policy.enabled) {
@@ -141,10 +141,9 @@ inline bool lock_operation_recorded(LockSampling& s, const SamplingPolicy& polic
     s.slot = 0;
   } else {
     const uint32_t slot = lock_slot_of(codeptr);
-    if (s.ops[slot] < s.next_recorded[slot]) [[likely]] {
-      ++s.ops[slot];
-      ++s.unrecorded[slot];
-      s.pending |= 1u << slot;
+    const uint32_t n = s.ops[slot];
+    if (n < s.next_recorded[slot]) [[likely]] {
+      s.ops[slot] = n + 1;
       record = false;
     } else {
       record = lock_operation_recorded_slow(s, policy, slot, codeptr);
@@ -152,6 +151,20 @@ inline bool lock_operation_recorded(LockSampling& s, const SamplingPolicy& polic
   }
   s.skip_bits = (s.skip_bits << 1) | (record ? 0u : 1u);
   return record;
+}
+
+// The common case, inline: an operation that sampling leaves unrecorded. Counts it, pushes its
+// decision and says true; false, changing nothing, for every other case (sampling off, an
+// operation to record), left to lock_operation_recorded. A caller that takes it first keeps
+// the recording path, and the registers it needs, out of the unrecorded one.
+inline bool lock_operation_skipped(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
+  if (!policy.enabled) return false;
+  const uint32_t slot = lock_slot_of(codeptr);
+  const uint32_t n = s.ops[slot];
+  if (n >= s.next_recorded[slot]) return false;
+  s.ops[slot] = n + 1;
+  s.skip_bits = (s.skip_bits << 1) | 1u;
+  return true;
 }
 
 // At acquired: 0 if not recorded, else how many operations the record stands for.
@@ -167,17 +180,25 @@ inline bool lock_release_recorded(LockSampling& s) {
   return record;
 }
 
-// Hands out, one slot at a time, the unrecorded operations still counted in a slot (a region's
-// part ends or begins): false when none is left. `slot` gets the slot, `site` its first codeptr,
-// `count` how many.
+// Whether any slot has operations counted but not recorded (a region's part ends or begins).
+inline bool has_unrecorded_lock_ops(const LockSampling& s) {
+  uint32_t differ = 0;
+  for (uint32_t i = 0; i < LockSampling::kSlots; ++i) differ |= s.ops[i] ^ s.counted[i];
+  return differ != 0;
+}
+
+// Hands out, one slot at a time, the unrecorded operations still counted in a slot: false when
+// none is left. `slot` gets the slot, `site` its first codeptr, `count` how many.
 inline bool take_unrecorded_lock_ops(LockSampling& s, uint32_t& slot, uint64_t& site, uint32_t& count) {
-  if (!s.pending) return false;
-  slot = static_cast<uint32_t>(__builtin_ctz(s.pending));
-  s.pending &= s.pending - 1;
-  site = s.site[slot];
-  count = s.unrecorded[slot];
-  s.unrecorded[slot] = 0;
-  return count != 0;
+  for (uint32_t i = 0; i < LockSampling::kSlots; ++i) {
+    if (s.ops[i] == s.counted[i]) continue;
+    slot = i;
+    site = s.site[i];
+    count = s.ops[i] - s.counted[i];
+    s.counted[i] = s.ops[i];
+    return true;
+  }
+  return false;
 }
 
 inline uint64_t task_site_key(uint64_t codeptr) { return codeptr ? codeptr : 1; }  // 0 marks a free slot

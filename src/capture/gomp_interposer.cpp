@@ -19,6 +19,7 @@
 
 #include "capture/adaptive_sampling.h"
 #include "capture/fatal_signal_flush.h"
+#include "capture/lock_records.h"
 #include "capture/run_meta.h"
 #include "capture/thread_log.h"
 #include "common/clock.h"
@@ -126,27 +127,20 @@ inline void emit(EventKind kind, uint64_t codeptr, uint32_t id, uint32_t id2 = 0
   append_event(t_log, g_config, g_clock, Event{0, codeptr, id, id2, arg, arg2, kind, detail});
 }
 
-inline void emit_mutex(EventKind kind, ompt_mutex_t mutex_kind, const void* wait_id, uint64_t codeptr,
-                       uint32_t arg = 0, uint16_t arg2 = 0) {
+// Out of line: the lock wrappers' path for an unrecorded operation then saves no registers.
+[[gnu::noinline]] void emit_mutex(EventKind kind, ompt_mutex_t mutex_kind, const void* wait_id, uint64_t codeptr,
+                                  uint32_t arg = 0, uint16_t arg2 = 0) {
   if (t_light_depth) return;
   if (!t_state.begun) [[unlikely]] begin_thread(false);
-  Event ev{0, codeptr, 0, 0, arg, arg2, kind, static_cast<uint8_t>(mutex_kind)};
-  ev.set_wait_id(reinterpret_cast<uint64_t>(wait_id));
-  append_event(t_log, g_config, g_clock, ev);
+  append_mutex_event(t_log, g_config, g_clock, kind, static_cast<uint8_t>(mutex_kind),
+                     reinterpret_cast<uint64_t>(wait_id), codeptr, arg, arg2);
 }
 
-// The lock operations counted but not recorded since each sampling slot's last record: one
-// LockOps record per slot, written where the OMPT tool writes them (an implicit task's begin and
-// end, thread end, finalize), so that they count in the region they ran in.
-[[gnu::noinline]] void write_unrecorded_lock_ops() {
-  uint64_t site;
-  uint32_t slot, count;
-  while (t_locks.pending)
-    if (take_unrecorded_lock_ops(t_locks, slot, site, count))
-      append_event(t_log, g_config, g_clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, static_cast<uint8_t>(slot + 1)});
-}
+// The LockOps records of what is counted but unrecorded, where a region's part begins or ends
+// (the OMPT tool writes them at the same points).
 inline void flush_lock_counts() {
-  if (t_locks.pending && !t_light_depth) [[unlikely]] write_unrecorded_lock_ops();
+  if (!t_light_depth && has_unrecorded_lock_ops(t_locks)) [[unlikely]]
+    write_unrecorded_lock_ops(t_locks, t_log, g_config, g_clock);
 }
 
 inline uint64_t caller(void* return_address) { return reinterpret_cast<uint64_t>(return_address); }
@@ -424,9 +418,13 @@ __attribute__((destructor)) void finish_capture() {
 }
 
 // Lock operations, sampled per thread as the OMPT tool samples them.
+// Counts the acquire at `codeptr`: true if it is recorded (its acquired and release then are).
+inline bool acquire_recorded(uint64_t codeptr) {
+  return g_active && !t_light_depth && lock_operation_recorded(t_locks, g_sampling, codeptr);
+}
+inline bool release_recorded() { return g_active && !t_light_depth && lock_release_recorded(t_locks); }
 inline void lock_acquire(ompt_mutex_t kind, const void* lock, uint64_t codeptr) {
-  if (!g_active || t_light_depth || !lock_operation_recorded(t_locks, g_sampling, codeptr)) return;
-  emit_mutex(EventKind::MutexAcquire, kind, lock, codeptr);
+  if (acquire_recorded(codeptr)) emit_mutex(EventKind::MutexAcquire, kind, lock, codeptr);
 }
 inline void lock_acquired(ompt_mutex_t kind, const void* lock, uint64_t codeptr) {
   if (!g_active || t_light_depth) return;
@@ -435,8 +433,24 @@ inline void lock_acquired(ompt_mutex_t kind, const void* lock, uint64_t codeptr)
                g_sampling.enabled ? static_cast<uint16_t>(t_locks.slot + 1) : 0);  // the slot, for the analysis
 }
 inline void lock_released(ompt_mutex_t kind, const void* lock, uint64_t codeptr) {
-  if (!g_active || t_light_depth || !lock_release_recorded(t_locks)) return;
-  emit_mutex(EventKind::MutexReleased, kind, lock, codeptr);
+  if (release_recorded()) emit_mutex(EventKind::MutexReleased, kind, lock, codeptr);
+}
+
+// omp_set_lock and omp_unset_lock: an operation that is not recorded (most of them, sampled)
+// goes on to libgomp's by a tail call, with no frame of the wrapper's own; the others take the
+// calls below.
+inline bool set_lock_skipped(uint64_t codeptr) {
+  return !g_active || t_light_depth || lock_operation_skipped(t_locks, g_sampling, codeptr);
+}
+[[gnu::noinline]] void set_lock_sampled(void (*set)(void*), void* lock, uint64_t codeptr) {
+  if (!lock_operation_recorded(t_locks, g_sampling, codeptr)) return set(lock);
+  emit_mutex(EventKind::MutexAcquire, ompt_mutex_lock, lock, codeptr);
+  set(lock);
+  lock_acquired(ompt_mutex_lock, lock, codeptr);
+}
+[[gnu::noinline]] void unset_lock_recorded(void (*unset)(void*), void* lock, uint64_t codeptr) {
+  unset(lock);
+  emit_mutex(EventKind::MutexReleased, ompt_mutex_lock, lock, codeptr);
 }
 
 inline void sync_begin(ompt_sync_region_t kind, uint64_t codeptr) {
@@ -597,27 +611,25 @@ OMPSCOPE_EXPORT void GOMP_ordered_end() {
 
 OMPSCOPE_EXPORT void omp_set_lock(void* lock) {
   const uint64_t at = caller(__builtin_return_address(0));
-  lock_acquire(ompt_mutex_lock, lock, at);
-  g_real.set_lock(lock);
-  lock_acquired(ompt_mutex_lock, lock, at);
+  if (set_lock_skipped(at)) [[likely]] return g_real.set_lock(lock);
+  set_lock_sampled(g_real.set_lock, lock, at);
 }
 
 OMPSCOPE_EXPORT void omp_unset_lock(void* lock) {
-  g_real.unset_lock(lock);
-  lock_released(ompt_mutex_lock, lock, caller(__builtin_return_address(0)));
+  if (!release_recorded()) [[likely]] return g_real.unset_lock(lock);
+  unset_lock_recorded(g_real.unset_lock, lock, caller(__builtin_return_address(0)));
 }
 
 // gfortran passes the lock variable's address; libgomp's Fortran entry points take it as it is.
 OMPSCOPE_EXPORT void omp_set_lock_(void* lock) {
   const uint64_t at = caller(__builtin_return_address(0));
-  lock_acquire(ompt_mutex_lock, lock, at);
-  g_real.set_lock_fortran(lock);
-  lock_acquired(ompt_mutex_lock, lock, at);
+  if (set_lock_skipped(at)) [[likely]] return g_real.set_lock_fortran(lock);
+  set_lock_sampled(g_real.set_lock_fortran, lock, at);
 }
 
 OMPSCOPE_EXPORT void omp_unset_lock_(void* lock) {
-  g_real.unset_lock_fortran(lock);
-  lock_released(ompt_mutex_lock, lock, caller(__builtin_return_address(0)));
+  if (!release_recorded()) [[likely]] return g_real.unset_lock_fortran(lock);
+  unset_lock_recorded(g_real.unset_lock_fortran, lock, caller(__builtin_return_address(0)));
 }
 
 // libgomp's nest lock (config/linux/omp-lock.h): {int lock; int count; void *owner;}. The count

@@ -15,6 +15,7 @@
 
 #include "capture/adaptive_sampling.h"
 #include "capture/fatal_signal_flush.h"
+#include "capture/lock_records.h"
 #include "capture/run_meta.h"
 #include "capture/thread_log.h"
 #include "common/clock.h"
@@ -103,22 +104,18 @@ inline bool is_barrier(ompt_sync_region_t kind) {
          kind != ompt_sync_region_reduction;
 }
 
-inline void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
-                       const void* codeptr, uint32_t hint = 0, uint16_t impl = 0) {
+// Out of line: the callbacks' path for an unrecorded operation then saves no registers.
+[[gnu::noinline]] void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
+                                  const void* codeptr, uint32_t hint = 0, uint16_t impl = 0) {
   if (t_light_depth) return;
-  Event ev{0, reinterpret_cast<uint64_t>(codeptr), 0, 0, hint, impl, kind, static_cast<uint8_t>(mutex_kind)};
-  ev.set_wait_id(wait_id);
-  append_event(t_log, g_config, g_clock, ev);
+  append_mutex_event(t_log, g_config, g_clock, kind, static_cast<uint8_t>(mutex_kind), wait_id,
+                     reinterpret_cast<uint64_t>(codeptr), hint, impl);
 }
 
-// The lock operations counted but not recorded since each site's last record: one LockOps record
-// per site, so that they are counted in the region (or serial code) they ran in.
-[[gnu::noinline]] void write_unrecorded_lock_ops() {
-  uint64_t site;
-  uint32_t slot, count;
-  while (t_locks.pending)
-    if (take_unrecorded_lock_ops(t_locks, slot, site, count))
-      append_event(t_log, g_config, g_clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, static_cast<uint8_t>(slot + 1)});
+// The LockOps records of what is counted but unrecorded, where a region's part begins or ends.
+inline void flush_lock_counts() {
+  if (!t_light_depth && has_unrecorded_lock_ops(t_locks)) [[unlikely]]
+    write_unrecorded_lock_ops(t_locks, t_log, g_config, g_clock);
 }
 
 // Text range of the OpenMP runtime: a callsite inside it (a nested fork reports one) is
@@ -142,7 +139,7 @@ void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
 
 // Writes what is pending and closes the log: no analysis reads a thread's end as a record.
 void on_thread_end(ompt_data_t*) {
-  if (t_locks.pending && !t_light_depth) write_unrecorded_lock_ops();
+  flush_lock_counts();
   close_thread_log(t_log, g_config);
 }
 
@@ -169,7 +166,7 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int 
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
                       unsigned team_size, unsigned index, int flags) {
-  if (t_locks.pending && !t_light_depth) [[unlikely]] write_unrecorded_lock_ops();
+  flush_lock_counts();
   if (endpoint == ompt_scope_begin) {
     task->value = next_object_id(t_log) | kImplicitBit;
     // The initial task's enclosing "initial parallel region" has no parallel-begin event.
@@ -213,10 +210,18 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 // The recorded acquisition's sampling slot, 1-based (0: not sampled), for its acquired record.
 inline uint16_t sampling_slot() { return g_sampling.enabled ? static_cast<uint16_t>(t_locks.slot + 1) : 0; }
 
+[[gnu::noinline]] void mutex_acquire_sampled(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
+                                             const void* codeptr) {
+  if (lock_operation_recorded(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr)))
+    emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr, hint, clamp16(impl));
+}
+
+// An acquire that sampling leaves unrecorded (most of them) returns at once, saving no registers.
 void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
                       const void* codeptr) {
-  if (t_light_depth || !lock_operation_recorded(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr))) return;
-  emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr, hint, clamp16(impl));
+  if (t_light_depth || lock_operation_skipped(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr))) [[likely]]
+    return;
+  mutex_acquire_sampled(kind, hint, impl, wait_id, codeptr);
 }
 
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
@@ -379,7 +384,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
 void finalize(ompt_data_t*) {
   write_clock_point("clock_end");
   if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
-  if (t_locks.pending && !t_light_depth) write_unrecorded_lock_ops();
+  flush_lock_counts();
   close_thread_log(t_log, g_config);
   flush_all_logs();  // workers' logs: their thread-end callbacks may come later or never
   write_module_map();

@@ -33,7 +33,7 @@ TEST(AdaptiveSampling, SwitchedOffEveryInstanceIsRecorded) {
     EXPECT_EQ(lock_acquired_weight(locks), 1u);
     EXPECT_TRUE(lock_release_recorded(locks));
   }
-  EXPECT_EQ(locks.pending, 0u);
+  EXPECT_FALSE(has_unrecorded_lock_ops(locks));
 }
 
 SamplingPolicy lock_policy(uint32_t full, uint32_t every, uint32_t max_every) {
@@ -90,11 +90,12 @@ TEST(AdaptiveSampling, UnrecordedLockOperationsAreHandedOutPerSlotAndNotCountedT
   std::map<uint64_t, uint32_t> handed;
   uint32_t slot, count;
   uint64_t site;
-  while (s.pending)
-    if (take_unrecorded_lock_ops(s, slot, site, count)) {
-      EXPECT_EQ(slot, lock_slot_of(site));
-      handed[site] += count;
-    }
+  EXPECT_TRUE(has_unrecorded_lock_ops(s));
+  while (take_unrecorded_lock_ops(s, slot, site, count)) {
+    EXPECT_EQ(slot, lock_slot_of(site));
+    handed[site] += count;
+  }
+  EXPECT_FALSE(has_unrecorded_lock_ops(s));
   EXPECT_EQ(handed, (std::map<uint64_t, uint32_t>{{sites.a, 2}, {sites.b, 1}}));
   // The next record in a's slot stands for itself and the operation after the hand-out only.
   EXPECT_EQ(lock_pattern(s, policy, sites.a, 2), ".2");
@@ -111,8 +112,7 @@ TEST(AdaptiveSampling, EveryLockOperationIsCountedOnceWhateverTheSchedule) {
   const auto hand_out = [&] {
     uint32_t slot, count;
     uint64_t site;
-    while (s.pending)
-      if (take_unrecorded_lock_ops(s, slot, site, count)) counted[slot] += count;
+    while (take_unrecorded_lock_ops(s, slot, site, count)) counted[slot] += count;
   };
   for (uint64_t op = 0; op < 200000; ++op) {
     const uint64_t site = 0x1000 + 0x10 * (op % 3 == 0 ? 1 : op % 7 == 0 ? 2 : op % 40);

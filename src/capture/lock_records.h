@@ -1,0 +1,36 @@
+// The records of lock operations, the same for the OMPT tool (ompt_tool.cpp) and the libgomp
+// interposer (gomp_interposer.cpp): each keeps its own thread log and lock sampling in its own
+// TLS and passes them in; these are inline, so the hot path costs what it cost written out in each.
+#pragma once
+#include <cstdint>
+
+#include "capture/adaptive_sampling.h"
+#include "capture/thread_log.h"
+#include "common/clock.h"
+#include "common/event_record.h"
+
+namespace ompscope::capture {
+
+// One mutex record (acquire, acquired, released, nest-lock next): `mutex_kind` is ompt_mutex_t
+// (or the nest lock's scope endpoint), `wait_id` the lock's address, `arg` the acquired record's
+// weight or the acquire's hint, `arg2` its sampling slot (1-based) or the implementation.
+inline void append_mutex_event(ThreadLog& log, const LogConfig& config, ClockSource clock, EventKind kind,
+                               uint8_t mutex_kind, uint64_t wait_id, uint64_t codeptr, uint32_t arg = 0,
+                               uint16_t arg2 = 0) {
+  Event ev{0, codeptr, 0, 0, arg, arg2, kind, mutex_kind};
+  ev.set_wait_id(wait_id);
+  append_event(log, config, clock, ev);
+}
+
+// The lock operations counted but not recorded since each sampling slot's last record: one
+// LockOps record per slot (slot + 1, its first site, the count), written where a region's part
+// begins or ends so that they count in the region they ran in (docs/locks.md).
+[[gnu::noinline]] inline void write_unrecorded_lock_ops(LockSampling& locks, ThreadLog& log, const LogConfig& config,
+                                                       ClockSource clock) {
+  uint64_t site;
+  uint32_t slot, count;
+  while (take_unrecorded_lock_ops(locks, slot, site, count))
+    append_event(log, config, clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, static_cast<uint8_t>(slot + 1)});
+}
+
+}  // namespace ompscope::capture
