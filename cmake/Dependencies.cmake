@@ -29,6 +29,14 @@ find_package(Threads REQUIRED)
 # system's library directories, then Debian's /usr/lib/llvm-NN (newest first). LLVM 14 to 19
 # have been tried (docs/runtime-quirks.md).
 set(OMPSCOPE_LLVM_ROOT "" CACHE PATH "LLVM installation whose omp-tools.h and libomp ompscope uses (e.g. /usr/lib/llvm-19)")
+# A path the user gave that is wrong stops here: searching on would quietly take another LLVM's
+# header, or fail on a missing file deep in the configuration.
+if(OMPSCOPE_LLVM_ROOT AND NOT IS_DIRECTORY "${OMPSCOPE_LLVM_ROOT}")
+  message(FATAL_ERROR "OMPSCOPE_LLVM_ROOT is ${OMPSCOPE_LLVM_ROOT}, which is not a directory: give the prefix of an LLVM installation (e.g. /usr/lib/llvm-19).")
+endif()
+if(OMPSCOPE_OMPT_HEADER_DIR AND NOT EXISTS "${OMPSCOPE_OMPT_HEADER_DIR}/omp-tools.h")
+  message(FATAL_ERROR "OMPSCOPE_OMPT_HEADER_DIR is ${OMPSCOPE_OMPT_HEADER_DIR}, which holds no omp-tools.h: give the directory of LLVM's omp-tools.h, or leave it unset to search for it.")
+endif()
 set(_llvm_roots ${OMPSCOPE_LLVM_ROOT} $ENV{OMPSCOPE_LLVM_ROOT} ${OpenMP_ROOT} $ENV{OpenMP_ROOT})
 set(_ompt_dirs)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
