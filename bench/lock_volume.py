@@ -9,6 +9,9 @@ usage: bench/lock_volume.py BUILD_DIR [RUNS] [--millions M]
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from overhead import core_places  # noqa: E402  (bound as `ompscope scale` binds: a place per core)
+
 def log_bytes(run_dir):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(run_dir) for f in files)
 
@@ -43,7 +46,7 @@ def main():
     ompscope = os.path.join(args.build, "bin", "ompscope")
     program = os.path.join(args.build, "tests", "programs", "lock_per_item")
     work = tempfile.mkdtemp(prefix="ompscope-lock-volume-")
-    failures, sizes = 0, []
+    failures, sizes, firsts = 0, [], {}
     try:
         for i in range(args.runs):
             sampled, bound = i % 2 == 0, i % 4 < 2
@@ -51,7 +54,7 @@ def main():
             if not sampled:
                 env["OMPSCOPE_SAMPLING"] = "off"
             if bound:
-                env.update(OMP_PROC_BIND="close", OMP_PLACES="cores")
+                env.update(OMP_PROC_BIND="close", OMP_PLACES=core_places())
             out = os.path.join(work, f"run{i}")
             p = subprocess.run([ompscope, "profile", "-o", out, "--", program, str(args.millions)], env=env,
                                capture_output=True, text=True)
@@ -64,17 +67,20 @@ def main():
             if not p.returncode:
                 report = json.load(open(os.path.join(out, "report.json")))
                 errors += check(report)
-                top = report["regions"][0]["problems"][0]
-                summary = f"{top['kind']} {top['gain_s']:.3f} s"
+                ranked = sorted(((p["gain_s"], p["kind"], r["id"]) for r in report["regions"] for p in r["problems"]),
+                                reverse=True)
+                summary = ", ".join(f"{k} ({rid}) {g:.3f} s" for g, k, rid in ranked[:3])
+                firsts[ranked[0][1] if ranked else None] = firsts.get(ranked[0][1] if ranked else None, 0) + 1
             else:
                 summary = "-"
             print(f"run {i + 1:2}: {'sampled' if sampled else 'unsampled'}, {'bound' if bound else 'unbound'}: "
-                  f"log {size / 2**20:6.1f} MB, top {summary}: {'ok' if not errors else '; '.join(errors)}", flush=True)
+                  f"log {size / 2**20:6.1f} MB, causes {summary}: {'ok' if not errors else '; '.join(errors)}", flush=True)
             failures += bool(errors)
             shutil.rmtree(out, ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"{args.runs - failures} of {args.runs} runs passed; sampled logs {min(sizes) / 2**20:.1f}-{max(sizes) / 2**20:.1f} MB")
+    print(f"{args.runs - failures} of {args.runs} runs passed; sampled logs {min(sizes) / 2**20:.1f}-{max(sizes) / 2**20:.1f} MB; "
+          f"ranked first: {', '.join(f'{k} {n}' for k, n in sorted(firsts.items(), key=lambda x: -x[1]))}")
     return 1 if failures else 0
 
 if __name__ == "__main__":
