@@ -794,10 +794,15 @@ def scenario_task_sampling(c):
     # The worker sits in the single's barrier for the whole region, running tasks or waiting, in
     # both runs: sampling must neither lose nor invent time there. Fractions of the region's
     # time, since two runs on a shared machine differ in speed.
+    # The bands are wide enough for a loaded machine (CI runs two e2e tests at once on two cores):
+    # there the worker may start the region late in one run and not the other (81% vs 98% seen),
+    # and the full run's bodies, 400 000 of them recorded, take longer while the log writer
+    # competes for a core (63 ns against 24 ns sampled, seen in three attempts in a row). What
+    # they guard against is larger: scaling forgotten is a factor of 16 or more.
     share = [(worker_of(r)["task_s"] + worker_of(r)["barrier_wait_s"]) / r["time_s"]["2"] for r in (a, b)]
-    if not 0.9 < share[0] / share[1] < 1.1:
+    if not 0.75 < share[0] / share[1] < 1.33:
         fail(f"the worker runs tasks or waits {share[0]:.1%} of the region sampled vs {share[1]:.1%} recorded in full")
-    if not 0.5 < ta["mean_body_s"] / tb["mean_body_s"] < 2:
+    if not 1 / 3 < ta["mean_body_s"] / tb["mean_body_s"] < 3:
         fail(f"mean body {ta['mean_body_s']} sampled vs {tb['mean_body_s']} full")
     first = [r["problems"][0]["kind"] if r["problems"] else None for r in (a, b)]
     if first != ["fine_grained_tasks", "fine_grained_tasks"]:
