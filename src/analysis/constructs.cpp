@@ -172,6 +172,10 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
     std::unordered_map<const WorkSpan*, int> work_node;
     std::unordered_map<const SyncVisit*, int> sync_node;
     std::vector<const Item*> open;
+    // Scaled lock times are estimates (docs/locks.md): the top-level ones are held below so that
+    // this thread's top constructs take no more than its time in the instance, as its split is.
+    double top_total = 0, top_locks = 0;
+    std::vector<std::pair<int, double>> top_lock_nodes;  // (node, charged time) of top-level locks
     for (Item& i : items) {
       while (!open.empty() && open.back()->end <= i.begin) open.pop_back();
       int parent = -1;
@@ -230,11 +234,23 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       if (node != parent) {
         tree.nodes[node].time_s += i.duration / team;
         if (team_construct) visits[node][part.index] += 1;
+        if (top) {
+          top_total += i.duration;
+          if (i.type == Item::Lock) top_locks += i.duration, top_lock_nodes.emplace_back(node, i.duration);
+        }
       } else if (top) {
         outside += i.duration;  // in no construct: the region's own code
       }
       i.node = node;
       open.push_back(&i);
+    }
+    const double inside = std::clamp(part.end - part.start, 0.0, std::max(0.0, inst.end - inst.begin));
+    if (top_total > inside && top_locks > 0) {
+      const double cut = std::min(1.0, (top_total - inside) / top_locks);  // the share of the locks' time taken off
+      for (const auto& [node, charged] : top_lock_nodes) {
+        tree.nodes[node].time_s -= cut * charged / team;
+        outside += cut * charged;
+      }
     }
     if (&part == &inst.threads.front())
       for (const SyncVisit& v : part.syncs)

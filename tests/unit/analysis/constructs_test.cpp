@@ -232,5 +232,37 @@ TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
   EXPECT_EQ(problem(for_loop.problems, "lock_contention"), nullptr);
 }
 
+TEST(Constructs, SampledLocksTakeNoMoreThanTheThreadsTimeInTheRegion) {
+  // Region 10 (100 → 1100 µs) at 1 thread: two recorded acquisitions of lock 0xA at 0xD0, each
+  // 1 µs waiting and 1 µs held, standing for 100 000 operations each (lock sampling). Scaled, they
+  // would be 0.4 s in a 1 ms region, and "outside them" −399 ms; held to the thread's time, the
+  // lock takes the region's 1000 µs and nothing is left outside, as the thread's split has it.
+  LogBuilder b(1, 1200);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(1, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0x4000)
+      .implicit_begin(100, 10, 11, 1, 0)
+      .acquire(200, ompt_mutex_lock, 0xA, 0xD0)
+      .acquired(201, ompt_mutex_lock, 0xA, 0xD0, 100000)
+      .released(202, ompt_mutex_lock, 0xA, 0xD0)
+      .acquire(300, ompt_mutex_lock, 0xA, 0xD0)
+      .acquired(301, ompt_mutex_lock, 0xA, 0xD0, 100000)
+      .released(302, ompt_mutex_lock, 0xA, 0xD0)
+      .implicit_end(1100, 10, 11, 0)
+      .parallel_end(1100, 10, 2, 0x4000)
+      .initial_task_end(1150, 1, 2)
+      .thread_end(1150);
+  const Report report = report_of(b.log(), 1);
+  const RegionReport& region = parallel_region(report);
+  EXPECT_US(region.time_s.at(1), 1000);
+  ASSERT_EQ(region.constructs.size(), 1u);
+  const report::ConstructReport& lock = region.constructs[0];
+  EXPECT_EQ(lock.kind, "lock");
+  EXPECT_EQ(lock.instances, 200000u);
+  EXPECT_US(lock.time_s.at(1), 1000);
+  EXPECT_US(region.outside_constructs_s.at(1), 0);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis
