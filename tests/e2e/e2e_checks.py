@@ -736,8 +736,10 @@ def scenario_adaptive_sampling(c):
     # in both runs, the sampled one by scaling 2100 recorded instances to 12 000 (unscaled, its
     # wait would be 18% of the other). Fractions of the region's time, since two runs on a
     # shared machine differ in speed.
+    # The band is what a loaded machine keeps (CI runs two e2e tests at once on two cores; at
+    # load 9 the two runs gave 15% against 37%); unscaled is a factor of 5 and more.
     share = [r["per_thread"]["2"][1]["barrier_wait_s"] / r["time_s"]["2"] for r in (a, b)]
-    if not 0.75 < share[0] / share[1] < 1.33:
+    if not 0.5 < share[0] / share[1] < 2:
         fail(f"thread 1 waits {share[0]:.0%} of the region sampled vs {share[1]:.0%} recorded in full")
     first = [r["problems"][0]["kind"] if r["problems"] else None for r in (a, b)]
     # load_imbalance is the designed cause; a noisy machine can inflate fork/join in both runs alike.
