@@ -44,7 +44,7 @@ int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr,
   const auto address_key = std::make_tuple(parent, kind, join ? 0 : codeptr);
   if (auto it = tree.by_address.find(address_key); it != tree.by_address.end()) return it->second;
   SourceLocation where;
-  if (!join && codeptr) where = symbols.resolve(codeptr);
+  if (!join && codeptr) where = symbols.resolve_call(codeptr);
   // A compiler-made call (clang's barrier that ends a single) can sit on line 0: it is part of
   // the construct it belongs to, so it takes that one's place.
   if (where.line == 0 && parent >= 0 && !tree.nodes[parent].where.file.empty()) where = tree.nodes[parent].where;
@@ -132,6 +132,12 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       }
     std::sort(shared.begin(), shared.end(), [](const WorkSpan* a, const WorkSpan* b) { return a->end < b->end; });
     size_t unclaimed = 0;  // the worksharing constructs before it are owned by an earlier barrier
+    const WorkSpan* owner_before = nullptr;  // of the thread's previous barrier
+    const auto same_line = [&symbols](uint64_t a, uint64_t b) {
+      const SourceLocation& x = symbols.resolve_call(a);
+      const SourceLocation& y = symbols.resolve_call(b);
+      return x.line > 0 && x.line == y.line && x.file == y.file;
+    };
     for (const SyncVisit& v : part.syncs) {
       Item& i = items.emplace_back();
       i.begin = v.arrive;
@@ -142,6 +148,11 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       if (!is_barrier(v) || v.nested || v.task != 0) continue;
       // The last worksharing construct that ended since the thread's previous barrier owns this one.
       while (unclaimed < shared.size() && shared[unclaimed]->end <= v.arrive) i.charged_to = shared[unclaimed++];
+      // A second barrier at the construct's own line with none between (clang ends a loop with a
+      // reduction in two) is the construct's too.
+      if (!i.charged_to && owner_before && v.kind == SyncKind::Barrier && same_line(v.codeptr, owner_before->codeptr))
+        i.charged_to = owner_before;
+      owner_before = i.charged_to;
     }
     if (tasks)
       for (const TaskInstance* t : *tasks)

@@ -173,16 +173,30 @@ const SourceLocation& Symbolizer::resolve(uint64_t address) {
   auto cached = cache_.find(address);
   if (cached != cache_.end()) return cached->second;
   SourceLocation& location = cache_[address];
-  if (address == 0) return location;
+  locate(location, address, false);
+  return location;
+}
+
+const SourceLocation& Symbolizer::resolve_call(uint64_t address) {
+  auto cached = call_cache_.find(address);
+  if (cached != call_cache_.end()) return cached->second;
+  SourceLocation& location = call_cache_[address];
+  locate(location, address, true);
+  return location;
+}
+
+void Symbolizer::locate(SourceLocation& location, uint64_t address, bool call_itself) {
+  if (address == 0) return;
   const Lookup found = find(address);
-  if (!found.module) return location;
+  if (!found.module) return;
   const ModuleRange& m = *found.module;
   location.module = m.path;
   location.in_runtime = is_openmp_runtime(m.path);
   location.module_offset = address - m.load_bias;
-  if (!found.state) return location;
+  if (!found.state) return;
   backtrace_state* state = found.state->state;
-  const uintptr_t pc = found.pc - (found.state->gcc_line_convention ? 0 : 1);
+  const bool gcc = found.state->gcc_line_convention && !call_itself;
+  const uintptr_t pc = found.pc - (gcc ? 0 : 1);
   PcInfo info{&location};
   backtrace_pcinfo(state, pc, on_pcinfo, ignore_error, &info);
   // Optimising compilers give the runtime call of a pragma line 0; the pragma's own line is
@@ -194,9 +208,7 @@ const SourceLocation& Symbolizer::resolve(uint64_t address) {
     if (probe.found && earlier.line != 0 && earlier.file == location.file) location.line = earlier.line;
   }
   if (location.function.empty()) backtrace_syminfo(state, pc, on_syminfo, ignore_error, &location);
-  if (found.state->gcc_line_convention && info.found && location.line > 0)
-    location.line = directive_line(state, pc, location.file, location.line);
-  return location;
+  if (gcc && info.found && location.line > 0) location.line = directive_line(state, pc, location.file, location.line);
 }
 
 namespace {

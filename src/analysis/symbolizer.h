@@ -35,6 +35,11 @@ class Symbolizer {
 
   // `address` is a return address: the call itself is at address - 1.
   const SourceLocation& resolve(uint64_t address);
+  // The call that returns to `address`, at the call's own line in every module, GCC-built ones
+  // too: a construct's runtime call inside a region body (GCC's line table gives the return
+  // address of a GOMP_barrier or an omp_set_lock the next statement's line; the convention of
+  // `resolve` is the fork's; docs/source-locations.md).
+  const SourceLocation& resolve_call(uint64_t address);
 
   // The entry of the compiler-outlined body of a parallel region (clang's ".omp_outlined.",
   // GCC's and gfortran's "f._omp_fn.N") holding return address `address`; 0 when the function
@@ -49,6 +54,8 @@ class Symbolizer {
   std::vector<ModuleRange> modules_;
   std::vector<std::unique_ptr<ModuleState>> states_;  // parallel to modules_, created lazily
   std::unordered_map<uint64_t, SourceLocation> cache_;
+  std::unordered_map<uint64_t, SourceLocation> call_cache_;
+  void locate(SourceLocation& location, uint64_t address, bool call_itself);
   std::unordered_map<uint64_t, SourceLocation> body_cache_;
   std::unordered_map<uint64_t, uint64_t> entry_cache_;
   struct Lookup;

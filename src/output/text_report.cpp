@@ -90,23 +90,22 @@ void render_tasks(std::string& out, const report::TaskSummary& s, int threads, c
 }
 
 // The construct tree of a region at one count, indented: constructs that carry at least 1% of
-// the region's time there, or a cause, with the causes they carry.
+// the region's time there, or a cause worth 1% of the run, with those causes.
 void render_constructs(std::string& out, const std::vector<report::ConstructReport>& constructs, int t, double floor,
-                       int depth, const Style& st) {
+                       double cause_floor, int depth, const Style& st) {
   for (const report::ConstructReport& c : constructs) {
     const auto time = c.time_s.find(t);
-    const bool carries_cause = std::any_of(c.problems.begin(), c.problems.end(),
-                                           [t](const report::Problem& p) { return p.threads == t; });
+    const auto shown = [t, cause_floor](const report::Problem& p) { return p.threads == t && p.gain_s >= cause_floor; };
+    const bool carries_cause = std::any_of(c.problems.begin(), c.problems.end(), shown);
     if ((time == c.time_s.end() || time->second < floor) && !carries_cause) continue;
     const std::string label = fmt::format("{}{} {}", std::string(2 * depth, ' '), c.kind, construct_location(c));
     out += fmt::format("           {:<44} {:>10} {:>9}", label,
                        time == c.time_s.end() ? std::string("-") : format_seconds(time->second),
                        fmt::format("{}×", c.instances));
     for (const report::Problem& p : c.problems)
-      if (p.threads == t)
-        out += fmt::format("   {} {} {}", st.red("▸"), p.kind.name(), format_seconds(p.gain_s));
+      if (shown(p)) out += fmt::format("   {} {} {}", st.red("▸"), p.kind.name(), format_seconds(p.gain_s));
     out += "\n";
-    render_constructs(out, c.constructs, t, floor, depth + 1, st);
+    render_constructs(out, c.constructs, t, floor, cause_floor, depth + 1, st);
   }
 }
 
@@ -212,7 +211,11 @@ std::string render_text_report(const Report& report, const TextOptions& options)
         const auto time = region.time_s.find(t);
         if (time != region.time_s.end()) {
           out += st.dim(fmt::format("         constructs at {}:", threads_in_words(t, report))) + "\n";
-          render_constructs(out, region.constructs, t, 0.01 * time->second, 0, st);
+          // Causes under 1% of the run stay in report.json, as the region's own do.
+          const auto run_time = report.program_time_s.find(t);
+          const double cause_floor =
+              0.01 * std::max(run_time != report.program_time_s.end() ? run_time->second : 0.0, time->second);
+          render_constructs(out, region.constructs, t, 0.01 * time->second, cause_floor, 0, st);
           if (const auto rest = region.outside_constructs_s.find(t); rest != region.outside_constructs_s.end())
             out += st.dim(fmt::format("           {:<44} {:>10}", "outside them (own code, fork/join)",
                                       format_seconds(rest->second))) + "\n";

@@ -1,7 +1,9 @@
 // Designed shape: one parallel region holding three worksharing loops, run 8 times. The first
-// and third loops cost the same per iteration; the second's iteration cost grows with its index
-// under a static schedule, so at 2 threads the second thread gets ~3x the first's work there.
-// The load imbalance belongs to the second loop (line 25), and to no other.
+// and third loops cost the same per iteration; in the second only the upper half of the
+// iterations costs anything, so under a static schedule at 2 threads the second thread does all
+// of its work while the first waits (an imbalance of half the loop's work, well above what a
+// loaded machine's preemptions put on the balanced loops). The load imbalance belongs to the
+// second loop (line 27), and to no other.
 #include <stdio.h>
 
 static double spin(long n) {
@@ -19,14 +21,14 @@ int main(void) {
 #pragma omp parallel
     {
 #pragma omp for schedule(static)
-      for (int i = 0; i < n; ++i) first[i] = spin(20000);
+      for (int i = 0; i < n; ++i) first[i] = spin(10000);
 
-      // The imbalanced loop: iteration i costs ~100·i steps.
+      // The imbalanced loop: the first half of its iterations is free, the second is not.
 #pragma omp for schedule(static)
-      for (int i = 0; i < n; ++i) second[i] = spin(100L * i);
+      for (int i = 0; i < n; ++i) second[i] = spin(i < n / 2 ? 0 : 40000);
 
 #pragma omp for schedule(static)
-      for (int i = 0; i < n; ++i) third[i] = spin(20000);
+      for (int i = 0; i < n; ++i) third[i] = spin(10000);
     }
     for (int i = 0; i < n; ++i) sum += first[i] + second[i] + third[i];
   }
