@@ -42,7 +42,10 @@ bool is_barrier(const SyncVisit& v) { return v.kind == SyncKind::Barrier || v.ki
 int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr, Symbolizer& symbols) {
   const bool join = std::string_view(kind) == "join_barrier";
   const auto address_key = std::make_tuple(parent, kind, join ? 0 : codeptr);
-  if (auto it = tree.by_address.find(address_key); it != tree.by_address.end()) return it->second;
+  // Runs of one construct (the tasks of one site, a lock in a loop) ask for the same node in turn.
+  if (tree.last_node >= 0 && tree.last_address == address_key) return tree.last_node;
+  tree.last_address = address_key;
+  if (auto it = tree.by_address.find(address_key); it != tree.by_address.end()) return tree.last_node = it->second;
   SourceLocation where;
   if (!join && codeptr) where = symbols.resolve_call(codeptr);
   // A compiler-made call (clang's barrier that ends a single) can sit on line 0: it is part of
@@ -61,7 +64,7 @@ int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr,
   std::string path = (parent >= 0 ? tree.nodes[parent].path : std::string()) + "/" + kind + place;
   if (auto it = tree.by_path.find(path); it != tree.by_path.end()) {
     tree.by_address.emplace(address_key, it->second);
-    return it->second;
+    return tree.last_node = it->second;
   }
   const int index = static_cast<int>(tree.nodes.size());
   ConstructRun& c = tree.nodes.emplace_back();
@@ -71,7 +74,7 @@ int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr,
   c.where = std::move(where);
   tree.by_address.emplace(address_key, index);
   tree.by_path.emplace(c.path, index);
-  return index;
+  return tree.last_node = index;
 }
 
 struct Item {
@@ -84,6 +87,7 @@ struct Item {
   const TaskInstance* task = nullptr;
   const TaskFragment* fragment = nullptr;
   const LockAcquisition* lock = nullptr;
+  size_t task_position = 0;  // of `task` in the region's tasks
   const WorkSpan* charged_to = nullptr;  // a barrier after a worksharing construct
   int node = -1;
 };
@@ -104,10 +108,8 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
   const double team = static_cast<double>(inst.threads.size());
   tree.recorded_time_s += inst.end - inst.begin;
   double outside = team * (inst.end - inst.begin);  // thread time, less what constructs take
-  std::unordered_map<int, std::unordered_map<uint32_t, double>> visits;  // team constructs: node → thread → visits
-  std::vector<int> barrier_nodes;  // the first thread's barriers, in order: their construct (-1: none)
-  std::unordered_map<const TaskInstance*, int> task_node;
-
+  const size_t team_size = inst.threads.size();
+  std::vector<double> visits;  // team constructs: [node × team + thread position] → visits
   const auto find = [](const auto& map, uint32_t id) -> decltype(&map.begin()->second) {
     auto it = map.find(id);
     return it == map.end() ? nullptr : &it->second;
@@ -115,6 +117,9 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
   const auto* work = find(inputs.work, inst.parallel_id);
   const auto* locks = find(inputs.locks, inst.parallel_id);
   const auto* tasks = find(inputs.tasks, inst.parallel_id);
+  std::vector<int> barrier_nodes;  // the first thread's barriers, in order: their construct (-1: none)
+  std::vector<int> task_node(tasks ? tasks->size() : 0, -1);  // by position in *tasks
+
 
   for (const ThreadInRegion& part : inst.threads) {
     std::vector<Item> items;
@@ -155,10 +160,12 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       owner_before = i.charged_to;
     }
     if (tasks)
-      for (const TaskInstance* t : *tasks)
-        for (const TaskFragment& f : t->fragments) {
+      for (size_t k = 0; k < tasks->size(); ++k)
+        for (const TaskFragment& f : (*tasks)[k]->fragments) {
           if (f.thread != part.thread) continue;
+          const TaskInstance* t = (*tasks)[k];
           Item& i = items.emplace_back();
+          i.task_position = k;
           i.begin = f.begin;
           i.end = f.end;
           i.duration = f.end - f.begin;
@@ -230,8 +237,8 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
         }
         case Item::Fragment:
           // A task resumed after a taskwait of its own stays where its first fragment ran.
-          node = task_node.try_emplace(i.task, -1).first->second;
-          if (node < 0) node = task_node[i.task] = node_of(tree, parent, "task", i.task->codeptr, symbols);
+          node = task_node[i.task_position];
+          if (node < 0) node = task_node[i.task_position] = node_of(tree, parent, "task", i.task->codeptr, symbols);
           team_construct = false;
           if (i.fragment == &i.task->fragments.front()) tree.nodes[node].instances += static_cast<double>(i.task->count());
           break;
@@ -244,7 +251,11 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       }
       if (node != parent) {
         tree.nodes[node].time_s += i.duration / team;
-        if (team_construct) visits[node][part.index] += 1;
+        if (team_construct) {
+          const size_t at = static_cast<size_t>(node) * team_size + static_cast<size_t>(&part - inst.threads.data());
+          if (visits.size() <= at) visits.resize((static_cast<size_t>(node) + 1) * team_size * 2);
+          visits[at] += 1;
+        }
         if (top) {
           top_total += i.duration;
           if (i.type == Item::Lock) top_locks += i.duration, top_lock_nodes.emplace_back(node, i.duration);
@@ -267,11 +278,9 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       for (const SyncVisit& v : part.syncs)
         if (is_barrier(v)) barrier_nodes.push_back(sync_node.count(&v) ? sync_node[&v] : -1);
   }
-  for (const auto& [node, by_thread] : visits) {
-    double most = 0;
-    for (const auto& [thread, n] : by_thread) most = std::max(most, n);
-    tree.nodes[node].instances += most;
-  }
+  for (size_t node = 0; node * team_size < visits.size() && node < tree.nodes.size(); ++node)
+    tree.nodes[node].instances +=
+        *std::max_element(visits.begin() + node * team_size, visits.begin() + (node + 1) * team_size);
   // Each barrier's phases go to the construct that owns it, the rest to the region's own code;
   // the join's cost stays fork/join, the region's.
   for (size_t b = 0; b < barriers.size(); ++b) {

@@ -43,6 +43,8 @@ struct ConstructTree {
   // Internal: node index by (parent, kind, codeptr), so a construct is symbolised once, and by path.
   std::map<std::tuple<int, const char*, uint64_t>, int> by_address;
   std::unordered_map<std::string, int> by_path;
+  std::tuple<int, const char*, uint64_t> last_address{-1, nullptr, 0};
+  int last_node = -1;
 };
 
 // Per run: the work spans, locks and tasks of each region instance, found once.
