@@ -118,7 +118,11 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
     for (const auto& [path, m] : measure) {
       const double share = m / total;
       if (path.empty() || share < kSmallestShare) continue;  // the region's own, or noise
-      Entry& e = entries_.at(path);
+      // A construct that the typical repeat did not run (a lock taken in another repeat only)
+      // has no place in the tree: its share stays the region's.
+      const auto entry = entries_.find(path);
+      if (entry == entries_.end() || !entry->second.report.time_s.count(threads)) continue;
+      Entry& e = entry->second;
       Problem p = whole;
       if (!is_task_cause(cause.kind))
         for (const Problem& own : found[path])

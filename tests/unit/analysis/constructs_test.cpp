@@ -171,10 +171,10 @@ TEST(Constructs, TasksAppearUnderTheBarrierAndTheTaskwaitTheyRanIn) {
   EXPECT_US(region.outside_constructs_s.at(1), 160);
 }
 
-TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
-  // Region 10 (100 → 300) at 2 threads: one loop 0xA1 (both threads 100 → 200) in which each
-  // thread enters critical 0xC1: thread 0 requests at 110, holds 110 → 150; thread 1 requests at
-  // 120, queues until 150, holds 150 → 160. Barrier 200 → 200, join 200 → 210.
+// Region 10 (100 → 300) at 2 threads: one loop 0xA1 (both threads 100 → 200) in which each
+// thread enters critical 0xC1: thread 0 requests at 110, holds 110 → 150; thread 1 requests at
+// 120, queues until 150, holds 150 → 160. Barrier 200 → 200, join 200 → 210.
+RunLog critical_in_loop_log() {
   const auto loop = ompt_sync_region_barrier_implicit_workshare;
   const auto join = ompt_sync_region_barrier_implicit_parallel;
   LogBuilder b(2, 1000);
@@ -210,7 +210,11 @@ TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
       .sync_end(210, join, 0)
       .implicit_end(210, 0, 12, 1)
       .thread_end(1001);
-  const Report report = report_of(b.log(), 2);
+  return b.log();
+}
+
+TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
+  const Report report = report_of(critical_in_loop_log(), 2);
   const RegionReport& region = parallel_region(report);
   ASSERT_EQ(region.constructs.size(), 1u);
   const report::ConstructReport& for_loop = region.constructs[0];
@@ -262,6 +266,31 @@ TEST(Constructs, SampledLocksTakeNoMoreThanTheThreadsTimeInTheRegion) {
   EXPECT_EQ(lock.instances, 200000u);
   EXPECT_US(lock.time_s.at(1), 1000);
   EXPECT_US(region.outside_constructs_s.at(1), 0);
+}
+
+TEST(Constructs, AConstructOnlyAnotherRepeatRanLeavesItsShareToTheRegion) {
+  // Two repeats of region 0x4000 at 2 threads: the first (the typical one: the two are equally
+  // far from the median) runs the two loops, the second a loop with a critical section. The
+  // region's lock contention is the median of the two; the tree, from the first repeat, has no
+  // critical section to carry it, so it stays the region's.
+  Symbolizer symbols({});
+  std::vector<MeasuredRun> runs(2);
+  const RunLog first = three_phase_log(), second = critical_in_loop_log();
+  for (int k = 0; k < 2; ++k) {
+    const RunLog& log = k == 0 ? first : second;
+    runs[k].record.threads = 2;
+    runs[k].record.repeat = k;
+    runs[k].analysis = analyze_run(build_timeline(log), log.meta, symbols);
+  }
+  const Report report = build_report({"./app"}, 2, runs);
+  const RegionReport& region = parallel_region(report);
+  ASSERT_NE(problem(region.problems, "lock_contention"), nullptr);
+  ASSERT_EQ(region.constructs.size(), 2u);
+  for (const report::ConstructReport& c : region.constructs) {
+    EXPECT_EQ(c.kind, "loop");
+    EXPECT_EQ(problem(c.problems, "lock_contention"), nullptr);
+    EXPECT_TRUE(c.constructs.empty());
+  }
 }
 
 }  // namespace
