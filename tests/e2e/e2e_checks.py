@@ -259,10 +259,15 @@ def scenario_construct_loops(c):
         top = sum(k["time_s"]["2"] for k in region["constructs"]) + region["outside_constructs_s"]["2"]
         if abs(top - region["time_s"]["2"]) > 1e-6 * region["time_s"]["2"]:
             fail(f"{build}: constructs and the rest add up to {top} s, the region took {region['time_s']['2']} s")
-        carrying = [(k["kind"], k["line"]) for k, _ in tree
-                    if any(q["kind"] == "load_imbalance" and q["threads"] == 2 for q in k["problems"])]
-        if [line for _, line in carrying] != [imbalanced]:
-            fail(f"{build}: load_imbalance on {carrying}, expected on the loop at line {imbalanced} alone")
+        carrying = sorted(((q["gain_s"], k["line"]) for k, _ in tree for q in k["problems"]
+                           if q["kind"] == "load_imbalance" and q["threads"] == 2), reverse=True)
+        # clang's runs read the threads' CPU time, so a balanced loop's barrier carries nothing; the
+        # gcc build's do not (no kernel accounting under the interposer), so a loaded machine's
+        # preemptions put some wall imbalance on the balanced loops: there the loop must carry most.
+        alone = build == "three_loops"
+        if not carrying or carrying[0][1] != imbalanced or (alone and len(carrying) > 1):
+            fail(f"{build}: load_imbalance (gain, line) on {carrying}, expected on line {imbalanced}"
+                 + (" alone" if alone else " first"))
         whole = [q for q in region["problems"] if q["kind"] == "load_imbalance" and q["threads"] == 2]
         where = f"three_loops.c:{imbalanced}"
         if not whole or where not in whole[0]["hint"]:
