@@ -41,6 +41,7 @@ ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s) {
   into.outside_s += s.outside_s;
   into.tasks += s.tasks;
   into.usage += s.usage;
+  into.mpi_s += s.mpi_s;
   return into;
 }
 
@@ -53,6 +54,7 @@ ThreadSplit operator*(ThreadSplit s, double f) {
   s.outside_s *= f;
   s.tasks *= f;
   s.usage = s.usage * f;
+  s.mpi_s *= f;
   return s;
 }
 
@@ -65,6 +67,20 @@ const RegionInstance* typical_instance(std::vector<const RegionInstance*> record
   });
   return *mid;
 }
+
+namespace {
+
+// How much of [begin, end] the top-level region instances cover. `top` holds their intervals,
+// ordered by begin; top-level instances of one process do not overlap.
+double overlap_with(const std::vector<std::pair<double, double>>& top, double begin, double end) {
+  auto it = std::upper_bound(top.begin(), top.end(), std::make_pair(begin, begin));
+  if (it != top.begin()) --it;
+  double covered = 0;
+  for (; it != top.end() && it->first < end; ++it) covered += std::max(0.0, std::min(end, it->second) - std::max(begin, it->first));
+  return covered;
+}
+
+}  // namespace
 
 ProgramProfile profile_program(const Timeline& timeline) {
   ProgramProfile out;
@@ -137,8 +153,20 @@ ProgramProfile profile_program(const Timeline& timeline) {
       in_top_regions[m.threads[i].thread] += top;
     }
   }
-  out.serial_s = std::max(0.0, out.wall_s - out.in_regions_s);
-  for (ThreadSplit& t : out.threads) t.outside_s = std::max(0.0, out.wall_s - in_top_regions[t.thread]);
+  // MPI calls outside the top-level regions are MPI time, not serial code (docs/mpi.md); inside a
+  // region (MPI_THREAD_MULTIPLE) they are the work of the segment they ran in.
+  std::vector<std::pair<double, double>> top;
+  for (const RegionInstance& r : timeline.regions)
+    if (r.parent_parallel_id == 0) top.emplace_back(r.begin, r.end);
+  std::sort(top.begin(), top.end());
+  std::unordered_map<uint32_t, double> mpi_outside;
+  for (const MpiInterval& m : timeline.mpi) mpi_outside[m.thread] += (m.end - m.begin) - overlap_with(top, m.begin, m.end);
+  out.mpi_s = mpi_outside.count(0) ? mpi_outside[0] : 0.0;  // log thread 0: the initial thread
+  out.serial_s = std::max(0.0, out.wall_s - out.in_regions_s - out.mpi_s);
+  for (ThreadSplit& t : out.threads) {
+    t.mpi_s = mpi_outside.count(t.thread) ? mpi_outside[t.thread] : 0.0;
+    t.outside_s = std::max(0.0, out.wall_s - in_top_regions[t.thread] - t.mpi_s);
+  }
   return out;
 }
 

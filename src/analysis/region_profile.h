@@ -38,7 +38,8 @@ struct RegionProfile {
 struct ProgramProfile {
   double wall_s = 0;          // clock start → finalize (or last event)
   double in_regions_s = 0;    // top-level regions' wall time
-  double serial_s = 0;        // wall_s - in_regions_s
+  double serial_s = 0;        // wall_s - in_regions_s - mpi_s
+  double mpi_s = 0;           // the initial thread's MPI calls outside top-level regions (docs/mpi.md)
   std::vector<RegionProfile> regions;  // ordered by first appearance
   std::vector<ThreadSplit> threads;    // by log thread index
 };

@@ -94,6 +94,8 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   const ProgramProfile program = profile_program(timeline);
   out.wall_s = program.wall_s;
   out.serial_s = program.serial_s;
+  out.mpi_s = program.mpi_s;
+  out.mpi = !timeline.mpi.empty();
   out.threads = program.threads;
   out.events = timeline.events;
   out.runtime = meta.runtime;

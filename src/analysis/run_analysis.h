@@ -41,6 +41,8 @@ struct RegionRun {
 struct RunAnalysis {
   double wall_s = 0;
   double serial_s = 0;
+  double mpi_s = 0;      // the initial thread's MPI calls outside parallel regions (docs/mpi.md)
+  bool mpi = false;      // MPI calls were observed
   std::vector<ThreadSplit> threads;
   std::map<CallsiteKey, RegionRun> regions;
   uint64_t events = 0;

@@ -369,13 +369,17 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   report.threads.assign(thread_set.begin(), thread_set.end());
 
   for (const auto& [t, analyses] : by_threads) {
-    std::vector<double> wall, serial;
+    std::vector<double> wall, serial, mpi;
+    bool any_mpi = false;
     for (const RunAnalysis* a : analyses) {
       wall.push_back(a->wall_s);
       serial.push_back(a->serial_s);
+      mpi.push_back(a->mpi_s);
+      any_mpi = any_mpi || a->mpi;
     }
     report.program_time_s[t] = median(wall);
     report.serial_s[t] = median(serial);
+    if (any_mpi) report.mpi_s[t] = median(mpi);
     report.program_threads[t] = analyses.front()->threads;
   }
   if (!report.program_time_s.empty()) {

@@ -237,6 +237,9 @@ class ThreadWalk {
       case EventKind::ThreadUsage:
         on_usage(e, t);
         break;
+      case EventKind::MpiCall:
+        out_.mpi.push_back({thread_, e.detail, std::min(t, log_.seconds(e.codeptr)), t});
+        break;
       case EventKind::LightTasks:
         out_.light_tasks += e.arg;
         if (size_t p = current_part(); p != kNoPart) parts_[p].data.tasks_completed += e.arg;

@@ -132,6 +132,14 @@ struct WorkSpan {
   uint32_t parallel_id = 0;  // innermost region the thread was in (0: serial code)
 };
 
+// An MPI call on one thread (libompscope_mpi.so, docs/mpi.md).
+struct MpiInterval {
+  uint32_t thread = 0;
+  uint8_t call = 0;  // MpiCallKind
+  double begin = 0;
+  double end = 0;
+};
+
 struct ThreadSummary {
   uint32_t thread = 0;
   double first = 0;  // first event
@@ -145,6 +153,7 @@ struct Timeline {
   std::vector<LockAcquisition> locks;    // ordered by request
   std::vector<TaskInstance> tasks;       // recorded ones ordered by creation, then light batches
   std::vector<WorkSpan> work;            // per thread, in order of their ends
+  std::vector<MpiInterval> mpi;          // per thread, in order of their ends
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
   uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)

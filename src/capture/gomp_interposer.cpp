@@ -488,6 +488,14 @@ using namespace ompscope::capture;
 
 // ---- The entry points ---------------------------------------------------------------------------
 
+// The recording entry points of libompscope_mpi.so (docs/mpi.md), as the OMPT tool defines them.
+OMPSCOPE_EXPORT uint64_t ompscope_mpi_enter() { return g_active ? read_ticks(g_clock) : 0; }
+
+OMPSCOPE_EXPORT void ompscope_mpi_leave(uint64_t entered, unsigned call) {
+  if (entered == 0 || !g_active) return;
+  emit(ompscope::EventKind::MpiCall, entered, 0, 0, 0, 0, static_cast<uint8_t>(call));
+}
+
 OMPSCOPE_EXPORT void GOMP_parallel(OutlinedFn fn, void* data, unsigned num_threads, unsigned flags) {
   run_region(fn, data, num_threads,
              [&](OutlinedFn f, void* d) { g_real.parallel(f, d, num_threads, flags); });

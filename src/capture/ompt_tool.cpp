@@ -414,6 +414,19 @@ size_t chunk_bytes_from_env() {
 
 using namespace ompscope::capture;
 
+// The recording entry points of libompscope_mpi.so (docs/mpi.md): the MPI call's entry time, or
+// 0 while the tool is not recording; the call's record, in this thread's log, when it returns.
+extern "C" __attribute__((visibility("default"))) uint64_t ompscope_mpi_enter() {
+  return g_config.directory ? ompscope::read_ticks(g_clock) : 0;
+}
+
+extern "C" __attribute__((visibility("default"))) void ompscope_mpi_leave(uint64_t entered, unsigned call) {
+  if (entered == 0 || dark()) return;  // nothing is recorded inside sampled-out instances
+  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
+  append_event(t_log, g_config, g_clock,
+               ompscope::Event{0, entered, 0, 0, 0, 0, ompscope::EventKind::MpiCall, static_cast<uint8_t>(call)});
+}
+
 extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
     unsigned int omp_version, const char* runtime_version) {
   const char* disable = getenv("OMPSCOPE_DISABLE");

@@ -52,6 +52,19 @@ Target resolve_target(const std::vector<std::string>& argv, RuntimeChoice choice
   if (access(t.resolved_path.c_str(), X_OK) != 0)
     throw Error(fmt::format("cannot start '{}': not executable", t.resolved_path));
   t.runtime = detect_program_runtime(t.resolved_path);
+  if (t.runtime.kind == RuntimeKind::None) {
+    // A launcher (`mpirun -np 2 ./app`, docs/mpi.md): the program it runs is the first of its
+    // arguments that is an executable with an OpenMP runtime.
+    for (size_t i = 1; i < argv.size(); ++i) {
+      std::error_code ec;
+      if (!fs::is_regular_file(argv[i], ec) || access(argv[i].c_str(), X_OK) != 0) continue;
+      if (const ProgramRuntime r = detect_program_runtime(argv[i]);
+          r.kind != RuntimeKind::None && r.kind != RuntimeKind::Unknown) {
+        t.runtime = r;
+        break;
+      }
+    }
+  }
   t.libomp = find_libomp();
   if (t.runtime.kind == RuntimeKind::GnuLibgomp && choice == RuntimeChoice::Native) {
     if (!fs::exists(gomp_tool_library_path()))
@@ -184,10 +197,18 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
 
   Launch launch;
   launch.argv = target.argv;
-  if (target.interposed) {
+  // An MPI program gets libompscope_mpi.so preloaded after the tool library, whose recording
+  // entry points it calls (docs/mpi.md); any other program gets exactly what it got before.
+  std::string preload;
+  const bool mpi = !target.runtime.mpi.empty() && fs::exists(mpi_tool_library_path());
+  if (target.interposed) preload = gomp_tool_library_path().string();
+  else if (mpi) preload = tool_library_path().string();
+  if (mpi) preload += ":" + mpi_tool_library_path().string();
+  if (!preload.empty()) {
     const char* old = getenv("LD_PRELOAD");
-    launch.env["LD_PRELOAD"] = gomp_tool_library_path().string() + (old && *old ? ":" + std::string(old) : "");
-  } else {
+    launch.env["LD_PRELOAD"] = preload + (old && *old ? ":" + std::string(old) : "");
+  }
+  if (!target.interposed) {
     launch.env["OMP_TOOL"] = "enabled";
     launch.env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
   }

@@ -107,9 +107,10 @@ ProgramRuntime detect_program_runtime(const std::string& program_path) {
   if (!is_elf) return r;
   r.kind = RuntimeKind::None;
   for (const std::string& lib : analysis::elf_needed_libraries(program_path)) {
-    if (lib.starts_with("libomp")) r = {RuntimeKind::LlvmLibomp, lib};
-    else if (lib.starts_with("libgomp")) r = {RuntimeKind::GnuLibgomp, lib};
-    else if (lib.starts_with("libiomp")) r = {RuntimeKind::IntelLibiomp, lib};
+    if (lib.starts_with("libomp")) r.kind = RuntimeKind::LlvmLibomp, r.needed = lib;
+    else if (lib.starts_with("libgomp")) r.kind = RuntimeKind::GnuLibgomp, r.needed = lib;
+    else if (lib.starts_with("libiomp")) r.kind = RuntimeKind::IntelLibiomp, r.needed = lib;
+    if (lib.starts_with("libmpi")) r.mpi = lib;  // Open MPI, MPICH (libmpi.so.12, libmpich), Intel MPI
   }
   return r;
 }
@@ -162,5 +163,7 @@ fs::path tool_library_path() {
 }
 
 fs::path gomp_tool_library_path() { return tool_library_path().parent_path() / "libompscope_gomp.so"; }
+
+fs::path mpi_tool_library_path() { return tool_library_path().parent_path() / "libompscope_mpi.so"; }
 
 }  // namespace ompscope::cli

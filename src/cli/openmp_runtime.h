@@ -14,6 +14,7 @@ enum class RuntimeKind { LlvmLibomp, GnuLibgomp, IntelLibiomp, None, Unknown };
 struct ProgramRuntime {
   RuntimeKind kind = RuntimeKind::Unknown;
   std::string needed;  // the DT_NEEDED entry that selected it
+  std::string mpi;     // the MPI library it needs (libmpi.so.40, libmpich.so.12 ...), "" for none
   std::string describe() const;
 };
 
@@ -37,6 +38,8 @@ std::filesystem::path make_gomp_shim(const std::filesystem::path& dir, const std
 std::filesystem::path tool_library_path();
 // libompscope_gomp.so beside it: the capture path for GNU libgomp, preloaded (docs/libgomp.md).
 std::filesystem::path gomp_tool_library_path();
+// libompscope_mpi.so beside it: MPI call times, preloaded into MPI programs (docs/mpi.md).
+std::filesystem::path mpi_tool_library_path();
 
 // The libgomp entry points a GCC-built program calls that the interposer does not observe, from
 // its undefined symbols, with the construct each stands for ("GOMP_taskloop (taskloop)").

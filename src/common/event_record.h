@@ -1,6 +1,7 @@
 // The event log's record: the one contract between src/capture (writer, inside the user's
 // process) and src/analysis (reader, offline). Fixed size, trivially copyable, versioned.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -51,8 +52,21 @@ enum class EventKind : uint8_t {
                       // id2: minor faults; arg: involuntary context switches; arg2: major faults.
                       // The counters are cumulative and truncated: readers take differences modulo
                       // their width.
+  MpiCall,            // an MPI call on this thread (libompscope_mpi.so, docs/mpi.md), written when it
+                      // returns: codeptr: ticks at its entry; detail: the call (MpiCallKind)
   Count
 };
+
+// The MPI calls libompscope_mpi.so times (docs/mpi.md); names in kMpiCallNames.
+enum class MpiCallKind : uint8_t {
+  Init, Finalize, Send, Recv, Sendrecv, Wait, Waitall, Barrier, Bcast, Reduce, Allreduce, Gather,
+  Allgather, Scatter, Alltoall, Probe, Waitany, Count
+};
+inline constexpr const char* kMpiCallNames[] = {
+    "MPI_Init", "MPI_Finalize", "MPI_Send", "MPI_Recv", "MPI_Sendrecv", "MPI_Wait", "MPI_Waitall", "MPI_Barrier",
+    "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Allgather", "MPI_Scatter", "MPI_Alltoall",
+    "MPI_Probe", "MPI_Waitany"};
+static_assert(sizeof kMpiCallNames / sizeof *kMpiCallNames == static_cast<size_t>(MpiCallKind::Count));
 
 // 32 bytes, laid out without padding. Field meaning depends on `kind` (see EventKind).
 // codeptr is the callsite's return address (0 when the runtime gives none).

@@ -138,6 +138,8 @@ std::string render_text_report(const Report& report, const TextOptions& options)
       out += fmt::format(", efficiency {}", format_percent(e->second));
     if (const auto s = report.serial_s.find(t); s != report.serial_s.end())
       out += fmt::format(", outside parallel regions {}", format_seconds(s->second));
+    if (const auto m = report.mpi_s.find(t); m != report.mpi_s.end())
+      out += fmt::format(", in MPI calls {}", format_seconds(m->second));
     const auto lost = report.program_time_lost_s.find(t);
     const auto rest = report.program_unexplained_s.find(t);
     if (lost != report.program_time_lost_s.end() && rest != report.program_unexplained_s.end() && lost->second > 0)

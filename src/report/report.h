@@ -51,6 +51,8 @@ struct ThreadSplit {
   double tasks = 0;        // explicit tasks that completed on the thread (scaled like the times
                            // for sampled-out region instances, hence not an integer)
   WorkUsage usage;         // the kernel's accounting of the part of work_s it was read over
+  double mpi_s = 0;        // program level only: time in MPI calls outside parallel regions (not
+                           // in outside_s; docs/mpi.md)
 };
 
 struct RunRecord {
@@ -218,6 +220,9 @@ struct Report {
   int cores = 0;
   std::vector<RunRecord> runs;
   std::map<int, double> program_time_s, program_speedup, program_efficiency, serial_s;
+  // The initial thread's time in MPI calls outside parallel regions (docs/mpi.md): never in
+  // serial_s. Empty for a program that makes no MPI call observed.
+  std::map<int, double> mpi_s;
   // T(t) − T(t0)·t0/t, and what the top-level regions' and serial code's causes leave of it.
   std::map<int, double> program_time_lost_s, program_unexplained_s;
   double amdahl_speedup_bound = 0;  // 0: unknown

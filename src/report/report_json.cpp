@@ -25,6 +25,7 @@ json split_json(const ThreadSplit& s, bool program) {
             {"barrier_wait_s", s.barrier_wait_s}, {"lock_wait_s", s.lock_wait_s}, {"fork_join_s", s.fork_join_s},
             {"tasks", s.tasks}};
   if (program) j["outside_s"] = s.outside_s;
+  if (program && s.mpi_s > 0) j["mpi_s"] = s.mpi_s;
   // The kernel's accounting of the part of work_s it was read over (region instances recorded
   // in full), scaled like the other figures.
   if (s.usage.wall_s > 0)
@@ -160,7 +161,8 @@ std::map<int, std::vector<ThreadSplit>> read_splits(const json& object) {
     for (const json& row : rows) {
       ThreadSplit split{get<uint32_t>(row, "thread", static_cast<uint32_t>(list.size())), get(row, "work_s", 0.0),
                         get(row, "task_s", 0.0), get(row, "barrier_wait_s", 0.0), get(row, "lock_wait_s", 0.0),
-                        get(row, "fork_join_s", 0.0), get(row, "outside_s", 0.0), get(row, "tasks", 0.0), {}};
+                        get(row, "fork_join_s", 0.0), get(row, "outside_s", 0.0), get(row, "tasks", 0.0), {},
+                        get(row, "mpi_s", 0.0)};
       if (const json* u = member(row, "work_usage"); u != nullptr && u->is_object())
         split.usage = {get(*u, "read_over_s", 0.0),  get(*u, "cpu_s", 0.0),        get(*u, "system_s", 0.0),
                        get(*u, "minor_faults", 0.0), get(*u, "major_faults", 0.0), get(*u, "involuntary_switches", 0.0)};
@@ -383,6 +385,7 @@ json to_json(const Report& report) {
                   {"time_lost_s", by_threads(report.program_time_lost_s)},
                   {"unexplained_s", by_threads(report.program_unexplained_s)},
                   {"per_thread", splits_json(report.program_threads, true)}};
+  if (!report.mpi_s.empty()) program["mpi_s"] = by_threads(report.mpi_s);
   if (report.amdahl_speedup_bound > 0) program["amdahl_speedup_bound"] = report.amdahl_speedup_bound;
   if (report.program_model) program["model"] = model_json(*report.program_model);
   doc["program"] = program;
@@ -448,6 +451,7 @@ Report report_from_json(const json& doc, const std::string& source) {
       report.program_speedup = read_by_threads<double>(*program, "speedup");
       report.program_efficiency = read_by_threads<double>(*program, "efficiency");
       report.serial_s = read_by_threads<double>(*program, "serial_s");
+      report.mpi_s = read_by_threads<double>(*program, "mpi_s");
       report.program_time_lost_s = read_by_threads<double>(*program, "time_lost_s");
       report.program_unexplained_s = read_by_threads<double>(*program, "unexplained_s");
       report.program_threads = read_splits(*program);

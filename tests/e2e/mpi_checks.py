@@ -45,6 +45,56 @@ def check_rank_reports(c, out, form):
     if os.path.exists(os.path.join(out, "runs", "run-r0", "meta.txt")):
         fail(f"{form}: a log was written outside the rank directories")
 
+def modules(log_dir):
+    return [l.split(None, 4)[4].strip() for l in open(os.path.join(log_dir, "meta.txt")) if l.startswith("module ")]
+
+def check_mpi_time(c, out, form):
+    """Each rank's MPI time is its own category: outside parallel regions, not serial code; rank 0,
+    with half rank 1's work, waits in MPI_Allreduce for most of the difference."""
+    mpi, region = {}, {}
+    for rank in (0, 1):
+        report = load(os.path.join(out, f"rank-{rank}"))
+        program = report["program"]
+        if "mpi_s" not in program or program["mpi_s"].get("2", 0) <= 0:
+            fail(f"{form}: rank {rank} has no MPI time: {program}")
+        mpi[rank], serial = program["mpi_s"]["2"], program["serial_s"]["2"]
+        if serial > 0.2 * mpi[rank]:
+            fail(f"{form}: rank {rank}: serial {serial:.4f} s beside MPI {mpi[rank]:.4f} s: MPI time counted as serial?")
+        for r in report["regions"]:
+            for p in r["problems"]:
+                if p["kind"] == "serial_code" and p["time_s"] > serial + 1e-9:
+                    fail(f"{form}: rank {rank}: serial_code of {p['time_s']} s is more than the serial time {serial}")
+        per = program["per_thread"]["2"][0]
+        if abs(per["mpi_s"] - mpi[rank]) > 1e-9:
+            fail(f"{form}: rank {rank}: the initial thread's mpi_s {per['mpi_s']} is not the program's {mpi[rank]}")
+        region[rank] = region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])["time_s"]["2"]
+        log = os.path.normpath(os.path.join(out, f"rank-{rank}", report["runs"][0]["log"]))
+        if not any(m.endswith("libompscope_mpi.so") for m in modules(log)):
+            fail(f"{form}: rank {rank} ran without libompscope_mpi.so")
+    if not region[1] > 1.3 * region[0]:
+        fail(f"{form}: rank 1's loop ({region[1]:.3f} s) is not longer than rank 0's ({region[0]:.3f} s)")
+    if not mpi[0] - mpi[1] > 0.5 * (region[1] - region[0]):
+        fail(f"{form}: rank 0's MPI time {mpi[0]:.3f} s is not above rank 1's {mpi[1]:.3f} s by most of the "
+             f"loops' difference {region[1] - region[0]:.3f} s")
+
+def scenario_mpi_time(c):
+    """MPI time measured by libompscope_mpi.so, in both launch forms; a program without MPI gets no
+    PMPI layer (its process maps exactly what it mapped before)."""
+    env = dict(ROOT_ENV, OMP_NUM_THREADS="2")
+    outside = c.out("ompscope-outside")
+    run(mpirun(c, 2) + [c.bin, "profile", "-o", outside, "--", c.prog("hybrid")], env=env, check_rc=0)
+    check_mpi_time(c, outside, "mpirun ompscope")
+    inside = c.out("ompscope-inside")
+    run([c.bin, "profile", "-o", inside, "--"] + mpirun(c, 2) + [c.prog("hybrid")], env=env, check_rc=0)
+    check_mpi_time(c, inside, "ompscope mpirun")
+    plain = c.out("no-mpi")
+    run([c.bin, "profile", "-o", plain, "--", c.prog("imbalanced_loop")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+    mapped = modules(os.path.join(plain, "runs", "run-r0"))
+    if any("libompscope_mpi" in m or "libmpi" in m for m in mapped):
+        fail(f"a program without MPI got the PMPI layer: {mapped}")
+    if "mpi_s" in load(plain)["program"]:
+        fail("a program without MPI has MPI time")
+
 def scenario_mpi_ranks(c):
     """Both launch forms of a 2-rank job: `mpirun -np 2 ompscope profile -o DIR -- ./hybrid` (one
     ompscope per rank) and `ompscope profile -o DIR -- mpirun -np 2 ./hybrid` (the tool reaches each

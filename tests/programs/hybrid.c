@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const long unit = argc > 1 ? atol(argv[1]) : 150000;
+  const long unit = argc > 1 ? atol(argv[1]) : 1000000;
   const int chunks = 64 * (rank == 1 ? 2 : 1);
   double local = 0.0;
 #pragma omp parallel for reduction(+ : local) schedule(static)

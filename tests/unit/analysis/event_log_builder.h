@@ -120,6 +120,10 @@ class Stream {
   // The thread's kernel accounting read at an edge of a stretch of work: `edge` 0 at its start,
   // 1 at its end; cumulative CPU time (µs here, ns in the record), system time (µs), faults and
   // involuntary switches.
+  // An MPI call from `begin` to `end` (libompscope_mpi.so), written when it returns.
+  Stream& mpi_call(uint64_t begin, uint64_t end, MpiCallKind call) {
+    return add(event(end, EventKind::MpiCall, 0, 0, 0, 0, static_cast<uint8_t>(call), begin * 1000));
+  }
   Stream& usage(uint64_t t, uint8_t edge, uint64_t cpu_us, uint32_t system_us, uint32_t minor_faults = 0,
                 uint16_t major_faults = 0, uint32_t switches = 0) {
     return add(event(t, EventKind::ThreadUsage, system_us, minor_faults, switches, major_faults, edge, cpu_us * 1000));

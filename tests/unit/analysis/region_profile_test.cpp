@@ -147,6 +147,71 @@ TEST(ProfileProgram, TwoThreadLogFromEvents) {
   EXPECT_US(p.threads[1].barrier_wait_s, 215);
 }
 
+// A rank of a hybrid program: MPI_Init (10 → 60) and an MPI_Allreduce (500 → 900) on the initial
+// thread outside the region (100 → 455), and one MPI call inside it (MPI_THREAD_MULTIPLE, 200 →
+// 250), which is the work of its segment. docs/mpi.md.
+TEST(ProfileProgram, MpiCallsOutsideRegionsAreMpiTimeNotSerialCode) {
+  using testing::LogBuilder;
+  LogBuilder b(1, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .mpi_call(10, 60, MpiCallKind::Init)
+      .parallel_begin(100, 10, 2, 1, 0xA0)
+      .implicit_begin(102, 10, 11, 1, 0)
+      .mpi_call(200, 250, MpiCallKind::Send)
+      .sync_begin(400, ompt_sync_region_barrier_implicit_parallel)
+      .sync_end(450, ompt_sync_region_barrier_implicit_parallel)
+      .implicit_end(450, 10, 11, 0)
+      .parallel_end(455, 10, 2, 0xA0)
+      .mpi_call(500, 900, MpiCallKind::Allreduce)
+      .initial_task_end(1000, 1, 2);
+  const Timeline timeline = build_timeline(b.log());
+  ASSERT_EQ(timeline.mpi.size(), 3u);
+  EXPECT_EQ(timeline.mpi[2].call, static_cast<uint8_t>(MpiCallKind::Allreduce));
+  EXPECT_US(timeline.mpi[2].begin, 500);
+  EXPECT_US(timeline.mpi[2].end, 900);
+  const ProgramProfile p = profile_program(timeline);
+  EXPECT_US(p.wall_s, 1000);
+  EXPECT_US(p.in_regions_s, 355);
+  EXPECT_US(p.mpi_s, 50 + 400);
+  EXPECT_US(p.serial_s, 1000 - 355 - 450);
+  ASSERT_EQ(p.threads.size(), 1u);
+  EXPECT_US(p.threads[0].mpi_s, 450);
+  EXPECT_US(p.threads[0].outside_s, 1000 - 355 - 450);
+  // The call inside the region is work of its segment; the thread's parts add up to the run.
+  const ThreadSplit& s = p.threads[0];
+  EXPECT_US(s.work_s + s.barrier_wait_s + s.lock_wait_s + s.fork_join_s + s.outside_s + s.mpi_s, 1000);
+}
+
+TEST(ProfileProgram, AnMpiCallAcrossARegionsEdgeCountsOnlyItsPartOutside) {
+  using testing::LogBuilder;
+  LogBuilder b(1, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0xA0)
+      .implicit_begin(102, 10, 11, 1, 0)
+      .implicit_end(300, 10, 11, 0)
+      .parallel_end(300, 10, 2, 0xA0)
+      .parallel_begin(600, 12, 2, 1, 0xA0)
+      .implicit_begin(602, 12, 13, 1, 0)
+      .implicit_end(700, 12, 13, 0)
+      .parallel_end(700, 12, 2, 0xA0)
+      .initial_task_end(1000, 1, 2);
+  // Hand-placed (the builder writes in time order): one call from 250 to 650 spans the gap
+  // between the two instances (300 → 600) and a part of each.
+  RunLog log = b.log();
+  log.threads[0].events.insert(log.threads[0].events.end() - 1,
+                               testing::event(650, EventKind::MpiCall, 0, 0, 0, 0,
+                                              static_cast<uint8_t>(MpiCallKind::Wait), 250 * 1000));
+  std::stable_sort(log.threads[0].events.begin(), log.threads[0].events.end(),
+                   [](const Event& a, const Event& c) { return a.time < c.time; });
+  const ProgramProfile p = profile_program(build_timeline(log));
+  EXPECT_US(p.mpi_s, 300);
+  EXPECT_US(p.serial_s, 1000 - 300 - 300);
+}
+
 TEST(ThreadSplit, PlusEqualsSumsEveryTimeAndTheTaskCountAndKeepsTheLeftThread) {
   ThreadSplit a{1, 1, 2, 3, 4, 5, 6, 7, {1, 2, 3, 4, 5, 6}};
   const ThreadSplit b{9, 10, 20, 30, 40, 50, 60, 70, {10, 20, 30, 40, 50, 60}};
