@@ -55,19 +55,19 @@ def check_mpi_time(c, out, form):
     for rank in (0, 1):
         report = load(os.path.join(out, f"rank-{rank}"))
         program = report["program"]
-        if "mpi_s" not in program or program["mpi_s"].get("2", 0) <= 0:
+        if "mpi_s" not in program or program["mpi_s"].get("1", 0) <= 0:
             fail(f"{form}: rank {rank} has no MPI time: {program}")
-        mpi[rank], serial = program["mpi_s"]["2"], program["serial_s"]["2"]
+        mpi[rank], serial = program["mpi_s"]["1"], program["serial_s"]["1"]
         if serial > 0.2 * mpi[rank]:
             fail(f"{form}: rank {rank}: serial {serial:.4f} s beside MPI {mpi[rank]:.4f} s: MPI time counted as serial?")
         for r in report["regions"]:
             for p in r["problems"]:
                 if p["kind"] == "serial_code" and p["time_s"] > serial + 1e-9:
                     fail(f"{form}: rank {rank}: serial_code of {p['time_s']} s is more than the serial time {serial}")
-        per = program["per_thread"]["2"][0]
+        per = program["per_thread"]["1"][0]
         if abs(per["mpi_s"] - mpi[rank]) > 1e-9:
             fail(f"{form}: rank {rank}: the initial thread's mpi_s {per['mpi_s']} is not the program's {mpi[rank]}")
-        region[rank] = region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])["time_s"]["2"]
+        region[rank] = region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])["time_s"]["1"]
         log = os.path.normpath(os.path.join(out, f"rank-{rank}", report["runs"][0]["log"]))
         if not any(m.endswith("libompscope_mpi.so") for m in modules(log)):
             fail(f"{form}: rank {rank} ran without libompscope_mpi.so")
@@ -79,8 +79,10 @@ def check_mpi_time(c, out, form):
 
 def scenario_mpi_time(c):
     """MPI time measured by libompscope_mpi.so, in both launch forms; a program without MPI gets no
-    PMPI layer (its process maps exactly what it mapped before)."""
-    env = dict(ROOT_ENV, OMP_NUM_THREADS="2")
+    PMPI layer (its process maps exactly what it mapped before). One thread per rank: a core
+    each, so rank 1's double work shows as a loop about twice as long (with 2 threads each, the
+    4 threads share 2 cores and rank 1's loop speeds up once rank 0 waits)."""
+    env = dict(ROOT_ENV, OMP_NUM_THREADS="1")
     outside = c.out("ompscope-outside")
     run(mpirun(c, 2) + [c.bin, "profile", "-o", outside, "--", c.prog("hybrid")], env=env, check_rc=0)
     check_mpi_time(c, outside, "mpirun ompscope")
@@ -121,10 +123,20 @@ def main():
     ap.add_argument("scenario")
     for arg in ("--ompscope", "--programs", "--sources", "--work", "--mpirun"):
         ap.add_argument(arg, required=True)
+    # Timing-sensitive scenarios get attempts, as in e2e_checks.py: a neighbour's build on the
+    # 2 vCPUs can hold a core for a whole run; a regression fails all of them.
+    ap.add_argument("--attempts", type=int, default=1)
     a = ap.parse_args()
     c = Ctx(a)
     c.mpirun = a.mpirun
-    globals()["scenario_" + a.scenario](c)
+    for attempt in range(1, a.attempts + 1):
+        try:
+            globals()["scenario_" + a.scenario](c)
+            break
+        except SystemExit as e:
+            if e.code != 1 or attempt == a.attempts:
+                raise
+            print(f"attempt {attempt} of {a.scenario} failed (above); timing on a shared machine: trying again")
     print("ok", a.scenario)
 
 if __name__ == "__main__":
