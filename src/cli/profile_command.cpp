@@ -41,13 +41,28 @@ Command add_profile_command(CLI::App& parent) {
                 run.record.log = fs::relative(out / run.record.log, rank_out).string();
                 write_report_files(rank_out, report_of(run));
               }
-              fmt::print(stderr, "ompscope: the program ran as {} MPI ranks: each rank's report written to {}/rank-R/\n",
-                         result.ranks.size(), out.string());
+              if (const auto merged = merge_rank_reports_in(out, static_cast<int>(result.ranks.size()))) {
+                show_text_report(*merged, stderr);
+                fmt::print(stderr, "ompscope: the program ran as {} MPI ranks: each rank's report in {}/rank-R/, the "
+                           "merged report in {}/report.json and report.html\n", result.ranks.size(), out.string(),
+                           out.string());
+              }
             } else {
               const analysis::Report report = report_of(result.run);
               write_report_files(out, report);
-              if (!own_rank().ranked()) show_text_report(report, stderr);
-              fmt::print(stderr, "ompscope: report written to {}/report.json and report.html\n", out.string());
+              if (!own_rank().ranked()) {
+                show_text_report(report, stderr);
+                fmt::print(stderr, "ompscope: report written to {}/report.json and report.html\n", out.string());
+              } else if (const auto merged = merge_rank_reports_in(options->out, own_rank().size)) {
+                // The last rank to finish merges them all (docs/mpi.md); any rank may merge a
+                // report another rank rewrites later, whose own merge then follows.
+                show_text_report(*merged, stderr);
+                fmt::print(stderr, "ompscope: rank {} merged the {} ranks' reports into {}/report.json and report.html\n",
+                           own_rank().rank, merged->ranks.size(), options->out);
+              } else {
+                fmt::print(stderr, "ompscope: rank {}'s report written to {}/report.json; the last rank to finish "
+                           "merges them into {}/report.json\n", own_rank().rank, out.string(), options->out);
+              }
             }
             if (!result.outcome.ok())
               fmt::print(stderr, "ompscope: the program {}; the report holds what was captured until then\n",

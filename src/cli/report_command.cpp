@@ -13,6 +13,7 @@
 #include "report/report_json.h"
 
 namespace ompscope::cli {
+namespace fs = std::filesystem;
 namespace {
 
 report::Report analyse_raw_log(const std::string& dir) {
@@ -38,7 +39,12 @@ Command add_report_command(CLI::App& parent) {
   return {app, [options]() -> int {
             // A raw log directory (e.g. from OMP_TOOL_LIBRARIES set by hand) is analysed first.
             const bool raw_log = std::filesystem::exists(std::filesystem::path(options->dir) / kMetaFileName);
-            const report::Report report = raw_log ? analyse_raw_log(options->dir) : read_report_file(options->dir);
+            // The ranks' reports of an MPI job not merged yet (docs/mpi.md) are merged first.
+            const fs::path dir = options->dir;
+            std::optional<report::Report> merged;
+            if (!raw_log && !fs::exists(dir / "report.json") && has_rank_reports(dir)) merged = merge_rank_reports_in(dir, 0);
+            const report::Report report =
+                raw_log ? analyse_raw_log(options->dir) : merged ? *merged : read_report_file(options->dir);
             if (options->format == "json") fmt::print("{}\n", report::to_json(report).dump(2));
             else if (options->format == "csv") fmt::print("{}", output::render_csv_report(report));
             else if (options->format == "html") fmt::print("{}", output::render_html_report(report));

@@ -3,9 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
+#include "analysis/rank_merge.h"
 #include "common/error.h"
 #include "output/csv_report.h"
 #include "output/html_report.h"
@@ -16,11 +21,32 @@ namespace ompscope::cli {
 namespace fs = std::filesystem;
 
 namespace {
+// Written beside its place and renamed into it: another rank's ompscope reading it meanwhile
+// (docs/mpi.md) sees the old file or the new one, never half of one.
 void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  const fs::path partial = path.string() + ".partial";
+  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
   out << text;
   out.flush();
   if (!out) throw Error(fmt::format("cannot write {} (disk full?)", path.string()));
+  out.close();
+  std::error_code ec;
+  fs::rename(partial, path, ec);
+  if (ec) throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+}
+
+std::vector<std::pair<int, fs::path>> rank_report_files(const fs::path& dir) {
+  std::vector<std::pair<int, fs::path>> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= 5 || name.compare(0, 5, "rank-") != 0 ||
+        !std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    if (fs::exists(entry.path() / "report.json")) out.emplace_back(std::stoi(name.substr(5)), entry.path() / "report.json");
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 }  // namespace
 
@@ -47,6 +73,30 @@ void show_text_report(const report::Report& report, std::FILE* stream) {
   output::TextOptions options;
   options.colour = colour_wanted(stream);
   fmt::print(stream, "{}", output::render_text_report(report, options));
+}
+
+bool has_rank_reports(const fs::path& dir) { return !rank_report_files(dir).empty(); }
+
+std::optional<report::Report> merge_rank_reports_in(const fs::path& dir, int expected) {
+  // One merge at a time: the ranks of `mpirun -np N ompscope profile` finish together.
+  const int lock = open((dir / ".ompscope-merge.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock >= 0) flock(lock, LOCK_EX);
+  std::optional<report::Report> merged;
+  const auto files = rank_report_files(dir);
+  std::vector<report::Report> ranks;
+  for (const auto& [rank, file] : files)
+    if (expected <= 0 || rank < expected) {
+      report::Report r = report::read_report(file.string());
+      for (report::RunRecord& run : r.runs)  // relative to DIR, not to DIR/rank-R
+        run.log = (file.parent_path().filename() / run.log).lexically_normal().string();
+      ranks.push_back(std::move(r));
+    }
+  if (!ranks.empty() && (expected <= 0 || static_cast<int>(ranks.size()) == expected)) {
+    merged = analysis::merge_rank_reports(ranks);
+    write_report_files(dir, *merged);
+  }
+  if (lock >= 0) close(lock);
+  return merged;
 }
 
 }  // namespace ompscope::cli

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "report/report.h"
 
@@ -14,6 +15,13 @@ namespace ompscope::cli {
 void write_report_files(const std::filesystem::path& dir, const report::Report& report);
 report::Report read_report_file(const std::filesystem::path& dir);
 void show_text_report(const report::Report& report, std::FILE* stream);
+
+// Merges the reports in DIR/rank-R/ into DIR's own report files (docs/mpi.md, "Merged report")
+// when there are `expected` of them (0: however many there are), one merge at a time (a lock
+// file in DIR). The merged report, or nothing when some rank's report is missing.
+std::optional<report::Report> merge_rank_reports_in(const std::filesystem::path& dir, int expected);
+// Whether DIR holds rank-R directories with a report.json.
+bool has_rank_reports(const std::filesystem::path& dir);
 bool colour_wanted(std::FILE* stream);
 
 }  // namespace ompscope::cli

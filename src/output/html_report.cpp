@@ -89,6 +89,7 @@ std::string render_html_report(const Report& report) {
   html += runs_section(report);
   html += notes_section(report);
   html += program_section(report);
+  html += ranks_section(report);
   html += plots_section(report);
   html += regions_section(report);
   html += diagnosis_section(report);

@@ -179,6 +179,45 @@ std::string runs_section(const Report& report) {
   return html + "</tbody></table>\n</section>\n";
 }
 
+std::string ranks_section(const Report& report) {
+  if (report.ranks.empty()) return {};
+  std::string html = fmt::format(
+      "<section id=\"ranks\">\n<h2>MPI ranks</h2>\n<p>{} ranks; the other sections show rank {}, the slowest. "
+      "Rank imbalance: max − mean over ranks.</p>\n<table class=\"ranks\"><thead><tr><th>Rank</th><th>Threads</th>"
+      "<th>Time</th><th>OpenMP parallel</th><th>OpenMP serial</th><th>MPI</th></tr></thead><tbody>\n",
+      report.ranks.size(), report.merged_from_rank);
+  for (const report::RankSplit& k : report.ranks)
+    for (const auto& [t, time] : k.time_s)
+      html += fmt::format("<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+                          "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+                          k.rank, t, format_seconds(time), format_seconds(k.parallel_s.at(t)),
+                          format_seconds(k.serial_s.at(t)), format_seconds(k.mpi_s.at(t)));
+  for (const auto& [t, imbalance] : report.rank_imbalance_s)
+    html += fmt::format("<tr class=\"imbalance\"><td>imbalance</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+                        "<td colspan=\"3\">of the time outside MPI</td></tr>\n",
+                        t, format_seconds(imbalance));
+  html += "</tbody></table>\n<table class=\"rank-regions\"><thead><tr><th>Region</th><th>Threads</th>"
+          "<th>Rank imbalance</th>";
+  for (const report::RankSplit& k : report.ranks) html += fmt::format("<th>Rank {}</th>", k.rank);
+  html += "</tr></thead><tbody>\n";
+  for (const report::RegionReport& region : report.regions)
+    for (const auto& [t, imbalance] : region.rank_imbalance_s) {
+      html += fmt::format("<tr><td>{} <code>{}:{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+                          html_escape(region.id), html_escape(region.file), region.line, t, format_seconds(imbalance));
+      for (const report::RankTime& k : region.ranks) {
+        const auto time = k.time_s.find(t);
+        const report::Problem* top = nullptr;
+        for (const report::Problem& p : k.problems)
+          if (p.threads == t && (!top || p.gain_s > top->gain_s)) top = &p;
+        html += fmt::format("<td class=\"num\">{}{}</td>", time == k.time_s.end() ? "–" : format_seconds(time->second),
+                            top ? fmt::format("<br><small>{} {}</small>", top->kind.name(), format_seconds(top->gain_s))
+                                : "");
+      }
+      html += "</tr>\n";
+    }
+  return html + "</tbody></table>\n</section>\n";
+}
+
 std::string notes_section(const Report& report) {
   if (report.notes.empty()) return {};
   std::string html = "<section id=\"notes\">\n<h2>Notes</h2>\n<ul class=\"notes\">\n";

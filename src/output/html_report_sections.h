@@ -17,6 +17,9 @@ std::string notes_section(const report::Report& report);
 
 // Time, efficiency and serial time per thread count; the Amdahl bound when known.
 std::string program_section(const report::Report& report);
+// A merged MPI report (docs/mpi.md): each rank's program split, and each region's time per rank,
+// rank imbalance and each rank's top cause. Empty for a report of one process.
+std::string ranks_section(const report::Report& report);
 
 // The ranked regions: location, function, instances, then time / efficiency / time lost per count.
 std::string regions_section(const report::Report& report);

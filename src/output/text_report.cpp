@@ -150,6 +150,19 @@ std::string render_text_report(const Report& report, const TextOptions& options)
   if (report.amdahl_speedup_bound > 0 && threads.size() > 1)
     out += fmt::format("serial code bounds the speedup at {}\n", format_speedup(report.amdahl_speedup_bound));
   if (report.program_model) out += "program model: " + model_line(*report.program_model, st);
+  if (!report.ranks.empty()) {
+    // A merged MPI report (docs/mpi.md): each rank's split, then the regions show the slowest's.
+    out += "\n" + st.bold(fmt::format("{} MPI ranks (the figures below are rank {}'s, the slowest)", report.ranks.size(),
+                                      report.merged_from_rank)) + "\n";
+    for (const report::RankSplit& k : report.ranks)
+      for (const auto& [t, time] : k.time_s)
+        out += fmt::format("  rank {:<3} at {}: {}   OpenMP parallel {}, OpenMP serial {}, MPI {}\n", k.rank,
+                           threads_phrase(t), format_seconds(time), format_seconds(k.parallel_s.at(t)),
+                           format_seconds(k.serial_s.at(t)), format_seconds(k.mpi_s.at(t)));
+    for (const auto& [t, imbalance] : report.rank_imbalance_s)
+      out += fmt::format("  rank imbalance at {}: {} (max − mean over ranks of the time outside MPI)\n",
+                         threads_phrase(t), format_seconds(imbalance));
+  }
 
   if (report.regions.empty()) {
     out += "\nno parallel region was observed\n";
@@ -180,6 +193,18 @@ std::string render_text_report(const Report& report, const TextOptions& options)
         out += "\n";
       }
       if (region.model) out += "         " + model_line(*region.model, st);
+      for (const auto& [t, imbalance] : region.rank_imbalance_s) {
+        out += fmt::format("         ranks at {}: imbalance {} (max − mean)", threads_phrase(t), format_seconds(imbalance));
+        for (const report::RankTime& k : region.ranks) {
+          const auto time = k.time_s.find(t);
+          out += fmt::format("; rank {} {}", k.rank, time == k.time_s.end() ? "-" : format_seconds(time->second));
+          const report::Problem* top = nullptr;
+          for (const report::Problem& p : k.problems)
+            if (p.threads == t && (!top || p.gain_s > top->gain_s)) top = &p;
+          if (top) out += fmt::format(" ({} {})", top->kind.name(), format_seconds(top->gain_s));
+        }
+        out += "\n";
+      }
       if (!region.tasks.empty()) {
         out += st.dim("         explicit tasks:") + "\n";
         for (const auto& [t, s] : region.tasks) render_tasks(out, s, t, st);

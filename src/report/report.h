@@ -154,6 +154,21 @@ struct ConstructReport {
   std::vector<ConstructReport> constructs;  // inside it, by time at the largest count
 };
 
+// One rank of an MPI job in a merged report (docs/mpi.md, "Merged report"): its time and causes in
+// a region, keyed by thread count like the region's own.
+struct RankTime {
+  int rank = 0;
+  std::map<int, double> time_s;  // empty: the rank did not run the region
+  std::vector<Problem> problems;
+};
+
+// One rank's program in a merged report: its time, split into OpenMP parallel (top-level regions),
+// OpenMP serial (outside regions, less MPI) and MPI (outside regions); the three add up to time_s.
+struct RankSplit {
+  int rank = 0;
+  std::map<int, double> time_s, parallel_s, serial_s, mpi_s;
+};
+
 struct RegionReport {
   std::string id;               // "r1", ... by rank; "serial" for the program's serial code
   std::string kind = "parallel";  // or "serial" for the program's serial code
@@ -177,6 +192,10 @@ struct RegionReport {
   std::optional<ScalingModel> model;
   std::vector<ConstructReport> constructs;          // the construct tree, by time at the largest count
   std::map<int, double> outside_constructs_s;       // its own code and fork/join: time_s − Σ top constructs
+  // A merged report of an MPI job (docs/mpi.md): every rank's time and causes here, by rank, and
+  // the rank imbalance, max − mean over ranks of their time (a rank without the region counts 0).
+  std::vector<RankTime> ranks;
+  std::map<int, double> rank_imbalance_s;
 
   double largest_gain(int threads) const {
     double g = 0;
@@ -223,6 +242,12 @@ struct Report {
   // The initial thread's time in MPI calls outside parallel regions (docs/mpi.md): never in
   // serial_s. Empty for a program that makes no MPI call observed.
   std::map<int, double> mpi_s;
+  // A merged report of an MPI job (docs/mpi.md): each rank's program split, by rank; the rank
+  // imbalance of the time outside MPI, max − mean over ranks; and the rank whose report the
+  // other figures are (the slowest; -1 when not merged).
+  std::vector<RankSplit> ranks;
+  std::map<int, double> rank_imbalance_s;
+  int merged_from_rank = -1;
   // T(t) − T(t0)·t0/t, and what the top-level regions' and serial code's causes leave of it.
   std::map<int, double> program_time_lost_s, program_unexplained_s;
   double amdahl_speedup_bound = 0;  // 0: unknown

@@ -282,6 +282,12 @@ RegionReport read_region(const json& r) {
   region.model = read_model(r);
   for (const json& c : array_at(r, "constructs")) region.constructs.push_back(read_construct(c, 1));
   region.outside_constructs_s = read_by_threads<double>(r, "outside_constructs_s");
+  for (const json& k : array_at(r, "ranks")) {
+    RankTime rank{get(k, "rank", 0), read_by_threads<double>(k, "time_s"), {}};
+    for (const json& p : array_at(k, "problems")) rank.problems.push_back(read_problem(p));
+    region.ranks.push_back(std::move(rank));
+  }
+  region.rank_imbalance_s = read_by_threads<double>(r, "rank_imbalance_s");
   if (!member(r, "speedup") && region.kind == "parallel") region.speedup = speedups(region.time_s);  // schema 1
   return region;
 }
@@ -388,6 +394,18 @@ json to_json(const Report& report) {
   if (!report.mpi_s.empty()) program["mpi_s"] = by_threads(report.mpi_s);
   if (report.amdahl_speedup_bound > 0) program["amdahl_speedup_bound"] = report.amdahl_speedup_bound;
   if (report.program_model) program["model"] = model_json(*report.program_model);
+  if (!report.ranks.empty()) {
+    json ranks = json::array();
+    for (const RankSplit& k : report.ranks)
+      ranks.push_back({{"rank", k.rank},
+                       {"time_s", by_threads(k.time_s)},
+                       {"parallel_s", by_threads(k.parallel_s)},
+                       {"serial_s", by_threads(k.serial_s)},
+                       {"mpi_s", by_threads(k.mpi_s)}});
+    program["ranks"] = ranks;
+    program["rank_imbalance_s"] = by_threads(report.rank_imbalance_s);
+    program["merged_from_rank"] = report.merged_from_rank;
+  }
   doc["program"] = program;
 
   json regions = json::array();
@@ -417,6 +435,13 @@ json to_json(const Report& report) {
     if (!r.constructs.empty()) {
       region["constructs"] = constructs_json(r.constructs);
       region["outside_constructs_s"] = by_threads(r.outside_constructs_s);
+    }
+    if (!r.ranks.empty()) {
+      json ranks = json::array();
+      for (const RankTime& k : r.ranks)
+        ranks.push_back({{"rank", k.rank}, {"time_s", by_threads(k.time_s)}, {"problems", problems_json(k.problems)}});
+      region["ranks"] = ranks;
+      region["rank_imbalance_s"] = by_threads(r.rank_imbalance_s);
     }
     regions.push_back(region);
   }
@@ -457,6 +482,12 @@ Report report_from_json(const json& doc, const std::string& source) {
       report.program_threads = read_splits(*program);
       report.amdahl_speedup_bound = get(*program, "amdahl_speedup_bound", 0.0);
       report.program_model = read_model(*program);
+      for (const json& k : array_at(*program, "ranks"))
+        report.ranks.push_back({get(k, "rank", 0), read_by_threads<double>(k, "time_s"),
+                                read_by_threads<double>(k, "parallel_s"), read_by_threads<double>(k, "serial_s"),
+                                read_by_threads<double>(k, "mpi_s")});
+      report.rank_imbalance_s = read_by_threads<double>(*program, "rank_imbalance_s");
+      report.merged_from_rank = get(*program, "merged_from_rank", -1);
       if (!member(*program, "speedup")) report.program_speedup = speedups(report.program_time_s);  // schema 1
     }
     for (const json& r : array_at(doc, "regions")) report.regions.push_back(read_region(r));

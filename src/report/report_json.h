@@ -11,7 +11,7 @@ namespace ompscope::report {
 
 // Raised when a field is renamed or removed, or changes meaning; adding a field keeps it.
 // 1: reports written before schema_version existed; 2: typed notes, speedups, typed models.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;  // 3: the ranks of a merged MPI report (docs/mpi.md)
 
 // Keys in the order written (a problem's details keep the order its detector gave them).
 nlohmann::ordered_json to_json(const Report& report);

@@ -97,6 +97,66 @@ def scenario_mpi_time(c):
     if "mpi_s" in load(plain)["program"]:
         fail("a program without MPI has MPI time")
 
+def check_merged(c, out, form):
+    """DIR/report.json of a 2-rank job: both ranks side by side, the loop's rank imbalance, rank 0
+    waiting in MPI, each rank's split adding up, and no serial_code for the MPI time."""
+    report = load(out)
+    if report["schema_version"] != 3:
+        fail(f"{form}: merged report has schema version {report['schema_version']}")
+    program = report["program"]
+    ranks = {k["rank"]: k for k in program.get("ranks", [])}
+    if sorted(ranks) != [0, 1] or sorted(r.get("rank") for r in report["runs"]) != [0, 1]:
+        fail(f"{form}: the merged report's ranks are {sorted(ranks)}, runs {report['runs']}")
+    for rank, k in ranks.items():
+        parts = k["parallel_s"]["1"] + k["serial_s"]["1"] + k["mpi_s"]["1"]
+        if abs(parts - k["time_s"]["1"]) > 1e-9:
+            fail(f"{form}: rank {rank}: parallel + serial + MPI = {parts}, its time {k['time_s']['1']}")
+        if k["serial_s"]["1"] > 0.2 * k["mpi_s"]["1"]:
+            fail(f"{form}: rank {rank}: serial {k['serial_s']} beside MPI {k['mpi_s']}")
+    loop = region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])
+    times = {k["rank"]: k["time_s"]["1"] for k in loop["ranks"]}
+    if sorted(times) != [0, 1] or not times[1] > 1.3 * times[0]:
+        fail(f"{form}: the loop's time per rank is {times}: rank 1 has twice rank 0's work")
+    expected = max(times.values()) - sum(times.values()) / 2
+    if abs(loop["rank_imbalance_s"]["1"] - expected) > 1e-9:
+        fail(f"{form}: the loop's rank imbalance {loop['rank_imbalance_s']} is not max - mean {expected}")
+    if not ranks[0]["mpi_s"]["1"] - ranks[1]["mpi_s"]["1"] > 0.5 * (times[1] - times[0]):
+        fail(f"{form}: rank 0's MPI time {ranks[0]['mpi_s']} does not show its wait for rank 1 ({times})")
+    for r in report["regions"]:
+        for k in r.get("ranks", []):
+            for p in k["problems"]:
+                if p["kind"] == "serial_code" and p["time_s"] > ranks[k["rank"]]["serial_s"]["1"] + 1e-9:
+                    fail(f"{form}: rank {k['rank']}'s serial_code counts more than its serial time: {p}")
+    html = open(os.path.join(out, "report.html")).read()
+    if "<h2>MPI ranks</h2>" not in html:
+        fail(f"{form}: report.html has no MPI ranks section")
+    return report
+
+def shape(report):
+    """What both launch forms must agree on: the ranks, the regions and which have rank figures."""
+    return (sorted(k["rank"] for k in report["program"]["ranks"]),
+            sorted((r["kind"], os.path.basename(r["file"]), r["line"], sorted(k["rank"] for k in r.get("ranks", [])))
+                   for r in report["regions"]))
+
+def scenario_mpi_merged(c):
+    """One merged report per job, the same from both launch forms; `ompscope report DIR` merges the
+    ranks' reports again when DIR/report.json is gone."""
+    env = dict(ROOT_ENV, OMP_NUM_THREADS="1")
+    outside = c.out("ompscope-outside")
+    p = run(mpirun(c, 2) + [c.bin, "profile", "-o", outside, "--", c.prog("hybrid")], env=env, check_rc=0)
+    if p.stderr.count("2 MPI ranks (the figures below") != 1:
+        fail(f"the merged text report must be shown once, by the last rank to finish:\n{p.stderr}")
+    a = check_merged(c, outside, "mpirun ompscope")
+    inside = c.out("ompscope-inside")
+    run([c.bin, "profile", "-o", inside, "--"] + mpirun(c, 2) + [c.prog("hybrid")], env=env, check_rc=0)
+    b = check_merged(c, inside, "ompscope mpirun")
+    if shape(a) != shape(b):
+        fail(f"the launch forms disagree:\n{shape(a)}\nvs\n{shape(b)}")
+    os.remove(os.path.join(inside, "report.json"))
+    q = run([c.bin, "report", "--format", "json", inside], check_rc=0)
+    if json.loads(q.stdout) != load(inside) or shape(load(inside)) != shape(b):
+        fail("ompscope report DIR does not merge the ranks' reports into the same report")
+
 def scenario_mpi_ranks(c):
     """Both launch forms of a 2-rank job: `mpirun -np 2 ompscope profile -o DIR -- ./hybrid` (one
     ompscope per rank) and `ompscope profile -o DIR -- mpirun -np 2 ./hybrid` (the tool reaches each

@@ -31,8 +31,8 @@ TEST(ReportJson, ANewerSchemaIsRefusedWithOneLineSayingWhichItReads) {
   json doc = to_json(Report{});
   doc["schema_version"] = kSchemaVersion + 1;
   const std::string error = error_of(doc);
-  EXPECT_NE(error.find("dir/report.json: report schema version 3 is newer"), std::string::npos) << error;
-  EXPECT_NE(error.find("versions 1 to 2"), std::string::npos) << error;
+  EXPECT_NE(error.find("dir/report.json: report schema version 4 is newer"), std::string::npos) << error;
+  EXPECT_NE(error.find("versions 1 to 3"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
@@ -66,6 +66,39 @@ TEST(ReportJson, RefusesAnotherToolsFileAndMistypedFieldsInOneLine) {
 }
 
 // Every field the writer writes, read back to the same value.
+TEST(ReportJson, SchemaTwoReadsAsAReportOfOneProcess) {
+  json doc = to_json(Report{});
+  doc["schema_version"] = 2;
+  const Report r = report_from_json(doc);
+  EXPECT_TRUE(r.ranks.empty());
+  EXPECT_EQ(r.merged_from_rank, -1);
+}
+
+TEST(ReportJson, AMergedMpiReportKeepsItsRanks) {
+  Report r;
+  r.threads = {2};
+  r.program_time_s = {{2, 0.4}};
+  r.ranks = {{0, {{2, 0.4}}, {{2, 0.1}}, {{2, 0.01}}, {{2, 0.29}}}, {1, {{2, 0.41}}, {{2, 0.2}}, {{2, 0.01}}, {{2, 0.2}}}};
+  r.rank_imbalance_s = {{2, 0.05}};
+  r.merged_from_rank = 1;
+  RegionReport g;
+  g.id = "r1";
+  g.time_s = {{2, 0.2}};
+  g.ranks = {{0, {{2, 0.1}}, {}}, {1, {{2, 0.2}}, {Problem{"load_imbalance", 2, 0.03, 0.03, "h", {}}}}};
+  g.rank_imbalance_s = {{2, 0.05}};
+  r.regions.push_back(g);
+  const json doc = to_json(r);
+  EXPECT_EQ(doc["schema_version"], 3);
+  EXPECT_EQ(doc["program"]["ranks"][1]["mpi_s"]["2"], 0.2);
+  EXPECT_EQ(doc["regions"][0]["ranks"][1]["problems"][0]["kind"], "load_imbalance");
+  const Report back = report_from_json(json::parse(doc.dump()));
+  EXPECT_EQ(to_json(back).dump(), doc.dump());
+  EXPECT_EQ(back.merged_from_rank, 1);
+  ASSERT_EQ(back.regions[0].ranks.size(), 2u);
+  EXPECT_EQ(back.regions[0].ranks[1].problems.size(), 1u);
+  EXPECT_FALSE(to_json(Report{})["program"].contains("ranks")) << "a report of one process has no ranks";
+}
+
 TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
   Report r;
   r.version = "9.9.9";

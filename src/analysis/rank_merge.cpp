@@ -1,0 +1,116 @@
+#include "analysis/rank_merge.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using report::RankSplit;
+using report::RankTime;
+using report::RegionReport;
+using report::Report;
+
+int rank_of(const Report& r, size_t index) {
+  return !r.runs.empty() && r.runs.front().rank >= 0 ? r.runs.front().rank : static_cast<int>(index);
+}
+
+double at(const std::map<int, double>& m, int t) {
+  const auto it = m.find(t);
+  return it == m.end() ? 0.0 : it->second;
+}
+
+bool same_region(const RegionReport& a, const RegionReport& b) {
+  return a.kind == b.kind && a.file == b.file && a.line == b.line && a.function == b.function &&
+         a.module_offset == b.module_offset;
+}
+
+// max − mean over all ranks (POP's and TALP's definition); a rank without the figure counts 0.
+std::map<int, double> imbalance(const std::vector<std::map<int, double>>& per_rank) {
+  std::map<int, double> max, sum;
+  for (const auto& m : per_rank)
+    for (const auto& [t, v] : m) {
+      max[t] = std::max(max[t], v);
+      sum[t] += v;
+    }
+  std::map<int, double> out;
+  for (const auto& [t, m] : max) out[t] = m - sum[t] / static_cast<double>(per_rank.size());
+  return out;
+}
+
+}  // namespace
+
+Report merge_rank_reports(const std::vector<Report>& ranks) {
+  if (ranks.empty()) throw Error("no rank's report to merge");
+  // The slowest rank at the largest thread count: the job waits for it.
+  size_t slowest = 0;
+  double longest = -1;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const Report& r = ranks[i];
+    const double time = r.program_time_s.empty() ? 0.0 : r.program_time_s.rbegin()->second;
+    if (time > longest) longest = time, slowest = i;
+  }
+  Report out = ranks[slowest];
+  out.merged_from_rank = rank_of(ranks[slowest], slowest);
+  out.runs.clear();
+  std::vector<std::map<int, double>> useful;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const Report& r = ranks[i];
+    for (report::RunRecord run : r.runs) {
+      run.rank = rank_of(r, i);
+      out.runs.push_back(std::move(run));
+    }
+    RankSplit split;
+    split.rank = rank_of(r, i);
+    split.time_s = r.program_time_s;
+    std::map<int, double> outside_mpi;
+    for (const auto& [t, time] : r.program_time_s) {
+      const double serial = at(r.serial_s, t), mpi = at(r.mpi_s, t);
+      split.serial_s[t] = serial;
+      split.mpi_s[t] = mpi;
+      split.parallel_s[t] = std::max(0.0, time - serial - mpi);
+      outside_mpi[t] = time - mpi;
+    }
+    useful.push_back(std::move(outside_mpi));
+    out.ranks.push_back(std::move(split));
+  }
+  std::sort(out.ranks.begin(), out.ranks.end(), [](const RankSplit& a, const RankSplit& b) { return a.rank < b.rank; });
+  std::stable_sort(out.runs.begin(), out.runs.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+  out.rank_imbalance_s = imbalance(useful);
+
+  std::vector<std::string> elsewhere;
+  for (RegionReport& region : out.regions) {
+    std::vector<std::map<int, double>> times;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      RankTime rt;
+      rt.rank = rank_of(ranks[i], i);
+      for (const RegionReport& other : ranks[i].regions)
+        if (same_region(region, other)) {
+          rt.time_s = other.time_s;
+          rt.problems = other.problems;
+          break;
+        }
+      times.push_back(rt.time_s);
+      region.ranks.push_back(std::move(rt));
+    }
+    std::sort(region.ranks.begin(), region.ranks.end(), [](const RankTime& a, const RankTime& b) { return a.rank < b.rank; });
+    region.rank_imbalance_s = imbalance(times);
+  }
+  for (size_t i = 0; i < ranks.size(); ++i)
+    for (const RegionReport& other : ranks[i].regions)
+      if (std::none_of(out.regions.begin(), out.regions.end(), [&](const RegionReport& r) { return same_region(r, other); }))
+        elsewhere.push_back(fmt::format("rank {}: {}:{}", rank_of(ranks[i], i), other.file, other.line));
+  out.notes.push_back({"ranks",
+                       fmt::format("{} MPI ranks merged: the figures are rank {}'s, the slowest; each region's "
+                                   "ranks give every rank's time and causes side by side",
+                                   ranks.size(), out.merged_from_rank),
+                       {}});
+  if (!elsewhere.empty())
+    out.notes.push_back({"rank_only_regions", "regions that only other ranks ran, not in this report", elsewhere});
+  return out;
+}
+
+}  // namespace ompscope::analysis
