@@ -611,8 +611,8 @@ def scenario_scale_report_html(c):
         fail("report.html lacks the model column or the fitted curves")
     # `ompscope report` reads report.json back into the typed report and renders exactly the
     # files scale wrote from it (and the summary scale printed).
-    if report["schema_version"] != 2 or "version" not in report:
-        fail(f"report.json lacks schema_version 2 or the tool's version: {report.get('schema_version')}")
+    if report["schema_version"] != 3 or "version" not in report:
+        fail(f"report.json lacks schema_version 3 or the tool's version: {report.get('schema_version')}")
     for fmt, name in [("html", "report.html"), ("text", "report.txt"), ("csv", "report.csv")]:
         again = run([c.bin, "report", out, "--format", fmt], check_rc=0).stdout
         if again != open(os.path.join(out, name)).read():
