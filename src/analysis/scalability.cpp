@@ -330,19 +330,22 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   for (Problem& p : diagnose_tasks(tasks, threads)) out.push_back(std::move(p));
 
   // Causes never add up to more than the region could lose: its time lost plus the overheads
-  // that exist at any thread count (the runtime's per-task cost is one), and never more than
-  // its whole time.
+  // that exist at any thread count (fork/join, barriers, the lock algorithm), and never more than
+  // its whole time. The runtime's per-task cost counts against the time lost only (kTimeLost).
+  const auto capped_together = [](const Problem& p) {
+    return p.kind.cause().cap == report::CauseCap::kRegionLoss || p.kind.cause().cap == report::CauseCap::kTimeLost;
+  };
   double overheads = 0, total = 0;
   for (const Problem& p : out) {
-    if (p.kind.cause().cap != report::CauseCap::kRegionLoss) continue;
+    if (!capped_together(p)) continue;
     total += p.gain_s;
-    if (p.kind.cause().overhead) overheads += p.gain_s;
+    if (p.kind.cause().overhead && p.kind.cause().cap == report::CauseCap::kRegionLoss) overheads += p.gain_s;
   }
   const double limit = lost_s ? std::min(region_time_s, std::max(0.0, *lost_s) + overheads) : region_time_s;
   if (total > limit && total > 0) {
     const double scale = limit / total;
     for (Problem& p : out) {
-      if (p.kind.cause().cap != report::CauseCap::kRegionLoss) continue;
+      if (!capped_together(p)) continue;
       p.gain_s *= scale;
       p.details.emplace_back("gain_scaled_by", scale);
     }

@@ -32,6 +32,38 @@ double measured(const std::vector<const TaskFigures*>& runs, const std::vector<d
   return median(std::move(v));
 }
 
+// The runs' figures per depth, summed.
+std::vector<DepthFigures> pooled_depths(const std::vector<const TaskFigures*>& runs) {
+  std::vector<DepthFigures> depths;
+  for (const TaskFigures* r : runs) {
+    if (depths.size() < r->depths.size()) depths.resize(r->depths.size());
+    for (size_t d = 0; d < r->depths.size(); ++d) depths[d] += r->depths[d];
+  }
+  return depths;
+}
+
+// Children per task at depth d + 1 ([d] of pooled depths): per recorded task with a recorded
+// child, the creations those made (a recorded task's children are recorded or counted in a
+// recorded creation's weight), times the share of the recorded tasks that created some (those
+// with a recorded child and those that waited with every child sampled out). Under adaptive
+// sampling a recursive tree's recorded tasks are its first ones: the shallow tasks run last create
+// their children after the recorded prefix, all sampled out (fib_tasks 27 at 2 threads: 4 tasks
+// at depth 2, 4 recorded children), so counting children per recorded task made the tree thin
+// out to one child per task and the cutoff land at depth 1. Where no task at d has a recorded
+// child, the tree's mean per parent.
+double children_per_task(const std::vector<DepthFigures>& depths, size_t d) {
+  if (d + 1 >= depths.size() || depths[d].recorded <= 0) return 0;
+  double per_parent = 0;
+  if (depths[d].parents > 0) {
+    per_parent = depths[d + 1].tasks / depths[d].parents;
+  } else {
+    double parents = 0, children = 0;
+    for (size_t k = 0; k + 1 < depths.size(); ++k) parents += depths[k].parents, children += depths[k + 1].tasks;
+    per_parent = parents > 0 ? children / parents : 0;
+  }
+  return per_parent * (depths[d].parents + depths[d].unknown_children) / depths[d].recorded;
+}
+
 // "creation 0.2 µs + dispatch 0.3 µs + …", the parts measured.
 std::string cost_parts(const PerTaskCost& c) {
   std::vector<std::string> parts;
@@ -97,19 +129,11 @@ PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs) {
   if (leaves >= kMinDispatchGaps) c.body_floor_s = std::min(leaf_work / leaves, c.total_s);
   c.creation_in_body_s = c.creation_s;
   if (leaves >= kMinDispatchGaps) {
-    std::vector<DepthFigures> depths;  // pooled over the runs
-    for (const TaskFigures* r : runs) {
-      if (depths.size() < r->depths.size()) depths.resize(r->depths.size());
-      for (size_t d = 0; d < r->depths.size(); ++d) {
-        depths[d].tasks += r->depths[d].tasks;
-        depths[d].recorded += r->depths[d].recorded;
-        depths[d].own_work_s += r->depths[d].own_work_s;
-      }
-    }
+    const std::vector<DepthFigures> depths = pooled_depths(runs);
     double least = -1;
     for (size_t d = 0; d + 1 < depths.size(); ++d) {
       if (depths[d].recorded < kMinDispatchGaps || depths[d].tasks <= 0) continue;
-      const double children = depths[d + 1].tasks / depths[d].tasks;
+      const double children = children_per_task(depths, d);
       if (children < 1) continue;
       const double per_child = (depths[d].own_work_s / depths[d].recorded - c.body_floor_s) / children;
       if (per_child > 0 && (least < 0 || per_child < least)) least = per_child;
@@ -121,33 +145,24 @@ PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs) {
 
 
 std::optional<CutoffProposal> propose_cutoff(const std::vector<const TaskFigures*>& runs, const PerTaskCost& cost) {
-  std::vector<DepthFigures> depths;  // pooled over the runs
-  for (const TaskFigures* r : runs) {
-    if (depths.size() < r->depths.size()) depths.resize(r->depths.size());
-    for (size_t d = 0; d < r->depths.size(); ++d) {
-      depths[d].tasks += r->depths[d].tasks;
-      depths[d].recorded += r->depths[d].recorded;
-      depths[d].own_work_s += r->depths[d].own_work_s;
-      depths[d].leaves += r->depths[d].leaves;
-      depths[d].leaf_own_work_s += r->depths[d].leaf_own_work_s;
-    }
-  }
+  std::vector<DepthFigures> depths = pooled_depths(runs);
   while (!depths.empty() && depths.back().recorded == 0) depths.pop_back();
   if (depths.size() < 2 || cost.total_s <= 0 || depths[0].tasks <= 0) return std::nullopt;
   const size_t n = depths.size();
   const double floor = cost.body_floor_s;
   std::vector<double> inline_work(n + 1, 0.0);  // W(d) at [d - 1]; W beyond the deepest level: 0
+  std::vector<double> children(n, 0.0);
   for (size_t d = n; d-- > 0;) {
-    const double children = d + 1 < n && depths[d].tasks > 0 ? depths[d + 1].tasks / depths[d].tasks : 0;
+    children[d] = children_per_task(depths, d);
     const double own = depths[d].recorded > 0 ? depths[d].own_work_s / depths[d].recorded : 0;
-    inline_work[d] = std::max(0.0, own - children * cost.creation_in_body_s - floor) + children * inline_work[d + 1];
+    inline_work[d] = std::max(0.0, own - children[d] * cost.creation_in_body_s - floor) + children[d] * inline_work[d + 1];
   }
   const double runs_n = static_cast<double>(runs.size());
   CutoffProposal p;
   p.work_per_task_s = inline_work[0];
-  double kept = 0;
-  for (size_t d = 0; d < n && inline_work[d] >= kCutoffWorkPerCost * cost.total_s; ++d) {
-    kept += depths[d].tasks / runs_n;
+  double kept = 0, at_depth = depths[0].tasks / runs_n;  // tasks at depth d + 1, the tree grown by children[]
+  for (size_t d = 0; d < n && inline_work[d] >= kCutoffWorkPerCost * cost.total_s; at_depth *= children[d++]) {
+    kept += at_depth;
     p.depth = static_cast<int>(d + 1);
     p.kept_tasks = kept;
     p.work_per_task_s = inline_work[d];
@@ -216,6 +231,12 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
                          "clause, or a size cutoff), a taskloop with a grainsize, or a plain loop",
                          tasks, duration_text(body), costs);
     }
+    // What the change would save at t, before the region's cap (fine_grained_tasks counts
+    // against the time lost only: docs/design.md, "Caps"): the region's time here less the team's
+    // time the change keeps, shared by the team.
+    details.push_back({"saves_s", saved / t});
+    hint += fmt::format("; that saves about {} of the region's {} at {}", duration_text(saved / t),
+                        duration_text(team_time / t), threads_phrase(threads));
     out.push_back({"fine_grained_tasks", threads, runtime_total, saved / t, hint, std::move(details)});
   }
 

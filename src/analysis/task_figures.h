@@ -43,8 +43,24 @@ struct DepthFigures {
   double recorded = 0;     // recorded tasks at this depth
   double own_work_s = 0;   // their own work (creation calls included), summed over the recorded ones
   double waiting = 0;      // of them, tasks with at least one taskwait or taskgroup of their own
-  double leaves = 0;       // of them, tasks that created none
+  double parents = 0;      // of them, tasks with a recorded child
+  // of them, tasks that waited with no recorded child: their children were all sampled out
+  // (adaptive sampling), so how many is not known
+  double unknown_children = 0;
+  double leaves = 0;       // of them, tasks that created none (no child recorded, no wait)
   double leaf_own_work_s = 0;  // the own work of those
+
+  DepthFigures& operator+=(const DepthFigures& o) {
+    tasks += o.tasks;
+    recorded += o.recorded;
+    own_work_s += o.own_work_s;
+    waiting += o.waiting;
+    parents += o.parents;
+    unknown_children += o.unknown_children;
+    leaves += o.leaves;
+    leaf_own_work_s += o.leaf_own_work_s;
+    return *this;
+  }
 };
 
 struct TaskFigures {

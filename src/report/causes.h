@@ -18,6 +18,10 @@ enum class CauseCap {
   kRegionLoss,
   // On its own: the program's serial time × (1 − 1/t), what running that code in parallel could win.
   kSerialTime,
+  // Like kRegionLoss, but an overhead capped so brings no allowance of its own: its gain counts
+  // against the region's time lost only, so that the loss still adds up (gains + unexplained).
+  // What it would save beyond the loss (it costs at t0 too) stays in its details.
+  kTimeLost,
 };
 
 struct Cause {
@@ -36,7 +40,7 @@ inline constexpr std::array kCauses{
     Cause{"fork_join_overhead", "fork/join overhead", "#edc948", true, CauseCap::kRegionLoss},
     Cause{"lock_contention", "lock contention", "#b07aa1", false, CauseCap::kRegionLoss},
     Cause{"lock_overhead", "lock overhead", "#ff9da7", true, CauseCap::kRegionLoss},
-    Cause{"fine_grained_tasks", "fine-grained tasks", "#4e79a7", true, CauseCap::kRegionLoss},
+    Cause{"fine_grained_tasks", "fine-grained tasks", "#4e79a7", true, CauseCap::kTimeLost},
     Cause{"coarse_grained_tasks", "coarse-grained tasks", "#76b7b2", false, CauseCap::kRegionLoss},
     Cause{"task_creation_bottleneck", "task creation bottleneck", "#59a14f", false, CauseCap::kRegionLoss},
     Cause{"work_inflation", "work inflation", "#b6992d", false, CauseCap::kRegionLoss},

@@ -686,7 +686,7 @@ def scenario_scale_task_thresholds(c):
 # Recursive task trees (tests/programs): without a cutoff, or with one that still leaves tiny
 # tasks, each is fine-grained; with a well-chosen cutoff (a program argument) none is.
 RECURSIVE_FINE = [("fib_tasks", ["fib_tasks", "25"]), ("fib_tasks-cutoff-deep", ["fib_tasks", "27", "18"]),
-                  ("nqueens_tasks", ["nqueens_tasks", "10"]), ("merge_sort_tasks", ["merge_sort_tasks", "1000000", "8"])]
+                  ("nqueens_tasks", ["nqueens_tasks", "11"]), ("merge_sort_tasks", ["merge_sort_tasks", "1000000", "8"])]
 RECURSIVE_CUT = [("fib_tasks-cutoff", ["fib_tasks", "30", "8"]), ("nqueens_tasks-cutoff", ["nqueens_tasks", "10", "2"]),
                  ("merge_sort_tasks-cutoff", ["merge_sort_tasks", "1000000", "16384"])]
 
@@ -870,6 +870,38 @@ def scenario_gain_validation(c):
         if error <= 0.25:
             return
     fail("predicted load_imbalance gain is more than 25% off the real gain of schedule(dynamic)")
+
+def scenario_cutoff_gain_validation(c):
+    """The gain fine_grained_tasks predicts for the depth cutoff it proposes, against the gain
+    really obtained by rebuilding nothing but passing that cutoff to the program, measured without
+    the tool. Both are fractions of the program's time without a cutoff: the prediction as
+    details.saves_s (before the region's cap) / program time within each profile, median over
+    rounds; the real gain as 1 - min(with cutoff)/min(without) over interleaved runs (other load
+    only ever adds time). Within 25% of the real gain."""
+    env = {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": "close", "OMP_PLACES": "threads"}
+    for program, size in (("fib_tasks", "27"), ("nqueens_tasks", "11")):
+        predicted, depths, bare, cut = [], [], [], []
+        for i in range(5):
+            out = c.out(f"cutoff-{program}-{i}")
+            p = run([c.bin, "profile", "-o", out, "--", c.prog(program), size], env=env, check_rc=0)
+            report = load(out)
+            found = [q for r in report["regions"] for q in r["problems"]
+                     if q["kind"] == "fine_grained_tasks" and q["threads"] == 2]
+            if len(found) != 1 or found[0]["details"].get("cutoff_depth", 0) < 1:
+                fail(f"{program} {size}: expected fine_grained_tasks with a depth cutoff at 2 threads, got {found}\n{p.stderr}")
+            predicted.append(found[0]["details"]["saves_s"] / report["program"]["time_s"]["2"])
+            depths.append(int(found[0]["details"]["cutoff_depth"]))
+        depth = statistics.median_low(depths)
+        for i in range(9):
+            bare.append(wall([c.prog(program), size], env))
+            cut.append(wall([c.prog(program), size, str(depth)], env))
+        p, r = statistics.median(predicted), 1 - min(cut) / min(bare)
+        error = abs(p - r) / r
+        print(f"{program} {size}: cutoff depth {depth} (proposed {depths}); predicted gain {p*100:.1f}% of the run "
+              f"(range {min(predicted)*100:.1f}..{max(predicted)*100:.1f}), the cutoff really saves {r*100:.1f}% "
+              f"(fastest of {len(bare)}: {min(bare)*1e3:.1f} ms without, {min(cut)*1e3:.1f} ms with); error {error*100:.1f}%")
+        if error > 0.25:
+            fail(f"{program} {size}: predicted cutoff gain {p*100:.1f}% is more than 25% off the real {r*100:.1f}%")
 
 def timed_loop_region(report, source, c):
     """The region of the program's last parallel pragma (its timed loop), at any line slack."""

@@ -289,16 +289,32 @@ TEST(DiagnoseRegion, TaskCausesShareTheRegionsCap) {
   EXPECT_DOUBLE_EQ(find(problems, "task_creation_bottleneck")->gain_s, 3 * 1.25 / 3.25);
 }
 
-TEST(DiagnoseRegion, TheRuntimesPerTaskCostIsAnOverheadThatNeedsNoTimeLost) {
-  // 100 tasks × 20 ms of dispatch (bodies of 1 ms) = 2 s, gain 1 s: a region that scaled
-  // perfectly (lost 0) can still win it back, like its fork/join cost.
+TEST(DiagnoseRegion, TheRuntimesPerTaskCostCountsAgainstTheTimeLostOnly) {
+  // 100 tasks × 20 ms of dispatch (bodies of 1 ms) = 2 s of the team's time, which would save
+  // 1 s at 2 threads. The region lost 0.25 s: the gain counts 0.25 s of it, so that the loss adds
+  // up (BOTS fft's gain was 117% of its loss); what the change saves stays in the details.
   RegionRun r = region_run("a", 5, 1);
   r.tasks = task_figures_with(0, /*dispatch_s=*/0.02);
   r.tasks.work_s = 10 - 2;  // the team's time outside the program's code is those 2 s
-  const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/0);
+  const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/0.25);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].kind, "fine_grained_tasks");
-  EXPECT_DOUBLE_EQ(problems[0].gain_s, 1);
+  EXPECT_DOUBLE_EQ(problems[0].gain_s, 0.25);
+  EXPECT_DOUBLE_EQ(detail(problems[0], "saves_s"), 1);
+  EXPECT_DOUBLE_EQ(detail(problems[0], "gain_scaled_by"), 0.25);
+  EXPECT_NE(problems[0].hint.find("saves about 1 s of the region's 5 s at 2 threads"), std::string::npos)
+      << problems[0].hint;
+}
+
+TEST(DiagnoseRegion, TheRuntimesPerTaskCostBringsNoAllowanceBeyondTheLoss) {
+  // The same tasks and a fork/join of 0.25 s (an overhead: it brings its own allowance), lost
+  // 0.5 s: together they count 0.5 + 0.25, scaled by 0.75 / 1.25.
+  RegionRun r = region_run("a", 5, 1, BarrierPhases{.fork_s = 0.25, .barriers = 1});
+  r.tasks = task_figures_with(0, /*dispatch_s=*/0.02);
+  r.tasks.work_s = 10 - 2;
+  const auto problems = diagnose_region({&r}, 2, 5, /*lost_s=*/0.5);
+  EXPECT_DOUBLE_EQ(sum_of_gains(problems), 0.75);
+  EXPECT_DOUBLE_EQ(find(problems, "fine_grained_tasks")->gain_s, 1 * 0.75 / 1.25);
 }
 
 // --- work inflation ----------------------------------------------------------------------------

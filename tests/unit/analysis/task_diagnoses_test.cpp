@@ -184,6 +184,7 @@ TaskFigures binary_tree(size_t levels, double team_time_s) {
     const bool leaf = d + 1 == levels;
     depth.own_work_s = count * (leaf ? 1e-6 : (d == 3 ? 1e-6 : 2e-6) + 2 * 0.5e-6);
     depth.waiting = leaf ? 0 : count;
+    depth.parents = leaf ? 0 : count;
     depth.leaves = leaf ? count : 0;
     depth.leaf_own_work_s = leaf ? count * 1e-6 : 0;
     f.depths.push_back(depth);

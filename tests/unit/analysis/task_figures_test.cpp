@@ -185,6 +185,42 @@ TEST(TaskFigures, ATreePaysItsDispatchesInsideTheTaskwaitsOfItsTasks) {
   EXPECT_US(f.body_s, 5 + 2);
 }
 
+TEST(TaskFigures, ATiedTaskWaitingForAStolenChildIsNotPayingADispatch) {
+  // tied_task_waits_for_a_stolen_child_log: a tied task in its taskwait may take only its own
+  // descendants, so the master's 16 µs before it takes 300 from the worker's queue is waiting
+  // under that constraint, not the runtime's cost of a dispatch. The two tasks it took from its
+  // own queue are dispatches (2 → 3: task 100 in the implicit task's taskwait; 6 → 7: task 201).
+  const TaskFigures tied = figures_of(testing::tied_task_waits_for_a_stolen_child_log(ompt_task_explicit));
+  EXPECT_EQ(tied.tasks, 4u);
+  ASSERT_EQ(tied.dispatch_gaps.size(), 2u);
+  EXPECT_US(tied.dispatch_gaps[0], 1);
+  EXPECT_US(tied.dispatch_gaps[1], 1);
+  EXPECT_TRUE(tied.taskwait_gaps.empty());  // 26 → 31 waits for 200, still running on the worker
+  // An untied task is not constrained: its wait ends in a dispatch.
+  const TaskFigures untied =
+      figures_of(testing::tied_task_waits_for_a_stolen_child_log(ompt_task_explicit | ompt_task_untied));
+  ASSERT_EQ(untied.dispatch_gaps.size(), 3u);
+  EXPECT_US(untied.dispatch_gaps[2], 16);
+}
+
+TEST(TaskFigures, LightTasksTakeTheRecordedTasksOwnWorkNotTheirWaits) {
+  // sampled_tree_whose_recorded_tasks_wait_log: the recorded tasks' own work is 3 and 8 µs (task
+  // 100 ran 13 µs, 10 of them idle in its taskwait), so each light task is timed 5.5 µs, not
+  // (13 + 8) / 2 = 10.5: the batch runs 15 → 26, and the worker waits in the barrier until 30.
+  const Timeline t = build_timeline(testing::sampled_tree_whose_recorded_tasks_wait_log());
+  const TaskInstance* batch = nullptr;
+  for (const TaskInstance& task : t.tasks)
+    if (task.light) batch = &task;
+  ASSERT_NE(batch, nullptr);
+  EXPECT_EQ(batch->light, 2u);
+  ASSERT_EQ(batch->fragments.size(), 1u);
+  EXPECT_US(batch->fragments[0].begin, 15);
+  EXPECT_US(batch->fragments[0].end, 26);
+  const TaskFigures f = figures_of(testing::sampled_tree_whose_recorded_tasks_wait_log());
+  EXPECT_EQ(f.tasks, 4u);
+  EXPECT_US(f.body_s, 3 + 8 + 11);
+}
+
 TEST(TaskFigures, InstancesAddUpAndPoolTheirDispatchGaps) {
   TaskFigures a = figures_of(testing::three_tasks_on_two_threads_log());
   const TaskFigures b = figures_of(testing::twenty_tiny_tasks_log());

@@ -161,4 +161,65 @@ inline RunLog two_level_tree_log() {
   return b.log();
 }
 
+// A tied task waiting for a child another thread runs (BOTS strassen in miniature): task 100
+// (created by the master's implicit task at 1, run 3 → 32) creates 200 at 4 and 201 at 5 and waits
+// in its taskwait 6 → 31. The worker (in the single's barrier from 0) takes 200 at 6 and runs it
+// until 30; 200 creates 300 at 7. The master runs 201 (7 → 9) from its own queue, then waits
+// 9 → 25 before it takes 300 from the worker's queue (25 → 26), then waits for 200. `flags` are
+// task 100's (ompt_task_untied or not).
+inline RunLog tied_task_waits_for_a_stolen_child_log(uint32_t flags) {
+  using namespace task_scenario_detail;
+  LogBuilder b(2, 100);
+  open_region(b);
+  b.thread(0)
+      .task_create(1, 100, 11, kTaskCode, flags)
+      .sync_begin(2, ompt_sync_region_taskwait)
+      .task_schedule(3, 11, ompt_task_switch, 100)
+      .task_create(4, 200, 100, kTaskCode + 1)
+      .task_create(5, 201, 100, kTaskCode + 1)
+      .sync_begin(6, ompt_sync_region_taskwait)
+      .task_schedule(7, 100, ompt_task_switch, 201)
+      .task_schedule(9, 201, ompt_task_complete, 100)
+      .task_schedule(25, 100, ompt_task_switch, 300)
+      .task_schedule(26, 300, ompt_task_complete, 100)
+      .sync_end(31, ompt_sync_region_taskwait)
+      .task_schedule(32, 100, ompt_task_complete, 11)
+      .sync_end(33, ompt_sync_region_taskwait)
+      .sync_begin(33, kSingleBarrier);
+  b.thread(1)
+      .sync_begin(0, kSingleBarrier)
+      .task_schedule(6, 12, ompt_task_switch, 200)
+      .task_create(7, 300, 200, kTaskCode + 2)
+      .task_schedule(30, 200, ompt_task_complete, 12);
+  close_region(b, 34, 40);
+  return b.log();
+}
+
+// A sampled recursive tree: task 100 (created by the master at 1, run 3 → 16) creates 200 at 4
+// and waits for it in its taskwait 5 → 15 doing nothing else; the worker runs 200 (6 → 14, a
+// leaf), then two light tasks from 15 on, counted at 30 just before it leaves the single's
+// barrier. 100's own work is 3 µs (13 run, 10 waited), 200's 8 µs.
+inline RunLog sampled_tree_whose_recorded_tasks_wait_log() {
+  using namespace task_scenario_detail;
+  LogBuilder b(2, 100);
+  open_region(b);
+  b.thread(0)
+      .task_create(1, 100, 11, kTaskCode)
+      .sync_begin(2, ompt_sync_region_taskwait)
+      .task_schedule(3, 11, ompt_task_switch, 100)
+      .task_create(4, 200, 100, kTaskCode + 1)
+      .sync_begin(5, ompt_sync_region_taskwait)
+      .sync_end(15, ompt_sync_region_taskwait)
+      .task_schedule(16, 100, ompt_task_complete, 11)
+      .sync_end(17, ompt_sync_region_taskwait)
+      .sync_begin(17, kSingleBarrier);
+  b.thread(1)
+      .sync_begin(0, kSingleBarrier)
+      .task_schedule(6, 12, ompt_task_switch, 200)
+      .task_schedule(14, 200, ompt_task_complete, 12)
+      .light_tasks(30, 15, 2);
+  close_region(b, 30, 40);
+  return b.log();
+}
+
 }  // namespace ompscope::analysis::testing
