@@ -17,6 +17,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from overhead import core_places  # noqa: E402  (one binding for both scripts)
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("--against", default="", help="a library NAME: each other library's per-round ratios to it too "
+                                                 "(the tool above the empty-callback floor)")
 parser.add_argument("rounds", type=int, help="interleaved rounds")
 parser.add_argument("program", help="the OpenMP program to run, with its arguments if any (one word: 'prog 40')")
 parser.add_argument("libraries", nargs="+", metavar="NAME,LIBRARY[,VAR=VALUE...]",
@@ -48,4 +50,13 @@ for what, series in (("wall", times), ("cpu", cpu)):
         ratios = [x / y for x, y in zip(v, base)]
         print(f"{what:4s} {name:12s} median {statistics.median(v)*1e3:7.1f} ms  min {min(v)*1e3:7.1f} ms  "
               f"ratio median {(statistics.median(ratios)-1)*100:+.1f}%  min vs min {(min(v)/min(base)-1)*100:+.1f}%")
+if args.against:
+    for what, series in (("wall", times), ("cpu", cpu)):
+        ref = series[args.against]
+        for name, v in series.items():
+            if name in ("base", args.against):
+                continue
+            ratios = [x / y for x, y in zip(v, ref)]
+            print(f"{what:4s} {name:12s} against {args.against}: ratio median {(statistics.median(ratios)-1)*100:+.1f}%  "
+                  f"min vs min {(min(v)/min(ref)-1)*100:+.1f}%")
 shutil.rmtree(logs, ignore_errors=True)

@@ -164,6 +164,11 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
       add_task_figures(r.tasks, task_figures(inst, it->second));
   }
+  for (auto& [key, r] : out.regions) {
+    for (const auto& [code, site] : r.tasks.sites_by_code)
+      r.tasks.sites[CallsiteKey::of(symbols.resolve(code), code).text] += site;
+    r.tasks.sites_by_code.clear();
+  }
 
   std::map<CallsiteKey, std::vector<const LockAcquisition*>> locks_of;
   for (const LockAcquisition& a : timeline.locks) {

@@ -133,10 +133,16 @@ bool has_kind(const RegionRun& r, const char* kind) {
   return std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) != r.lock_kinds.end();
 }
 
+// CPU seconds per wall second of a team's work, where the kernel's accounting was read (else 1).
+double on_cpu_share(const TeamWork& w) {
+  return w.usage_read && w.usage.wall_s > 0 && w.usage.cpu_s > 0 ? std::min(1.0, w.usage.cpu_s / w.usage.wall_s) : 1.0;
+}
+
 }  // namespace
 
 TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   std::vector<double> work, wall, cpu, system, minor, major, switches;
+  std::vector<const TaskFigures*> tasks;
   for (const RegionRun* r : repeats) {
     ThreadSplit team;
     for (const ThreadSplit& s : r->profile.per_thread) team += s;
@@ -146,6 +152,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     for (const LockCost& c : r->locks.locks) held += c.hold_s;
     team.work_s = std::max(0.0, team.work_s - held);
     work.push_back(team.work_s);
+    if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
     if (team.usage.wall_s <= 0) continue;
     const WorkUsage u = team.usage * (team.work_s / team.usage.wall_s);
     wall.push_back(u.wall_s);
@@ -158,6 +165,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   TeamWork out;
   out.work_s = median(work);
   out.usage_read = !wall.empty();
+  out.tasks = std::move(tasks);
   if (out.usage_read)
     out.usage = {median(wall), median(cpu), median(system), median(minor), median(major), median(switches)};
   return out;
@@ -328,6 +336,10 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   std::vector<const TaskFigures*> tasks;
   for (const RegionRun* r : repeats) tasks.push_back(&r->tasks);
   for (Problem& p : diagnose_tasks(tasks, threads)) out.push_back(std::move(p));
+  if (base && !base->tasks.empty() && first.tasks.tasks > 0)
+    if (std::optional<Problem> p =
+            task_inflation(tasks, base->tasks, threads, base->threads, on_cpu_share(team_work(repeats)), on_cpu_share(*base)))
+      out.push_back(std::move(*p));
 
   // Causes never add up to more than the region could lose: its time lost plus the overheads
   // that exist at any thread count (fork/join, barriers, the lock algorithm), and never more than

@@ -27,6 +27,7 @@ struct TeamWork {
   double work_s = 0;
   WorkUsage usage;
   bool usage_read = false;
+  std::vector<const TaskFigures*> tasks;  // the repeats' task figures, where they ran tasks (task inflation)
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
 

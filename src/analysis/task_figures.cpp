@@ -244,6 +244,11 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
     const TaskNode& n = nodes.nodes[i];
     node_of[n.explicit_task] = &n;
     if (!n.explicit_task->light) node_by_id[n.explicit_task->id] = &n;
+    if (!n.explicit_task->light && !n.explicit_task->fragments.empty()) {
+      SiteFigures& site = out.sites_by_code[n.explicit_task->codeptr];
+      site.recorded += 1;
+      site.own_work_s += n.own_work.total();
+    }
     if (depth[i] == 0 || n.explicit_task->fragments.empty()) continue;
     if (out.depths.size() < depth[i]) out.depths.resize(depth[i]);
     DepthFigures& d = out.depths[depth[i] - 1];
@@ -343,6 +348,8 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   pool(into.creation_gaps, s.creation_gaps);
   if (into.depths.size() < s.depths.size()) into.depths.resize(s.depths.size());
   for (size_t d = 0; d < s.depths.size(); ++d) into.depths[d] += s.depths[d];
+  for (const auto& [code, site] : s.sites_by_code) into.sites_by_code[code] += site;
+  for (const auto& [name, site] : s.sites) into.sites[name] += site;
   into.starvation_s += s.starvation_s;
   into.tail_idle_s += s.tail_idle_s;
   into.end_idle_s += s.end_idle_s;

@@ -30,6 +30,9 @@
 // implies with every body the median one: (team × ⌈tasks / team⌉ − tasks) × median body.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/timeline.h"
@@ -63,6 +66,17 @@ struct DepthFigures {
   }
 };
 
+// The recorded tasks of one task construct (creation site): what task inflation compares.
+struct SiteFigures {
+  double recorded = 0;    // recorded tasks created there that ran
+  double own_work_s = 0;  // their own work, summed
+  SiteFigures& operator+=(const SiteFigures& o) {
+    recorded += o.recorded;
+    own_work_s += o.own_work_s;
+    return *this;
+  }
+};
+
 struct TaskFigures {
   uint64_t tasks = 0;          // explicit tasks that ran
   uint64_t recorded_tasks = 0; // of them, recorded in full (the others: adaptive sampling)
@@ -76,6 +90,10 @@ struct TaskFigures {
   std::vector<double> immediate_starts;  // seconds, creation → start of a task run at once by its creator
   std::vector<double> creation_gaps;  // seconds between two creations by one task with nothing run between
   std::vector<DepthFigures> depths;   // [d - 1]: recorded tasks at depth d
+  // Recorded tasks per task construct: by its code address in one run (task_figures), then by
+  // its source location (analyze_run names them, so that runs and thread counts compare).
+  std::unordered_map<uint64_t, SiteFigures> sites_by_code;
+  std::map<std::string, SiteFigures> sites;
   double starvation_s = 0;     // thread time
   double tail_idle_s = 0;      // thread time
   double end_idle_s = 0;       // thread time

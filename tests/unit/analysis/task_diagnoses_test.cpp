@@ -284,6 +284,68 @@ TEST(FineGrainedTasks, ATreeOfLargeTasksIsNot) {
   EXPECT_EQ(find(diagnose(f), "fine_grained_tasks"), nullptr);
 }
 
+// --- task inflation ------------------------------------------------------------------------------
+
+// Tasks of two constructs, `recorded` of each recorded with the given mean own work; 1000 tasks
+// ran in a region where the team spent 10 ms of thread time.
+TaskFigures sites(double a_body_s, double b_body_s, double recorded = 100) {
+  TaskFigures f;
+  f.tasks = 1000;
+  f.thread_time_s = 0.01;
+  f.sites["sort.c:40 merge"] = {recorded, recorded * a_body_s};
+  f.sites["sort.c:55 split"] = {recorded, recorded * b_body_s};
+  return f;
+}
+
+TEST(TaskInflation, BodiesOfAConstructSlowerAtTwoThreadsWithTheirShareOfTheTasks) {
+  // merge: 1 µs → 3 µs per task over its 500 tasks (+1 ms of thread time); split: 2 → 2.4 µs
+  // (+0.2 ms): 1.2 ms, 12% of the team's 10 ms; the gain is that shared by 2 threads.
+  const TaskFigures base = sites(1e-6, 2e-6), now = sites(3e-6, 2.4e-6);
+  const auto p = task_inflation({&now}, {&base}, 2, 1);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->kind, "work_inflation");
+  EXPECT_NEAR(p->time_s, 1.2e-3, 1e-12);
+  EXPECT_NEAR(p->gain_s, 0.6e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "task_body_growth_s"), 1.2e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "base_body_s"), 1e-6, 1e-15);  // the construct that grew most
+  EXPECT_NEAR(detail(*p, "body_s"), 3e-6, 1e-15);
+  EXPECT_NE(p->hint.find("sort.c:40 merge (500 tasks): 3 µs per task at 2 threads against 1 µs at 1 (+200%)"),
+            std::string::npos)
+      << p->hint;
+  EXPECT_LT(p->hint.find("sort.c:40"), p->hint.find("sort.c:55"));  // the larger growth first
+}
+
+TEST(TaskInflation, BodiesAreComparedOnTheCpu) {
+  // The same bodies, but at 2 threads the threads ran 40% of their work's wall time (a loaded
+  // machine) against all of it at 1: 3 µs × 0.4 = 1.2 µs on the CPU against 1, 2.4 × 0.4 against
+  // 2: 0.1 ms of growth, below a tenth; at 0.8 of a CPU, merge 2.4 against 1 µs: 0.7 ms, split
+  // 1.92 against 2 (none): still below.
+  const TaskFigures base = sites(1e-6, 2e-6), now = sites(3e-6, 2.4e-6);
+  EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1, 0.4, 1).has_value());
+  EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1, 0.8, 1).has_value());
+  const auto p = task_inflation({&now}, {&base}, 2, 1, 0.9, 0.9);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_NEAR(p->time_s, 0.9 * 1.2e-3, 1e-12);
+  EXPECT_DOUBLE_EQ(detail(*p, "cpu_per_wall_s"), 0.9);
+}
+
+TEST(TaskInflation, LessThanATenthOfTheTeamsTimeIsNot) {
+  // merge 1 → 2.9 µs: 0.95 ms, split 2 → 2.09 µs: 0.045 ms; 0.995 ms in all, below 1 ms.
+  const TaskFigures base = sites(1e-6, 2e-6), now = sites(2.9e-6, 2.09e-6);
+  EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1).has_value());
+}
+
+TEST(TaskInflation, NeedsEnoughRecordedTasksOnBothSidesAndFasterBodiesAreNone) {
+  const TaskFigures few = sites(1e-6, 2e-6, 7), now = sites(3e-6, 2.4e-6);
+  EXPECT_FALSE(task_inflation({&now}, {&few}, 2, 1).has_value());
+  const TaskFigures base = sites(3e-6, 2.4e-6), faster = sites(1e-6, 2e-6);
+  EXPECT_FALSE(task_inflation({&faster}, {&base}, 2, 1).has_value());  // superlinear: a cache effect, not a cost
+  EXPECT_FALSE(task_inflation({&now}, {&base}, 1, 1).has_value());
+  TaskFigures tree = now;  // sampled-out subtrees: the recorded tasks are no sample of the construct's
+  tree.hidden_subtree_tasks = 1;
+  EXPECT_FALSE(task_inflation({&tree}, {&base}, 2, 1).has_value());
+}
+
 // --- the report's task columns -------------------------------------------------------------------
 
 TEST(SummarizeTasks, ParallelismBoundsTheSpeedupAtEachThreadCount) {
