@@ -1,6 +1,7 @@
 #include "analysis/barrier_phases.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ompscope::analysis {
@@ -43,6 +44,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
   for (size_t b = 0; b < count; ++b) {
     double max_w = -inf, sum_w = 0, last_arrive = -inf, first_depart = inf, last_depart = -inf;
     double max_cpu = -inf, sum_cpu = 0;
+    const size_t position = b;
     uint32_t iterations = 0;
     bool join = false, after_loop = false, tasks = false, cpu_read = true;
     for (size_t k = 0; k < n; ++k) {
@@ -64,7 +66,14 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
     }
     ++out.barriers;
     // What this barrier adds, for the caller that charges each barrier to its construct.
-    const BarrierPhases before = out;
+    // The sums before it; its per-position sums stay out of the copy, which at each barrier of a
+    // region with 100 000 of them would make the analysis quadratic (it ran for minutes).
+    BarrierPhases before;
+    {
+      std::vector<BarrierPhases::Position> positions = std::move(out.positions);
+      before = out;
+      out.positions = std::move(positions);
+    }
     const auto record = [&] {
       if (!each) return;
       BarrierPhases& one = each->emplace_back();
@@ -90,8 +99,20 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
     const double imbalance = max_w - sum_w / static_cast<double>(n);
     out.imbalance_s += imbalance;
     if (cpu_read) {
+      const double cpu_imbalance =
+          std::clamp(max_cpu - sum_cpu / static_cast<double>(n), 0.0, std::max(0.0, imbalance));
       out.measured_imbalance_s += imbalance;
-      out.cpu_imbalance_s += std::clamp(max_cpu - sum_cpu / static_cast<double>(n), 0.0, std::max(0.0, imbalance));
+      out.cpu_imbalance_s += cpu_imbalance;
+      if (out.positions.size() <= position) out.positions.resize(position + 1);
+      BarrierPhases::Position& at = out.positions[position];
+      at.cpu.resize(n);
+      at.cpu_squared.resize(n);
+      for (size_t k = 0; k < n; ++k) {
+        at.cpu[k] += visits[k][b]->cpu;
+        at.cpu_squared[k] += visits[k][b]->cpu * visits[k][b]->cpu;
+      }
+      at.instances += 1;
+      at.cpu_imbalance_s += cpu_imbalance;
     }
     if (imbalance > 0 && after_loop) {
       ++out.imbalanced_after_loop;
@@ -109,6 +130,51 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
     record();
   }
   return out;
+}
+
+double consistent_cpu_imbalance(const std::vector<const BarrierPhases*>& runs) {
+  if (runs.empty()) return 0;
+  size_t positions = 0;
+  for (const BarrierPhases* r : runs) positions = std::max(positions, r->positions.size());
+  double total = 0;
+  for (size_t b = 0; b < positions; ++b) {
+    BarrierPhases::Position pooled;
+    for (const BarrierPhases* r : runs) {
+      if (b >= r->positions.size() || r->positions[b].instances == 0) continue;
+      const BarrierPhases::Position& at = r->positions[b];
+      if (pooled.cpu.size() < at.cpu.size()) {
+        pooled.cpu.resize(at.cpu.size());
+        pooled.cpu_squared.resize(at.cpu.size());
+      }
+      for (size_t k = 0; k < at.cpu.size(); ++k) {
+        pooled.cpu[k] += at.cpu[k];
+        pooled.cpu_squared[k] += at.cpu_squared[k];
+      }
+      pooled.instances += at.instances;
+      pooled.cpu_imbalance_s += at.cpu_imbalance_s;
+    }
+    const double n = pooled.instances;
+    const size_t threads = pooled.cpu.size();
+    if (n == 0 || threads < 2) continue;
+    if (n < 3) {
+      total += pooled.cpu_imbalance_s;
+      continue;
+    }
+    double max_mean = -std::numeric_limits<double>::infinity(), sum_mean = 0, sum_var = 0;
+    for (size_t k = 0; k < threads; ++k) {
+      const double mean = pooled.cpu[k] / n;
+      max_mean = std::max(max_mean, mean);
+      sum_mean += mean;
+      sum_var += std::max(0.0, pooled.cpu_squared[k] / n - mean * mean) * n / (n - 1);
+    }
+    const double t = static_cast<double>(threads);
+    const double between = max_mean - sum_mean / t;
+    // The standard error of max − mean of the thread means: for two threads, half that of their
+    // difference, sqrt(2 s² / n) / 2.
+    const double standard_error = std::sqrt(sum_var / t * (1 - 1 / t) / n);
+    if (between > 2 * standard_error) total += std::min(between * n, pooled.cpu_imbalance_s);
+  }
+  return total / static_cast<double>(runs.size());
 }
 
 }  // namespace ompscope::analysis

@@ -36,10 +36,31 @@ struct BarrierPhases {
   uint32_t barriers = 0;            // barriers analysed (join included)
   uint32_t imbalanced_after_loop = 0;  // of the barriers with imbalance, those right after a loop
   uint32_t skipped_with_tasks = 0;  // barriers where threads ran tasks: left to the task analysis
+  // Per position of a barrier in its instance (the instance's first barrier, its second, ...),
+  // over the instances where every thread's CPU time in the segment before it was read: each
+  // thread's CPU time there summed and summed squared, and their imbalance summed. They tell an
+  // imbalance the same threads show in every instance (their iterations cost more) from one that
+  // moves between threads (threads slowed unevenly): consistent_cpu_imbalance.
+  struct Position {
+    double instances = 0;
+    std::vector<double> cpu, cpu_squared;  // by thread
+    double cpu_imbalance_s = 0;
+  };
+  std::vector<Position> positions;
 };
 
 // `each`, when given, receives what each barrier adds, in the order of the threads' barrier
 // visits (barriers, join included), so a caller can charge each barrier to its construct.
 BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPhases>* each = nullptr);
+
+// Of the CPU-time imbalance at the barriers of one region's runs (repeats of one thread count),
+// the part the same threads show consistently, per run: at each barrier position, the imbalance
+// of the threads' mean CPU times where it stands out from their spread between instances (more
+// than twice its standard error; with fewer than 3 instances there is no spread to judge by, and
+// the imbalance counts as consistent), never more than the imbalance measured there. With a
+// static schedule a thread runs the same iterations in every instance, so costlier iterations
+// show up on the same thread each time; threads slowed unevenly (a contended cache line, the
+// kernel's locks, the memory bus) take turns at being the slowest (docs/lost-time.md).
+double consistent_cpu_imbalance(const std::vector<const BarrierPhases*>& runs);
 
 }  // namespace ompscope::analysis

@@ -45,6 +45,21 @@ void add_phases(BarrierPhases& into, const BarrierPhases& p) {
   into.barriers += p.barriers;
   into.imbalanced_after_loop += p.imbalanced_after_loop;
   into.skipped_with_tasks += p.skipped_with_tasks;
+  if (into.positions.size() < p.positions.size()) into.positions.resize(p.positions.size());
+  for (size_t b = 0; b < p.positions.size(); ++b) {
+    BarrierPhases::Position& to = into.positions[b];
+    const BarrierPhases::Position& from = p.positions[b];
+    if (to.cpu.size() < from.cpu.size()) {
+      to.cpu.resize(from.cpu.size());
+      to.cpu_squared.resize(from.cpu.size());
+    }
+    for (size_t k = 0; k < from.cpu.size(); ++k) {
+      to.cpu[k] += from.cpu[k];
+      to.cpu_squared[k] += from.cpu_squared[k];
+    }
+    to.instances += from.instances;
+    to.cpu_imbalance_s += from.cpu_imbalance_s;
+  }
 }
 
 BarrierPhases operator*(BarrierPhases p, double f) {
@@ -62,6 +77,7 @@ BarrierPhases operator*(BarrierPhases p, double f) {
   p.barriers = count(p.barriers);
   p.imbalanced_after_loop = count(p.imbalanced_after_loop);
   p.skipped_with_tasks = count(p.skipped_with_tasks);
+  p.positions.clear();  // samples of CPU time: sampled-out instances read none
   return p;
 }
 

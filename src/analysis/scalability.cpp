@@ -41,7 +41,8 @@ std::string region_place(const RegionReport& r) {
 // figure, never more than the inflation together. Its wall-clock share at `threads` is the
 // inflation spread over the team, plus the imbalance at barriers that the threads' CPU time does
 // not explain (`descheduled_s`: a thread off its CPU made the others wait for it).
-std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base, int threads, double descheduled_s) {
+std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base, int threads, double descheduled_s,
+                                      double uneven_s) {
   const double inflation = now.work_s - base.work_s;
   if (!(inflation > 0) || base.work_s <= 0) return std::nullopt;
   const bool split = now.usage_read && base.usage_read;
@@ -92,10 +93,15 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
                                  100 * inflation / base.work_s, threads_phrase(base.threads), threads,
                                  duration_text(inflation));
   for (size_t i = 0; i < parts.size(); ++i) hint += (i == 0 ? ": " : "; ") + parts[i].second;
+  if (uneven_s > 0)
+    hint += fmt::format(". It slowed the threads unevenly: the slowest changed from one instance to the next, and "
+                        "the others waited {} for it at barriers (not an imbalance of the loop's iterations)",
+                        duration_text(uneven_s));
   if (!split) descheduled_s = 0;
-  Problem p{"work_inflation", threads, inflation, inflation / threads + descheduled_s, hint,
+  Problem p{"work_inflation", threads, inflation, inflation / threads + descheduled_s + uneven_s, hint,
             {{"work_s", now.work_s}, {"base_work_s", base.work_s}}};
   if (descheduled_s > 0) p.details.emplace_back("descheduled_imbalance_s", descheduled_s);
+  if (uneven_s > 0) p.details.emplace_back("uneven_imbalance_s", uneven_s);
   if (split) {
     p.details.emplace_back("preempted_s", preempted);
     p.details.emplace_back("page_faults", faults);
@@ -140,10 +146,20 @@ double on_cpu_share(const TeamWork& w) {
 
 }  // namespace
 
+const RegionRun& typical_repeat(const std::vector<const RegionRun*>& repeats) {
+  std::vector<double> times;
+  for (const RegionRun* r : repeats) times.push_back(r->profile.time_s);
+  const double time = median(times);
+  return **std::min_element(repeats.begin(), repeats.end(), [time](const RegionRun* a, const RegionRun* b) {
+    return std::abs(a->profile.time_s - time) < std::abs(b->profile.time_s - time);
+  });
+}
+
 TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   std::vector<double> work, wall, cpu, system, minor, major, switches;
+  if (repeats.empty()) return {};
   std::vector<const TaskFigures*> tasks;
-  for (const RegionRun* r : repeats) {
+  for (const RegionRun* r : {&typical_repeat(repeats)}) {
     ThreadSplit team;
     for (const ThreadSplit& s : r->profile.per_thread) team += s;
     // Time holding locks is left out: critical sections that slow down as the lock and its data
@@ -175,26 +191,50 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                                      double region_time_s, std::optional<double> lost_s, const TeamWork* base) {
   std::vector<Problem> out;
   if (repeats.empty()) return out;
-  const RegionRun& first = *repeats.front();
+  std::vector<const BarrierPhases*> all_phases;
+  for (const RegionRun* r : repeats) all_phases.push_back(&r->phases);
+  const double consistent_cpu = consistent_cpu_imbalance(all_phases);
+  const RegionRun& first = typical_repeat(repeats);
+  // Every figure below is the typical repeat's (median_of over it alone is its value).
+  const std::vector<const RegionRun*> typical{&first};
   const double instances = static_cast<double>(first.profile.instances);
-  const double barriers = median_of(repeats, [](const RegionRun& r) { return double(r.phases.barriers); });
+  const double barriers = median_of(typical, [](const RegionRun& r) { return double(r.phases.barriers); });
 
-  const double wall_imbalance = median_of(repeats, [](const RegionRun& r) { return r.phases.imbalance_s; });
+  const double wall_imbalance = median_of(typical, [](const RegionRun& r) { return r.phases.imbalance_s; });
   // Where every thread's CPU time in the segments was read, only their difference in CPU time is
   // the loop's imbalance; the rest is threads that were not running (work inflation names it).
-  const double measured = median_of(repeats, [](const RegionRun& r) { return r.phases.measured_imbalance_s; });
-  const double cpu_imbalance = median_of(repeats, [](const RegionRun& r) { return r.phases.cpu_imbalance_s; });
+  const double measured = median_of(typical, [](const RegionRun& r) { return r.phases.measured_imbalance_s; });
+  const double cpu_imbalance = median_of(typical, [](const RegionRun& r) { return r.phases.cpu_imbalance_s; });
   const bool cpu_known = measured > 0;
   // The CPU time the loop's imbalance takes is won back at the rate the threads ran while the
   // whole team was busy (CPU seconds per wall second; below 1 on a loaded machine), never more
   // than the wall imbalance.
-  const TeamWork busy = team_work(repeats);
+  const TeamWork busy = team_work(typical);
   const double rate = busy.usage_read && busy.usage.wall_s > 0 && busy.usage.cpu_s > 0
                           ? std::min(1.0, busy.usage.cpu_s / busy.usage.wall_s)
                           : 1.0;
-  const double imbalance =
-      cpu_known ? std::min(wall_imbalance, wall_imbalance * std::min(1.0, cpu_imbalance / measured) / rate)
-                : wall_imbalance;
+  // Of the CPU-time imbalance, the part the same threads showed in every instance is the loop's
+  // (its iterations differ in cost). The rest moved between threads: where the team's work grew
+  // on the CPU, threads slowed unevenly by that growth (a shared cache line, the kernel's locks)
+  // take turns at being the last, and as much of it as the growth could cause (all of it on one
+  // thread: (1 − 1/t) of it) is work inflation's; beyond that, the iterations' cost varies from
+  // one instance to the next, which is the loop's again.
+  const bool tasking = first.tasks.tasks > 0;
+  double uneven_cpu = 0;
+  if (cpu_known && base && threads > 1 && !tasking && base->work_s > 0) {
+    double growth_on_cpu = busy.work_s - base->work_s;
+    if (busy.usage_read && base->usage_read)
+      growth_on_cpu -= std::max(0.0, busy.usage.off_cpu_s() - base->usage.off_cpu_s());
+    uneven_cpu = std::clamp(std::min(cpu_imbalance - consistent_cpu, (1 - 1.0 / threads) * growth_on_cpu), 0.0,
+                            cpu_imbalance);
+  }
+  const auto wall_share = [&](double cpu) {
+    return std::min(wall_imbalance, wall_imbalance * std::min(1.0, cpu / measured) / rate);
+  };
+  const double imbalance = cpu_known ? wall_share(cpu_imbalance - uneven_cpu) : wall_imbalance;
+  // In wall time: the barrier waits for threads off their CPU, and for threads slowed unevenly.
+  const double descheduled = cpu_known ? std::max(0.0, wall_imbalance - wall_share(cpu_imbalance)) : 0.0;
+  const double uneven = cpu_known ? std::max(0.0, wall_share(cpu_imbalance) - imbalance) : 0.0;
   if (threads > 1 && imbalance > 0) {
     const bool loop = first.phases.imbalanced_after_loop * 2 >= std::max<uint32_t>(1, first.phases.barriers / 2) &&
                       first.phases.imbalanced_after_loop > 0;
@@ -216,7 +256,9 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
               {{"barriers", barriers}, {"per_instance_s", imbalance / std::max(1.0, instances)}}};
     if (cpu_known) {
       p.details.emplace_back("wall_imbalance_s", wall_imbalance);
-      p.details.emplace_back("descheduled_s", wall_imbalance - imbalance);
+      p.details.emplace_back("descheduled_s", descheduled);
+      p.details.emplace_back("uneven_slowdown_s", uneven);
+      p.details.emplace_back("consistent_cpu_imbalance_s", std::min(consistent_cpu, cpu_imbalance));
       p.details.emplace_back("cpu_per_wall_s", rate);
       p.hint += fmt::format(" (gain at the rate the threads ran with the whole team busy: {:.0f}% of a CPU)",
                             100 * rate);
@@ -225,14 +267,13 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   }
 
   // Tasking regions are left to the task analysis (task inflation: a task body slower at t).
-  if (base && threads > 1 && first.tasks.tasks == 0) {
-    const double descheduled = cpu_known ? std::max(0.0, wall_imbalance - imbalance) : 0.0;
-    if (std::optional<Problem> p = work_inflation(team_work(repeats), *base, threads, descheduled))
+  if (base && threads > 1 && !tasking) {
+    if (std::optional<Problem> p = work_inflation(busy, *base, threads, descheduled, uneven))
       out.push_back(std::move(*p));
   }
 
-  const double walkthrough = median_of(repeats, [](const RegionRun& r) { return r.phases.walkthrough_s; });
-  const double startup = median_of(repeats, [](const RegionRun& r) { return r.phases.startup_s; });
+  const double walkthrough = median_of(typical, [](const RegionRun& r) { return r.phases.walkthrough_s; });
+  const double startup = median_of(typical, [](const RegionRun& r) { return r.phases.startup_s; });
   if (threads > 1 && walkthrough + startup > 0) {
     const double inner = std::max(0.0, barriers - instances);  // the join barrier is fork/join cost
     out.push_back({"barrier_overhead", threads, walkthrough + startup, walkthrough + startup,
@@ -242,13 +283,23 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                    {{"walkthrough_s", walkthrough}, {"release_skew_s", startup}, {"barriers", inner}}});
   }
 
-  const double fork = median_of(repeats, [](const RegionRun& r) { return r.phases.fork_s; });
-  const double join = median_of(repeats, [](const RegionRun& r) { return r.phases.join_s; });
-  const double creation = median_of(repeats, [](const RegionRun& r) { return r.phases.team_creation_s; });
+  const double fork = median_of(typical, [](const RegionRun& r) { return r.phases.fork_s; });
+  const double join = median_of(typical, [](const RegionRun& r) { return r.phases.join_s; });
+  const double creation = median_of(typical, [](const RegionRun& r) { return r.phases.team_creation_s; });
+  // Creating the team at the run's first fork (libomp starts its threads there) is in the
+  // region's time at every count above 1, and nowhere at 1 thread: a part of the time lost of its
+  // own, which no change to the region wins back (docs/lost-time.md).
+  if (threads > 1 && creation > 0)
+    out.push_back({"thread_creation", threads, creation, creation,
+                   fmt::format("creating the team's threads at the program's first fork took {}, once per run: a "
+                               "fixed cost of running with threads, not of this region's code (it weighs only in "
+                               "runs this short)",
+                               duration_text(creation)),
+                   {{"team_creation_s", creation}}});
   if (fork + join > 0) {
-    // Team creation is shown beside it: it is in the region's time, but no change to the regions wins it back.
     const std::string created =
-        creation > 0 ? fmt::format(" (not counted: creating the team at the first fork took {}, once)", duration_text(creation))
+        creation > 0 ? fmt::format(" (creating the team at the first fork, {}, is apart: thread creation)",
+                                   duration_text(creation))
                      : "";
     out.push_back({"fork_join_overhead", threads, fork + join, fork + join,
                    fmt::format("the region starts {:.0f} times at {} per start and end{}: open one parallel "
@@ -279,8 +330,8 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   const std::string held = serialisation < 0.005 && serialisation > 0 ? "under 1%" : fmt::format("{:.0f}%", 100 * serialisation);
   const std::string locks_seen = recorded < acquisitions ? fmt::format("at least {:.0f}", distinct) : fmt::format("{:.0f}", distinct);
   const bool critical = has_kind(first, "critical");
-  const double algorithm = median_of(repeats, [](const RegionRun& r) { return r.locks.max_thread_algorithm_s(); });
-  const double algorithm_total = median_of(repeats, [](const RegionRun& r) {
+  const double algorithm = median_of(typical, [](const RegionRun& r) { return r.locks.max_thread_algorithm_s(); });
+  const double algorithm_total = median_of(typical, [](const RegionRun& r) {
     double s = 0;
     for (const LockCost& c : r.locks.locks) s += c.algorithm_s;
     return s;
@@ -304,8 +355,8 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                    {{"acquisitions", acquisitions}, {"recorded_acquisitions", recorded}, {"distinct_locks", distinct},
                     {"thread_seconds", algorithm_total}}});
   }
-  const double contention = median_of(repeats, [](const RegionRun& r) { return r.locks.max_thread_contention_s(); });
-  const double contention_total = median_of(repeats, [](const RegionRun& r) {
+  const double contention = median_of(typical, [](const RegionRun& r) { return r.locks.max_thread_contention_s(); });
+  const double contention_total = median_of(typical, [](const RegionRun& r) {
     double s = 0;
     for (const LockCost& c : r.locks.locks) s += c.contention_s;
     return s;
@@ -433,19 +484,15 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         region.module_offset = first.where.module_offset;
       }
       region.nested = region.nested || first.profile.nested;
-      const double time = median_of(repeats, [](const RegionRun& r) { return r.profile.time_s; });
+      // The time, split and causes of the repeat closest to the median time, so that each
+      // thread's parts add up to the time the report shows (the first repeat's split beside the
+      // median time was 5% off with two repeats) and the causes to the time lost.
+      const RegionRun* typical = &typical_repeat(repeats);
+      const double time = typical->profile.time_s;
       region.time_s[t] = time;
       region.instances_at[t] = first.profile.instances;
       if (first.sampled()) region.recorded_instances_at[t] = first.profile.recorded_instances;
-      // The split of the repeat closest to the median time, scaled to it, so that each thread's
-      // parts add up to the time the report shows (the first repeat's split beside the median
-      // time was 5% off with two repeats).
-      const RegionRun* typical = *std::min_element(repeats.begin(), repeats.end(), [time](const RegionRun* a, const RegionRun* b) {
-        return std::abs(a->profile.time_s - time) < std::abs(b->profile.time_s - time);
-      });
-      std::vector<ThreadSplit>& split = region.per_thread[t];
-      const double to_median = typical->profile.time_s > 0 ? time / typical->profile.time_s : 1;
-      for (const ThreadSplit& s : typical->profile.per_thread) split.push_back(s * to_median);
+      region.per_thread[t] = typical->profile.per_thread;
       if (!base) {
         base = std::make_pair(t, time);
         base_work = team_work(repeats);
@@ -464,7 +511,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         region.problems.push_back(std::move(p));
       }
       region.unexplained_s[t] = unexplained(lost, explained);
-      constructs.add(repeats, t, *typical, to_median, region);
+      constructs.add(repeats, t, *typical, /*to_median=*/1.0, region);  // the time is the typical repeat's own
       std::vector<const TaskFigures*> tasks;
       for (const RegionRun* r : repeats)
         if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);

@@ -38,6 +38,7 @@ inline constexpr std::array kCauses{
     Cause{"load_imbalance", "load imbalance", "#e15759", false, CauseCap::kRegionLoss},
     Cause{"barrier_overhead", "barrier overhead", "#f28e2b", true, CauseCap::kRegionLoss},
     Cause{"fork_join_overhead", "fork/join overhead", "#edc948", true, CauseCap::kRegionLoss},
+    Cause{"thread_creation", "thread creation", "#d4a6c8", true, CauseCap::kRegionLoss},
     Cause{"lock_contention", "lock contention", "#b07aa1", false, CauseCap::kRegionLoss},
     Cause{"lock_overhead", "lock overhead", "#ff9da7", true, CauseCap::kRegionLoss},
     Cause{"fine_grained_tasks", "fine-grained tasks", "#4e79a7", true, CauseCap::kTimeLost},

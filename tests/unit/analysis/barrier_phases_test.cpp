@@ -151,5 +151,81 @@ TEST(BarrierPhases, RegionWithoutThreadsHasNoPhases) {
   EXPECT_DOUBLE_EQ(p.imbalance_s + p.walkthrough_s + p.startup_s + p.fork_s + p.join_s, 0);
 }
 
+// --- consistent CPU-time imbalance ------------------------------------------------------------
+
+// A two-thread loop barrier whose segments used `cpu0` and `cpu1` s of CPU time (and as much
+// wall time), then the join barrier with equal segments.
+RegionInstance loop_with_cpu(double cpu0, double cpu1) {
+  SyncVisit a = barrier(cpu0, 10, true), b = barrier(cpu1, 10, true);
+  a.cpu = cpu0;
+  b.cpu = cpu1;
+  return instance(1, 0xA, 0, 12, {member(0, 0, 12, {a, join_barrier(11, 12)}),
+                                  member(1, 0, 12, {b, join_barrier(11, 12)})});
+}
+
+BarrierPhases phases_of(const std::vector<std::pair<double, double>>& cpus) {
+  BarrierPhases out;
+  for (const auto& [c0, c1] : cpus) {
+    const BarrierPhases p = barrier_phases(loop_with_cpu(c0, c1));
+    out.cpu_imbalance_s += p.cpu_imbalance_s;
+    out.positions.resize(std::max(out.positions.size(), p.positions.size()));
+    for (size_t b = 0; b < p.positions.size(); ++b) {
+      BarrierPhases::Position& to = out.positions[b];
+      to.cpu.resize(p.positions[b].cpu.size());
+      to.cpu_squared.resize(p.positions[b].cpu.size());
+      for (size_t k = 0; k < p.positions[b].cpu.size(); ++k) {
+        to.cpu[k] += p.positions[b].cpu[k];
+        to.cpu_squared[k] += p.positions[b].cpu_squared[k];
+      }
+      to.instances += p.positions[b].instances;
+      to.cpu_imbalance_s += p.positions[b].cpu_imbalance_s;
+    }
+  }
+  return out;
+}
+
+TEST(ConsistentCpuImbalance, EachBarrierPositionKeepsEachThreadsCpuTime) {
+  const BarrierPhases p = barrier_phases(loop_with_cpu(4, 6));
+  ASSERT_EQ(p.positions.size(), 1u);  // the join barrier's CPU time was not read
+  EXPECT_DOUBLE_EQ(p.positions[0].instances, 1);
+  EXPECT_DOUBLE_EQ(p.positions[0].cpu[0], 4);
+  EXPECT_DOUBLE_EQ(p.positions[0].cpu[1], 6);
+  EXPECT_DOUBLE_EQ(p.positions[0].cpu_squared[1], 36);
+  EXPECT_DOUBLE_EQ(p.positions[0].cpu_imbalance_s, 1);  // 6 − 5
+}
+
+TEST(ConsistentCpuImbalance, TheSameThreadSlowerInEveryInstanceIsAllConsistent) {
+  // Thread 1 uses 2 s more CPU than thread 0 each time (±0.1 s): 1 s of imbalance per instance.
+  const BarrierPhases p = phases_of({{4, 6}, {4.1, 6.1}, {3.9, 5.9}, {4, 6}});
+  EXPECT_NEAR(consistent_cpu_imbalance({&p}), 4, 1e-9);
+}
+
+TEST(ConsistentCpuImbalance, ASlowestThreadThatChangesIsNotConsistent) {
+  // The same 1 s of imbalance per instance, but thread 0 and thread 1 take turns at being slow:
+  // the means are equal, nothing is the loop's.
+  const BarrierPhases p = phases_of({{4, 6}, {6, 4}, {4, 6}, {6, 4}});
+  EXPECT_DOUBLE_EQ(consistent_cpu_imbalance({&p}), 0);
+}
+
+TEST(ConsistentCpuImbalance, AnImbalanceWithinItsNoiseIsNotConsistent) {
+  // Means 5.25 and 4.75 (0.25 s of imbalance per instance), but each thread's CPU time varies
+  // between instances with a standard deviation of 1.5 s: the standard error of the imbalance is
+  // sqrt(2.25 / 2 / 4) = 0.53 s, and 0.25 s is under twice it.
+  const BarrierPhases p = phases_of({{4, 6}, {6, 4}, {4, 6}, {7, 3}});
+  EXPECT_DOUBLE_EQ(consistent_cpu_imbalance({&p}), 0);
+}
+
+TEST(ConsistentCpuImbalance, RepeatsArePooledAndTheResultIsPerRun) {
+  // Two runs of two instances each: thread 1 always 2 s slower: 2 × 1 s per run.
+  const BarrierPhases a = phases_of({{4, 6}, {4.2, 6.2}}), b = phases_of({{3.8, 5.8}, {4, 6}});
+  EXPECT_NEAR(consistent_cpu_imbalance({&a, &b}), 2, 1e-9);
+}
+
+TEST(ConsistentCpuImbalance, WithFewerThanThreeInstancesThereIsNoSpreadToJudgeBy) {
+  const BarrierPhases p = phases_of({{4, 6}, {6, 4}});
+  EXPECT_DOUBLE_EQ(consistent_cpu_imbalance({&p}), 2);  // as measured
+  EXPECT_DOUBLE_EQ(consistent_cpu_imbalance({}), 0);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis
