@@ -268,11 +268,12 @@ TEST(Constructs, SampledLocksTakeNoMoreThanTheThreadsTimeInTheRegion) {
   EXPECT_US(region.outside_constructs_s.at(1), 0);
 }
 
-TEST(Constructs, AConstructOnlyAnotherRepeatRanLeavesItsShareToTheRegion) {
+TEST(Constructs, AConstructOnlyAnotherRepeatRanIsInNeitherTheCausesNorTheTree) {
   // Two repeats of region 0x4000 at 2 threads: the first (the typical one: the two are equally
   // far from the median) runs the two loops, the second a loop with a critical section. The
-  // region's lock contention is the median of the two; the tree, from the first repeat, has no
-  // critical section to carry it, so it stays the region's.
+  // region's causes and its tree are both the typical repeat's (docs/lost-time.md: its time,
+  // split and causes come from one repeat so they add up): no lock contention, and the critical
+  // section the other repeat ran is in neither, nor does it break the tree.
   Symbolizer symbols({});
   std::vector<MeasuredRun> runs(2);
   const RunLog first = three_phase_log(), second = critical_in_loop_log();
@@ -284,7 +285,7 @@ TEST(Constructs, AConstructOnlyAnotherRepeatRanLeavesItsShareToTheRegion) {
   }
   const Report report = build_report({"./app"}, 2, runs);
   const RegionReport& region = parallel_region(report);
-  ASSERT_NE(problem(region.problems, "lock_contention"), nullptr);
+  EXPECT_EQ(problem(region.problems, "lock_contention"), nullptr);
   ASSERT_EQ(region.constructs.size(), 2u);
   for (const report::ConstructReport& c : region.constructs) {
     EXPECT_EQ(c.kind, "loop");
