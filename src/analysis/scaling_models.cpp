@@ -70,16 +70,36 @@ Fitted fit_time(const Report& report, const std::string& name, const std::map<in
   if (time_s.size() < model::kScaleMinimumThreadCounts)
     return {std::nullopt, fmt::format("{} (measured at {} thread count{})", name, time_s.size(),
                                       time_s.size() == 1 ? "" : "s")};
+  // Oversubscribed counts measure time-sharing, not scaling: they are left out of the fit where
+  // enough counts with a core per thread remain.
+  std::map<int, double> own_cores;
+  for (const auto& [threads, seconds] : time_s)
+    if (!report.oversubscribed(threads)) own_cores.emplace(threads, seconds);
+  const std::map<int, double>& fitted = own_cores.size() >= model::kScaleMinimumThreadCounts ? own_cores : time_s;
   std::vector<model::Model> models;
   try {
-    models = model::model_series(time_series(name, time_s), options);
+    models = model::model_series(time_series(name, fitted), options);
   } catch (const Error& error) {
     return {std::nullopt, fmt::format("{} ({})", name, error.what())};
   }
   // The options forbid splits, so there is one model over all counts.
   ScalingModel out = typed(models.front());
-  for (const auto& [threads, seconds] : time_s)
+  for (const auto& [threads, seconds] : fitted)
     if (report.oversubscribed(threads)) out.oversubscribed_threads.push_back(threads);
+  if (!out.oversubscribed_threads.empty())
+    out.verdict_withheld = fmt::format("fitted on counts without a core per thread ({} on {} cores), which measure "
+                                       "time-sharing: a verdict needs {} counts of at most {} threads",
+                                       fmt::join(out.oversubscribed_threads, ", "), report.cores,
+                                       model::kScaleMinimumThreadCounts, report.cores);
+  else if (!(out.adj_r2 >= model::kVerdictMinimumAdjR2))
+    out.verdict_withheld = fmt::format("adj. R² {:.2f} is below {:.2f}: the model does not follow the measured times "
+                                       "closely enough for a verdict",
+                                       out.adj_r2, model::kVerdictMinimumAdjR2);
+  if (!out.verdict_withheld.empty()) {
+    out.growth.clear();
+    out.stops_paying_off_at.reset();
+    out.extrapolated = false;
+  }
   out.speedup_curve = speedup_curve(models.front().function, time_s, speedup);
   return {std::move(out), {}};
 }

@@ -12,6 +12,12 @@
 
 namespace ompscope::model {
 
+// A model gives a verdict (a growth class that is a scalability problem, where more threads stop
+// paying off) only where it describes its series closely: adj. R² at least this (the rule of the
+// construct study: docs/design.md, "Scaling models"). Below it, the model is kept and shown with
+// its adj. R², and the verdict says why there is none.
+inline constexpr double kVerdictMinimumAdjR2 = 0.95;
+
 struct Model {
   std::string region;
   std::string metric;

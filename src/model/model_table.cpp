@@ -7,6 +7,9 @@
 namespace ompscope::model {
 
 std::string verdict(const Model& model) {
+  if ((model.kind == SeriesKind::construct || model.kind == SeriesKind::region_time) &&
+      !(model.quality.adj_r2 >= kVerdictMinimumAdjR2))
+    return fmt::format("none: adj. R² {:.2f} < {:.2f}", model.quality.adj_r2, kVerdictMinimumAdjR2);
   if (model.kind == SeriesKind::construct)
     return model.scalability_problem ? "scalability problem" : "";
   if (model.kind != SeriesKind::region_time) return "";

@@ -94,14 +94,17 @@ class GroupModeler {
           in_sample_quality(model.function, points.threads, points.values, fit.quality.cv_error);
       model.growth = classify_growth(fit.function, t_min, t_max);
       model.growth_of_thread_seconds = true;
-      model.stops_paying_off_at = stops_paying_off_at(model.function, t_min, t_max);
-      model.extrapolated = model.stops_paying_off_at && *model.stops_paying_off_at > t_max;
+      if (model.quality.adj_r2 >= kVerdictMinimumAdjR2) {
+        model.stops_paying_off_at = stops_paying_off_at(model.function, t_min, t_max);
+        model.extrapolated = model.stops_paying_off_at && *model.stops_paying_off_at > t_max;
+      }
     } else {
       model.function = fit.function;
       model.quality = fit.quality;
       model.growth = classify_growth(fit.function, t_min, t_max);
-      model.scalability_problem =
-          series_.kind == SeriesKind::construct && is_scalability_problem(model.growth);
+      model.scalability_problem = series_.kind == SeriesKind::construct &&
+                                  model.quality.adj_r2 >= kVerdictMinimumAdjR2 &&
+                                  is_scalability_problem(model.growth);
     }
     return model;
   }

@@ -63,7 +63,8 @@ std::string model_about(const ScalingModel& model) {
   std::string text;
   if (!model.growth.empty())
     text = (model.growth_of_thread_seconds ? "t·T(t) " : "") + growth_words(model.growth);
-  if (model.growth_of_thread_seconds) {
+  if (!model.verdict_withheld.empty()) text = "no verdict: " + model.verdict_withheld;
+  else if (model.growth_of_thread_seconds) {
     std::string payoff = model.stops_paying_off_at
                              ? fmt::format("more threads stop paying off past {:g} thread{}{}", *model.stops_paying_off_at,
                                            *model.stops_paying_off_at == 1 ? "" : "s",

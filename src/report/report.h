@@ -134,6 +134,10 @@ struct ScalingModel {
   // largest count so a chart can draw its curvature; empty where the model predicts no time, or
   // a speedup far above the measured ones, between the counts.
   std::vector<std::pair<double, double>> speedup_curve;  // (threads, speedup)
+  // Why the model gives no growth or payoff verdict (growth and stops_paying_off_at are then
+  // empty): its adj. R² is below 0.95, or it was fitted on counts without a core per thread.
+  // Empty where it gives one.
+  std::string verdict_withheld;
 };
 
 // A construct inside a region, at its own line (docs/source-locations.md, "Constructs inside a

@@ -90,6 +90,7 @@ json model_json(const ScalingModel& m) {
           {"stops_paying_off_at", m.stops_paying_off_at ? json(*m.stops_paying_off_at) : json(nullptr)},
           {"extrapolated", m.extrapolated},
           {"oversubscribed_threads", m.oversubscribed_threads},
+          {"verdict_withheld", m.verdict_withheld},
           {"speedup_curve", curve}};
 }
 
@@ -219,6 +220,7 @@ std::optional<ScalingModel> read_model(const json& owner) {
   if (member(*m, "stops_paying_off_at")) model.stops_paying_off_at = get(*m, "stops_paying_off_at", 0.0);
   model.extrapolated = get(*m, "extrapolated", false);
   model.oversubscribed_threads = get(*m, "oversubscribed_threads", std::vector<int>{});
+  model.verdict_withheld = get<std::string>(*m, "verdict_withheld", "");
   for (const json& point : array_at(*m, "speedup_curve")) {
     if (!point.is_array() || point.size() != 2 || !point[0].is_number() || !point[1].is_number())
       throw Bad("a point of \"speedup_curve\" is not [threads, speedup]");

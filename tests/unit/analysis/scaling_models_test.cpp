@@ -19,11 +19,11 @@ std::map<int, double> times(const std::vector<int>& threads, const std::function
   return out;
 }
 
-// A two-core machine measured at `threads`: the program, and region r1 following `law`.
-Report report_at(const std::vector<int>& threads, const std::function<double(double)>& law) {
+// A machine of `cores` cores measured at `threads`: the program, and region r1 following `law`.
+Report report_at(const std::vector<int>& threads, const std::function<double(double)>& law, int cores = 2) {
   Report report;
   report.command = {"./app"};
-  report.cores = 2;
+  report.cores = cores;
   report.threads = threads;
   report.program_time_s = times(threads, [&](double t) { return 0.1 + law(t); });
   RegionReport region;
@@ -39,9 +39,9 @@ Report modelled(Report report) {
   return report;
 }
 
-TEST(ScalingModels, AmdahlRegionAtFourCountsGetsItsLawBackWithOversubscribedCountsNamed) {
+TEST(ScalingModels, AmdahlRegionAtFourCountsGetsItsLawBack) {
   // 0.8 s that parallelise, 0.2 s that do not: T(t) = 0.2 + 0.8/t.
-  const Report report = modelled(report_at({1, 2, 3, 4}, [](double t) { return 0.2 + 0.8 / t; }));
+  const Report report = modelled(report_at({1, 2, 3, 4}, [](double t) { return 0.2 + 0.8 / t; }, 4));
   ASSERT_TRUE(report.regions[0].model.has_value());
   const ScalingModel& model = *report.regions[0].model;
   EXPECT_NEAR(model.constant, 0.2, 1e-9);
@@ -52,7 +52,8 @@ TEST(ScalingModels, AmdahlRegionAtFourCountsGetsItsLawBackWithOversubscribedCoun
   EXPECT_EQ(model.terms[0].j, 0);
   EXPECT_TRUE(model.growth_of_thread_seconds);
   EXPECT_EQ(model.growth, "linear");  // the serial 0.2 s costs 0.2·t thread-seconds
-  EXPECT_THAT(model.oversubscribed_threads, ElementsAre(3, 4));
+  EXPECT_TRUE(model.oversubscribed_threads.empty());
+  EXPECT_EQ(model.verdict_withheld, "");
   EXPECT_FALSE(model.function.empty());
   EXPECT_GT(model.adj_r2, 0.99);
   EXPECT_TRUE(report.program_model.has_value());
@@ -72,11 +73,45 @@ TEST(ScalingModels, TheSpeedupCurveIsTheModelsSpeedupOverOneThreadBetweenTheCoun
 }
 
 TEST(ScalingModels, PerfectScalingCostsConstantThreadSecondsAndKeepsPayingOff) {
-  const Report report = modelled(report_at({1, 2, 4, 8}, [](double t) { return 1.6 / t; }));
+  const Report report = modelled(report_at({1, 2, 4, 8}, [](double t) { return 1.6 / t; }, 8));
   const ScalingModel& model = *report.regions[0].model;
   EXPECT_EQ(model.growth, "constant");
   EXPECT_FALSE(model.stops_paying_off_at.has_value());
-  EXPECT_THAT(model.oversubscribed_threads, ElementsAre(4, 8));
+  EXPECT_EQ(model.verdict_withheld, "");
+}
+
+TEST(ScalingModels, AFitWithOversubscribedCountsGivesNoVerdictAndSaysWhy) {
+  // On 2 cores, counts 3 and 4 measure time-sharing; with only two other counts they stay in
+  // the fit, which then gives no growth and no payoff verdict.
+  const Report report = modelled(report_at({1, 2, 3, 4}, [](double t) { return 0.2 + 0.8 / t; }));
+  const ScalingModel& model = *report.regions[0].model;
+  EXPECT_THAT(model.oversubscribed_threads, ElementsAre(3, 4));
+  EXPECT_EQ(model.growth, "");
+  EXPECT_FALSE(model.stops_paying_off_at.has_value());
+  EXPECT_THAT(model.verdict_withheld, HasSubstr("without a core per thread (3, 4 on 2 cores)"));
+}
+
+TEST(ScalingModels, OversubscribedCountsAreLeftOutWhereFourOthersRemain) {
+  // 4 cores, counts 1-4 follow Amdahl's law; at 8 threads time-sharing doubles the time.
+  Report report = report_at({1, 2, 3, 4, 8}, [](double t) { return 0.2 + 0.8 / t; }, 4);
+  report.regions[0].time_s[8] = 0.6;
+  report = modelled(report);
+  const ScalingModel& model = *report.regions[0].model;
+  EXPECT_TRUE(model.oversubscribed_threads.empty());
+  EXPECT_EQ(model.growth, "linear");
+  EXPECT_GT(model.adj_r2, 0.99);
+}
+
+TEST(ScalingModels, AModelThatDoesNotFollowTheTimesGivesNoVerdictAndSaysWhy) {
+  // Times that zigzag: no function of the normal form follows them to adj. R² 0.95.
+  const std::map<int, double> zigzag{{1, 1.0}, {2, 0.3}, {3, 0.9}, {4, 0.35}, {5, 0.8}, {6, 0.4}};
+  Report report = report_at({1, 2, 3, 4, 5, 6}, [&](double t) { return zigzag.at(static_cast<int>(t)); }, 8);
+  report = modelled(report);
+  const ScalingModel& model = *report.regions[0].model;
+  EXPECT_LT(model.adj_r2, 0.95);
+  EXPECT_EQ(model.growth, "");
+  EXPECT_FALSE(model.stops_paying_off_at.has_value());
+  EXPECT_THAT(model.verdict_withheld, HasSubstr("is below 0.95"));
 }
 
 TEST(ScalingModels, FewerThanFourCountsFitNothingAndOneNoteSaysWhy) {

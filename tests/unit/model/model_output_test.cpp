@@ -75,6 +75,14 @@ TEST(ModelTable, VerdictsOfRegions) {
   EXPECT_EQ(verdict(model), "stops paying off past 30 threads (extrapolated)");
   model.stops_paying_off_at.reset();
   EXPECT_EQ(verdict(model), "keeps paying off");
+  model.quality.adj_r2 = 0.64;  // no verdict from a model that does not follow its series
+  EXPECT_EQ(verdict(model), "none: adj. R² 0.64 < 0.95");
+}
+
+TEST(ModelTable, AConstructModelBelowTheAdjR2RuleIsNoScalabilityProblem) {
+  Model model = barrier_model();
+  model.quality.adj_r2 = 0.52;
+  EXPECT_EQ(verdict(model), "none: adj. R² 0.52 < 0.95");
 }
 
 }  // namespace
