@@ -46,6 +46,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
     double max_cpu = -inf, sum_cpu = 0;
     const size_t position = b;
     uint32_t iterations = 0;
+    uint8_t schedule = 0;
     bool join = false, after_loop = false, tasks = false, cpu_read = true;
     for (size_t k = 0; k < n; ++k) {
       const SyncVisit& v = *visits[k][b];
@@ -58,6 +59,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
       join = join || v.kind == SyncKind::JoinBarrier;
       after_loop = after_loop || v.follows_loop;
       iterations = std::max(iterations, v.loop_iterations);
+      schedule = std::max(schedule, v.loop_schedule);
       tasks = tasks || v.tasks > 0;
       cpu_read = cpu_read && v.cpu >= 0;
       max_cpu = std::max(max_cpu, v.cpu);
@@ -87,6 +89,8 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
       one.join_s = out.join_s - before.join_s;
       one.barriers = 1;
       one.imbalanced_after_loop = out.imbalanced_after_loop - before.imbalanced_after_loop;
+      one.imbalanced_after_dynamic = out.imbalanced_after_dynamic - before.imbalanced_after_dynamic;
+      one.imbalanced_after_guided = out.imbalanced_after_guided - before.imbalanced_after_guided;
       one.skipped_with_tasks = out.skipped_with_tasks - before.skipped_with_tasks;
     };
     if (tasks) {
@@ -116,6 +120,8 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
     }
     if (imbalance > 0 && after_loop) {
       ++out.imbalanced_after_loop;
+      if (schedule == 11) ++out.imbalanced_after_dynamic;
+      if (schedule == 12) ++out.imbalanced_after_guided;
       if (iterations > 0) {
         out.loop_iterations += iterations;
         out.loop_work_s += sum_w;

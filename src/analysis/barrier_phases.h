@@ -35,6 +35,10 @@ struct BarrierPhases {
   double loop_work_s = 0;
   uint32_t barriers = 0;            // barriers analysed (join included)
   uint32_t imbalanced_after_loop = 0;  // of the barriers with imbalance, those right after a loop
+  // Of those, the ones after a loop the runtime reported as scheduled dynamically or guided
+  // (libomp 19; SyncVisit::loop_schedule): a hint must not propose what the loop already has.
+  uint32_t imbalanced_after_dynamic = 0;
+  uint32_t imbalanced_after_guided = 0;
   uint32_t skipped_with_tasks = 0;  // barriers where threads ran tasks: left to the task analysis
   // Per position of a barrier in its instance (the instance's first barrier, its second, ...),
   // over the instances where every thread's CPU time in the segment before it was read: each

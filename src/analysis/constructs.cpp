@@ -298,6 +298,8 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
     into.join_s += p.join_s;
     into.barriers += p.barriers;
     into.imbalanced_after_loop += p.imbalanced_after_loop;
+    into.imbalanced_after_dynamic += p.imbalanced_after_dynamic;
+    into.imbalanced_after_guided += p.imbalanced_after_guided;
     into.skipped_with_tasks += p.skipped_with_tasks;
   }
   tree.outside_s += outside / team;

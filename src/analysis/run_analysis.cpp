@@ -44,6 +44,8 @@ void add_phases(BarrierPhases& into, const BarrierPhases& p) {
   into.join_s += p.join_s;
   into.barriers += p.barriers;
   into.imbalanced_after_loop += p.imbalanced_after_loop;
+  into.imbalanced_after_dynamic += p.imbalanced_after_dynamic;
+  into.imbalanced_after_guided += p.imbalanced_after_guided;
   into.skipped_with_tasks += p.skipped_with_tasks;
   if (into.positions.size() < p.positions.size()) into.positions.resize(p.positions.size());
   for (size_t b = 0; b < p.positions.size(); ++b) {
@@ -76,6 +78,8 @@ BarrierPhases operator*(BarrierPhases p, double f) {
   const auto count = [f](uint32_t n) { return static_cast<uint32_t>(static_cast<double>(n) * f + 0.5); };
   p.barriers = count(p.barriers);
   p.imbalanced_after_loop = count(p.imbalanced_after_loop);
+  p.imbalanced_after_dynamic = count(p.imbalanced_after_dynamic);
+  p.imbalanced_after_guided = count(p.imbalanced_after_guided);
   p.skipped_with_tasks = count(p.skipped_with_tasks);
   p.positions.clear();  // samples of CPU time: sampled-out instances read none
   return p;

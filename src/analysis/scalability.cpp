@@ -130,6 +130,28 @@ std::string sized_schedule(double iterations, double per_iteration_s, int thread
   return fmt::format("schedule(guided, {:.0f}){}", smallest, why);
 }
 
+// The advice for an imbalanced loop: try the sized schedule, unless the runtime reported (libomp
+// 19) that the loop already has that kind of schedule; then only a smaller chunk could help.
+std::string schedule_advice(const BarrierPhases& phases, int threads) {
+  if (!(phases.loop_iterations > 0 && phases.loop_work_s > 0))
+    return "try schedule(dynamic, chunk) or schedule(guided) on it";
+  const std::string sized =
+      sized_schedule(phases.loop_iterations / std::max<uint32_t>(1, phases.imbalanced_after_loop),
+                     phases.loop_work_s / phases.loop_iterations, threads);
+  const uint32_t loops = std::max<uint32_t>(1, phases.imbalanced_after_loop);
+  const bool dynamic = phases.imbalanced_after_dynamic * 2 > loops, guided = phases.imbalanced_after_guided * 2 > loops;
+  const bool same = (dynamic && sized.starts_with("schedule(dynamic")) || (guided && sized.starts_with("schedule(guided"));
+  if (!same) return "try " + sized + " on it";
+  if (dynamic && sized.starts_with("schedule(dynamic, 1) "))
+    return fmt::format("the runtime reports it is scheduled dynamically already, and chunks of one iteration are "
+                       "the finest ({}): its last iterations are too costly to even out; split the costliest "
+                       "iterations, or hand them out first",
+                       sized.substr(sized.find('(', 9) + 1, sized.size() - sized.find('(', 9) - 2));
+  return fmt::format("the runtime reports it is scheduled {} already: its last chunks are too large to even out; "
+                     "if its chunk is larger than this, try {}",
+                     dynamic ? "dynamically" : "guided", sized);
+}
+
 // What the causes leave of a loss: never negative (a loss can be explained more than fully when
 // overheads present at every count, fork/join for one, are among the causes; the cap in
 // diagnose_region bounds that), zero without a loss.
@@ -239,16 +261,11 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     const bool loop = first.phases.imbalanced_after_loop * 2 >= std::max<uint32_t>(1, first.phases.barriers / 2) &&
                       first.phases.imbalanced_after_loop > 0;
     std::string hint;
-    const std::string schedule =
-        first.phases.loop_iterations > 0 && first.phases.loop_work_s > 0
-            ? sized_schedule(first.phases.loop_iterations / std::max<uint32_t>(1, first.phases.imbalanced_after_loop),
-                             first.phases.loop_work_s / first.phases.loop_iterations, threads)
-            : "schedule(dynamic, chunk) or schedule(guided)";
+    const std::string advice = schedule_advice(first.phases, threads);
     if (loop)
-      hint = cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): try " +
-                             schedule + " on it"
+      hint = cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): " + advice
                        : "threads reach the barrier after the loop at different times: if its iterations differ in "
-                         "cost, try " + schedule + " on it";
+                         "cost, " + advice;
     else
       hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
              "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";

@@ -149,7 +149,10 @@ class ThreadWalk {
         break;
       case EventKind::WorkBegin:
         work_.push_back(WorkSpan{thread_, e.detail, e.codeptr, t, -1, current_parallel()});
-        if (is_loop(e.detail)) loop_iterations_ = e.arg;
+        if (is_loop(e.detail)) {
+          loop_iterations_ = e.arg;
+          loop_schedule_ = e.detail >= 10 ? e.detail : 0;
+        }
         break;
       case EventKind::MaskedBegin:
         work_.push_back(WorkSpan{thread_, kWorkMasked, e.codeptr, t, -1, current_parallel()});
@@ -172,6 +175,7 @@ class ThreadWalk {
         v.depart = -1;
         v.follows_loop = loop_in_segment_;
         v.loop_iterations = loop_in_segment_ ? loop_iterations_ : 0;
+        v.loop_schedule = loop_in_segment_ ? loop_schedule_ : 0;
         v.nested = !syncs_.empty();
         v.task = running_task_;
         syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail)});
@@ -442,6 +446,7 @@ class ThreadWalk {
   double thread_begin_ = -1;  // until the thread's first region takes it
   bool loop_in_segment_ = false;
   uint32_t loop_iterations_ = 0;  // of the last loop begun
+  uint8_t loop_schedule_ = 0;     // its schedule as reported (libomp 19), 0: none
   double last_ = 0;
 };
 

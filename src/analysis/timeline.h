@@ -25,6 +25,9 @@ struct SyncVisit {
   double tasks = 0;      // time spent running explicit tasks inside this visit
   bool follows_loop = false;  // a worksharing loop ended in the segment just before it
   uint32_t loop_iterations = 0;  // that loop's iteration count (all threads', saturated); 0: none
+  // The schedule the runtime reported for that loop (libomp 19: ompt_work_loop_static 10, _dynamic
+  // 11, _guided 12, _other 13; docs/runtime-quirks.md "Runtime versions"); 0: none reported.
+  uint8_t loop_schedule = 0;
   bool nested = false;        // opened inside another visit (a taskwait in a task run in a barrier)
   uint32_t task = 0;          // explicit task that waits in it (a taskwait in a task); 0: the implicit task
   double cpu = -1;            // CPU time the thread used in the segment that ends here; -1: not read

@@ -240,6 +240,44 @@ TEST(DiagnoseRegion, AScheduleHintNamesAChunkSizedFromTheLoopsIterationsAndTheDi
   EXPECT_NE(q->hint.find("schedule(guided, 1154)"), std::string::npos) << q->hint;
 }
 
+TEST(DiagnoseRegion, AScheduleHintNeverProposesTheScheduleTheRuntimeReportsTheLoopHas) {
+  // The loops of the test above, reported (libomp 19) as scheduled dynamically: the sized
+  // schedule is dynamic too, so the hint says the loop has it and only a smaller chunk can help.
+  BarrierPhases dynamic{.imbalance_s = 1, .measured_imbalance_s = 1, .cpu_imbalance_s = 1, .loop_iterations = 2e6,
+                        .loop_work_s = 1.4, .barriers = 2, .imbalanced_after_loop = 2};
+  dynamic.imbalanced_after_dynamic = 2;
+  const RegionRun r = region_run("a", 10, 1, dynamic);
+  const Problem* p = find(diagnose_region({&r}, 2, 10, 5), "load_imbalance");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->hint.find("try schedule(dynamic, 22) (1000000 iterations of 700 ns each; a chunk's dispatch costs "
+                         "~300 ns) on it"),
+            std::string::npos)
+      << p->hint;
+  EXPECT_NE(p->hint.find("scheduled dynamically already"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("if its chunk is larger than this, try schedule(dynamic, 22)"), std::string::npos) << p->hint;
+
+  // Chunks of one iteration are the finest: a dynamic loop is not told to try them.
+  BarrierPhases costly = dynamic;
+  costly.loop_work_s = 2e6 * 100e-6;  // 100 us per iteration: a chunk of 1 is the sized one
+  const RegionRun c = region_run("a", 10, 1, costly);
+  const Problem* one = find(diagnose_region({&c}, 2, 10, 5), "load_imbalance");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->hint.find("try schedule(dynamic"), std::string::npos) << one->hint;
+  EXPECT_NE(one->hint.find("chunks of one iteration are the finest (1000000 iterations of 100 µs each"),
+            std::string::npos)
+      << one->hint;
+
+  // A guided loop whose sized schedule is dynamic is told to try dynamic.
+  BarrierPhases guided = dynamic;
+  guided.imbalanced_after_dynamic = 0;
+  guided.imbalanced_after_guided = 2;
+  const RegionRun g = region_run("a", 10, 1, guided);
+  const Problem* q = find(diagnose_region({&g}, 2, 10, 5), "load_imbalance");
+  ASSERT_TRUE(q);
+  EXPECT_NE(q->hint.find("try schedule(dynamic, 22)"), std::string::npos) << q->hint;
+  EXPECT_EQ(q->hint.find("already"), std::string::npos) << q->hint;
+}
+
 TEST(DiagnoseRegion, WithoutTheThreadsCpuTimeALoopsIterationsAreNotSaidToDifferInCost) {
   const RegionRun loop = region_run("a", 10, 1,
                                     BarrierPhases{.imbalance_s = 1, .barriers = 2, .imbalanced_after_loop = 2});
