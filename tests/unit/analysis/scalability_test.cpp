@@ -247,7 +247,8 @@ TEST(DiagnoseRegion, AScheduleHintNeverProposesTheScheduleTheRuntimeReportsTheLo
                         .loop_work_s = 1.4, .barriers = 2, .imbalanced_after_loop = 2};
   dynamic.imbalanced_after_dynamic = 2;
   const RegionRun r = region_run("a", 10, 1, dynamic);
-  const Problem* p = find(diagnose_region({&r}, 2, 10, 5), "load_imbalance");
+  const auto problems_r = diagnose_region({&r}, 2, 10, 5);  // kept alive: p points into it
+  const Problem* p = find(problems_r, "load_imbalance");
   ASSERT_TRUE(p);
   EXPECT_EQ(p->hint.find("try schedule(dynamic, 22) (1000000 iterations of 700 ns each; a chunk's dispatch costs "
                          "~300 ns) on it"),
@@ -260,7 +261,8 @@ TEST(DiagnoseRegion, AScheduleHintNeverProposesTheScheduleTheRuntimeReportsTheLo
   BarrierPhases costly = dynamic;
   costly.loop_work_s = 2e6 * 100e-6;  // 100 us per iteration: a chunk of 1 is the sized one
   const RegionRun c = region_run("a", 10, 1, costly);
-  const Problem* one = find(diagnose_region({&c}, 2, 10, 5), "load_imbalance");
+  const auto problems_c = diagnose_region({&c}, 2, 10, 5);  // kept alive: one points into it
+  const Problem* one = find(problems_c, "load_imbalance");
   ASSERT_TRUE(one);
   EXPECT_EQ(one->hint.find("try schedule(dynamic"), std::string::npos) << one->hint;
   EXPECT_NE(one->hint.find("chunks of one iteration are the finest (1000000 iterations of 100 µs each"),
@@ -272,7 +274,8 @@ TEST(DiagnoseRegion, AScheduleHintNeverProposesTheScheduleTheRuntimeReportsTheLo
   guided.imbalanced_after_dynamic = 0;
   guided.imbalanced_after_guided = 2;
   const RegionRun g = region_run("a", 10, 1, guided);
-  const Problem* q = find(diagnose_region({&g}, 2, 10, 5), "load_imbalance");
+  const auto problems_g = diagnose_region({&g}, 2, 10, 5);  // kept alive: q points into it
+  const Problem* q = find(problems_g, "load_imbalance");
   ASSERT_TRUE(q);
   EXPECT_NE(q->hint.find("try schedule(dynamic, 22)"), std::string::npos) << q->hint;
   EXPECT_EQ(q->hint.find("already"), std::string::npos) << q->hint;
