@@ -183,4 +183,37 @@ double consistent_cpu_imbalance(const std::vector<const BarrierPhases*>& runs) {
   return total / static_cast<double>(runs.size());
 }
 
+void add_phases(BarrierPhases& into, const BarrierPhases& p) {
+  into.imbalance_s += p.imbalance_s;
+  into.measured_imbalance_s += p.measured_imbalance_s;
+  into.cpu_imbalance_s += p.cpu_imbalance_s;
+  into.loop_iterations += p.loop_iterations;
+  into.loop_work_s += p.loop_work_s;
+  into.walkthrough_s += p.walkthrough_s;
+  into.startup_s += p.startup_s;
+  into.fork_s += p.fork_s;
+  into.team_creation_s += p.team_creation_s;
+  into.join_s += p.join_s;
+  into.barriers += p.barriers;
+  into.imbalanced_after_loop += p.imbalanced_after_loop;
+  into.imbalanced_after_dynamic += p.imbalanced_after_dynamic;
+  into.imbalanced_after_guided += p.imbalanced_after_guided;
+  into.skipped_with_tasks += p.skipped_with_tasks;
+  if (into.positions.size() < p.positions.size()) into.positions.resize(p.positions.size());
+  for (size_t b = 0; b < p.positions.size(); ++b) {
+    BarrierPhases::Position& to = into.positions[b];
+    const BarrierPhases::Position& from = p.positions[b];
+    if (to.cpu.size() < from.cpu.size()) {
+      to.cpu.resize(from.cpu.size());
+      to.cpu_squared.resize(from.cpu.size());
+    }
+    for (size_t k = 0; k < from.cpu.size(); ++k) {
+      to.cpu[k] += from.cpu[k];
+      to.cpu_squared[k] += from.cpu_squared[k];
+    }
+    to.instances += from.instances;
+    to.cpu_imbalance_s += from.cpu_imbalance_s;
+  }
+}
+
 }  // namespace ompscope::analysis

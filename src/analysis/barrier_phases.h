@@ -57,6 +57,10 @@ struct BarrierPhases {
 // visits (barriers, join included), so a caller can charge each barrier to its construct.
 BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPhases>* each = nullptr);
 
+// Adds `p` to `into`, field by field (the per-position sums included): one region's barriers, or
+// a region's and its sampled-out instances', or one barrier's share to the construct that owns it.
+void add_phases(BarrierPhases& into, const BarrierPhases& p);
+
 // Of the CPU-time imbalance at the barriers of one region's runs (repeats of one thread count),
 // the part the same threads show consistently, per run: at each barrier position, the imbalance
 // of the threads' mean CPU times where it stands out from their spread between instances (more

@@ -288,19 +288,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
     const int node = b < barrier_nodes.size() ? barrier_nodes[b] : -1;
     BarrierPhases& into = node >= 0 ? tree.nodes[node].phases : tree.own_phases;
     if (node >= 0) p.join_s = 0;
-    into.imbalance_s += p.imbalance_s;
-    into.measured_imbalance_s += p.measured_imbalance_s;
-    into.cpu_imbalance_s += p.cpu_imbalance_s;
-    into.loop_iterations += p.loop_iterations;
-    into.loop_work_s += p.loop_work_s;
-    into.walkthrough_s += p.walkthrough_s;
-    into.startup_s += p.startup_s;
-    into.join_s += p.join_s;
-    into.barriers += p.barriers;
-    into.imbalanced_after_loop += p.imbalanced_after_loop;
-    into.imbalanced_after_dynamic += p.imbalanced_after_dynamic;
-    into.imbalanced_after_guided += p.imbalanced_after_guided;
-    into.skipped_with_tasks += p.skipped_with_tasks;
+    add_phases(into, p);
   }
   tree.outside_s += outside / team;
 }
@@ -313,18 +301,7 @@ void finish_constructs(ConstructTree& tree, double time_s) {
     if (f == 1) continue;
     c.time_s *= f;
     c.instances *= f;
-    for (LockCost& l : c.locks.locks) {
-      l.operations *= f;
-      l.acquisitions = static_cast<uint64_t>(l.operations + 0.5);
-      l.acquire_s *= f;
-      l.algorithm_s *= f;
-      l.contention_s *= f;
-      l.hold_s *= f;
-    }
-    for (auto& [thread, split] : c.locks.per_thread) {
-      split.algorithm_s *= f;
-      split.contention_s *= f;
-    }
+    scale_lock_costs(c.locks, f);
   }
   tree.outside_s *= f;
   tree.by_address.clear();

@@ -82,4 +82,19 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
   return result;
 }
 
+void scale_lock_costs(LockCosts& costs, double f) {
+  for (LockCost& c : costs.locks) {
+    c.operations *= f;
+    c.acquisitions = static_cast<uint64_t>(c.operations + 0.5);
+    c.acquire_s *= f;
+    c.algorithm_s *= f;
+    c.contention_s *= f;
+    c.hold_s *= f;
+  }
+  for (auto& [thread, split] : costs.per_thread) {
+    split.algorithm_s *= f;
+    split.contention_s *= f;
+  }
+}
+
 }  // namespace ompscope::analysis

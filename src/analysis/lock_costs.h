@@ -46,4 +46,8 @@ struct LockCosts {
 // of one region's instances).
 LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions);
 
+// The costs of all instances from those of the recorded ones, `f` = all ÷ recorded time
+// (adaptive sampling): operations and times scale, each lock's acquisitions are rounded.
+void scale_lock_costs(LockCosts& costs, double f);
+
 }  // namespace ompscope::analysis

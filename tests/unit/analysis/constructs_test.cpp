@@ -19,13 +19,6 @@ namespace {
 
 using testing::LogBuilder;
 
-const report::ConstructReport* find_kind(const std::vector<report::ConstructReport>& in, const std::string& kind,
-                                         size_t nth = 0) {
-  for (const report::ConstructReport& c : in)
-    if (c.kind == kind && nth-- == 0) return &c;
-  return nullptr;
-}
-
 const Problem* problem(const std::vector<Problem>& problems, const char* kind) {
   for (const Problem& p : problems)
     if (p.kind == kind) return &p;
