@@ -45,13 +45,15 @@ std::map<int, double> imbalance(const std::vector<std::map<int, double>>& per_ra
 
 Report merge_rank_reports(const std::vector<Report>& ranks) {
   if (ranks.empty()) throw Error("no rank's report to merge");
-  // The slowest rank at the largest thread count: the job waits for it.
+  // The slowest rank at the largest thread count: the one with the most time outside MPI, which
+  // the others wait for in MPI (their program times end alike at the job's last collective).
   size_t slowest = 0;
   double longest = -1;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const Report& r = ranks[i];
-    const double time = r.program_time_s.empty() ? 0.0 : r.program_time_s.rbegin()->second;
-    if (time > longest) longest = time, slowest = i;
+    if (r.program_time_s.empty()) continue;
+    const auto& [t, time] = *r.program_time_s.rbegin();
+    if (time - at(r.mpi_s, t) > longest) longest = time - at(r.mpi_s, t), slowest = i;
   }
   Report out = ranks[slowest];
   out.merged_from_rank = rank_of(ranks[slowest], slowest);

@@ -72,6 +72,15 @@ TEST(RankMerge, FiguresAreTheSlowestRanksAndEveryRankIsSideBySide) {
   EXPECT_NEAR(r.rank_imbalance_s.at(2), 0.05, 1e-12);
 }
 
+TEST(RankMerge, TheSlowestRankIsTheOneWithTheMostTimeOutsideMpi) {
+  // Both ranks end at the job's last collective (0.40 s each): rank 0 waited 0.29 s of it in MPI
+  // for rank 1, whose figures the report shows.
+  const Report merged = merge_rank_reports({rank_report(0, 0.40, 0.01, 0.29, 0.10, 0.0),
+                                            rank_report(1, 0.40, 0.01, 0.19, 0.20, 0.03)});
+  EXPECT_EQ(merged.merged_from_rank, 1);
+  EXPECT_DOUBLE_EQ(merged.regions.at(0).time_s.at(2), 0.20);
+}
+
 TEST(RankMerge, ARankWithoutTheRegionCountsZeroAndItsOwnRegionsAreNamed) {
   Report a = rank_report(0, 0.5, 0.0, 0.1, 0.4, 0.0);
   Report b = rank_report(1, 0.3, 0.0, 0.1, 0.2, 0.0);
