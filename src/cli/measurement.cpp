@@ -85,6 +85,21 @@ Target resolve_target(const std::vector<std::string>& argv, RuntimeChoice choice
   return t;
 }
 
+Launcher resolve_launcher(const std::string& text) {
+  Launcher launcher;
+  launcher.words = split_launcher_words(text);
+  if (own_rank().ranked())
+    throw Error(fmt::format("--launcher: this ompscope already runs as rank {} of a job: run 'ompscope scale --launcher' "
+                            "once, outside the launcher, and it starts each run's job",
+                            own_rank().rank));
+  const std::string path = find_program(launcher.words[0]);
+  if (path.empty()) throw Error(fmt::format("--launcher '{}': cannot start '{}': no such program", text, launcher.words[0]));
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  launcher.kind = launcher_kind(capture_output({path, "--version"}), ec ? path : real.string());
+  return launcher;
+}
+
 namespace {
 
 bool is_rank_directory(const fs::path& p) {
@@ -196,7 +211,6 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   }
 
   Launch launch;
-  launch.argv = target.argv;
   // An MPI program gets libompscope_mpi.so preloaded after the tool library, whose recording
   // entry points it calls (docs/mpi.md); any other program gets exactly what it got before.
   std::string preload;
@@ -221,6 +235,8 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
     const char* old = getenv("LD_LIBRARY_PATH");
     launch.env["LD_LIBRARY_PATH"] = shim.string() + (old && *old ? ":" + std::string(old) : "");
   }
+  // Through a launcher (scale --launcher), the launcher passes these variables on to each rank.
+  launch.argv = target.launcher ? launch_command(*target.launcher, launch.env, target.argv) : target.argv;
   result.outcome = launch_and_wait(launch);
 
   analysis::RunRecord& rec = result.run.record;
@@ -242,7 +258,9 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
       run.record = rec;
       run.record.log = fs::relative(dir, out_dir).string();
       const analysis::ClockPoint end = result.outcome.end_point;
-      run.analysis = analyse_log(dir, &end, run.record);
+      int local_rank = -1;
+      run.analysis = analyse_log(dir, &end, run.record, nullptr, &local_rank);
+      result.ranks_per_node = std::max(result.ranks_per_node, local_rank + 1);
       result.ranks.push_back(std::move(run));
     }
     std::sort(result.ranks.begin(), result.ranks.end(),
@@ -259,15 +277,17 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   const analysis::ClockPoint end = result.outcome.end_point;
   // A rank's time is its tool's own span, however it was launched (docs/mpi.md): the launcher's
   // start point would add the start of the job (MPI_Init's connection set-up) to one form only.
-  result.run.analysis = analyse_log(result.log_dir, &end, rec, own_rank().ranked() ? nullptr : &result.outcome.start_point);
+  result.run.analysis =
+      analyse_log(result.log_dir, &end, rec, own_rank().ranked() || target.launcher ? nullptr : &result.outcome.start_point);
   if (!rec.finalized && result.outcome.ok())
     rec.status += "; the tool was not finalised (the program left without running exit handlers)";
   return result;
 }
 
 analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::ClockPoint* end, analysis::RunRecord& rec,
-                                  const analysis::ClockPoint* start) {
+                                  const analysis::ClockPoint* start, int* local_rank) {
   const analysis::LoadedRun run = analysis::load_run(log_dir, end, start);
+  if (local_rank) *local_rank = run.log.meta.local_rank;
   const analysis::Timeline& timeline = run.timeline;
   rec.observed = true;
   rec.rank = run.log.meta.rank;

@@ -3,12 +3,14 @@
 #pragma once
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "analysis/scalability.h"
+#include "cli/launcher.h"
 #include "cli/openmp_runtime.h"
 #include "cli/program_launch.h"
 #include "common/launcher_rank.h"
@@ -27,10 +29,16 @@ struct Target {
   bool interposed = false;     // measured on GNU libgomp through libompscope_gomp.so
   bool swapped = false;        // a libgomp program run on LLVM libomp (--runtime llvm)
   std::vector<std::string> unobserved;  // libgomp entry points the program calls that are not observed
+  std::optional<Launcher> launcher;    // `scale --launcher`: each run is a job of this launcher
 };
 
 // Finds the program and its OpenMP runtime; throws ompscope::Error when it cannot be run.
 Target resolve_target(const std::vector<std::string>& argv, RuntimeChoice choice = RuntimeChoice::Native);
+
+// The launcher of `--launcher TEXT`: its words (split_launcher_words), found on PATH, and its
+// kind from what its `--version` prints. Throws ompscope::Error with one line when it cannot be
+// used: not found, or ompscope itself already runs as a rank of a job.
+Launcher resolve_launcher(const std::string& text);
 
 // --runtime native|llvm, for the commands that run the program.
 void add_runtime_option(CLI::App* app, std::string& value);
@@ -59,6 +67,9 @@ struct RunResult {
   // `ompscope profile -- mpirun -np N ./app`: each rank's run, by rank, read from the rank-R
   // directories the tool library wrote under log_dir (docs/mpi.md); empty otherwise.
   std::vector<analysis::MeasuredRun> ranks;
+  // The most ranks the launcher started on one node (the largest local rank + 1; 1 where it did
+  // not say): they share that node's cores.
+  int ranks_per_node = 1;
 };
 
 RunResult run_under_tool(const Target& target, const std::filesystem::path& out_dir, const RunRequest& request);
@@ -66,7 +77,8 @@ RunResult run_under_tool(const Target& target, const std::filesystem::path& out_
 // Reads and analyses one log directory, filling the record's observation fields. Throws
 // ompscope::Error on a corrupt or truncated log.
 analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const analysis::ClockPoint* end,
-                                  analysis::RunRecord& record, const analysis::ClockPoint* start = nullptr);
+                                  analysis::RunRecord& record, const analysis::ClockPoint* start = nullptr,
+                                  int* local_rank = nullptr);
 
 // For a program swapped onto LLVM libomp (--runtime llvm): runs it once more, bare, on its own
 // GNU libgomp at `threads` (0: as the user set it), and says how its time there compares with the

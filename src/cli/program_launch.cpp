@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -38,6 +40,38 @@ std::string find_program(const std::string& name) {
     start = end + 1;
   }
   return "";
+}
+
+std::string capture_output(const std::vector<std::string>& argv) {
+  int fds[2];
+  if (argv.empty() || pipe2(fds, O_CLOEXEC) != 0) return "";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+  std::vector<std::string> args = argv;
+  std::vector<char*> raw;
+  for (auto& s : args) raw.push_back(s.data());
+  raw.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, raw[0], &actions, nullptr, raw.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::string text;
+  if (rc == 0) {
+    char buffer[4096];
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      text.append(buffer, static_cast<size_t>(n));
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  close(fds[0]);
+  return text;
 }
 
 LaunchOutcome launch_and_wait(const Launch& launch) {

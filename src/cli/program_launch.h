@@ -30,6 +30,10 @@ struct LaunchOutcome {
 // Throws ompscope::Error when the program cannot be started (not found, not executable).
 LaunchOutcome launch_and_wait(const Launch& launch);
 
+// Runs `argv` (no shell) with stdin from /dev/null and returns what it wrote to stdout and
+// stderr; "" when it cannot be started.
+std::string capture_output(const std::vector<std::string>& argv);
+
 // PATH lookup as execvp does it; returns the path or "" when not found.
 std::string find_program(const std::string& name);
 

@@ -5,12 +5,15 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "cli/report_files.h"
 #include "analysis/scaling_models.h"
 #include "common/error.h"
+#include "common/launcher_rank.h"
 #include "common/thread_count_phrase.h"
 
 namespace ompscope::cli {
@@ -76,6 +79,7 @@ Command add_scale_command(CLI::App& parent) {
     int repeat = 3;
     std::string out = "ompscope-scale";
     std::string runtime = "native";
+    std::string launcher;
     bool keep_logs = false;
     std::vector<std::string> program;
   };
@@ -87,49 +91,147 @@ Command add_scale_command(CLI::App& parent) {
   app->add_option("-r,--repeat", options->repeat, "runs per thread count; the median is reported")->check(CLI::Range(1, 100));
   app->add_option("-o,--output", options->out, "output directory (report.json, report.html, runs/)");
   add_runtime_option(app, options->runtime);
+  CLI::Option* launcher_option =
+      app->add_option("--launcher", options->launcher,
+                      "run each job through this MPI launcher, e.g. \"mpirun -np 2\" or \"srun -n 2\"; the report "
+                      "merges the ranks (docs/mpi.md)");
   app->add_flag("--keep-logs", options->keep_logs,
                 "keep the raw log of every run in runs/ (default: of the first repeat at each thread count)");
   app->add_option("program", options->program, "the program and its arguments, after --")->required();
   app->positionals_at_end();
-  return {app, [options]() -> int {
+  return {app, [options, launcher_option]() -> int {
             const int cores = core_count();
             std::vector<int> counts = options->threads.empty() ? default_thread_counts(cores) : options->threads;
             std::sort(counts.begin(), counts.end());
             counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-            const Target target = resolve_target(options->program, runtime_choice(options->runtime));
+            std::optional<Launcher> launcher;
+            if (launcher_option->count() > 0) {
+              launcher = resolve_launcher(options->launcher);
+              if (names_a_launcher(options->program.front()))
+                throw Error(fmt::format("--launcher starts the job: put the program itself after --, not '{}'",
+                                        options->program.front()));
+            }
+            Target target = resolve_target(options->program, runtime_choice(options->runtime));
+            target.launcher = launcher;
             options->out = output_dir_of_this_rank(options->out).string();  // DIR/rank-R under mpirun
             prepare_output_dir(options->out);
 
             Progress progress(static_cast<int>(counts.size()) * options->repeat);
             std::vector<analysis::MeasuredRun> runs;
+            // Through a launcher: each rank's runs, by rank (docs/mpi.md, "scale through a launcher").
+            std::map<int, std::vector<analysis::MeasuredRun>> rank_runs;
+            int ranks_per_node = 1;
             int status = 0, index = 0;
             uint64_t written = 0, kept = 0;
             // Repeats interleave thread counts so slow drifts of the machine hit all counts alike.
             for (int r = 0; r < options->repeat; ++r) {
               for (int t : counts) {
-                progress.starting(index++, t, r, cores);
-                RunResult result = run_under_tool(target, options->out, RunRequest{t, r, true});
+                // A rank's threads share the node's cores with the other ranks there.
+                progress.starting(index++, t, r, std::max(1, cores / ranks_per_node));
+                // Through a launcher, ompscope binds nothing: the ranks would all take the same
+                // cores; the launcher's binding applies.
+                RunResult result = run_under_tool(target, options->out, RunRequest{t, r, !launcher});
                 if (!result.outcome.ok()) {
-                  fmt::print(stderr, "ompscope: at {} the program {}\n", threads_phrase(t), result.outcome.describe());
+                  fmt::print(stderr, "ompscope: at {} the {} {}\n", threads_phrase(t), launcher ? "job" : "program",
+                             result.outcome.describe());
                   if (status == 0) status = result.outcome.shell_status();
                 }
+                if (launcher && result.ranks.empty() && !result.run.record.observed && index == 1)
+                  throw Error(fmt::format(
+                      "the launcher '{}' ran, but no rank of the program was observed{}: is it an MPI launcher, "
+                      "and does it pass ompscope's variables on to the ranks (docs/mpi.md)?",
+                      options->launcher, result.outcome.ok() ? "" : " (it " + result.outcome.describe() + ", its message above)"));
                 // The report holds everything read from a log: a later repeat's log is only
                 // disk (NPB UA left 615 MB per run before lock sampling).
                 const uint64_t bytes = directory_bytes(result.log_dir);
                 written += bytes;
                 if (r > 0 && !options->keep_logs && remove_log(result.log_dir)) {
                   result.run.record.log.clear();
+                  for (auto& rank : result.ranks) rank.record.log.clear();
                 } else {
                   kept += bytes;
                 }
-                runs.push_back(std::move(result.run));
+                if (!result.ranks.empty()) {
+                  ranks_per_node = std::max(ranks_per_node, result.ranks_per_node);
+                  for (auto& rank : result.ranks) rank_runs[rank.record.rank].push_back(std::move(rank));
+                } else if (launcher && !rank_runs.empty()) {
+                  // A job no rank's log came back from (it failed): its run goes with rank 0's.
+                  result.run.record.rank = rank_runs.begin()->first;
+                  rank_runs.begin()->second.push_back(std::move(result.run));
+                } else {
+                  runs.push_back(std::move(result.run));
+                }
               }
             }
-            analysis::Report report = analysis::build_report(options->program, cores, runs);
+            if (!rank_runs.empty() && !runs.empty()) {
+              // Jobs that failed before the first whose ranks came back go with rank 0's too.
+              for (auto& run : runs) run.record.rank = rank_runs.begin()->first;
+              auto& first = rank_runs.begin()->second;
+              first.insert(first.begin(), std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
+              runs.clear();
+            }
+            const int rank_cores = std::max(1, cores / ranks_per_node);
+            std::vector<std::string> command = options->program;
+            if (launcher) {
+              command = launcher->words;
+              command.insert(command.end(), options->program.begin(), options->program.end());
+            }
+            // The notes and models every report of these runs gets after its own ones.
+            auto finish = [&](analysis::Report& report) {
+              if (launcher)
+                report.notes.push_back(
+                    {"launcher",
+                     fmt::format("each job was started by {} ({}){}; ompscope bound no thread, the launcher's binding "
+                                 "applies",
+                                 fmt::join(launcher->words, " "), launcher_name(launcher->kind),
+                                 ranks_per_node > 1 ? fmt::format(", {} ranks on this node's {} cores: {} {} each", ranks_per_node,
+                                                                  cores, rank_cores, rank_cores == 1 ? "core" : "cores")
+                                                    : ""),
+                     {}});
+              if (counts.back() > rank_cores)
+                report.notes.push_back(
+                    {"oversubscribed",
+                     ranks_per_node > 1
+                         ? fmt::format("thread counts above {} are oversubscribed: {} ranks of that many threads need more "
+                                       "than this node's {} cores, so their times measure time-sharing, not scaling",
+                                       rank_cores, ranks_per_node, cores)
+                         : fmt::format("thread counts above {} are oversubscribed: more threads than cores, "
+                                       "so their times measure time-sharing, not scaling", cores),
+                     {}});
+              analysis::add_scaling_models(report);
+            };
+            if (!rank_runs.empty()) {
+              // Each rank's report in DIR/rank-R, as `profile` writes them, and the merged report
+              // of all ranks in DIR (docs/mpi.md, "Merged report").
+              for (auto& [rank, its_runs] : rank_runs) {
+                char name[32];
+                rank_directory_name(rank, name, sizeof name);
+                const std::filesystem::path rank_out = std::filesystem::path(options->out) / name;
+                std::filesystem::create_directories(rank_out);
+                for (auto& run : its_runs)
+                  if (!run.record.log.empty())
+                    run.record.log = std::filesystem::relative(std::filesystem::path(options->out) / run.record.log, rank_out).string();
+                analysis::Report report = analysis::build_report(command, rank_cores, its_runs);
+                for (auto& n : target_notes(target)) report.notes.push_back(n);
+                finish(report);
+                write_report_files(rank_out, report);
+              }
+              const auto merged = merge_rank_reports_in(options->out, static_cast<int>(rank_runs.size()));
+              if (!merged)
+                throw Error(fmt::format("the ranks' reports in {}/rank-R could not all be read back", options->out));
+              show_text_report(*merged, stderr);
+              fmt::print(stderr, "ompscope: the runs wrote {} of logs; {} kept in {}/runs ({})\n", byte_text(written),
+                         byte_text(kept), options->out,
+                         options->keep_logs || options->repeat == 1 ? "every run" : "the first repeat at each thread count; --keep-logs keeps all");
+              fmt::print(stderr, "ompscope: the program ran as {} MPI ranks: each rank's report in {}/rank-R/, the merged "
+                         "report in {}/report.json and report.html\n", rank_runs.size(), options->out, options->out);
+              return status;
+            }
+            analysis::Report report = analysis::build_report(command, cores, runs);
             for (auto& n : target_notes(target)) report.notes.push_back(n);
-            if (target.swapped && !runs.empty())
+            if (target.swapped && !runs.empty() && !launcher)
               report.notes.push_back({"runtime_comparison", runtime_comparison_note(target, counts.back(), runs.back().record.wall_s), {}});
-            if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores) {
+            if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores && !launcher) {
               std::vector<std::string> set;
               for (const auto& [key, value] : bind) set.push_back(key + "=" + value);
               const auto places = bind.find("OMP_PLACES");
@@ -141,12 +243,7 @@ Command add_scale_command(CLI::App& parent) {
                                                   from_sysfs ? "one place per core, from the kernel's CPU topology; " : ""),
                                       {}});
             }
-            if (counts.back() > cores)
-              report.notes.push_back({"oversubscribed",
-                                      fmt::format("thread counts above {} are oversubscribed: more threads than cores, "
-                                                  "so their times measure time-sharing, not scaling", cores),
-                                      {}});
-            analysis::add_scaling_models(report);
+            finish(report);
             write_report_files(options->out, report);
             show_text_report(report, stderr);
             fmt::print(stderr, "ompscope: the runs wrote {} of logs; {} kept in {}/runs ({})\n", byte_text(written),

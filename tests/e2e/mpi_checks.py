@@ -6,7 +6,7 @@ of 2 threads) is set here, as docs/mpi.md says a user sets it."""
 import argparse, json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_checks import Ctx, fail, load, pragma_lines, region_at, run  # noqa: E402
+from e2e_checks import Ctx, expect_error, fail, load, notes, pragma_lines, region_at, run  # noqa: E402
 
 # Open MPI refuses to run as root without these two; CI runs the suite as root.
 ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
@@ -97,15 +97,16 @@ def scenario_mpi_time(c):
     if "mpi_s" in load(plain)["program"]:
         fail("a program without MPI has MPI time")
 
-def check_merged(c, out, form):
+def check_merged(c, out, form, runs_per_rank=1):
     """DIR/report.json of a 2-rank job: both ranks side by side, the loop's rank imbalance, rank 0
-    waiting in MPI, each rank's split adding up, and no serial_code for the MPI time."""
+    waiting in MPI, each rank's split adding up, and no serial_code for the MPI time (at 1 thread
+    per rank, where each rank has a core)."""
     report = load(out)
     if report["schema_version"] != 3:
         fail(f"{form}: merged report has schema version {report['schema_version']}")
     program = report["program"]
     ranks = {k["rank"]: k for k in program.get("ranks", [])}
-    if sorted(ranks) != [0, 1] or sorted(r.get("rank") for r in report["runs"]) != [0, 1]:
+    if sorted(ranks) != [0, 1] or sorted(r.get("rank") for r in report["runs"]) != [0] * runs_per_rank + [1] * runs_per_rank:
         fail(f"{form}: the merged report's ranks are {sorted(ranks)}, runs {report['runs']}")
     for rank, k in ranks.items():
         parts = k["parallel_s"]["1"] + k["serial_s"]["1"] + k["mpi_s"]["1"]
@@ -125,7 +126,7 @@ def check_merged(c, out, form):
     for r in report["regions"]:
         for k in r.get("ranks", []):
             for p in k["problems"]:
-                if p["kind"] == "serial_code" and p["time_s"] > ranks[k["rank"]]["serial_s"]["1"] + 1e-9:
+                if p["kind"] == "serial_code" and p["time_s"] > ranks[k["rank"]]["serial_s"][str(p["threads"])] + 1e-9:
                     fail(f"{form}: rank {k['rank']}'s serial_code counts more than its serial time: {p}")
     html = open(os.path.join(out, "report.html")).read()
     if "<h2>MPI ranks</h2>" not in html:
@@ -177,6 +178,67 @@ def scenario_mpi_ranks(c):
     run(mpirun(c, 1) + [c.bin, "profile", "-o", single, "--", c.prog("hybrid")], env=env, check_rc=0)
     if os.path.exists(os.path.join(single, "rank-0")) or load(single)["runs"][0].get("rank") != 0:
         fail("a one-rank job was given a rank directory, or its run no rank")
+
+def scenario_mpi_scale(c):
+    """`ompscope scale --launcher "mpirun -np 2 ..." -t 1,2 -- ./hybrid`: Open MPI runs each thread
+    count's job (2 ranks x 2 threads on 2 vCPUs: oversubscribed, and labelled so); the report is
+    the ranks' merged scale report: both ranks at both counts, rank 1's double work as the loop's
+    rank imbalance and rank 1 as the rank the figures are from, rank 0's wait as its MPI time,
+    never serial code; each rank's own scale report in DIR/rank-R."""
+    out = c.out("scale")
+    launcher = " ".join(mpirun(c, 2))
+    p = run([c.bin, "scale", "--launcher", launcher, "-t", "1,2", "-r", "1", "-o", out, "--", c.prog("hybrid")],
+            env=ROOT_ENV, check_rc=0)
+    if "2 MPI ranks (the figures below" not in p.stderr:
+        fail(f"scale --launcher shows no merged report:\n{p.stderr}")
+    report = check_merged(c, out, "scale --launcher", runs_per_rank=2)
+    program = report["program"]
+    if sorted((r["rank"], r["threads"]) for r in report["runs"]) != [(0, 1), (0, 2), (1, 1), (1, 2)]:
+        fail(f"the runs are not 2 ranks at 1 and 2 threads: {report['runs']}")
+    for k in program["ranks"]:
+        for t in ("1", "2"):
+            parts = k["parallel_s"][t] + k["serial_s"][t] + k["mpi_s"][t]
+            if abs(parts - k["time_s"][t]) > 1e-9:
+                fail(f"rank {k['rank']} at {t} threads: parallel + serial + MPI = {parts}, its time {k['time_s'][t]}")
+    if report["program"]["merged_from_rank"] != 1:
+        fail(f"the figures are rank {program['merged_from_rank']}'s, not rank 1's (the most time outside MPI)")
+    # 2 ranks on 2 cores: a core per rank, so 2 threads per rank are oversubscribed, and said so.
+    if report["cores"] != 1 or not any(n["kind"] == "oversubscribed" and "2 ranks" in n["text"] for n in report["notes"]):
+        fail(f"2 ranks x 2 threads on 2 cores are not labelled oversubscribed: cores {report['cores']}, "
+             f"notes {notes(report)}")
+    if not any(n["kind"] == "launcher" and "(Open MPI)" in n["text"] for n in report["notes"]):
+        fail(f"the report does not say which launcher ran the jobs: {notes(report)}")
+    loop = region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])
+    if sorted(loop["rank_imbalance_s"]) != ["1", "2"]:
+        fail(f"the loop's rank imbalance is not given at both counts: {loop['rank_imbalance_s']}")
+    for rank in (0, 1):
+        own = load(os.path.join(out, f"rank-{rank}"))
+        if sorted(r["threads"] for r in own["runs"]) != [1, 2] or any(r["rank"] != rank for r in own["runs"]):
+            fail(f"rank {rank}'s own report has runs {own['runs']}")
+        for r in own["runs"]:
+            if not os.path.exists(os.path.join(out, f"rank-{rank}", r["log"], "meta.txt")):
+                fail(f"rank {rank}'s report names a log {r['log']} that is not there")
+
+def scenario_mpi_launcher_bad_input(c):
+    """A --launcher that cannot be used is refused in one line with exit 2, before any run; one
+    that runs but starts no observed rank is refused after its first job."""
+    prog = c.prog("hybrid")
+    def refused(launcher, what, program=None):
+        line = expect_error([c.bin, "scale", "--launcher", launcher, "-t", "1", "-o", c.out("bad"), "--"]
+                            + (program or [prog]), what)
+        if "--launcher" not in line:
+            fail(f"{what}: the line does not name --launcher: {line}")
+    refused("", "an empty launcher")
+    refused("mpirun -np 2 | tee log", "a pipe in the launcher")
+    refused("mpirun -np 'two", "unbalanced quotes")
+    refused("mpirun -np $OMPSCOPE_NO_SUCH_VARIABLE", "an undefined variable")
+    refused("mpirun -np $(nproc)", "command substitution")
+    refused("no-such-launcher -n 2", "a launcher that is not there")
+    refused(" ".join(mpirun(c, 2)), "a launcher after --", [c.mpirun, "-np", "2", prog])
+    p = run([c.bin, "scale", "--launcher", "true", "-t", "1", "-o", c.out("no-ranks"), "--", prog], env=ROOT_ENV)
+    last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+    if p.returncode != 2 or not last.startswith("ompscope: the launcher 'true' ran, but no rank"):
+        fail(f"a launcher that starts no rank: exit {p.returncode}, last line {last!r}")
 
 def main():
     ap = argparse.ArgumentParser()
