@@ -2,7 +2,10 @@
 """Overhead of `ompscope profile` on real programs: interleaved runs with and without the tool
 at 2 threads, reported as the median and min of per-pair ratios (tool / no tool).
 
-usage: bench/overhead.py BUILD_DIR [PAIRS] [--only SUBSTRING]
+usage: bench/overhead.py BUILD_DIR [PAIRS] [--only SUBSTRING] [--against LIBOMPSCOPE_SO]
+
+--against adds a run with another build of libompscope.so to each pair (a before/after of a
+capture change, in the same interleaved rounds) and reports the ratio of the two tool runs.
 """
 import argparse, os, shutil, statistics, subprocess, tempfile, time
 
@@ -29,6 +32,7 @@ def main():
     parser.add_argument("build", help="the build directory (bin/, lib/, tests/programs/)")
     parser.add_argument("pairs", type=int, nargs="?", default=9, help="interleaved pairs per case (default 9)")
     parser.add_argument("--only", default="", help="run only the cases whose label contains this text")
+    parser.add_argument("--against", default="", help="another libompscope.so, run in each round beside this build's")
     args = parser.parse_args()
     build, pairs = args.build, args.pairs
     env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="close", OMP_PLACES=core_places(), NO_COLOR="1")
@@ -71,20 +75,32 @@ def main():
         cases.append((case, gcc_program, gomp, {}))
     for name, program, library, extra in (c for c in cases if args.only in c[0]):
         out = tempfile.mkdtemp(prefix="ompscope-overhead-")
-        base, tool, ratios = [], [], []
-        for _ in range(pairs):
+        base, tool, ratios, against = [], [], [], []
+        attach = "LD_PRELOAD=" if library == gomp else "OMP_TOOL_LIBRARIES="
+        # The program alone under the tool (the analysis afterwards is not overhead on the program):
+        # OMP_TOOL_LIBRARIES as `ompscope profile` sets it.
+        def under(lib):
+            return timed(["env", attach + lib, "OMPSCOPE_LOG_DIR=" + os.path.join(out, "log")] +
+                         [f"{k}={v}" for k, v in extra.items()] + [program])
+        compare = args.against and library == ompscope
+        for i in range(pairs):
             b = timed(["env", program])  # the same exec chain as the tool run: env costs 2.4 ms here
-            # The program alone under the tool (the analysis afterwards is not overhead on the program):
-            # OMP_TOOL_LIBRARIES as `ompscope profile` sets it.
-            attach = "LD_PRELOAD=" if library == gomp else "OMP_TOOL_LIBRARIES="
-            t = timed(["env", attach + library,
-                       "OMPSCOPE_LOG_DIR=" + os.path.join(out, "log")] +
-                      [f"{k}={v}" for k, v in extra.items()] + [program])
+            if compare and i % 2:  # alternating which build goes first
+                a = under(args.against)
+                t = under(library)
+            else:
+                t = under(library)
+                a = under(args.against) if compare else None
             base.append(b); tool.append(t); ratios.append(t / b)
+            if compare:
+                against.append(t / a)
         print(f"{name}: no tool median {statistics.median(base)*1e3:.0f} ms, with tool median "
               f"{statistics.median(tool)*1e3:.0f} ms (median difference "
               f"{statistics.median(t - b for t, b in zip(tool, base))*1e3:+.1f} ms); overhead median {(statistics.median(ratios)-1)*100:+.1f}% "
               f"min {(min(ratios)-1)*100:+.1f}% over {pairs} interleaved pairs")
+        if against:
+            print(f"  this build / {args.against}: median {(statistics.median(against)-1)*100:+.1f}% "
+                  f"min {(min(against)-1)*100:+.1f}% max {(max(against)-1)*100:+.1f}% over {pairs} rounds")
         shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(gcc_dir, ignore_errors=True)
 

@@ -75,6 +75,8 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   out.threads = program.threads;
   out.events = timeline.events;
   out.runtime = meta.runtime;
+  out.counters_opened = meta.counters_opened;
+  out.counters_missing = meta.counters_missing;
 
   std::unordered_map<uint64_t, CallsiteKey> key_of;  // site → key
   std::unordered_map<uint32_t, const RegionInstance*> instance_of;

@@ -47,6 +47,9 @@ struct RunAnalysis {
   std::map<CallsiteKey, RegionRun> regions;
   uint64_t events = 0;
   std::string runtime;
+  // Hardware counters (docs/lost-time.md): opened, or why not (RunMeta's, from meta.txt).
+  bool counters_opened = false;
+  std::string counters_missing;
 };
 
 RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols);

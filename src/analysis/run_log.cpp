@@ -83,6 +83,15 @@ RunMeta read_run_meta(const fs::path& meta_file) {
       meta.initialized = true;
     } else if (key == "finalized") {
       meta.finalized = true;
+    } else if (key == "hw_counters") {
+      std::string first;
+      fields >> first;
+      if (first == "none") {
+        std::getline(fields >> std::ws, meta.counters_missing);
+        if (meta.counters_missing.empty()) meta.counters_missing = "no reason given";
+      } else {
+        meta.counters_opened = true;
+      }
     } else if (key == "dropped") {
       fields >> meta.dropped_events;
     }

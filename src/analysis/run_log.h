@@ -37,6 +37,11 @@ struct RunMeta {
   uint64_t dropped_events = 0;
   std::vector<std::pair<std::string, int>> callbacks;  // name, ompt_set_result_t
   std::vector<ModuleRange> modules;
+  // Hardware counters (docs/lost-time.md, "Hardware counters"): opened on some thread, or why
+  // they did not open ("hw_counters none REASON"); neither where the run read none (the libgomp
+  // interposer reads no counters; a run with no recorded region instance tries none).
+  bool counters_opened = false;
+  std::string counters_missing;
 
   bool callback_active(const std::string& name) const;
 };

@@ -34,6 +34,64 @@ std::string region_place(const RegionReport& r) {
   return fmt::format("{} ({}:{})", r.id, r.file.empty() ? r.module : r.file, r.line);
 }
 
+// The counts of the stretches they were read over, scaled to all of the work the usage stands for.
+struct WorkCounts {
+  double cycles = 0, instructions = 0, misses = 0;
+};
+WorkCounts counts_of(const WorkUsage& u) {
+  const double f = u.wall_s / u.counted_s;
+  return {u.cycles * f, u.instructions * f, u.llc_misses * f};
+}
+
+// The on-CPU part of the hint of work_inflation, where the hardware counters name it.
+std::string slowdown_text(const CpuSlowdown& c, const std::string& rest) {
+  const std::string ipc = fmt::format("IPC {:.2f} -> {:.2f}", c.base_ipc, c.ipc);
+  const std::string mpki = fmt::format("last-level cache misses per 1000 instructions {:.2f} -> {:.2f}", c.base_mpki, c.mpki);
+  switch (c.kind) {
+    case CpuSlowdown::Kind::MoreInstructions:
+      return fmt::format("{} slower on the CPU, executing {:.0f}% more instructions for the same work (hardware "
+                         "counters): threads spinning in user space (a busy-wait, retried atomics, a lock "
+                         "that spins) or work each thread repeats",
+                         rest, 100 * c.instruction_growth);
+    case CpuSlowdown::Kind::Frequency:
+      return fmt::format("{} slower on the CPU at the same cycles per instruction (hardware counters: {}): "
+                         "each cycle took longer, the CPU clocked down with more cores busy (turbo, power or "
+                         "thermal limits); no change to the code wins it back",
+                         rest, ipc);
+    case CpuSlowdown::Kind::CacheMisses:
+      return fmt::format("{} slower on the CPU, missing the last-level cache more (hardware counters: {}; {}): "
+                         "the threads' data no longer fit their share of the cache, or they evict each other's; "
+                         "block the loop so each thread's data fits, fuse loops over the same arrays",
+                         rest, mpki, ipc);
+    case CpuSlowdown::Kind::MemoryBandwidth:
+      return fmt::format("{} slower on the CPU, bound by memory bandwidth (hardware counters: as many misses per "
+                         "instruction, {}, each {:.0f} cycles slower; {}): block the loop for cache reuse, "
+                         "fuse loops over the same arrays, or use fewer threads per memory channel",
+                         rest, mpki, c.extra_cycles_per_miss, ipc);
+    case CpuSlowdown::Kind::Coherence:
+      return fmt::format("{} slower on the CPU with cache lines moving between cores (hardware counters: {} "
+                         "with {}, too few to cost it): threads writing the same cache lines (false sharing: "
+                         "pad per-thread data to its own 64-byte line, or accumulate in locals), or data one "
+                         "thread writes and another reads",
+                         rest, ipc, mpki);
+    case CpuSlowdown::Kind::Unknown:
+      break;
+  }
+  return {};
+}
+
+const char* slowdown_detail(CpuSlowdown::Kind kind) {
+  switch (kind) {
+    case CpuSlowdown::Kind::MoreInstructions: return "more_instructions_s";
+    case CpuSlowdown::Kind::Frequency: return "frequency_s";
+    case CpuSlowdown::Kind::CacheMisses: return "cache_misses_s";
+    case CpuSlowdown::Kind::MemoryBandwidth: return "memory_bandwidth_s";
+    case CpuSlowdown::Kind::Coherence: return "coherence_s";
+    case CpuSlowdown::Kind::Unknown: break;
+  }
+  return nullptr;
+}
+
 // The growth of the team's work from the smallest count to `threads`, split by what the kernel
 // can name: time off the CPU, time in the kernel (page faults first of all: a region's work makes
 // few system calls), and the rest, which the CPU spends slower on the same work (memory
@@ -80,7 +138,10 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
                                                duration_text(faulting), duration_text(now.usage.system_s),
                                                threads_phrase(threads), faults));
   }
-  if (rest > 0)
+  const CpuSlowdown slowdown = name_cpu_slowdown(now.usage, base.usage);
+  if (rest > 0 && slowdown.kind != CpuSlowdown::Kind::Unknown)
+    parts.emplace_back(rest, slowdown_text(slowdown, duration_text(rest)));
+  else if (rest > 0)
     parts.emplace_back(rest, fmt::format("{} slower on the CPU{}: threads writing the same cache lines (false "
                                          "sharing: pad per-thread data to its own 64-byte line, or accumulate in "
                                          "locals), or a loop bound by memory bandwidth (block it for cache reuse, "
@@ -111,6 +172,15 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     p.details.emplace_back("involuntary_switches", now.usage.switches);
   }
   p.details.emplace_back("memory_or_cache_s", rest);
+  if (slowdown.kind != CpuSlowdown::Kind::Unknown) {
+    p.details.emplace_back(slowdown_detail(slowdown.kind), rest);
+    p.details.emplace_back("ipc", slowdown.ipc);
+    p.details.emplace_back("base_ipc", slowdown.base_ipc);
+    p.details.emplace_back("llc_misses_per_kinstr", slowdown.mpki);
+    p.details.emplace_back("base_llc_misses_per_kinstr", slowdown.base_mpki);
+    p.details.emplace_back("instruction_growth", slowdown.instruction_growth);
+    p.details.emplace_back("extra_cycles_per_miss", slowdown.extra_cycles_per_miss);
+  }
   return p;
 }
 
@@ -177,8 +247,35 @@ const RegionRun& typical_repeat(const std::vector<const RegionRun*>& repeats) {
   });
 }
 
+// In order: the work itself changed (more instructions); the same cycles per instruction, each
+// slower (frequency); more misses per instruction (the data left the cache); as many misses, each
+// slower, where the misses can cost the cycles' growth (memory bandwidth); else cycles no miss
+// pays for: cache lines moving between cores (false sharing, data shared between threads).
+CpuSlowdown name_cpu_slowdown(const WorkUsage& now, const WorkUsage& base) {
+  CpuSlowdown c;
+  if (!now.counted() || !base.counted() || now.wall_s <= 0 || base.wall_s <= 0) return c;
+  const WorkCounts n = counts_of(now), b = counts_of(base);
+  c.ipc = n.instructions / n.cycles;
+  c.base_ipc = b.instructions / b.cycles;
+  c.mpki = 1000 * n.misses / n.instructions;
+  c.base_mpki = 1000 * b.misses / b.instructions;
+  c.instruction_growth = n.instructions / b.instructions - 1;
+  c.extra_cycles_per_miss = n.misses > 0 ? std::max(0.0, n.cycles - b.cycles) / n.misses : 0;
+  if (c.instruction_growth > kInstructionGrowth)
+    c.kind = CpuSlowdown::Kind::MoreInstructions;
+  else if (c.ipc > (1 - kIpcFall) * c.base_ipc)
+    c.kind = CpuSlowdown::Kind::Frequency;
+  else if (c.mpki >= (1 + kMissGrowth) * c.base_mpki && n.misses > b.misses)
+    c.kind = CpuSlowdown::Kind::CacheMisses;
+  else if (n.misses > 0 && c.extra_cycles_per_miss <= kMissCostCycles)
+    c.kind = CpuSlowdown::Kind::MemoryBandwidth;
+  else
+    c.kind = CpuSlowdown::Kind::Coherence;
+  return c;
+}
+
 TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
-  std::vector<double> work, wall, cpu, system, minor, major, switches;
+  std::vector<double> work, wall, cpu, system, minor, major, switches, counted, cycles, instructions, misses;
   if (repeats.empty()) return {};
   std::vector<const TaskFigures*> tasks;
   for (const RegionRun* r : {&typical_repeat(repeats)}) {
@@ -199,13 +296,18 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     minor.push_back(u.minor_faults);
     major.push_back(u.major_faults);
     switches.push_back(u.switches);
+    counted.push_back(u.counted_s);
+    cycles.push_back(u.cycles);
+    instructions.push_back(u.instructions);
+    misses.push_back(u.llc_misses);
   }
   TeamWork out;
   out.work_s = median(work);
   out.usage_read = !wall.empty();
   out.tasks = std::move(tasks);
   if (out.usage_read)
-    out.usage = {median(wall), median(cpu), median(system), median(minor), median(major), median(switches)};
+    out.usage = {median(wall),     median(cpu),    median(system),       median(minor),  median(major),
+                 median(switches), median(counted), median(cycles), median(instructions), median(misses)};
   return out;
 }
 
@@ -654,6 +756,15 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
                                           threads_phrase(run.record.threads), run.record.repeat));
   for (Note* note : {&instances, &locks, &tasks, &subtrees, &dropped})
     if (!note->items.empty()) report.notes.push_back(std::move(*note));
+  // Said once, whatever the number of runs (docs/lost-time.md, "Hardware counters").
+  for (const MeasuredRun& run : runs)
+    if (run.analysis && !run.analysis->counters_missing.empty()) {
+      report.notes.push_back({"hardware_counters",
+                              fmt::format("no usable hardware counters ({}): IPC and cache misses not measured",
+                                          run.analysis->counters_missing),
+                              {}});
+      break;
+    }
   return report;
 }
 

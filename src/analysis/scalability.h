@@ -37,6 +37,29 @@ struct TeamWork {
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
 
+// What the hardware counters name of the growth of a region's work on the CPU from the smallest
+// count (docs/lost-time.md, "Hardware counters"), from the team's counts over its work at t and
+// at t0. `kind` stays Unknown where either count read none (the work_inflation hint then names
+// false sharing and memory bandwidth both).
+struct CpuSlowdown {
+  enum class Kind { Unknown, MoreInstructions, Frequency, CacheMisses, MemoryBandwidth, Coherence };
+  Kind kind = Kind::Unknown;
+  double ipc = 0, base_ipc = 0;    // instructions per cycle at t and at t0
+  double mpki = 0, base_mpki = 0;  // last-level cache misses per 1000 instructions
+  double instruction_growth = 0;   // instructions at t ÷ at t0 − 1, for the same work
+  double extra_cycles_per_miss = 0;  // the cycles' growth ÷ the misses at t
+};
+// Instructions growing by more than this share are named first: the work itself changed.
+inline constexpr double kInstructionGrowth = 0.10;
+// IPC falling by less than this share: the same cycles per instruction, each one slower.
+inline constexpr double kIpcFall = 0.05;
+// Misses per instruction growing by this share or more: memory traffic grew.
+inline constexpr double kMissGrowth = 0.25;
+// More extra cycles per last-level cache miss than a miss to DRAM takes on its own (~100–150 ns
+// at 3–4 GHz, streaming misses overlapping to far less): not the misses' cost.
+inline constexpr double kMissCostCycles = 500;
+CpuSlowdown name_cpu_slowdown(const WorkUsage& now, const WorkUsage& base);
+
 // The causes of one region at one thread count, from the figures of its typical repeat (and
 // whether the threads' CPU-time imbalance is consistent, from all of them).
 // `lost_s` is the region's time lost at that count; empty when no smaller count was measured

@@ -241,6 +241,9 @@ class ThreadWalk {
       case EventKind::ThreadUsage:
         on_usage(e, t);
         break;
+      case EventKind::HwCounters:
+        on_counters(e);
+        break;
       case EventKind::MpiCall:
         out_.mpi.push_back({thread_, e.detail, std::min(t, log_.seconds(e.codeptr)), t});
         break;
@@ -294,7 +297,9 @@ class ThreadWalk {
   void on_usage(const Event& e, double t) {
     const UsageReading r{t, e.codeptr, e.id, e.id2, e.arg, e.arg2};
     const size_t p = current_part();
+    stretch_part_ = kNoPart;
     if (e.detail == 0) {
+      counters_valid_ = false;  // until this edge's counters come
       mark_ = r;
       mark_valid_ = p != kNoPart;
       return;
@@ -317,6 +322,33 @@ class ThreadWalk {
     u.major_faults += static_cast<uint16_t>(r.major_faults - mark_.major_faults);
     u.switches += static_cast<uint32_t>(r.switches - mark_.switches);
     if (!syncs_.empty() && syncs_.back().part == p) syncs_.back().visit.cpu = cpu;
+    stretch_part_ = p;
+    stretch_s_ = r.time - mark_.time;
+  }
+
+  // Hardware counters come right after the ThreadUsage record of the same edge: a stretch gets
+  // them where both of its edges read them and its kernel accounting was counted.
+  struct CounterReading {
+    uint64_t cycles = 0, instructions = 0;
+    uint32_t llc_misses = 0;
+  };
+  void on_counters(const Event& e) {
+    const CounterReading c{e.codeptr, (uint64_t{e.id2} << 32) | e.id, e.arg};
+    if (e.detail == 0) {
+      counters_mark_ = c;
+      counters_valid_ = mark_valid_;
+      return;
+    }
+    const size_t p = stretch_part_;
+    const bool valid = counters_valid_ && p != kNoPart && p == current_part();
+    counters_valid_ = false;
+    stretch_part_ = kNoPart;
+    if (!valid) return;
+    WorkUsage& u = parts_[p].data.usage;
+    u.counted_s += stretch_s_;
+    u.cycles += static_cast<double>(c.cycles - counters_mark_.cycles);
+    u.instructions += static_cast<double>(c.instructions - counters_mark_.instructions);
+    u.llc_misses += static_cast<uint32_t>(c.llc_misses - counters_mark_.llc_misses);
   }
 
   uint32_t current_parallel() const {
@@ -435,6 +467,10 @@ class ThreadWalk {
   const LightBody* light_body_;
   UsageReading mark_{};
   bool mark_valid_ = false;
+  CounterReading counters_mark_{};
+  bool counters_valid_ = false;
+  size_t stretch_part_ = kNoPart;  // the part the last stretch's kernel accounting went to
+  double stretch_s_ = 0;
   Timeline& out_;
 
   std::vector<Frame> frames_;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 
 #include "capture/adaptive_sampling.h"
 #include "capture/fatal_signal_flush.h"
+#include "capture/hw_counters.h"
 #include "capture/lock_records.h"
 #include "capture/run_meta.h"
 #include "capture/thread_log.h"
@@ -67,6 +69,43 @@ inline void emit(EventKind kind, const void* codeptr, uint32_t id, uint32_t id2 
   append_event(t_log, g_config, g_clock, Event{0, reinterpret_cast<uint64_t>(codeptr), id, id2, arg, arg2, kind, detail});
 }
 
+// The thread's hardware counters (docs/lost-time.md, "Hardware counters"): a group opened on the
+// thread at its first reading, read beside the kernel's accounting. Where a thread's group does
+// not open (no PMU, as on a VM; perf_event_paranoid), meta.txt says why once and no thread tries
+// again: the readings then cost one load and a branch.
+std::atomic<bool> g_counters_unusable{false};
+std::atomic<bool> g_counters_said{false};
+thread_local CounterGroup t_counters __attribute__((tls_model("initial-exec")));
+thread_local bool t_counters_tried __attribute__((tls_model("initial-exec")));
+
+[[gnu::noinline]] void open_thread_counters() {
+  t_counters_tried = true;
+  if (const int error = open_counter_group(kHardwareCounters, 3, &t_counters)) {
+    if (!g_counters_unusable.exchange(true)) meta_line("hw_counters none %s", counter_failure_text(error));
+  } else if (!g_counters_said.exchange(true)) {
+    meta_line("hw_counters cycles instructions llc_misses");
+  }
+}
+
+inline void record_counters(uint8_t edge) {
+  if (g_counters_unusable.load(std::memory_order_relaxed)) return;
+  if (!t_counters_tried) [[unlikely]] {
+    open_thread_counters();
+    if (!t_counters.open()) return;
+  }
+  uint64_t v[3];
+  if (!read_counter_group(t_counters, v)) return;
+  append_event(t_log, g_config, g_clock,
+               Event{0, v[0], static_cast<uint32_t>(v[1]), static_cast<uint32_t>(v[1] >> 32),
+                     static_cast<uint32_t>(v[2]), 0, EventKind::HwCounters, edge});
+}
+
+// A forked child's thread is not the thread its parent's group counts.
+void forget_counters_after_fork() {
+  close_counter_group(&t_counters);
+  t_counters_tried = false;
+}
+
 // The thread's kernel accounting at an edge of a stretch of work in a recorded region instance
 // (event_record.h: ThreadUsage). CLOCK_THREAD_CPUTIME_ID brings the thread's CPU time up to date
 // (~0.7 us here); getrusage alone returns it as of the last tick or switch, which left stretches
@@ -82,6 +121,7 @@ inline void emit(EventKind kind, const void* codeptr, uint32_t id, uint32_t id2 
                Event{0, cpu_ns, static_cast<uint32_t>(sys_us), static_cast<uint32_t>(ru.ru_minflt),
                      static_cast<uint32_t>(ru.ru_nivcsw), static_cast<uint16_t>(ru.ru_majflt),
                      EventKind::ThreadUsage, edge});
+  record_counters(edge);
 }
 
 // Region instances whose threads read the kernel's accounting: each master's first 100 recorded
@@ -140,6 +180,7 @@ void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
 // Writes what is pending and closes the log: no analysis reads a thread's end as a record.
 void on_thread_end(ompt_data_t*) {
   flush_lock_counts();
+  close_counter_group(&t_counters);
   close_thread_log(t_log, g_config);
 }
 
@@ -376,7 +417,10 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   meta_line("runtime_text %lx %lx", static_cast<unsigned long>(g_runtime_lo), static_cast<unsigned long>(g_runtime_hi));
   install_fatal_signal_flush(
       [] { meta_line_from_signal("clock_end", read_ticks(g_clock), monotonic_ns()); });
-  pthread_atfork(nullptr, nullptr, disown_logs_after_fork);
+  pthread_atfork(nullptr, nullptr, [] {
+    disown_logs_after_fork();
+    forget_counters_after_fork();
+  });
   meta_line("initialized 1");
   return 1;
 }

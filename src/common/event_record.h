@@ -54,6 +54,10 @@ enum class EventKind : uint8_t {
                       // their width.
   MpiCall,            // an MPI call on this thread (libompscope_mpi.so, docs/mpi.md), written when it
                       // returns: codeptr: ticks at its entry; detail: the call (MpiCallKind)
+  HwCounters,         // the thread's hardware counters (user space), right after a ThreadUsage record,
+                      // where they opened (docs/lost-time.md, "Hardware counters"); detail: its edge;
+                      // codeptr: cycles; id (low) and id2 (high): instructions; arg: last-level cache
+                      // misses. Cumulative since the thread's group opened; arg is truncated.
   Count
 };
 

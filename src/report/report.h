@@ -23,6 +23,12 @@ struct WorkUsage {
   double minor_faults = 0;
   double major_faults = 0;
   double switches = 0;        // involuntary context switches
+  // Hardware counters in user space (docs/lost-time.md, "Hardware counters"), over the stretches
+  // where they were read (counted_s of wall_s); 0: none read.
+  double counted_s = 0;
+  double cycles = 0;
+  double instructions = 0;
+  double llc_misses = 0;      // last-level cache misses
 
   WorkUsage& operator+=(const WorkUsage& u) {
     wall_s += u.wall_s;
@@ -31,11 +37,17 @@ struct WorkUsage {
     minor_faults += u.minor_faults;
     major_faults += u.major_faults;
     switches += u.switches;
+    counted_s += u.counted_s;
+    cycles += u.cycles;
+    instructions += u.instructions;
+    llc_misses += u.llc_misses;
     return *this;
   }
   WorkUsage operator*(double f) const {  // scaling a sample to the whole
-    return {wall_s * f, cpu_s * f, system_s * f, minor_faults * f, major_faults * f, switches * f};
+    return {wall_s * f,   cpu_s * f,  system_s * f,     minor_faults * f, major_faults * f,
+            switches * f, counted_s * f, cycles * f, instructions * f, llc_misses * f};
   }
+  bool counted() const { return counted_s > 0 && cycles > 0 && instructions > 0; }
   double off_cpu_s() const { return wall_s > cpu_s ? wall_s - cpu_s : 0; }
   bool operator==(const WorkUsage&) const = default;
 };

@@ -32,6 +32,11 @@ json split_json(const ThreadSplit& s, bool program) {
     j["work_usage"] = {{"read_over_s", s.usage.wall_s},         {"cpu_s", s.usage.cpu_s},
                        {"system_s", s.usage.system_s},          {"minor_faults", s.usage.minor_faults},
                        {"major_faults", s.usage.major_faults},  {"involuntary_switches", s.usage.switches}};
+  if (s.usage.counted_s > 0)
+    j["work_usage"].update({{"counted_s", s.usage.counted_s},
+                            {"cycles", s.usage.cycles},
+                            {"instructions", s.usage.instructions},
+                            {"llc_misses", s.usage.llc_misses}});
   return j;
 }
 
@@ -166,7 +171,9 @@ std::map<int, std::vector<ThreadSplit>> read_splits(const json& object) {
                         get(row, "mpi_s", 0.0)};
       if (const json* u = member(row, "work_usage"); u != nullptr && u->is_object())
         split.usage = {get(*u, "read_over_s", 0.0),  get(*u, "cpu_s", 0.0),        get(*u, "system_s", 0.0),
-                       get(*u, "minor_faults", 0.0), get(*u, "major_faults", 0.0), get(*u, "involuntary_switches", 0.0)};
+                       get(*u, "minor_faults", 0.0), get(*u, "major_faults", 0.0), get(*u, "involuntary_switches", 0.0),
+                       get(*u, "counted_s", 0.0),    get(*u, "cycles", 0.0),       get(*u, "instructions", 0.0),
+                       get(*u, "llc_misses", 0.0)};
       list.push_back(split);
     }
   }

@@ -305,7 +305,8 @@ def scenario_record_kinds(c):
     dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
     read = {"ThreadBegin", "ParallelBegin", "ParallelEnd", "ImplicitTaskBegin", "ImplicitTaskEnd", "WorkBegin",
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
-            "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps", "ThreadUsage"}
+            "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps", "ThreadUsage",
+            "HwCounters"}
     seen = set()
     for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
@@ -315,8 +316,41 @@ def scenario_record_kinds(c):
         seen |= kinds
         if kinds - read:
             fail(f"{program}: recorded kinds no analysis reads: {sorted(kinds - read)}")
+        check_hardware_counters(program, out, kinds)
     if "LightTasks" not in seen:
         fail("fine_tasks left no light-task batch to print")
+
+def check_hardware_counters(program, out, kinds):
+    # docs/lost-time.md, "Hardware counters": the OMPT tool opens them or says why not once in
+    # meta.txt, and the report then says so in one note, in JSON, text and HTML; never an error.
+    # The libgomp interposer reads none and says nothing. On this VM (no PMU) the first holds.
+    with open(os.path.join(out, "runs", "run-r0", "meta.txt")) as f:
+        said = [line.split(None, 1)[1].strip() for line in f if line.startswith("hw_counters ")]
+    report = load(out)
+    notes = [n for n in report.get("notes", []) if n.get("kind") == "hardware_counters"]
+    with open(os.path.join(out, "report.txt")) as f:
+        text = f.read()
+    with open(os.path.join(out, "report.html")) as f:
+        html = f.read()
+    if program.endswith("_gcc"):
+        if said or notes or "HwCounters" in kinds:
+            fail(f"{program}: the interposer read or said something of hardware counters: {said} {notes}")
+        return
+    if len(said) != 1:
+        fail(f"{program}: meta.txt says {len(said)} times whether hardware counters opened: {said}")
+    if said[0].startswith("none "):
+        reason = said[0][len("none "):]
+        line = f"no usable hardware counters ({reason}): IPC and cache misses not measured"
+        if len(notes) != 1 or notes[0]["text"] != line:
+            fail(f"{program}: expected the one note {line!r}, got {notes}")
+        if text.count("no usable hardware counters") != 1 or line not in text:
+            fail(f"{program}: report.txt says it {text.count('no usable hardware counters')} times, expected once")
+        if html.count("no usable hardware counters") != 1:
+            fail(f"{program}: report.html says it {html.count('no usable hardware counters')} times, expected once")
+        if "HwCounters" in kinds:
+            fail(f"{program}: counter records although none opened")
+    elif notes or "HwCounters" not in kinds:
+        fail(f"{program}: counters opened ({said[0]}) but {len(notes)} notes and no HwCounters record")
 
 def scenario_nested(c):
     out = c.out("nested")

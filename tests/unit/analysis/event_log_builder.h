@@ -128,6 +128,12 @@ class Stream {
                 uint16_t major_faults = 0, uint32_t switches = 0) {
     return add(event(t, EventKind::ThreadUsage, system_us, minor_faults, switches, major_faults, edge, cpu_us * 1000));
   }
+  // The thread's hardware counters at the same edge, right after its usage record: cumulative
+  // cycles, instructions (64 bits in id and id2) and last-level cache misses (32 bits).
+  Stream& counters(uint64_t t, uint8_t edge, uint64_t cycles, uint64_t instructions, uint32_t llc_misses) {
+    return add(event(t, EventKind::HwCounters, static_cast<uint32_t>(instructions),
+                     static_cast<uint32_t>(instructions >> 32), llc_misses, 0, edge, cycles));
+  }
 
  private:
   Stream& add(const Event& e) {

@@ -538,6 +538,122 @@ TEST(WorkInflation, NoneWhenTheWorkDidNotGrowOrAtTheBaseCount) {
     EXPECT_EQ(testing::find(problems, "work_inflation"), nullptr);
 }
 
+// --- hardware counters (docs/lost-time.md, "Hardware counters") ---------------------------------
+
+// At 1 thread: 4 s of work on the CPU, counted all the way: 12 G cycles, 12 G instructions (IPC
+// 1), `misses` last-level cache misses.
+TeamWork counted_base(double misses) {
+  return TeamWork{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 0, 0, 0, 4, 12e9, 12e9, misses}, .usage_read = true};
+}
+
+// At 2 threads: 2.5 s of work each, all on the CPU (+1 s of thread time), each thread's counts
+// read over `counted` of its 2.5 s.
+RegionRun counted_at_two(double cycles, double instructions, double misses, double counted = 2.5) {
+  const double f = counted / 2.5;
+  const WorkUsage u{2.5, 2.5, 0, 0, 0, 0, counted, cycles / 2 * f, instructions / 2 * f, misses / 2 * f};
+  return worked("a", 3, {{2.5, u}, {2.5, u}});
+}
+
+const Problem& inflation_of(const std::vector<Problem>& problems) {
+  const Problem* p = testing::find(problems, "work_inflation");
+  EXPECT_NE(p, nullptr);
+  static const Problem none{"work_inflation", 0, 0, 0, {}, {}};
+  return p ? *p : none;
+}
+
+TEST(HardwareCounters, IpcFallingWithMissesFewAndFlatIsCacheLinesMovingBetweenCores) {
+  // The same instructions and misses (0.1 per 1000 instructions) in 15 G cycles instead of 12 G:
+  // IPC 1 -> 0.8, and 3 G extra cycles over 1.2 M misses is 2500 cycles a miss, more than any
+  // miss takes: false sharing, not memory.
+  const TeamWork base = counted_base(1.2e6);
+  const RegionRun r = counted_at_two(15e9, 12e9, 1.2e6);
+  const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
+  const Problem& p = inflation_of(problems);
+  EXPECT_DOUBLE_EQ(detail(p, "ipc"), 0.8);
+  EXPECT_DOUBLE_EQ(detail(p, "base_ipc"), 1);
+  EXPECT_DOUBLE_EQ(detail(p, "llc_misses_per_kinstr"), 0.1);
+  EXPECT_DOUBLE_EQ(detail(p, "base_llc_misses_per_kinstr"), 0.1);
+  EXPECT_DOUBLE_EQ(detail(p, "extra_cycles_per_miss"), 2500);
+  EXPECT_DOUBLE_EQ(detail(p, "instruction_growth"), 0);
+  EXPECT_DOUBLE_EQ(detail(p, "coherence_s"), 1);  // all of memory_or_cache_s
+  EXPECT_DOUBLE_EQ(detail(p, "memory_or_cache_s"), 1);
+  EXPECT_NE(p.hint.find("cache lines moving between cores"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("IPC 1.00 -> 0.80"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("false sharing"), std::string::npos) << p.hint;
+  EXPECT_EQ(p.hint.find("bandwidth"), std::string::npos) << p.hint;
+}
+
+TEST(HardwareCounters, AsManyMissesEachSlowerIsMemoryBandwidth) {
+  // 5 misses per 1000 instructions at both counts (60 M), 3 G extra cycles: 50 cycles a miss.
+  const TeamWork base = counted_base(60e6);
+  const RegionRun r = counted_at_two(15e9, 12e9, 60e6);
+  const auto problems = diagnose_region({&r}, 2, 3, 1, &base);
+  const Problem& p = inflation_of(problems);
+  EXPECT_DOUBLE_EQ(detail(p, "extra_cycles_per_miss"), 50);
+  EXPECT_DOUBLE_EQ(detail(p, "memory_bandwidth_s"), 1);
+  EXPECT_FALSE(has_detail(p, "coherence_s"));
+  EXPECT_NE(p.hint.find("bound by memory bandwidth"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("each 50 cycles slower"), std::string::npos) << p.hint;
+  EXPECT_EQ(p.hint.find("false sharing"), std::string::npos) << p.hint;
+}
+
+TEST(HardwareCounters, MoreMissesPerInstructionIsDataThatLeftTheCache) {
+  // Misses per 1000 instructions 1 -> 2: the threads' data no longer fit.
+  const TeamWork base = counted_base(12e6);
+  const RegionRun r = counted_at_two(15e9, 12e9, 24e6);
+  const auto problems = diagnose_region({&r}, 2, 3, 1, &base);
+  const Problem& p = inflation_of(problems);
+  EXPECT_DOUBLE_EQ(detail(p, "llc_misses_per_kinstr"), 2);
+  EXPECT_DOUBLE_EQ(detail(p, "cache_misses_s"), 1);
+  EXPECT_NE(p.hint.find("missing the last-level cache more"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("1.00 -> 2.00"), std::string::npos) << p.hint;
+}
+
+TEST(HardwareCounters, TheSameCyclesPerInstructionEachSlowerIsTheClock) {
+  // 12 G cycles for 12 G instructions at both counts, yet 1 s more on the CPU: a lower clock.
+  const TeamWork base = counted_base(12e6);
+  const RegionRun r = counted_at_two(12e9, 12e9, 12e6);
+  const auto problems = diagnose_region({&r}, 2, 3, 1, &base);
+  const Problem& p = inflation_of(problems);
+  EXPECT_DOUBLE_EQ(detail(p, "frequency_s"), 1);
+  EXPECT_NE(p.hint.find("clocked down"), std::string::npos) << p.hint;
+  EXPECT_EQ(p.hint.find("false sharing"), std::string::npos) << p.hint;
+}
+
+TEST(HardwareCounters, MoreInstructionsForTheSameWorkAreNamedFirst) {
+  // 14.4 G instructions against 12 G (+20%): threads spinning, whatever the misses did.
+  const TeamWork base = counted_base(12e6);
+  const RegionRun r = counted_at_two(15e9, 14.4e9, 24e6);
+  const auto problems = diagnose_region({&r}, 2, 3, 1, &base);
+  const Problem& p = inflation_of(problems);
+  EXPECT_NEAR(detail(p, "instruction_growth"), 0.2, 1e-12);
+  EXPECT_DOUBLE_EQ(detail(p, "more_instructions_s"), 1);
+  EXPECT_NE(p.hint.find("20% more instructions"), std::string::npos) << p.hint;
+}
+
+TEST(HardwareCounters, CountsReadOverPartOfTheWorkAreScaledToAllOfIt) {
+  // The false-sharing figures, read over a fifth of each thread's work (sampled instances).
+  const TeamWork base = counted_base(1.2e6);
+  const RegionRun r = counted_at_two(15e9, 12e9, 1.2e6, /*counted=*/0.5);
+  const auto problems = diagnose_region({&r}, 2, 3, 1, &base);
+  const Problem& p = inflation_of(problems);
+  EXPECT_NEAR(detail(p, "ipc"), 0.8, 1e-12);
+  EXPECT_NEAR(detail(p, "extra_cycles_per_miss"), 2500, 1e-6);
+  EXPECT_TRUE(has_detail(p, "coherence_s"));
+}
+
+TEST(HardwareCounters, WithoutCountsAtEitherCountTheHintNamesBothAsBefore) {
+  // Counted at 2 threads only (a run whose meta.txt says none at 1): no IPC to compare.
+  const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 0, 0, 0}, .usage_read = true};
+  const RegionRun r = counted_at_two(15e9, 12e9, 1.2e6);
+  const auto problems = diagnose_region({&r}, 2, 3, 1, &base);
+  const Problem& p = inflation_of(problems);
+  EXPECT_FALSE(has_detail(p, "ipc"));
+  EXPECT_FALSE(has_detail(p, "coherence_s"));
+  EXPECT_NE(p.hint.find("false sharing"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("memory bandwidth"), std::string::npos) << p.hint;
+}
+
 TEST(DiagnoseRegion, ImbalanceOfThreadsThatWereNotRunningIsNotTheLoops) {
   // 2 s of wall imbalance; at the barriers where the CPU time was read (1 s of that imbalance)
   // the threads' CPU time differed by 0.25 s: a quarter of the imbalance is the loop's.
@@ -848,6 +964,27 @@ TEST(BuildReport, UnobservedRunsAreListedAndDroppedEventsNoted) {
   EXPECT_EQ(report.notes[0].kind, "dropped_events");
   ASSERT_EQ(report.notes[0].items.size(), 1u);
   EXPECT_EQ(report.notes[0].items[0], "17 in the run at 1 thread (repeat 1)");
+}
+
+TEST(BuildReport, ARunWithoutUsableCountersIsSaidOnceInOneNote) {
+  const WorkUsage none{};
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 4, 0, {worked("a", 4, {{4, none}})}));
+  runs.push_back(measured(2, 0, 3.5, 0, {worked("a", 3.5, {{3, none}, {3, none}})}));
+  for (MeasuredRun& run : runs) run.analysis->counters_missing = "ENOENT: no PMU, the CPU offers no such event";
+  const Report report = build_report({"./app"}, 8, runs);
+  const auto said = std::count_if(report.notes.begin(), report.notes.end(),
+                                  [](const Note& n) { return n.kind == "hardware_counters"; });
+  ASSERT_EQ(said, 1);
+  const Note& note = *std::find_if(report.notes.begin(), report.notes.end(),
+                                   [](const Note& n) { return n.kind == "hardware_counters"; });
+  EXPECT_EQ(note.text, "no usable hardware counters (ENOENT: no PMU, the CPU offers no such event): IPC and "
+                       "cache misses not measured");
+  // Where the runs say nothing of counters (the libgomp interposer reads none), nothing is said.
+  for (MeasuredRun& run : runs) run.analysis->counters_missing.clear();
+  const Report quiet = build_report({"./app"}, 8, runs);
+  EXPECT_TRUE(std::none_of(quiet.notes.begin(), quiet.notes.end(),
+                           [](const Note& n) { return n.kind == "hardware_counters"; }));
 }
 
 }  // namespace

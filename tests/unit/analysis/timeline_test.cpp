@@ -167,6 +167,44 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
   EXPECT_US(part.syncs[1].cpu, 100);
 }
 
+// Hardware counters (docs/lost-time.md, "Hardware counters") follow the usage record of the same
+// edge; a stretch gets their differences where both its edges read them. The instruction count
+// crosses 2^32 (it is 64 bits in the record), the miss count wraps its 32 bits.
+TEST(BuildTimeline, HardwareCountersAreSummedOverTheStretchesWhoseBothEdgesReadThem) {
+  const auto loop = ompt_sync_region_barrier_implicit_workshare;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  const uint64_t i0 = (uint64_t{1} << 32) - 1000;
+  LogBuilder b(1, 2000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0xA0)
+      .implicit_begin(101, 10, 11, 1, 0)
+      .usage(102, 0, 1000, 50)
+      .counters(102, 0, /*cycles*/ 5000, /*instructions*/ i0, /*misses*/ 0xFFFFFFF0u)
+      .sync_begin(400, loop)
+      .usage(401, 1, 1250, 60)                 // 299 us of work
+      .counters(401, 1, 905000, i0 + 1800000, 0x10u)  // 900000 cycles, 1.8 M instructions, 32 misses
+      .usage(450, 0, 1290, 60)
+      .counters(450, 0, 1000000, i0 + 1900000, 0x20u)  // the barrier's spinning: not counted
+      .sync_end(451, loop)
+      .sync_begin(600, join)
+      .usage(601, 1, 1390, 61)                 // 151 us without its end's counters (one failed read)
+      .usage(900, 0, 1700, 61)
+      .sync_end(901, join)
+      .implicit_end(902, 10, 11, 0)
+      .parallel_end(903, 10, 2, 0xA0);
+  const Timeline t = build_timeline(b.log());
+  ASSERT_EQ(t.regions.size(), 1u);
+  const WorkUsage& u = t.regions[0].threads.at(0).usage;
+  EXPECT_US(u.wall_s, 299 + 151);
+  EXPECT_US(u.counted_s, 299);
+  EXPECT_DOUBLE_EQ(u.cycles, 900000);
+  EXPECT_DOUBLE_EQ(u.instructions, 1800000);
+  EXPECT_DOUBLE_EQ(u.llc_misses, 32);
+  EXPECT_TRUE(u.counted());
+}
+
 // A team of one (OMP_NUM_THREADS=1) has no barrier: its work ends at the implicit task's end.
 // After a join barrier, the reading at the implicit task's end measures nothing.
 TEST(BuildTimeline, ATeamOfOneEndsItsWorkAtTheImplicitTasksEnd) {
