@@ -91,7 +91,7 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
   }
   const double time = region.time_s.count(threads) ? region.time_s.at(threads) : 0;
   std::map<std::string, std::vector<Problem>> found;
-  for (const auto& [path, rs] : runs) found[path] = diagnose_region(rs, threads, time, std::nullopt);
+  for (const auto& [path, rs] : runs) found[path] = diagnose_region(rs, threads, time, std::nullopt, nullptr, dispatch_per_chunk_s_);
 
   for (Problem& cause : region.problems) {
     if (cause.threads != threads) continue;

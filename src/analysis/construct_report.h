@@ -13,6 +13,8 @@ namespace ompscope::analysis {
 
 class ConstructReports {
  public:
+  // `dispatch_per_chunk_s`: the bench cache's dispatch cost for a schedule hint (diagnose_region).
+  explicit ConstructReports(double dispatch_per_chunk_s = 0) : dispatch_per_chunk_s_(dispatch_per_chunk_s) {}
   // One thread count: `repeats` the region's runs there, `typical` the one its split comes from
   // and `to_median` what scales it to the median time; `region` holds its causes at `threads`
   // already: the constructs get their shares of them, and a cause that one construct carries
@@ -29,6 +31,7 @@ class ConstructReports {
   };
   std::map<std::string, Entry> entries_;  // by path
   std::vector<std::string> order_;        // paths in order of first sight (parents first)
+  double dispatch_per_chunk_s_ = 0;
 };
 
 // "the loop at solver.c:42": a construct as a sentence names it.

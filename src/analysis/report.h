@@ -5,6 +5,7 @@
 
 namespace ompscope::analysis {
 
+using report::BenchCosts;
 using report::Note;
 using report::Problem;
 using report::RegionReport;

@@ -1,5 +1,7 @@
 #include "analysis/run_analysis.h"
 
+#include <filesystem>
+
 #include <omp-tools.h>
 
 #include <fmt/format.h>
@@ -77,6 +79,13 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   out.runtime = meta.runtime;
   out.counters_opened = meta.counters_opened;
   out.counters_missing = meta.counters_missing;
+  for (const ModuleRange& m : meta.modules) {
+    const std::string name = std::filesystem::path(m.path).filename().string();
+    if (name.starts_with("libomp.") || name.starts_with("libgomp.") || name.starts_with("libiomp5.")) {
+      out.runtime_library = m.path;
+      break;
+    }
+  }
 
   std::unordered_map<uint64_t, CallsiteKey> key_of;  // site → key
   std::unordered_map<uint32_t, const RegionInstance*> instance_of;

@@ -50,6 +50,7 @@ struct RunAnalysis {
   // Hardware counters (docs/lost-time.md): opened, or why not (RunMeta's, from meta.txt).
   bool counters_opened = false;
   std::string counters_missing;
+  std::string runtime_library;  // the OpenMP runtime library the run loaded (its path in the module map)
 };
 
 RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols);

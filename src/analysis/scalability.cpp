@@ -185,29 +185,33 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
 }
 
 // A dynamic schedule's dispatch: ~0.3 us per chunk with libomp 14 at 2 threads on the 2-vCPU VM
-// of BENCHMARKS.md (`ompscope bench` constructs: for_dynamic minus for_static, per chunk).
+// of BENCHMARKS.md (`ompscope bench` constructs: for_dynamic minus for_static, per chunk); the
+// bench cache's own figure where it has one for the runtime (docs/tasks.md, "The bench cache").
 constexpr double kDispatchS = 0.3e-6;
 
 // A schedule sized for the loop: the smallest chunk whose dispatch costs at most 2% of its work,
 // if that still leaves 8 chunks per thread to balance with; else guided with that chunk as its
 // smallest (few large chunks first, then smaller ones).
-std::string sized_schedule(double iterations, double per_iteration_s, int threads) {
-  const double smallest = std::max(1.0, std::ceil(kDispatchS / (0.02 * per_iteration_s)));
+std::string sized_schedule(double iterations, double per_iteration_s, int threads, double bench_dispatch_s) {
+  const double dispatch = bench_dispatch_s > 0 ? bench_dispatch_s : kDispatchS;
+  const double smallest = std::max(1.0, std::ceil(dispatch / (0.02 * per_iteration_s)));
   const double largest = std::floor(iterations / (8.0 * threads));
-  const std::string why = fmt::format(" ({:.0f} iterations of {} each; a chunk's dispatch costs ~{})", iterations,
-                                      duration_text(per_iteration_s), duration_text(kDispatchS));
+  const std::string why = fmt::format(" ({:.0f} iterations of {} each; a chunk's dispatch costs ~{}, {})", iterations,
+                                      duration_text(per_iteration_s), duration_text(dispatch),
+                                      bench_dispatch_s > 0 ? "ompscope bench on this machine"
+                                                           : "a typical figure: no ompscope bench cached for this runtime");
   if (smallest <= std::max(1.0, largest)) return fmt::format("schedule(dynamic, {:.0f}){}", smallest, why);
   return fmt::format("schedule(guided, {:.0f}){}", smallest, why);
 }
 
 // The advice for an imbalanced loop: try the sized schedule, unless the runtime reported (libomp
 // 19) that the loop already has that kind of schedule; then only a smaller chunk could help.
-std::string schedule_advice(const BarrierPhases& phases, int threads) {
+std::string schedule_advice(const BarrierPhases& phases, int threads, double bench_dispatch_s) {
   if (!(phases.loop_iterations > 0 && phases.loop_work_s > 0))
     return "try schedule(dynamic, chunk) or schedule(guided) on it";
   const std::string sized =
       sized_schedule(phases.loop_iterations / std::max<uint32_t>(1, phases.imbalanced_after_loop),
-                     phases.loop_work_s / phases.loop_iterations, threads);
+                     phases.loop_work_s / phases.loop_iterations, threads, bench_dispatch_s);
   const uint32_t loops = std::max<uint32_t>(1, phases.imbalanced_after_loop);
   const bool dynamic = phases.imbalanced_after_dynamic * 2 > loops, guided = phases.imbalanced_after_guided * 2 > loops;
   const bool same = (dynamic && sized.starts_with("schedule(dynamic")) || (guided && sized.starts_with("schedule(guided"));
@@ -312,7 +316,8 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
 }
 
 std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeats, int threads,
-                                     double region_time_s, std::optional<double> lost_s, const TeamWork* base) {
+                                     double region_time_s, std::optional<double> lost_s, const TeamWork* base,
+                                     double dispatch_per_chunk_s) {
   std::vector<Problem> out;
   if (repeats.empty()) return out;
   std::vector<const BarrierPhases*> all_phases;
@@ -363,7 +368,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     const bool loop = first.phases.imbalanced_after_loop * 2 >= std::max<uint32_t>(1, first.phases.barriers / 2) &&
                       first.phases.imbalanced_after_loop > 0;
     std::string hint;
-    const std::string advice = schedule_advice(first.phases, threads);
+    const std::string advice = schedule_advice(first.phases, threads, dispatch_per_chunk_s);
     if (loop)
       hint = cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): " + advice
                        : "threads reach the barrier after the loop at different times: if its iterations differ in "
@@ -536,8 +541,11 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   return out;
 }
 
-Report build_report(const std::vector<std::string>& command, int cores, const std::vector<MeasuredRun>& runs) {
+Report build_report(const std::vector<std::string>& command, int cores, const std::vector<MeasuredRun>& runs,
+                    const std::optional<BenchCosts>& bench) {
   Report report;
+  report.bench = bench;
+  const double bench_dispatch = bench ? bench->dispatch_per_chunk_s : 0;
   report.version = kVersion;
   report.command = command;
   report.cores = cores;
@@ -584,7 +592,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
 
   for (const CallsiteKey& key : keys) {
     RegionReport region;
-    ConstructReports constructs;
+    ConstructReports constructs(bench_dispatch);
     std::optional<std::pair<int, double>> base;  // (t0, T(t0))
     TeamWork base_work;
     for (const auto& [t, analyses] : by_threads) {
@@ -625,7 +633,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       region.time_lost_s[t] = lost;
       const std::optional<double> known_lost = t == t0 && t0 > 1 ? std::nullopt : std::optional<double>(lost);
       double explained = 0;
-      for (Problem& p : diagnose_region(repeats, t, time, known_lost, t > t0 ? &base_work : nullptr)) {
+      for (Problem& p : diagnose_region(repeats, t, time, known_lost, t > t0 ? &base_work : nullptr, bench_dispatch)) {
         explained += p.gain_s;
         region.problems.push_back(std::move(p));
       }
@@ -634,7 +642,10 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       std::vector<const TaskFigures*> tasks;
       for (const RegionRun* r : repeats)
         if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
-      if (!tasks.empty()) region.tasks[t] = summarize_tasks(tasks, t, region_speedup.value_or(0));
+      if (!tasks.empty()) {
+        region.tasks[t] = summarize_tasks(tasks, t, region_speedup.value_or(0));
+        if (bench) region.tasks[t].bench_task_s = bench->task_s;
+      }
     }
     if (!region.instances_at.empty()) region.instances = region.instances_at.rbegin()->second;
     constructs.finish(region);

@@ -15,8 +15,11 @@ struct MeasuredRun {
   std::optional<RunAnalysis> analysis;  // empty when nothing was observed
 };
 
+// `bench`: what `ompscope bench` measured on this machine for the runtime the runs loaded (its
+// cache, docs/tasks.md): the report shows it beside the per-task figures, and a loop's schedule
+// hint takes its dispatch cost per chunk.
 Report build_report(const std::vector<std::string>& command, int cores,
-                    const std::vector<MeasuredRun>& runs);
+                    const std::vector<MeasuredRun>& runs, const std::optional<BenchCosts>& bench = std::nullopt);
 
 // The repeat whose figures a region's report shows at one thread count: the one closest to the
 // median time (the first of equally close ones). Its time, its per-thread split and its causes
@@ -65,9 +68,11 @@ CpuSlowdown name_cpu_slowdown(const WorkUsage& now, const WorkUsage& base);
 // `lost_s` is the region's time lost at that count; empty when no smaller count was measured
 // to compare with (then only the region's whole time bounds the causes). `base`: the team's
 // work at the smallest count measured, when that is smaller than `threads` (work inflation).
+// `dispatch_per_chunk_s`: a dynamic loop's dispatch cost per chunk from the bench cache; 0: the
+// typical figure (kDispatchS).
 std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeats, int threads,
                                      double region_time_s, std::optional<double> lost_s,
-                                     const TeamWork* base = nullptr);
+                                     const TeamWork* base = nullptr, double dispatch_per_chunk_s = 0);
 
 double median(std::vector<double> values);
 

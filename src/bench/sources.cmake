@@ -12,7 +12,8 @@ set(OMPSCOPE_BENCH_MEASUREMENT_CORE_SOURCES
 set(OMPSCOPE_BENCH_CLI_SIDE_SOURCES
   ${_bench}/core/run_plan.cpp
   ${_bench}/core/extrap_writer.cpp
-  ${_bench}/core/results_table.cpp)
+  ${_bench}/core/results_table.cpp
+  ${_bench}/core/bench_cache.cpp)
 # The program itself, compiled with -fopenmp by the compiler of its runtime.
 set(OMPSCOPE_BENCH_PROGRAM_SOURCES
   ${_bench}/program/main.cpp

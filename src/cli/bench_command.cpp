@@ -16,11 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/core/bench_cache.h"
 #include "bench/core/bench_json.h"
 #include "bench/core/constructs.h"
 #include "bench/core/extrap_writer.h"
 #include "bench/core/results_table.h"
 #include "bench/core/run_plan.h"
+#include "cli/bench_costs.h"
 #include "cli/commands.h"
 #include "cli/program_launch.h"
 #include "common/error.h"
@@ -39,6 +41,7 @@ struct BenchOptions {
   std::string runtime = "both";
   std::string bind = "spread";
   bool quick = false;
+  bool calibrate = false;
   std::string output;
   std::string extrap;
 };
@@ -164,7 +167,42 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out.good()) throw Error("bench: cannot write " + path);
 }
 
-int run_bench(const BenchOptions& o) {
+// Writes what the runs measured of the task and loop-dispatch constructs into the bench cache,
+// keyed by each runtime library and this CPU (docs/tasks.md, "The bench cache").
+void write_bench_cache(const BenchDocument& merged, bool calibrating) {
+  std::vector<bench::CachedCosts> entries = bench::costs_of_bench(merged);
+  if (entries.empty()) {
+    if (calibrating)
+      throw Error("bench: --calibrate: no team of 2 threads or more ran the task and loop constructs without "
+                  "oversubscription (this machine has fewer than 2 CPUs for this process?): nothing cached");
+    return;
+  }
+  for (bench::CachedCosts& e : entries) {
+    const bench::CacheKey key = bench_cache_key(e.key.library);
+    e.key = key;
+  }
+  const fs::path file = bench_cache_path();
+  if (file.empty()) throw Error("bench: cannot cache the results: neither XDG_CACHE_HOME nor HOME is set");
+  try {
+    bench::write_cached_costs(file, entries);
+  } catch (const std::runtime_error& e) {
+    throw Error(std::string("bench: ") + e.what());
+  }
+  for (const bench::CachedCosts& e : entries)
+    fmt::print("bench cache {}: {} at {}: a task {:.3f} µs, a dynamic loop's dispatch {} per chunk\n", file.string(),
+               e.key.library, threads_phrase(e.threads), e.task_s * 1e6,
+               e.dispatch_per_chunk_s > 0 ? fmt::format("{:.3f} µs", e.dispatch_per_chunk_s * 1e6)
+                                          : std::string("not measured (no more than a static loop's)"));
+}
+
+int run_bench(BenchOptions o) {
+  if (o.calibrate) {
+    // What scale, profile and report read from the cache: the task construct and the loop
+    // dispatch at 2 threads (about 10 s for both runtimes; --quick's fewer repetitions would
+    // leave a noisy figure in the cache for good).
+    o.constructs = "task,for_static,for_dynamic";
+    if (o.threads.empty()) o.threads = {2};
+  }
   std::vector<Construct> constructs;
   try {
     constructs = bench::parse_construct_list(o.constructs);
@@ -202,6 +240,7 @@ int run_bench(const BenchOptions& o) {
     write_file(o.extrap, text.str());
     fmt::print("Extra-P text: {}\n", o.extrap);
   }
+  write_bench_cache(merged, o.calibrate);
   return 0;
 }
 
@@ -225,6 +264,10 @@ Command add_bench_command(CLI::App& parent) {
       ->check(CLI::IsMember({"spread", "close"}))
       ->default_val("spread");
   app->add_flag("--quick", options->quick, "Fewer repetitions: well under a minute, noisier");
+  app->add_flag("--calibrate", options->calibrate,
+                "Only what scale, profile and report read from the bench cache: the task and loop-dispatch "
+                "constructs at 2 threads, about 10 s (docs/tasks.md, \"The bench cache\"); any "
+                "bench run that measured them caches them");
   app->add_option("-o,--output", options->output, "Write the results as JSON (read by `ompscope model`)");
   app->add_option("--extrap", options->extrap, "Write the results in Extra-P's text format");
   return {app, [options] { return run_bench(*options); }};

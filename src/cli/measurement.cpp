@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "analysis/pipeline.h"
+#include "cli/bench_costs.h"
 #include "cli/core_places.h"
 #include "common/error.h"
 #include "common/thread_count_phrase.h"
@@ -301,6 +302,12 @@ analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::Clock
     rec.threads = static_cast<int>(team);
   }
   return analysis::analyze_run(timeline, run.log.meta, *run.symbols);
+}
+
+std::optional<report::BenchCosts> bench_costs_of(const std::vector<analysis::MeasuredRun>& runs) {
+  for (const analysis::MeasuredRun& run : runs)
+    if (run.analysis && !run.analysis->runtime_library.empty()) return cached_bench_costs(run.analysis->runtime_library);
+  return std::nullopt;
 }
 
 }  // namespace ompscope::cli

@@ -90,6 +90,11 @@ std::vector<report::Note> target_notes(const Target& target);
 
 int core_count();
 
+// What `ompscope bench` cached on this machine for the OpenMP runtime library the first observed
+// run loaded (docs/tasks.md, "The bench cache"); none where nothing was observed or cached. Never
+// runs a bench: a cache there but unusable is said in one line on stderr.
+std::optional<report::BenchCosts> bench_costs_of(const std::vector<analysis::MeasuredRun>& runs);
+
 // What `scale` sets where the user did not (RunRequest::bind): OMP_PROC_BIND=close and one
 // place per core from the kernel's topology (core_places.h), "cores" if that cannot be read.
 std::map<std::string, std::string> binding_environment();

@@ -27,7 +27,7 @@ Command add_profile_command(CLI::App& parent) {
             RunResult result = run_under_tool(target, out, RunRequest{});
             const std::string comparison = runtime_comparison_note(target, 0, result.outcome.wall_s);
             auto report_of = [&](const analysis::MeasuredRun& run) {
-              analysis::Report report = analysis::build_report(options->program, core_count(), {run});
+              analysis::Report report = analysis::build_report(options->program, core_count(), {run}, bench_costs_of({run}));
               for (auto& n : target_notes(target)) report.notes.push_back(n);
               if (!comparison.empty()) report.notes.push_back({"runtime_comparison", comparison, {}});
               return report;

@@ -21,7 +21,7 @@ report::Report analyse_raw_log(const std::string& dir) {
   run.record.status = "ok";
   run.record.log = dir;
   run.analysis = analyse_log(dir, nullptr, run.record);
-  return analysis::build_report({}, core_count(), {run});
+  return analysis::build_report({}, core_count(), {run}, bench_costs_of({run}));
 }
 
 }  // namespace

@@ -211,7 +211,7 @@ Command add_scale_command(CLI::App& parent) {
                 for (auto& run : its_runs)
                   if (!run.record.log.empty())
                     run.record.log = std::filesystem::relative(std::filesystem::path(options->out) / run.record.log, rank_out).string();
-                analysis::Report report = analysis::build_report(command, rank_cores, its_runs);
+                analysis::Report report = analysis::build_report(command, rank_cores, its_runs, bench_costs_of(its_runs));
                 for (auto& n : target_notes(target)) report.notes.push_back(n);
                 finish(report);
                 write_report_files(rank_out, report);
@@ -227,7 +227,7 @@ Command add_scale_command(CLI::App& parent) {
                          "report in {}/report.json and report.html\n", rank_runs.size(), options->out, options->out);
               return status;
             }
-            analysis::Report report = analysis::build_report(command, cores, runs);
+            analysis::Report report = analysis::build_report(command, cores, runs, bench_costs_of(runs));
             for (auto& n : target_notes(target)) report.notes.push_back(n);
             if (target.swapped && !runs.empty() && !launcher)
               report.notes.push_back({"runtime_comparison", runtime_comparison_note(target, counts.back(), runs.back().record.wall_s), {}});

@@ -111,17 +111,24 @@ std::string tasks_table(const std::map<int, report::TaskSummary>& tasks) {
       "<table class=\"tasks\"><thead><tr><th>Threads</th><th>Tasks</th><th>Mean body</th>"
       "<th title=\"runtime's cost to hand out a task that was ready\">Dispatch</th>"
       "<th title=\"estimated: OMPT marks a creation by one event, so this is the creator's fastest interval "
-      "between two creations, an upper bound\">Creation (est.)</th><th>Work</th><th>Span</th>"
+      "between two creations, an upper bound\">Creation (est.)</th>"
+      "<th title=\"the runtime's cost per task, measured in this run under capture (the tool's own event records "
+      "included)\">Per task (this run)</th>"
+      "<th title=\"create, run and wait for an empty task: ompscope bench on this machine, without capture "
+      "(its cache)\">Per task (ompscope bench)</th><th>Work</th><th>Span</th>"
       "<th title=\"work ÷ span\">Parallelism</th><th title=\"min(threads, parallelism)\">Speedup bound</th>"
       "<th title=\"T(t0)·t0 / T(t)\">Measured speedup</th></tr></thead><tbody>\n";
   for (const auto& [t, s] : tasks) {
     html += fmt::format(
         "<tr class=\"task-row\" data-threads=\"{}\"><td class=\"num\">{}</td><td class=\"num\">{:.0f}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
         t, t, s.tasks, format_seconds(s.mean_body_s),
         s.dispatch_s > 0 ? format_seconds(s.dispatch_s) : kMissing,
-        s.creation_s > 0 ? format_seconds(s.creation_s) : kMissing, format_seconds(s.work_s), format_seconds(s.span_s),
+        s.creation_s > 0 ? format_seconds(s.creation_s) : kMissing,
+        s.per_task_cost_s > 0 ? format_seconds(s.per_task_cost_s) : kMissing,
+        s.bench_task_s > 0 ? format_seconds(s.bench_task_s) : kMissing, format_seconds(s.work_s), format_seconds(s.span_s),
         s.parallelism, format_speedup(s.speedup_bound),
         s.measured_speedup > 0 ? format_speedup(s.measured_speedup) : kMissing);
   }

@@ -87,6 +87,16 @@ void render_tasks(std::string& out, const report::TaskSummary& s, int threads, c
   if (s.taskwait_s > 0) costs.push_back("taskwait " + format_seconds(s.taskwait_s));
   if (s.immediate_start_s > 0) costs.push_back("creation to immediate start " + format_seconds(s.immediate_start_s));
   if (!costs.empty()) out += st.dim(fmt::format("                      {}", fmt::join(costs, ", "))) + "\n";
+  // Each per-task figure with its source (docs/tasks.md, "The bench cache").
+  if (s.per_task_cost_s > 0 || s.bench_task_s > 0) {
+    std::string sources = s.per_task_cost_s > 0
+                              ? "runtime's cost per task " + format_seconds(s.per_task_cost_s) +
+                                    " measured in this run (under capture: the tool's own event records included)"
+                              : "runtime's cost per task not measured in this run";
+    sources += s.bench_task_s > 0 ? "; a task " + format_seconds(s.bench_task_s) + " by ompscope bench on this machine"
+                                  : "; no ompscope bench cached for this runtime (ompscope bench --calibrate)";
+    out += st.dim("                      " + sources) + "\n";
+  }
 }
 
 // The construct tree of a region at one count, indented: constructs that carry at least 1% of

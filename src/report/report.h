@@ -104,6 +104,10 @@ struct TaskSummary {
   double taskwait_s = 0;           // a taskwait that finds its children done; 0: not measured
   double immediate_start_s = 0;    // creation → start of a task run at once by its creator; 0: not measured
   double per_task_cost_s = 0;      // the runtime's cost per task (task_diagnoses.h); 0: not measured
+  // The figures above are measured in this run, under capture; the task construct's cost that
+  // `ompscope bench` measured on this machine for the same runtime (Report::bench), without
+  // capture, stands beside them (docs/tasks.md, "The bench cache"); 0: none cached.
+  double bench_task_s = 0;
   double work_s = 0;
   double span_s = 0;
   double parallelism = 0;          // work ÷ span
@@ -248,6 +252,16 @@ inline std::map<int, double> speedups(const std::map<int, double>& time_s) {
   return out;
 }
 
+// What `ompscope bench` measured on this machine for the runtime library the runs loaded, read from
+// its cache (docs/tasks.md, "The bench cache").
+struct BenchCosts {
+  std::string runtime_library;
+  int threads = 0;                  // the team it was measured with
+  double task_s = 0;                // create an empty task, run it, taskwait
+  double dispatch_per_chunk_s = 0;  // a dynamic loop's dispatch per chunk; 0: not measured
+  std::string measured_at;
+};
+
 struct Report {
   std::string version;  // of the tool that built the report
   std::vector<std::string> command;
@@ -275,6 +289,7 @@ struct Report {
   std::vector<int> summary_threads;
   std::vector<Note> notes;
   std::string runtime;  // as the runtime named itself
+  std::optional<BenchCosts> bench;  // absent: no bench cached for this runtime on this machine
 
   bool oversubscribed(int t) const { return cores > 0 && t > cores; }
 };

@@ -73,6 +73,10 @@ json tasks_json(const std::map<int, TaskSummary>& tasks) {
     j["taskwait_s"] = s.taskwait_s > 0 ? json(s.taskwait_s) : json(nullptr);
     j["immediate_start_s"] = s.immediate_start_s > 0 ? json(s.immediate_start_s) : json(nullptr);
     j["per_task_cost_s"] = s.per_task_cost_s > 0 ? json(s.per_task_cost_s) : json(nullptr);
+    // Where each per-task figure comes from (docs/tasks.md, "The bench cache").
+    j["per_task_cost_source"] = "measured in this run";
+    j["bench_task_s"] = s.bench_task_s > 0 ? json(s.bench_task_s) : json(nullptr);
+    if (s.bench_task_s > 0) j["bench_task_source"] = "ompscope bench on this machine";
     j["creation_estimated"] = true;
     out[std::to_string(t)] = j;
   }
@@ -196,6 +200,7 @@ std::map<int, TaskSummary> read_tasks(const json& region) {
     t.taskwait_s = get(s, "taskwait_s", 0.0);
     t.immediate_start_s = get(s, "immediate_start_s", 0.0);
     t.per_task_cost_s = get(s, "per_task_cost_s", 0.0);
+    t.bench_task_s = get(s, "bench_task_s", 0.0);
     t.work_s = get(s, "work_s", 0.0);
     t.span_s = get(s, "span_s", 0.0);
     t.parallelism = get(s, "parallelism", 0.0);
@@ -374,6 +379,16 @@ json to_json(const Report& report) {
     if (report.oversubscribed(t)) over.push_back(t);
   doc["oversubscribed_threads"] = over;
   if (!report.runtime.empty()) doc["runtime"] = report.runtime;
+  // The runtime's costs `ompscope bench` measured on this machine, from its cache (docs/tasks.md).
+  if (report.bench)
+    doc["bench"] = {{"source", "ompscope bench on this machine"},
+                    {"runtime_library", report.bench->runtime_library},
+                    {"threads", report.bench->threads},
+                    {"task_s", report.bench->task_s},
+                    {"dispatch_per_chunk_s", report.bench->dispatch_per_chunk_s > 0
+                                                 ? json(report.bench->dispatch_per_chunk_s)
+                                                 : json(nullptr)},
+                    {"measured_at", report.bench->measured_at}};
 
   json runs = json::array();
   for (const auto& r : report.runs) {
@@ -479,6 +494,15 @@ Report report_from_json(const json& doc, const std::string& source) {
     report.threads = get(doc, "threads", std::vector<int>{});
     report.cores = get(doc, "cores", 0);
     report.runtime = get<std::string>(doc, "runtime", "");
+    if (const json* bench = member(doc, "bench")) {
+      report::BenchCosts b;
+      b.runtime_library = get<std::string>(*bench, "runtime_library", "");
+      b.threads = get(*bench, "threads", 0);
+      b.task_s = get(*bench, "task_s", 0.0);
+      b.dispatch_per_chunk_s = get(*bench, "dispatch_per_chunk_s", 0.0);
+      b.measured_at = get<std::string>(*bench, "measured_at", "");
+      report.bench = b;
+    }
     for (const json& r : array_at(doc, "runs")) report.runs.push_back(read_run(r));
     if (const json* program = member(doc, "program")) {
       report.program_time_s = read_by_threads<double>(*program, "time_s");

@@ -1061,6 +1061,64 @@ def scenario_scale_competing_process(c):
     if share < 0.8:
         fail(f"causes explain {share*100:.0f}% of the {lost*1e3:.0f} ms lost, want >= 80%")
 
+def scenario_bench_cache(c):
+    """`ompscope bench --calibrate` caches the runtime's task and loop-dispatch costs for this
+    machine (docs/tasks.md, "The bench cache"); profile reads them for the runtime the run loaded
+    and says which figure came from where; a corrupt or stale cache is ignored with one line."""
+    cache_home = c.out("cache-home")
+    env = {"XDG_CACHE_HOME": cache_home, "OMP_NUM_THREADS": "2"}
+    cache = os.path.join(cache_home, "ompscope", "bench.json")
+    # No cache: the per-task figure is the run's own, and the loop hint names the typical figure.
+    out = c.out("uncached")
+    run([c.bin, "profile", "-o", out, "--", c.prog("fib_tasks"), "22"], env=env, check_rc=0)
+    report = load(out)
+    if "bench" in report:
+        fail("a report without a cache has a bench object")
+    tasks = [r["tasks"]["2"] for r in parallel_regions(report) if "tasks" in r]
+    if not tasks or tasks[0]["bench_task_s"] is not None or tasks[0]["per_task_cost_source"] != "measured in this run":
+        fail(f"uncached per-task sources: {tasks}")
+    if os.path.exists(cache):
+        fail("profile wrote a bench cache: it must never run a bench")
+
+    p = run([c.bin, "bench", "--calibrate", "--runtime", "llvm"], env={"XDG_CACHE_HOME": cache_home}, check_rc=0)
+    entries = json.load(open(cache))["entries"]
+    if len(entries) != 1 or not os.path.basename(entries[0]["library"]).startswith("libomp") or \
+            not entries[0]["task_s"] > 0 or not entries[0]["build"]:
+        fail(f"cache after bench --calibrate: {entries}\n{p.stdout}")
+    entry = entries[0]
+
+    out = c.out("cached")
+    p = run([c.bin, "profile", "-o", out, "--", c.prog("fib_tasks"), "22"], env=env, check_rc=0)
+    report = load(out)
+    bench = report.get("bench")
+    if not bench or bench["source"] != "ompscope bench on this machine" or bench["task_s"] != entry["task_s"]:
+        fail(f"the report's bench object {bench} is not the cache's entry {entry}")
+    tasks = [r["tasks"]["2"] for r in parallel_regions(report) if "tasks" in r][0]
+    if tasks["bench_task_s"] != entry["task_s"] or tasks["bench_task_source"] != "ompscope bench on this machine":
+        fail(f"per-task sources with a cache: {tasks}")
+    if "by ompscope bench on this machine" not in run([c.bin, "report", out], check_rc=0).stdout:
+        fail("the text report does not name the bench's figure")
+    # A loop's schedule hint takes the cached dispatch cost and says so.
+    out = c.out("cached-loop")
+    run([c.bin, "profile", "-o", out, "--", c.prog("imbalanced_loop")], env=env, check_rc=0)
+    hints = [q["hint"] for r in parallel_regions(load(out)) for q in r["problems"] if "a chunk's dispatch costs" in q["hint"]]
+    if entry["dispatch_per_chunk_s"] > 0 and hints and not all("ompscope bench on this machine" in h for h in hints):
+        fail(f"a schedule hint does not take the cached dispatch cost: {hints}")
+
+    def ignored(what):
+        out = c.out("ignored")
+        p = run([c.bin, "profile", "-o", out, "--", c.prog("fib_tasks"), "22"], env=env, check_rc=0)
+        lines = [l for l in p.stderr.splitlines() if "ignoring the bench cache" in l]
+        if len(lines) != 1 or "bench" in load(out):
+            fail(f"{what}: expected one line and no bench figures, got {lines}\n{p.stderr}")
+        return lines[0]
+    stale = dict(entry, build="build-id 00")
+    json.dump({"tool": "ompscope-bench-cache", "format": 1, "entries": [stale]}, open(cache, "w"))
+    if "another build" not in ignored("a cache of another build of the runtime"):
+        fail("a stale cache is not called one")
+    open(cache, "w").write('{"tool": "ompscope-bench-cache", "format": 1, "entries": [{"libr')
+    ignored("a corrupt cache")
+
 def scenario_doctor(c):
     """`ompscope doctor` answers "the tool shows nothing": OMPT is active on the bundled probe,
     the clock and the thread placement are named, and the exit status says all is well. On a

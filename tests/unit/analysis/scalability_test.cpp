@@ -240,6 +240,29 @@ TEST(DiagnoseRegion, AScheduleHintNamesAChunkSizedFromTheLoopsIterationsAndTheDi
   EXPECT_NE(q->hint.find("schedule(guided, 1154)"), std::string::npos) << q->hint;
 }
 
+TEST(DiagnoseRegion, AScheduleHintTakesTheDispatchCostTheBenchCachedAndSaysWhichItUsed) {
+  // The loops above, 0.7 us per iteration. With the bench cache's 100 ns per chunk for this runtime
+  // (docs/tasks.md, "The bench cache"): 100 / (0.02 × 700) = 7.1 → chunks of 8.
+  BarrierPhases cheap{.imbalance_s = 1, .measured_imbalance_s = 1, .cpu_imbalance_s = 1, .loop_iterations = 2e6,
+                      .loop_work_s = 1.4, .barriers = 2, .imbalanced_after_loop = 2};
+  const RegionRun r = region_run("a", 10, 1, cheap);
+  const auto benched = diagnose_region({&r}, 2, 10, 5, nullptr, 100e-9);
+  const Problem* p = find(benched, "load_imbalance");
+  ASSERT_TRUE(p);
+  EXPECT_NE(p->hint.find("try schedule(dynamic, 8) (1000000 iterations of 700 ns each; a chunk's dispatch costs "
+                         "~100 ns, ompscope bench on this machine) on it"),
+            std::string::npos)
+      << p->hint;
+  // Without a cache: the typical 0.3 us, said to be one.
+  const auto typical = diagnose_region({&r}, 2, 10, 5);
+  const Problem* q = find(typical, "load_imbalance");
+  ASSERT_TRUE(q);
+  EXPECT_NE(q->hint.find("try schedule(dynamic, 22) (1000000 iterations of 700 ns each; a chunk's dispatch costs "
+                         "~300 ns, a typical figure: no ompscope bench cached for this runtime) on it"),
+            std::string::npos)
+      << q->hint;
+}
+
 TEST(DiagnoseRegion, AScheduleHintNeverProposesTheScheduleTheRuntimeReportsTheLoopHas) {
   // The loops of the test above, reported (libomp 19) as scheduled dynamically: the sized
   // schedule is dynamic too, so the hint says the loop has it and only a smaller chunk can help.

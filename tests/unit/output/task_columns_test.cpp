@@ -113,6 +113,59 @@ TEST(TaskColumns, HtmlReportHasATaskTableRowPerThreadCount) {
   EXPECT_TRUE(contains(html, "Creation (est.)"));
 }
 
+// Each per-task figure says where it came from: this run (under capture) or `ompscope bench` on
+// this machine, read from its cache (docs/tasks.md, "The bench cache").
+report::Report with_bench(report::Report report) {
+  report.bench = report::BenchCosts{"/usr/lib/libomp.so.5", 2, 124e-9, 70e-9, "2026-11-24T02:00:00Z"};
+  for (auto& [t, s] : report.regions[0].tasks) {
+    s.per_task_cost_s = 380e-9;
+    s.bench_task_s = report.bench->task_s;
+  }
+  return report;
+}
+
+TEST(TaskColumns, ReportJsonNamesTheSourceOfEachPerTaskFigureAndKeepsTheBenchsFigures) {
+  const nlohmann::ordered_json doc = report::to_json(with_bench(tasking_report()));
+  const json& at2 = doc["regions"][0]["tasks"]["2"];
+  EXPECT_DOUBLE_EQ(at2["per_task_cost_s"].get<double>(), 380e-9);
+  EXPECT_EQ(at2["per_task_cost_source"], "measured in this run");
+  EXPECT_DOUBLE_EQ(at2["bench_task_s"].get<double>(), 124e-9);
+  EXPECT_EQ(at2["bench_task_source"], "ompscope bench on this machine");
+  EXPECT_EQ(doc["bench"]["source"], "ompscope bench on this machine");
+  EXPECT_EQ(doc["bench"]["runtime_library"], "/usr/lib/libomp.so.5");
+  EXPECT_DOUBLE_EQ(doc["bench"]["dispatch_per_chunk_s"].get<double>(), 70e-9);
+
+  const report::Report back = report::report_from_json(json::parse(doc.dump()), "report.json");
+  ASSERT_TRUE(back.bench.has_value());
+  EXPECT_EQ(back.bench->threads, 2);
+  EXPECT_DOUBLE_EQ(back.bench->task_s, 124e-9);
+  EXPECT_DOUBLE_EQ(back.regions[0].tasks.at(2).bench_task_s, 124e-9);
+
+  // Without a cache: no bench object, and the bench's figure is null, not 0.
+  const nlohmann::ordered_json plain = report::to_json(tasking_report());
+  EXPECT_FALSE(plain.contains("bench"));
+  EXPECT_TRUE(plain["regions"][0]["tasks"]["2"]["bench_task_s"].is_null());
+  EXPECT_FALSE(plain["regions"][0]["tasks"]["2"].contains("bench_task_source"));
+}
+
+TEST(TaskColumns, TextAndHtmlSayWhereEachPerTaskFigureCameFrom) {
+  const std::string text = render_text_report(with_bench(tasking_report()));
+  EXPECT_TRUE(contains(text, "runtime's cost per task 380 ns measured in this run (under capture: the tool's own event "
+                             "records included); a task 124 ns by ompscope bench on this machine"))
+      << text;
+  report::Report uncached = with_bench(tasking_report());
+  uncached.bench.reset();
+  for (auto& [t, s] : uncached.regions[0].tasks) s.bench_task_s = 0;
+  EXPECT_TRUE(contains(render_text_report(uncached),
+                       "measured in this run (under capture: the tool's own event records included); no ompscope "
+                       "bench cached for this runtime (ompscope bench --calibrate)"));
+
+  const std::string html = render_html_report(with_bench(tasking_report()));
+  EXPECT_TRUE(contains(html, ">Per task (this run)</th>")) << html;
+  EXPECT_TRUE(contains(html, ">Per task (ompscope bench)</th>")) << html;
+  EXPECT_TRUE(contains(html, "<td class=\"num\">380 ns</td><td class=\"num\">124 ns</td>")) << html;
+}
+
 TEST(TaskColumns, CsvAppendsTheTaskGraphToTheRegionsRows) {
   const std::string csv = render_csv_report(tasking_report());
   EXPECT_TRUE(contains(csv, ",hint,tasks,task_work_s,task_span_s,task_parallelism,task_speedup_bound\n")) << csv;

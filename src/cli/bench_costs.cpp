@@ -1,0 +1,97 @@
+#include "cli/bench_costs.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string_view>
+
+namespace ompscope::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The NT_GNU_BUILD_ID note's bytes in hex; "" without one.
+std::string build_id(const fs::path& file) {
+  std::string hex;
+  elf_version(EV_CURRENT);
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return hex;
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  if (elf && elf_kind(elf) == ELF_K_ELF) {
+    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn && hex.empty(); scn = elf_nextscn(elf, scn)) {
+      GElf_Shdr shdr;
+      if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE) continue;
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      if (!data) continue;
+      GElf_Nhdr note;
+      size_t offset = 0, name_at = 0, desc_at = 0;
+      while (hex.empty() && (offset = gelf_getnote(data, offset, &note, &name_at, &desc_at)) > 0) {
+        if (note.n_type != NT_GNU_BUILD_ID || note.n_namesz != 4 ||
+            std::string_view(static_cast<const char*>(data->d_buf) + name_at, 3) != "GNU")
+          continue;
+        const auto* bytes = static_cast<const unsigned char*>(data->d_buf) + desc_at;
+        for (size_t i = 0; i < note.n_descsz; ++i) {
+          char two[3];
+          std::snprintf(two, sizeof two, "%02x", bytes[i]);
+          hex += two;
+        }
+      }
+    }
+  }
+  if (elf) elf_end(elf);
+  close(fd);
+  return hex;
+}
+
+}  // namespace
+
+std::string library_identity(const fs::path& library) {
+  if (const std::string id = build_id(library); !id.empty()) return "build-id " + id;
+  std::error_code ec;
+  const auto size = fs::file_size(library, ec);
+  if (ec) return "";
+  const auto mtime = fs::last_write_time(library, ec);
+  if (ec) return "";
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(mtime.time_since_epoch()).count();
+  return "size " + std::to_string(size) + " mtime " + std::to_string(seconds);
+}
+
+std::string cpu_model(const fs::path& cpuinfo) {
+  std::ifstream in(cpuinfo);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("model name")) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto first = line.find_first_not_of(" \t", colon + 1);
+    if (first != std::string::npos) return line.substr(first);
+  }
+  return "unknown CPU";
+}
+
+bench::CacheKey bench_cache_key(const std::string& library) {
+  std::error_code ec;
+  fs::path resolved = fs::canonical(library, ec);
+  if (ec) resolved = library;
+  return {resolved.string(), library_identity(resolved), cpu_model()};
+}
+
+fs::path bench_cache_path() { return bench::bench_cache_file(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")); }
+
+std::optional<report::BenchCosts> cached_bench_costs(const std::string& runtime_library) {
+  if (runtime_library.empty()) return std::nullopt;
+  const bench::CacheKey key = bench_cache_key(runtime_library);
+  std::string note;
+  const std::optional<bench::CachedCosts> cached = bench::read_cached_costs(bench_cache_path(), key, note);
+  if (!note.empty()) std::fprintf(stderr, "ompscope: %s\n", note.c_str());
+  if (!cached) return std::nullopt;
+  return report::BenchCosts{cached->key.library, cached->threads, cached->task_s, cached->dispatch_per_chunk_s,
+                            cached->measured_at};
+}
+
+}  // namespace ompscope::cli
