@@ -50,7 +50,9 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
     bool join = false, after_loop = false, tasks = false, cpu_read = true;
     for (size_t k = 0; k < n; ++k) {
       const SyncVisit& v = *visits[k][b];
-      const double w = v.arrive - segment_start[k];
+      // A thread's MPI calls in the segment are neither its work nor its imbalance (docs/mpi.md):
+      // they leave its wall time and its CPU time (MPI libraries poll while they wait).
+      const double w = std::max(0.0, v.arrive - segment_start[k] - v.mpi);
       max_w = std::max(max_w, w);
       sum_w += w;
       last_arrive = std::max(last_arrive, v.arrive);
@@ -62,8 +64,9 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
       schedule = std::max(schedule, v.loop_schedule);
       tasks = tasks || v.tasks > 0;
       cpu_read = cpu_read && v.cpu >= 0;
-      max_cpu = std::max(max_cpu, v.cpu);
-      sum_cpu += v.cpu;
+      const double cpu = v.cpu >= 0 ? std::max(0.0, v.cpu - v.mpi) : v.cpu;
+      max_cpu = std::max(max_cpu, cpu);
+      sum_cpu += cpu;
       segment_start[k] = v.depart;
     }
     ++out.barriers;
@@ -112,8 +115,9 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
       at.cpu.resize(n);
       at.cpu_squared.resize(n);
       for (size_t k = 0; k < n; ++k) {
-        at.cpu[k] += visits[k][b]->cpu;
-        at.cpu_squared[k] += visits[k][b]->cpu * visits[k][b]->cpu;
+        const double cpu = std::max(0.0, visits[k][b]->cpu - visits[k][b]->mpi);
+        at.cpu[k] += cpu;
+        at.cpu_squared[k] += cpu * cpu;
       }
       at.instances += 1;
       at.cpu_imbalance_s += cpu_imbalance;

@@ -23,6 +23,18 @@ double at(const std::map<int, double>& m, int t) {
   return it == m.end() ? 0.0 : it->second;
 }
 
+// A rank's MPI time at t: the initial thread's, outside regions and, where its split is known
+// (the first repeat's), inside them too (FUNNELED: its calls in a region while its team waits;
+// docs/mpi.md). Never more than the time outside serial code.
+double mpi_time(const Report& r, int t) {
+  double mpi = at(r.mpi_s, t);
+  const auto time = r.program_time_s.find(t);
+  if (const auto threads = r.program_threads.find(t);
+      time != r.program_time_s.end() && threads != r.program_threads.end() && !threads->second.empty())
+    mpi = std::max(mpi, std::min(time->second - at(r.serial_s, t), threads->second.front().mpi_s));
+  return mpi;
+}
+
 bool same_region(const RegionReport& a, const RegionReport& b) {
   return a.kind == b.kind && a.file == b.file && a.line == b.line && a.function == b.function &&
          a.module_offset == b.module_offset;
@@ -53,7 +65,7 @@ Report merge_rank_reports(const std::vector<Report>& ranks) {
     const Report& r = ranks[i];
     if (r.program_time_s.empty()) continue;
     const auto& [t, time] = *r.program_time_s.rbegin();
-    if (time - at(r.mpi_s, t) > longest) longest = time - at(r.mpi_s, t), slowest = i;
+    if (time - mpi_time(r, t) > longest) longest = time - mpi_time(r, t), slowest = i;
   }
   Report out = ranks[slowest];
   out.merged_from_rank = rank_of(ranks[slowest], slowest);
@@ -70,7 +82,7 @@ Report merge_rank_reports(const std::vector<Report>& ranks) {
     split.time_s = r.program_time_s;
     std::map<int, double> outside_mpi;
     for (const auto& [t, time] : r.program_time_s) {
-      const double serial = at(r.serial_s, t), mpi = at(r.mpi_s, t);
+      const double serial = at(r.serial_s, t), mpi = mpi_time(r, t);
       split.serial_s[t] = serial;
       split.mpi_s[t] = mpi;
       split.parallel_s[t] = std::max(0.0, time - serial - mpi);
@@ -89,13 +101,25 @@ Report merge_rank_reports(const std::vector<Report>& ranks) {
     for (size_t i = 0; i < ranks.size(); ++i) {
       RankTime rt;
       rt.rank = rank_of(ranks[i], i);
+      std::map<int, double> outside_mpi;
       for (const RegionReport& other : ranks[i].regions)
         if (same_region(region, other)) {
           rt.time_s = other.time_s;
           rt.problems = other.problems;
+          outside_mpi = other.time_s;
+          // MPI inside the region (docs/mpi.md): the team's, the most of any of its threads (the
+          // master's, FUNNELED, while the others wait for it), is waiting, not the rank's load.
+          for (const auto& [t, splits] : other.per_thread) {
+            double mpi = 0;
+            for (const report::ThreadSplit& s : splits) mpi = std::max(mpi, s.mpi_s);
+            if (mpi > 0 && outside_mpi.count(t)) {
+              rt.mpi_s[t] = mpi;
+              outside_mpi[t] = std::max(0.0, outside_mpi[t] - mpi);
+            }
+          }
           break;
         }
-      times.push_back(rt.time_s);
+      times.push_back(std::move(outside_mpi));
       region.ranks.push_back(std::move(rt));
     }
     std::sort(region.ranks.begin(), region.ranks.end(), [](const RankTime& a, const RankTime& b) { return a.rank < b.rank; });

@@ -24,7 +24,10 @@ ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion
   const double inside = std::clamp(part.end - part.start, 0.0, region_s);
   s.barrier_wait_s = std::clamp(waiting, 0.0, inside);
   s.lock_wait_s = std::clamp(part.lock_wait, 0.0, inside - s.barrier_wait_s);
-  s.work_s = inside - s.barrier_wait_s - s.lock_wait_s;
+  // MPI calls in the region (MPI_THREAD_MULTIPLE, FUNNELED from the master) are the thread's MPI
+  // time, not its work (docs/mpi.md, "MPI inside parallel regions").
+  s.mpi_s = std::clamp(part.mpi, 0.0, inside - s.barrier_wait_s - s.lock_wait_s);
+  s.work_s = inside - s.barrier_wait_s - s.lock_wait_s - s.mpi_s;
   s.task_s = std::clamp(tasks, 0.0, s.work_s);
   s.tasks = static_cast<double>(part.tasks_completed);
   s.fork_join_s = region_s - inside;
@@ -154,7 +157,7 @@ ProgramProfile profile_program(const Timeline& timeline) {
     }
   }
   // MPI calls outside the top-level regions are MPI time, not serial code (docs/mpi.md); inside a
-  // region (MPI_THREAD_MULTIPLE) they are the work of the segment they ran in.
+  // region (MPI_THREAD_MULTIPLE) they are already the thread's MPI time in its region splits.
   std::vector<std::pair<double, double>> top;
   for (const RegionInstance& r : timeline.regions)
     if (r.parent_parallel_id == 0) top.emplace_back(r.begin, r.end);
@@ -164,8 +167,9 @@ ProgramProfile profile_program(const Timeline& timeline) {
   out.mpi_s = mpi_outside.count(0) ? mpi_outside[0] : 0.0;  // log thread 0: the initial thread
   out.serial_s = std::max(0.0, out.wall_s - out.in_regions_s - out.mpi_s);
   for (ThreadSplit& t : out.threads) {
-    t.mpi_s = mpi_outside.count(t.thread) ? mpi_outside[t.thread] : 0.0;
-    t.outside_s = std::max(0.0, out.wall_s - in_top_regions[t.thread] - t.mpi_s);
+    const double outside_mpi = mpi_outside.count(t.thread) ? mpi_outside[t.thread] : 0.0;
+    t.mpi_s += outside_mpi;
+    t.outside_s = std::max(0.0, out.wall_s - in_top_regions[t.thread] - outside_mpi);
   }
   return out;
 }

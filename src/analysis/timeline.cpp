@@ -137,6 +137,7 @@ class ThreadWalk {
           frames_.push_back({e.id, e.id2, parts_.size() - 1});
         }
         loop_in_segment_ = false;
+        mpi_in_segment_ = 0;
         mark_valid_ = false;
         break;
       case EventKind::ImplicitTaskEnd:
@@ -178,6 +179,7 @@ class ThreadWalk {
         v.loop_schedule = loop_in_segment_ ? loop_schedule_ : 0;
         v.nested = !syncs_.empty();
         v.task = running_task_;
+        if (v.kind == SyncKind::Barrier || v.kind == SyncKind::JoinBarrier) v.mpi = std::exchange(mpi_in_segment_, 0.0);
         syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail)});
         loop_in_segment_ = false;
         break;
@@ -185,6 +187,8 @@ class ThreadWalk {
       case EventKind::SyncEnd:
         if (!syncs_.empty()) {
           syncs_.back().visit.depart = t;
+          // The next segment starts at this departure (MPI calls of tasks run in it are the part's).
+          if (syncs_.back().visit.kind == SyncKind::Barrier) mpi_in_segment_ = 0;
           finish_sync(syncs_.back());
           syncs_.pop_back();
         }
@@ -244,9 +248,17 @@ class ThreadWalk {
       case EventKind::HwCounters:
         on_counters(e);
         break;
-      case EventKind::MpiCall:
-        out_.mpi.push_back({thread_, e.detail, std::min(t, log_.seconds(e.codeptr)), t});
+      case EventKind::MpiCall: {
+        const double begin = std::min(t, log_.seconds(e.codeptr));
+        out_.mpi.push_back({thread_, e.detail, begin, t});
+        // Inside a region (MPI_THREAD_MULTIPLE, or FUNNELED from the master): the part's MPI time
+        // and its segment's, which its split and its barrier's imbalance leave out of work.
+        if (size_t p = current_part(); p != kNoPart) {
+          parts_[p].data.mpi += t - begin;
+          mpi_in_segment_ += t - begin;
+        }
         break;
+      }
       case EventKind::LightTasks:
         out_.light_tasks += e.arg;
         if (size_t p = current_part(); p != kNoPart) parts_[p].data.tasks_completed += e.arg;
@@ -481,6 +493,7 @@ class ThreadWalk {
   double running_since_ = 0;
   double thread_begin_ = -1;  // until the thread's first region takes it
   bool loop_in_segment_ = false;
+  double mpi_in_segment_ = 0;  // MPI calls since the segment began (the part's start or last sync)
   uint32_t loop_iterations_ = 0;  // of the last loop begun
   uint8_t loop_schedule_ = 0;     // its schedule as reported (libomp 19), 0: none
   double last_ = 0;

@@ -31,6 +31,7 @@ struct SyncVisit {
   bool nested = false;        // opened inside another visit (a taskwait in a task run in a barrier)
   uint32_t task = 0;          // explicit task that waits in it (a taskwait in a task); 0: the implicit task
   double cpu = -1;            // CPU time the thread used in the segment that ends here; -1: not read
+  double mpi = 0;             // time in MPI calls in that segment (docs/mpi.md, "MPI inside parallel regions")
 };
 
 using report::WorkUsage;
@@ -73,6 +74,7 @@ struct ThreadInRegion {
   double lock_wait = 0;      // acquire request → acquired, summed (scaled by lock sampling)
   double tasks_outside_syncs = 0;  // explicit tasks run outside barriers/taskwaits (e.g. undeferred)
   uint64_t tasks_completed = 0;    // explicit tasks that completed on this thread (light ones by batch)
+  double mpi = 0;            // time in MPI calls the thread made in this part (docs/mpi.md)
   bool saw_loop = false;
   WorkUsage usage;
 };

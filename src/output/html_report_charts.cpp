@@ -245,11 +245,12 @@ std::string per_thread_chart(const RegionReport& region, int threads, bool overs
     double (*seconds)(const report::ThreadSplit&);
   };
   // work_s includes the explicit tasks (task_s): the bar shows them apart, not twice.
-  static constexpr std::array<Part, 5> kParts{{
+  static constexpr std::array<Part, 6> kParts{{
       {"work", "#8cd17d", [](const report::ThreadSplit& s) { return std::max(0.0, s.work_s - s.task_s); }},
       {"tasks", "#4e79a7", [](const report::ThreadSplit& s) { return s.task_s; }},
       {"barrier wait", "#e15759", [](const report::ThreadSplit& s) { return s.barrier_wait_s; }},
       {"lock wait", "#b07aa1", [](const report::ThreadSplit& s) { return s.lock_wait_s; }},
+      {"MPI", "#f28e2b", [](const report::ThreadSplit& s) { return s.mpi_s; }},  // where a thread called MPI
       {"outside", "#d4d4d4", [](const report::ThreadSplit& s) { return s.outside_s; }},
   }};
   const auto rows = region.per_thread.find(threads);

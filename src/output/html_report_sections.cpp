@@ -216,7 +216,9 @@ std::string ranks_section(const Report& report) {
         const report::Problem* top = nullptr;
         for (const report::Problem& p : k.problems)
           if (p.threads == t && (!top || p.gain_s > top->gain_s)) top = &p;
-        html += fmt::format("<td class=\"num\">{}{}</td>", time == k.time_s.end() ? "–" : format_seconds(time->second),
+        const auto mpi = k.mpi_s.find(t);
+        html += fmt::format("<td class=\"num\">{}{}{}</td>", time == k.time_s.end() ? "–" : format_seconds(time->second),
+                            mpi == k.mpi_s.end() ? "" : fmt::format(" (MPI {})", format_seconds(mpi->second)),
                             top ? fmt::format("<br><small>{} {}</small>", top->kind.name(), format_seconds(top->gain_s))
                                 : "");
       }

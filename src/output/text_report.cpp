@@ -44,14 +44,17 @@ void render_split_table(std::string& out, const std::vector<report::ThreadSplit>
   // How many tasks each thread ran shows who did the tasking (a creator running nearly all of
   // them itself, say), so the column appears wherever tasks ran.
   const bool tasks = std::any_of(splits.begin(), splits.end(), [](const report::ThreadSplit& s) { return s.tasks > 0; });
-  out += st.dim(fmt::format("    {:>6} {:>11} {:>11} {:>13} {:>11} {:>11}{}{}\n", "thread", "work", "(tasks)",
+  // Time in MPI calls (docs/mpi.md), a column only where a thread made any.
+  const bool mpi = std::any_of(splits.begin(), splits.end(), [](const report::ThreadSplit& s) { return s.mpi_s > 0; });
+  out += st.dim(fmt::format("    {:>6} {:>11} {:>11} {:>13} {:>11} {:>11}{}{}{}\n", "thread", "work", "(tasks)",
                             "barrier wait", "lock wait", "fork/join", program ? fmt::format(" {:>11}", "outside") : "",
-                            tasks ? fmt::format(" {:>10}", "tasks run") : ""));
+                            mpi ? fmt::format(" {:>11}", "MPI") : "", tasks ? fmt::format(" {:>10}", "tasks run") : ""));
   for (const report::ThreadSplit& s : splits) {
     out += fmt::format("    {:>6} {:>11} {:>11} {:>13} {:>11} {:>11}", s.thread, format_seconds(s.work_s),
                        format_seconds(s.task_s), format_seconds(s.barrier_wait_s), format_seconds(s.lock_wait_s),
                        format_seconds(s.fork_join_s));
     if (program) out += fmt::format(" {:>11}", format_seconds(s.outside_s));
+    if (mpi) out += fmt::format(" {:>11}", format_seconds(s.mpi_s));
     if (tasks) out += fmt::format(" {:>10.0f}", s.tasks);
     out += "\n";
   }
@@ -204,10 +207,12 @@ std::string render_text_report(const Report& report, const TextOptions& options)
       }
       if (region.model) out += "         " + model_line(*region.model, st);
       for (const auto& [t, imbalance] : region.rank_imbalance_s) {
-        out += fmt::format("         ranks at {}: imbalance {} (max − mean)", threads_phrase(t), format_seconds(imbalance));
+        out += fmt::format("         ranks at {}: imbalance {} (max − mean outside MPI)", threads_phrase(t),
+                           format_seconds(imbalance));
         for (const report::RankTime& k : region.ranks) {
           const auto time = k.time_s.find(t);
           out += fmt::format("; rank {} {}", k.rank, time == k.time_s.end() ? "-" : format_seconds(time->second));
+          if (const auto mpi = k.mpi_s.find(t); mpi != k.mpi_s.end()) out += fmt::format(" (MPI {})", format_seconds(mpi->second));
           const report::Problem* top = nullptr;
           for (const report::Problem& p : k.problems)
             if (p.threads == t && (!top || p.gain_s > top->gain_s)) top = &p;

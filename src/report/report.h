@@ -63,8 +63,9 @@ struct ThreadSplit {
   double tasks = 0;        // explicit tasks that completed on the thread (scaled like the times
                            // for sampled-out region instances, hence not an integer)
   WorkUsage usage;         // the kernel's accounting of the part of work_s it was read over
-  double mpi_s = 0;        // program level only: time in MPI calls outside parallel regions (not
-                           // in outside_s; docs/mpi.md)
+  double mpi_s = 0;        // time in MPI calls (docs/mpi.md): in a region, those inside it (not in
+                           // work_s); for the program, those inside regions and outside them (not
+                           // in outside_s)
 };
 
 struct RunRecord {
@@ -180,10 +181,14 @@ struct RankTime {
   int rank = 0;
   std::map<int, double> time_s;  // empty: the rank did not run the region
   std::vector<Problem> problems;
+  // Of time_s, the time its team spent in MPI calls inside the region (the most of any of its
+  // threads: FUNNELED, the master's while the team waits); absent where none (docs/mpi.md).
+  std::map<int, double> mpi_s;
 };
 
-// One rank's program in a merged report: its time, split into OpenMP parallel (top-level regions),
-// OpenMP serial (outside regions, less MPI) and MPI (outside regions); the three add up to time_s.
+// One rank's program in a merged report: its time, split into OpenMP parallel (top-level regions,
+// less the initial thread's MPI calls in them), OpenMP serial (outside regions, less MPI) and MPI
+// (the initial thread's calls, outside regions and in them); the three add up to time_s.
 struct RankSplit {
   int rank = 0;
   std::map<int, double> time_s, parallel_s, serial_s, mpi_s;

@@ -25,7 +25,7 @@ json split_json(const ThreadSplit& s, bool program) {
             {"barrier_wait_s", s.barrier_wait_s}, {"lock_wait_s", s.lock_wait_s}, {"fork_join_s", s.fork_join_s},
             {"tasks", s.tasks}};
   if (program) j["outside_s"] = s.outside_s;
-  if (program && s.mpi_s > 0) j["mpi_s"] = s.mpi_s;
+  if (s.mpi_s > 0) j["mpi_s"] = s.mpi_s;  // a region's: MPI calls inside it (docs/mpi.md)
   // The kernel's accounting of the part of work_s it was read over (region instances recorded
   // in full), scaled like the other figures.
   if (s.usage.wall_s > 0)
@@ -297,7 +297,7 @@ RegionReport read_region(const json& r) {
   for (const json& c : array_at(r, "constructs")) region.constructs.push_back(read_construct(c, 1));
   region.outside_constructs_s = read_by_threads<double>(r, "outside_constructs_s");
   for (const json& k : array_at(r, "ranks")) {
-    RankTime rank{get(k, "rank", 0), read_by_threads<double>(k, "time_s"), {}};
+    RankTime rank{get(k, "rank", 0), read_by_threads<double>(k, "time_s"), {}, read_by_threads<double>(k, "mpi_s")};
     for (const json& p : array_at(k, "problems")) rank.problems.push_back(read_problem(p));
     region.ranks.push_back(std::move(rank));
   }
@@ -462,8 +462,10 @@ json to_json(const Report& report) {
     }
     if (!r.ranks.empty()) {
       json ranks = json::array();
-      for (const RankTime& k : r.ranks)
+      for (const RankTime& k : r.ranks) {
         ranks.push_back({{"rank", k.rank}, {"time_s", by_threads(k.time_s)}, {"problems", problems_json(k.problems)}});
+        if (!k.mpi_s.empty()) ranks.back()["mpi_s"] = by_threads(k.mpi_s);
+      }
       region["ranks"] = ranks;
       region["rank_imbalance_s"] = by_threads(r.rank_imbalance_s);
     }

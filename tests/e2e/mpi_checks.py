@@ -219,6 +219,43 @@ def scenario_mpi_scale(c):
             if not os.path.exists(os.path.join(out, f"rank-{rank}", r["log"], "meta.txt")):
                 fail(f"rank {rank}'s report names a log {r['log']} that is not there")
 
+def scenario_mpi_inside_region(c):
+    """hybrid.c's 'inside' form: each rank's master calls MPI_Allreduce inside the parallel region
+    (FUNNELED) while its team waits at the barrier; rank 0's master waits there for rank 1's double
+    work. That wait is the master's MPI time in the region's split (which still adds up), never its
+    work and never load imbalance; the merged report gives it per rank and leaves it out of the
+    region's rank imbalance. 2 ranks x 2 threads on 2 vCPUs (oversubscribed)."""
+    out = c.out("inside")
+    run([c.bin, "profile", "-o", out, "--"] + mpirun(c, 2) + [c.prog("hybrid"), "1000000", "inside"],
+        env=dict(ROOT_ENV, OMP_NUM_THREADS="2"), check_rc=0)
+    line = pragma_lines(c.src("hybrid.c"))[1]
+    mpi = {}
+    for rank in (0, 1):
+        report = load(os.path.join(out, f"rank-{rank}"))
+        region = region_at(report, c.src("hybrid.c"), line)
+        time = region["time_s"]["2"]
+        splits = region["per_thread"]["2"]
+        for s in splits:
+            parts = s["work_s"] + s["barrier_wait_s"] + s["lock_wait_s"] + s["fork_join_s"] + s.get("mpi_s", 0)
+            if abs(parts - time) > 1e-6 * time:
+                fail(f"rank {rank} thread {s['thread']}: work + waits + fork/join + MPI = {parts}, the region {time}")
+        mpi[rank] = splits[0].get("mpi_s", 0)
+        for p in region["problems"] if rank == 0 else []:  # rank 0's master waits in MPI
+            if p["kind"] == "load_imbalance" and p["gain_s"] > 0.1 * mpi[rank]:
+                fail(f"rank {rank}: load_imbalance of {p['gain_s']:.4f} s beside the master's {mpi[rank]:.4f} s in MPI")
+        thread0 = report["program"]["per_thread"]["2"][0]
+        if thread0.get("mpi_s", 0) < mpi[rank] + report["program"]["mpi_s"]["2"] - 1e-9:
+            fail(f"rank {rank}: the initial thread's MPI time {thread0} leaves out its calls in the region")
+    if not (mpi[0] > 0.02 and mpi[0] > 5 * mpi[1]):
+        fail(f"the masters' MPI time in the region: rank 0 {mpi[0]:.4f} s, rank 1 {mpi[1]:.4f} s; rank 0 waits for rank 1")
+    merged = region_at(load(out), c.src("hybrid.c"), line)
+    ranks = {k["rank"]: k for k in merged["ranks"]}
+    if abs(ranks[0].get("mpi_s", {}).get("2", 0) - mpi[0]) > 1e-9 or "mpi_s" in ranks[1] and ranks[1]["mpi_s"]["2"] > mpi[0] / 5:
+        fail(f"the merged region's ranks do not carry the masters' MPI time: {merged['ranks']}")
+    outside = [k["time_s"]["2"] - k.get("mpi_s", {}).get("2", 0) for k in merged["ranks"]]
+    if abs(merged["rank_imbalance_s"]["2"] - (max(outside) - sum(outside) / 2)) > 1e-9:
+        fail(f"the region's rank imbalance {merged['rank_imbalance_s']} is not max - mean of the time outside MPI {outside}")
+
 def scenario_mpi_launcher_bad_input(c):
     """A --launcher that cannot be used is refused in one line with exit 2, before any run; one
     that runs but starts no observed rank is refused after its first job."""

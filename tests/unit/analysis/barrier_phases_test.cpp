@@ -145,6 +145,26 @@ TEST(BarrierPhases, OnlyBarriersEveryThreadReachedAreMatched) {
   EXPECT_DOUBLE_EQ(p.imbalance_s, 16 - 13);
 }
 
+TEST(BarrierPhases, MpiCallsInASegmentAreNeitherWorkNorImbalance) {
+  // FUNNELED from the master (docs/mpi.md): thread 0 computes 40 s, exchanges halos in MPI for
+  // 60 s and arrives at the loop's barrier at 100; thread 1 computes 40 s and waits there. Both
+  // used the CPU all along (MPI libraries poll). Counted as work, that was 30 s of imbalance
+  // (w = 100, 40), all of it in CPU time; without the MPI calls both segments are 40 s.
+  SyncVisit a = barrier(100, 101, true), b = barrier(40, 101, true);
+  a.mpi = 60;
+  a.cpu = 100;
+  b.cpu = 40;
+  const RegionInstance r = instance(1, 0xA, 0, 111, {member(0, 0, 111, {a, join_barrier(110, 111)}),
+                                                     member(1, 0, 111, {b, join_barrier(110, 111)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.imbalance_s, 0);  // loop barrier: w = 40, 40; join: 9, 9
+  EXPECT_DOUBLE_EQ(p.cpu_imbalance_s, 0);
+  EXPECT_EQ(p.imbalanced_after_loop, 0u);
+  ASSERT_EQ(p.positions.size(), 1u);
+  EXPECT_DOUBLE_EQ(p.positions[0].cpu[0], 40);
+  EXPECT_DOUBLE_EQ(p.positions[0].cpu[1], 40);
+}
+
 TEST(BarrierPhases, RegionWithoutThreadsHasNoPhases) {
   const BarrierPhases p = barrier_phases(instance(1, 0xA, 0, 10, {}));
   EXPECT_EQ(p.barriers, 0u);

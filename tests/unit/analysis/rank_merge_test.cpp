@@ -81,6 +81,36 @@ TEST(RankMerge, TheSlowestRankIsTheOneWithTheMostTimeOutsideMpi) {
   EXPECT_DOUBLE_EQ(merged.regions.at(0).time_s.at(2), 0.20);
 }
 
+TEST(RankMerge, MpiInsideARegionIsWaitingNotTheRanksLoad) {
+  // FUNNELED: each rank's master calls MPI_Allreduce inside the loop's region (0.40 s on both
+  // ranks). Rank 0's master waits there 0.20 s for rank 1, whose loop has twice the work; rank 0
+  // also spends 0.05 s in MPI outside regions, rank 1 0.05 s too.
+  Report a = rank_report(0, 0.50, 0.01, 0.05, 0.40, 0.0);
+  Report b = rank_report(1, 0.50, 0.01, 0.05, 0.40, 0.0);
+  report::ThreadSplit master, worker;
+  master.mpi_s = 0.20;
+  a.regions[0].per_thread[2] = {master, worker};
+  b.regions[0].per_thread[2] = {worker, worker};
+  report::ThreadSplit initial;
+  initial.mpi_s = 0.05 + 0.20;  // the program's split of the initial thread: outside and inside
+  a.program_threads[2] = {initial, worker};
+  initial.mpi_s = 0.05;
+  b.program_threads[2] = {initial, worker};
+  const Report merged = merge_rank_reports({a, b});
+  EXPECT_EQ(merged.merged_from_rank, 1);
+  const RegionReport& r = merged.regions.at(0);
+  ASSERT_EQ(r.ranks.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.ranks[0].mpi_s.at(2), 0.20);
+  EXPECT_TRUE(r.ranks[1].mpi_s.empty());
+  // Outside MPI the loop took 0.20 s on rank 0 and 0.40 s on rank 1: 0.40 - 0.30.
+  EXPECT_NEAR(r.rank_imbalance_s.at(2), 0.10, 1e-12);
+  // Rank 0's split: MPI 0.25 (outside and inside), OpenMP parallel 0.50 - 0.01 - 0.25.
+  EXPECT_DOUBLE_EQ(merged.ranks[0].mpi_s.at(2), 0.25);
+  EXPECT_DOUBLE_EQ(merged.ranks[0].parallel_s.at(2), 0.50 - 0.01 - 0.25);
+  EXPECT_DOUBLE_EQ(merged.ranks[1].mpi_s.at(2), 0.05);
+  EXPECT_NEAR(merged.rank_imbalance_s.at(2), (0.50 - 0.05) - (0.25 + 0.45) / 2, 1e-12);
+}
+
 TEST(RankMerge, ARankWithoutTheRegionCountsZeroAndItsOwnRegionsAreNamed) {
   Report a = rank_report(0, 0.5, 0.0, 0.1, 0.4, 0.0);
   Report b = rank_report(1, 0.3, 0.0, 0.1, 0.2, 0.0);

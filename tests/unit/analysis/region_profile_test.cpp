@@ -149,7 +149,7 @@ TEST(ProfileProgram, TwoThreadLogFromEvents) {
 
 // A rank of a hybrid program: MPI_Init (10 → 60) and an MPI_Allreduce (500 → 900) on the initial
 // thread outside the region (100 → 455), and one MPI call inside it (MPI_THREAD_MULTIPLE, 200 →
-// 250), which is the work of its segment. docs/mpi.md.
+// 250), which is the thread's MPI time in the region, not its work. docs/mpi.md.
 TEST(ProfileProgram, MpiCallsOutsideRegionsAreMpiTimeNotSerialCode) {
   using testing::LogBuilder;
   LogBuilder b(1, 1000);
@@ -171,17 +171,43 @@ TEST(ProfileProgram, MpiCallsOutsideRegionsAreMpiTimeNotSerialCode) {
   EXPECT_EQ(timeline.mpi[2].call, static_cast<uint8_t>(MpiCallKind::Allreduce));
   EXPECT_US(timeline.mpi[2].begin, 500);
   EXPECT_US(timeline.mpi[2].end, 900);
+  // The call inside the region belongs to the thread's part and to the segment its barrier ends.
+  ASSERT_EQ(timeline.regions.size(), 1u);
+  EXPECT_US(timeline.regions[0].threads[0].mpi, 50);
+  ASSERT_EQ(timeline.regions[0].threads[0].syncs.size(), 1u);
+  EXPECT_US(timeline.regions[0].threads[0].syncs[0].mpi, 50);
   const ProgramProfile p = profile_program(timeline);
   EXPECT_US(p.wall_s, 1000);
   EXPECT_US(p.in_regions_s, 355);
-  EXPECT_US(p.mpi_s, 50 + 400);
+  EXPECT_US(p.mpi_s, 50 + 400);  // the program's: outside regions only
   EXPECT_US(p.serial_s, 1000 - 355 - 450);
+  // In the region: 348 inside (102 → 450), 50 barrier wait, 50 MPI, 248 work.
+  ASSERT_EQ(p.regions.size(), 1u);
+  const ThreadSplit& r = p.regions[0].per_thread.at(0);
+  EXPECT_US(r.mpi_s, 50);
+  EXPECT_US(r.work_s, 348 - 50 - 50);
+  EXPECT_US(r.barrier_wait_s, 50);
   ASSERT_EQ(p.threads.size(), 1u);
-  EXPECT_US(p.threads[0].mpi_s, 450);
+  EXPECT_US(p.threads[0].mpi_s, 50 + 450);  // the thread's: inside and outside regions
   EXPECT_US(p.threads[0].outside_s, 1000 - 355 - 450);
-  // The call inside the region is work of its segment; the thread's parts add up to the run.
+  // The thread's parts add up to the run.
   const ThreadSplit& s = p.threads[0];
   EXPECT_US(s.work_s + s.barrier_wait_s + s.lock_wait_s + s.fork_join_s + s.outside_s + s.mpi_s, 1000);
+}
+
+TEST(SplitThreadTime, MpiCallsInARegionAreTheThreadsMpiTimeNotItsWork) {
+  // The master exchanges halos in MPI for 60 s of its 111 s in the region (FUNNELED): its split
+  // gives them as MPI, and work + barrier wait + lock wait + fork/join + MPI = the region's time.
+  ThreadInRegion part = member(0, 0, 111, {barrier(100, 101, true), join_barrier(110, 111)}, 3);
+  part.mpi = 60;
+  const RegionInstance r = instance(1, 0xA, 0, 112, {part});
+  const ThreadSplit s = split_thread_time(r, r.threads[0]);
+  EXPECT_DOUBLE_EQ(s.mpi_s, 60);
+  EXPECT_DOUBLE_EQ(s.barrier_wait_s, 1 + 1);
+  EXPECT_DOUBLE_EQ(s.lock_wait_s, 3);
+  EXPECT_DOUBLE_EQ(s.work_s, 111 - 2 - 3 - 60);
+  EXPECT_DOUBLE_EQ(s.fork_join_s, 1);
+  EXPECT_DOUBLE_EQ(s.work_s + s.barrier_wait_s + s.lock_wait_s + s.fork_join_s + s.mpi_s, 112);
 }
 
 TEST(ProfileProgram, AnMpiCallAcrossARegionsEdgeCountsOnlyItsPartOutside) {
