@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 
+#include "analysis/constructs.h"
 #include "analysis/duration_text.h"
 #include "analysis/scalability.h"
 
@@ -100,8 +101,10 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
     std::map<std::string, double> measure;
     double total = 0;
     if (is_task_cause(cause.kind)) {
+      // By the tasks each creation site created; tasks whose site was not recorded are left out
+      // (under sampling, the recorded tasks stand for their sites).
       for (const auto& [path, e] : entries_)
-        if (e.report.kind == "task" && e.report.time_s.count(threads)) {
+        if (e.report.kind == "task" && e.report.function != kUnrecordedTaskSite && e.report.time_s.count(threads)) {
           measure[path] = static_cast<double>(e.report.instances);
           total += measure[path];
         }

@@ -48,9 +48,15 @@ int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr,
   if (auto it = tree.by_address.find(address_key); it != tree.by_address.end()) return tree.last_node = it->second;
   SourceLocation where;
   if (!join && codeptr) where = symbols.resolve_call(codeptr);
+  // Tasks without a creation site: a batch of sampled-out tasks (its record counts them, it does
+  // not say where they were created). They are not the construct they ran under (BOTS health's
+  // light tasks read "the tasks created at" its taskwait's line), so they get no place.
+  const bool unknown_task = !codeptr && std::string_view(kind) == "task";
+  if (unknown_task) where.function = kUnrecordedTaskSite;
   // A compiler-made call (clang's barrier that ends a single) can sit on line 0: it is part of
   // the construct it belongs to, so it takes that one's place.
-  if (where.line == 0 && parent >= 0 && !tree.nodes[parent].where.file.empty()) where = tree.nodes[parent].where;
+  if (!unknown_task && where.line == 0 && parent >= 0 && !tree.nodes[parent].where.file.empty())
+    where = tree.nodes[parent].where;
   std::string place;
   if (join)
     place = "";

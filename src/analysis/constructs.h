@@ -19,6 +19,10 @@
 
 namespace ompscope::analysis {
 
+// The place of tasks whose creation site was not recorded (a batch of sampled-out tasks,
+// docs/sampling.md): in the tree under the construct they ran in, never lending it a line.
+inline constexpr const char* kUnrecordedTaskSite = "creation site not recorded (sampled out)";
+
 struct ConstructRun {
   int parent = -1;        // index in ConstructTree::nodes; -1: the region itself
   std::string path;       // identity across runs: the parent's path, then kind and place

@@ -164,6 +164,60 @@ TEST(Constructs, TasksAppearUnderTheBarrierAndTheTaskwaitTheyRanIn) {
   EXPECT_US(region.outside_constructs_s.at(1), 160);
 }
 
+TEST(Constructs, SampledOutTasksHaveNoCreationSiteAndTakeNoneFromTheConstructTheyRanIn) {
+  // Task sampling: the master records the creations of 50 and 51 at 0xE1; in barrier 0xB1 the
+  // master runs a batch of 5 sampled-out tasks and the worker one of 3 (their records count them
+  // and say nothing of where they were created). The batches sit under the barrier as tasks of
+  // no site (BOTS health's batches were "the tasks created at" its taskwait's line).
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  const auto barrier = ompt_sync_region_barrier_explicit;
+  LogBuilder b(2, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0xA0)
+      .implicit_begin(100, 10, 11, 2, 0)
+      .task_create(110, 50, 11, 0xE1, ompt_task_explicit, 1)
+      .task_create(150, 51, 11, 0xE1, ompt_task_explicit, 4)
+      .sync_begin(200, barrier, 0xB1)
+      .light_tasks(260, 205, 5)
+      .sync_end(300, barrier, 0xB1)
+      .sync_begin(400, join)
+      .sync_end(410, join)
+      .implicit_end(410, 10, 11, 0)
+      .parallel_end(410, 10, 2, 0xA0)
+      .thread_end(1000);
+  b.thread(1)
+      .thread_begin(50, ompt_thread_worker)
+      .implicit_begin(100, 10, 12, 2, 1)
+      .task_schedule(120, 12, ompt_task_switch, 50)
+      .task_schedule(130, 50, ompt_task_complete, 12)
+      .sync_begin(195, barrier, 0xB1)
+      .task_schedule(200, 12, ompt_task_switch, 51)
+      .task_schedule(220, 51, ompt_task_complete, 12)
+      .light_tasks(300, 230, 3, 2)
+      .sync_end(300, barrier, 0xB1)
+      .sync_begin(380, join)
+      .sync_end(800, join)
+      .implicit_end(800, 0, 12, 1)
+      .thread_end(1000);
+  const Report report = report_of(b.log(), 2);
+  const RegionReport& region = parallel_region(report);
+  const report::ConstructReport* in_barrier = nullptr;
+  for (const report::ConstructReport& c : region.constructs)
+    if (c.kind == "barrier") in_barrier = &c;
+  ASSERT_TRUE(in_barrier);
+  const report::ConstructReport* unrecorded = nullptr;
+  const report::ConstructReport* recorded = nullptr;
+  for (const report::ConstructReport& c : in_barrier->constructs)
+    if (c.kind == "task") (c.function == kUnrecordedTaskSite ? unrecorded : recorded) = &c;
+  ASSERT_TRUE(unrecorded && recorded);
+  EXPECT_EQ(unrecorded->instances, 8u);
+  EXPECT_EQ(unrecorded->file, "");
+  EXPECT_EQ(unrecorded->line, 0);
+  EXPECT_EQ(recorded->function, "");  // 51, at 0xE1 (no module map: named by address)
+}
+
 // Region 10 (100 → 300) at 2 threads: one loop 0xA1 (both threads 100 → 200) in which each
 // thread enters critical 0xC1: thread 0 requests at 110, holds 110 → 150; thread 1 requests at
 // 120, queues until 150, holds 150 → 160. Barrier 200 → 200, join 200 → 210.
