@@ -54,7 +54,14 @@ struct LockSampling {
   uint32_t counted[kSlots];        // operations counted in a record or a LockOps so far: ops - counted are unrecorded
   uint32_t weight;                 // of the acquire being recorded, for its acquired
   uint32_t slot;                   // of the acquire being recorded
-  uint64_t skip_bits;              // bit 0: the innermost pending operation is not recorded
+  uint64_t skip_bits;              // nest locks, critical, atomic, ordered: bit 0: the innermost pending operation is not recorded
+  // Simple locks (omp_set_lock, omp_test_lock) are released in any order (set a, set b, unset
+  // a): their release is recorded where the lock is one the thread holds with a recorded
+  // acquisition, not by the decision stack, which took such a release for another's.
+  static constexpr uint32_t kHeld = 4;
+  uint32_t held_count;
+  uint64_t held[kHeld];            // the simple locks (wait ids) held with a recorded acquisition
+  uint64_t pending;                // the simple lock whose recorded acquire waits for its acquired; 0: none
 };
 
 // One thread's task creations per creation site, and the light tasks it ran since its last
@@ -154,16 +161,73 @@ inline bool lock_operation_recorded(LockSampling& s, const SamplingPolicy& polic
 }
 
 // The common case, inline: an operation that sampling leaves unrecorded. Counts it, pushes its
-// decision and says true; false, changing nothing, for every other case (sampling off, an
+// decision (lock_operation_counted_unrecorded: without the push, for a caller that learns at the
+// release whether the acquire was recorded some other way) and says true; false, changing nothing, for every other case (sampling off, an
 // operation to record), left to lock_operation_recorded. A caller that takes it first keeps
 // the recording path, and the registers it needs, out of the unrecorded one.
-inline bool lock_operation_skipped(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
+inline bool lock_operation_counted_unrecorded(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
   if (!policy.enabled) return false;
   const uint32_t slot = lock_slot_of(codeptr);
   const uint32_t n = s.ops[slot];
   if (n >= s.next_recorded[slot]) return false;
   s.ops[slot] = n + 1;
+  return true;
+}
+inline bool lock_operation_skipped(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
+  if (!lock_operation_counted_unrecorded(s, policy, codeptr)) return false;
   s.skip_bits = (s.skip_bits << 1) | 1u;
+  return true;
+}
+
+// Simple locks (see LockSampling::held). At the acquire of `wait_id`: true if it is recorded, its
+// weight and slot then in s.weight and s.slot for the acquired. A thread that holds kHeld
+// locks with recorded acquisitions counts this one unrecorded (its weight goes to the slot's
+// next record) and leaves the schedule due, so the next acquire there is recorded.
+// The common case, inline: an acquire that sampling leaves unrecorded. Counts it and says true
+// (and drops an acquire recorded before it that never acquired: a failed omp_test_lock).
+inline bool simple_lock_skipped(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr) {
+  if (!lock_operation_counted_unrecorded(s, policy, codeptr)) return false;
+  if (s.pending) [[unlikely]] s.pending = 0;
+  return true;
+}
+inline bool simple_lock_acquire_recorded(LockSampling& s, const SamplingPolicy& policy, uint64_t codeptr,
+                                         uint64_t wait_id) {
+  if (simple_lock_skipped(s, policy, codeptr)) [[likely]]
+    return false;
+  if (s.held_count == LockSampling::kHeld) {
+    const uint32_t slot = lock_slot_of(codeptr);
+    if (s.ops[slot]++ == 0) s.site[slot] = codeptr;
+    return false;
+  }
+  if (policy.enabled) {
+    lock_operation_recorded_slow(s, policy, lock_slot_of(codeptr), codeptr);
+  } else {
+    s.weight = 1;
+    s.slot = 0;
+  }
+  s.pending = wait_id;
+  return true;
+}
+
+// At the acquired of `wait_id`: 0 if its acquire was not recorded, else how many operations the
+// record stands for; the lock is then held with a recorded acquisition. An acquire that did
+// not acquire (a failed omp_test_lock) leaves `pending` to the thread's next acquire.
+inline uint32_t simple_lock_acquired_weight(LockSampling& s, uint64_t wait_id) {
+  if (s.pending != wait_id || wait_id == 0) [[likely]]
+    return 0;
+  s.pending = 0;
+  s.held[s.held_count++] = wait_id;
+  return s.weight ? s.weight : 1;
+}
+
+// At the release of `wait_id`: true if its acquisition was recorded.
+inline bool simple_lock_release_recorded(LockSampling& s, uint64_t wait_id) {
+  uint32_t i = s.held_count;
+  if (i == 0) [[likely]]
+    return false;
+  while (i > 0 && s.held[i - 1] != wait_id) --i;
+  if (i == 0) return false;
+  s.held[i - 1] = s.held[--s.held_count];
   return true;
 }
 

@@ -251,28 +251,42 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 // The recorded acquisition's sampling slot, 1-based (0: not sampled), for its acquired record.
 inline uint16_t sampling_slot() { return g_sampling.enabled ? static_cast<uint16_t>(t_locks.slot + 1) : 0; }
 
+// Simple locks (omp_set_lock, omp_test_lock) are released in any order: whether a release is
+// recorded comes from the locks the thread holds with a recorded acquisition (LockSampling::held);
+// nest locks, critical, atomic and ordered keep the decision stack (they nest).
+inline bool is_simple_lock(ompt_mutex_t kind) { return kind == ompt_mutex_lock || kind == ompt_mutex_test_lock; }
+
 [[gnu::noinline]] void mutex_acquire_sampled(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
                                              const void* codeptr) {
-  if (lock_operation_recorded(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr)))
-    emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr, hint, clamp16(impl));
+  const uint64_t at = reinterpret_cast<uint64_t>(codeptr);
+  const bool recorded = is_simple_lock(kind) ? simple_lock_acquire_recorded(t_locks, g_sampling, at, wait_id)
+                                             : lock_operation_recorded(t_locks, g_sampling, at);
+  if (recorded) emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr, hint, clamp16(impl));
 }
 
 // An acquire that sampling leaves unrecorded (most of them) returns at once, saving no registers.
 void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
                       const void* codeptr) {
-  if (t_light_depth || lock_operation_skipped(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr))) [[likely]]
+  if (t_light_depth) return;
+  if (is_simple_lock(kind)) {
+    if (simple_lock_skipped(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr))) [[likely]]
+      return;
+  } else if (lock_operation_skipped(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr))) {
     return;
+  }
   mutex_acquire_sampled(kind, hint, impl, wait_id, codeptr);
 }
 
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
   if (t_light_depth) return;
-  if (const uint32_t weight = lock_acquired_weight(t_locks))
-    emit_mutex(EventKind::MutexAcquired, kind, wait_id, codeptr, weight, sampling_slot());
+  const uint32_t weight =
+      is_simple_lock(kind) ? simple_lock_acquired_weight(t_locks, wait_id) : lock_acquired_weight(t_locks);
+  if (weight) emit_mutex(EventKind::MutexAcquired, kind, wait_id, codeptr, weight, sampling_slot());
 }
 
 void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
-  if (t_light_depth || !lock_release_recorded(t_locks)) return;
+  if (t_light_depth) return;
+  if (is_simple_lock(kind) ? !simple_lock_release_recorded(t_locks, wait_id) : !lock_release_recorded(t_locks)) return;
   emit_mutex(EventKind::MutexReleased, kind, wait_id, codeptr);
 }
 

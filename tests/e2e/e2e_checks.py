@@ -352,6 +352,44 @@ def check_hardware_counters(program, out, kinds):
     elif notes or "HwCounters" not in kinds:
         fail(f"{program}: counters opened ({said[0]}) but {len(notes)} notes and no HwCounters record")
 
+def scenario_lock_counts(c):
+    """Lock sampling counts every operation exactly on both capture paths (OMPT on libomp, the
+    interposer on libgomp): per thread, the recorded acquisitions' weights and the LockOps
+    counts add up to the 15 000 operations tests/programs/lock_counts.c takes outside light
+    region instances, every recorded acquisition of a lock is released by its own thread (the
+    program releases two locks out of order), and the program prints what it prints bare."""
+    dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
+    for program in ["lock_counts", "lock_counts_gcc"]:
+        direct = run([c.prog(program)], check_rc=0)
+        out = c.out("counts-" + program)
+        p = run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+        if p.stdout != direct.stdout:
+            fail(f"{program}: output changed under the tool: {direct.stdout!r} vs {p.stdout!r}")
+        text = run(["/usr/bin/python3", dump, os.path.join(out, "runs", "run-r0")], check_rc=0).stdout
+        counted = {}
+        for thread in text.split("== ")[1:]:
+            lines = thread.splitlines()
+            ops, held = 0, {}
+            for line in lines[1:]:
+                f = line.split()
+                fields = dict(x.split("=", 1) for x in f[2:])
+                lock = (fields["id"], fields["id2"])
+                if f[1] == "MutexAcquired":
+                    ops += int(fields["arg"])
+                    held[lock] = held.get(lock, 0) + 1
+                elif f[1] == "MutexReleased":
+                    if held.get(lock, 0) == 0:
+                        fail(f"{program} {lines[0]}: a release of {lock} with no recorded acquisition before it")
+                    held[lock] -= 1
+                elif f[1] == "LockOps":
+                    ops += int(fields["arg"])
+            if any(held.values()):
+                fail(f"{program} {lines[0]}: recorded acquisitions never released: {held}")
+            if ops:
+                counted[lines[0]] = ops
+        if sorted(counted.values()) != [15000, 15000]:
+            fail(f"{program}: lock operations counted per thread {counted}, expected 15000 on each of 2 threads")
+
 def scenario_nested(c):
     out = c.out("nested")
     run([c.bin, "profile", "-o", out, "--", c.prog("nested")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)

@@ -142,6 +142,50 @@ TEST(AdaptiveSampling, NestedLocksFollowTheirOwnAcquiresDecision) {
   EXPECT_EQ(lock_acquired_weight(s), 2u);                   // stands for itself and B
 }
 
+TEST(AdaptiveSampling, SimpleLocksReleasedOutOfOrderAreRecordedByTheirOwnAcquisition) {
+  const SamplingPolicy policy = lock_policy(1, 2, 2);  // op 0 recorded, op 1 not, op 2 recorded
+  LockSampling s{};
+  const uint64_t a = 0xa0, b = 0xb0;
+  ASSERT_TRUE(simple_lock_acquire_recorded(s, policy, 0x40, a));
+  EXPECT_EQ(simple_lock_acquired_weight(s, a), 1u);
+  ASSERT_FALSE(simple_lock_acquire_recorded(s, policy, 0x40, b));  // b taken while a is held
+  EXPECT_EQ(simple_lock_acquired_weight(s, b), 0u);
+  EXPECT_TRUE(simple_lock_release_recorded(s, a));   // a released first: its own record
+  EXPECT_FALSE(simple_lock_release_recorded(s, b));  // b's acquisition was not recorded
+  ASSERT_TRUE(simple_lock_acquire_recorded(s, policy, 0x40, b));
+  EXPECT_EQ(simple_lock_acquired_weight(s, b), 2u);  // stands for itself and the unrecorded b
+  EXPECT_TRUE(simple_lock_release_recorded(s, b));
+  EXPECT_EQ(s.held_count, 0u);
+}
+
+TEST(AdaptiveSampling, AThreadHoldingAsManyRecordedLocksAsItKeepsCountsTheNextOneForItsSlotsNextRecord) {
+  SamplingPolicy policy;
+  policy.enabled = false;  // every operation would be recorded
+  LockSampling s{};
+  for (uint64_t lock = 1; lock <= LockSampling::kHeld; ++lock) {
+    ASSERT_TRUE(simple_lock_acquire_recorded(s, policy, 0x40, lock));
+    EXPECT_EQ(simple_lock_acquired_weight(s, lock), 1u);
+  }
+  EXPECT_FALSE(simple_lock_acquire_recorded(s, policy, 0x40, 99));  // one more: counted, not recorded
+  EXPECT_EQ(simple_lock_acquired_weight(s, 99), 0u);
+  EXPECT_FALSE(simple_lock_release_recorded(s, 99));
+  EXPECT_TRUE(has_unrecorded_lock_ops(s));  // written as LockOps where the region's part ends
+  for (uint64_t lock = LockSampling::kHeld; lock >= 1; --lock) EXPECT_TRUE(simple_lock_release_recorded(s, lock));
+}
+
+TEST(AdaptiveSampling, AFailedTestLockLeavesNoRecordedAcquisitionBehind) {
+  const SamplingPolicy policy = lock_policy(1, 2, 2);
+  LockSampling s{};
+  ASSERT_TRUE(simple_lock_acquire_recorded(s, policy, 0x40, 0xa0));  // omp_test_lock fails: no acquired
+  ASSERT_FALSE(simple_lock_acquire_recorded(s, policy, 0x40, 0xa0));  // the same lock, not recorded, acquires
+  EXPECT_EQ(simple_lock_acquired_weight(s, 0xa0), 0u);
+  EXPECT_FALSE(simple_lock_release_recorded(s, 0xa0));
+  ASSERT_TRUE(simple_lock_acquire_recorded(s, policy, 0x40, 0xb0));   // the next recorded acquire replaces it
+  EXPECT_EQ(simple_lock_acquired_weight(s, 0xb0), 2u);
+  EXPECT_EQ(simple_lock_acquired_weight(s, 0xa0), 0u);
+  EXPECT_EQ(s.held_count, 1u);
+}
+
 // One character per creation: '.' light, else the weight of its record.
 std::string task_pattern(TaskSampling& s, const SamplingPolicy& policy, uint64_t codeptr, int n) {
   std::string out;
