@@ -94,6 +94,8 @@ RunMeta read_run_meta(const fs::path& meta_file) {
       }
     } else if (key == "dropped") {
       fields >> meta.dropped_events;
+    } else if (key == "lock_record_gap") {
+      if (!(fields >> meta.lock_record_gap_ticks)) throw bad("lock_record_gap needs a tick count");
     }
     // Other keys (threads, chunk_bytes, omp_version, error) are informational.
   }

@@ -35,6 +35,9 @@ struct RunMeta {
   bool initialized = false;
   bool finalized = false;
   uint64_t dropped_events = 0;
+  // The tool's own ticks between two lock records with nothing between them, measured at the
+  // start (docs/locks.md, "The tool's own time"); 0: not measured (an older log).
+  uint64_t lock_record_gap_ticks = 0;
   std::vector<std::pair<std::string, int>> callbacks;  // name, ompt_set_result_t
   std::vector<ModuleRange> modules;
   // Hardware counters (docs/lost-time.md, "Hardware counters"): opened on some thread, or why

@@ -650,8 +650,8 @@ uint64_t apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vec
     waits.clear();
     holds.clear();
     for (size_t i : g.records) {
-      waits.push_back(std::max(0.0, locks[i].acquired - locks[i].request));
-      holds.push_back(std::max(0.0, locks[i].released - locks[i].acquired));
+      waits.push_back(locks[i].wait());  // not capped yet
+      holds.push_back(locks[i].hold());
     }
     const double wait_cap = percentile_99(waits), hold_cap = percentile_99(holds);
     for (size_t i : g.records) {
@@ -708,6 +708,8 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   std::unordered_map<uint32_t, std::vector<size_t>> parts_of;
   for (size_t i = 0; i < parts.size(); ++i) parts_of[parts[i].parallel_id].push_back(i);
 
+  const double tool_gap = static_cast<double>(log.meta.lock_record_gap_ticks) / log.ticks_per_second;
+  for (LockAcquisition& a : out.locks) a.tool_gap = tool_gap;
   out.untimed_lock_ops = apply_lock_sampling(out.locks, unrecorded_locks, spans);
   for (const LockAcquisition& a : out.locks) {
     auto it = parts_of.find(a.parallel_id);

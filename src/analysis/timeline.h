@@ -56,8 +56,11 @@ struct LockAcquisition {
   double scale = 1;
   double wait_cap = 1e300;
   double hold_cap = 1e300;
-  double wait() const { return std::min(std::max(0.0, acquired - request), wait_cap); }
-  double hold() const { return std::min(std::max(0.0, released - acquired), hold_cap); }
+  // The tool's own time inside each of the record's two durations (RunMeta::lock_record_gap_ticks,
+  // docs/locks.md "The tool's own time"): taken out of the wait and the hold.
+  double tool_gap = 0;
+  double wait() const { return std::min(std::max(0.0, acquired - request - tool_gap), wait_cap); }
+  double hold() const { return std::min(std::max(0.0, released - acquired - tool_gap), hold_cap); }
 };
 
 // One thread's participation in one region instance.

@@ -387,6 +387,7 @@ __attribute__((constructor)) void start_capture() {
   meta_line("capture gomp");
   meta_line("clock %s", clock_source_name(g_clock));
   write_clock_point("clock_start");
+  meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));

@@ -2,6 +2,7 @@
 // interposer (gomp_interposer.cpp): each keeps its own thread log and lock sampling in its own
 // TLS and passes them in; these are inline, so the hot path costs what it cost written out in each.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "capture/adaptive_sampling.h"
@@ -31,6 +32,35 @@ inline void append_mutex_event(ThreadLog& log, const LogConfig& config, ClockSou
   uint32_t slot, count;
   while (take_unrecorded_lock_ops(locks, slot, site, count))
     append_event(log, config, clock, Event{0, site, 0, 0, count, 0, EventKind::LockOps, static_cast<uint8_t>(slot + 1)});
+}
+
+// The tool's own time between the timestamps of two lock records with nothing between them but
+// a call to a function that does nothing (where the lock's own function runs): the rest of the
+// first record (its slot and its store into memory the log has not touched yet, as a log's
+// chunk is), the returns and calls, the second's timestamp. Every recorded wait (acquire to
+// acquired) and hold (acquired to release) holds about this much of the tool's time beside the
+// lock's; the analysis subtracts it (docs/locks.md, "The tool's own time"). The median of 1000
+// pairs written one after the other into a scratch log of 64 KB, in clock ticks; written to
+// meta.txt as `lock_record_gap`.
+[[gnu::noinline]] inline void calibration_record(ThreadLog& log, const LogConfig& config, ClockSource clock,
+                                                 EventKind kind) {
+  append_mutex_event(log, config, clock, kind, 1, 0, 0);
+}
+[[gnu::noinline]] inline void calibration_nothing(void*) { asm volatile(""); }
+inline uint64_t calibrate_lock_record_gap(const LogConfig& config, ClockSource clock) {
+  constexpr int kPairs = 1000;
+  static Event scratch[2 * kPairs];  // 64 KB, touched here only
+  void (*volatile between)(void*) = calibration_nothing;
+  uint64_t gaps[kPairs];
+  ThreadLog log{scratch, scratch + 2 * kPairs, nullptr, 0, 0, LogState::Open, 0, 0};
+  for (int i = 0; i < kPairs; ++i) {
+    calibration_record(log, config, clock, EventKind::MutexAcquire);
+    between(nullptr);
+    calibration_record(log, config, clock, EventKind::MutexAcquired);
+    gaps[i] = scratch[2 * i + 1].time >= scratch[2 * i].time ? scratch[2 * i + 1].time - scratch[2 * i].time : 0;
+  }
+  std::nth_element(gaps, gaps + kPairs / 2, gaps + kPairs);
+  return gaps[kPairs / 2];
 }
 
 }  // namespace ompscope::capture

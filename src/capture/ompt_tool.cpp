@@ -502,6 +502,7 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   meta_line("runtime %s", runtime_version ? runtime_version : "unknown");
   meta_line("clock %s", ompscope::clock_source_name(g_clock));
   write_clock_point("clock_start");
+  meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));

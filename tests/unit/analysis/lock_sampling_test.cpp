@@ -66,6 +66,44 @@ TEST(LockSampling, ARecordStandsForItsWeightAndTheUnrecordedOperationsOfItsPartI
   EXPECT_NEAR(r.locks.locks[0].hold_s, us(8 * 2 + 6 * 6), 1e-12);
 }
 
+TEST(LockSampling, TheToolsOwnTimeBetweenTwoRecordsIsTakenOutOfEveryWaitAndHold) {
+  // The capture measured 1.5 µs between two records with nothing between them (meta.txt's
+  // lock_record_gap, in ticks: ns here). Waits 2, 1 and 4 µs, holds 8, 1 and 6 µs, the last
+  // record standing for 3 operations: waits 0.5 + 0 + 2.5·3 = 8 µs, holds 6.5 + 0 + 4.5·3 = 20 µs.
+  RunLog log = one_thread_region({{200, 202, 210, 1}, {300, 301, 302, 1}, {400, 404, 410, 3}}, 0);
+  log.meta.lock_record_gap_ticks = 1500;
+  const Timeline t = build_timeline(log);
+  EXPECT_US(t.regions[0].threads[0].lock_wait, 8);
+  Symbolizer symbols({});
+  const RunAnalysis a = analyze_run(t, log.meta, symbols);
+  const RegionRun& r = a.regions.begin()->second;
+  const ThreadSplit& s = r.profile.per_thread.at(0);
+  EXPECT_NEAR(s.lock_wait_s, us(8), 1e-12);
+  EXPECT_NEAR(s.work_s, us(1000 - 8), 1e-12);  // the split still adds up to the region's 1000 µs
+  ASSERT_EQ(r.locks.locks.size(), 1u);
+  EXPECT_EQ(r.locks.locks[0].acquisitions, 5u);
+  EXPECT_NEAR(r.locks.locks[0].hold_s, us(20), 1e-12);
+}
+
+TEST(LockSampling, AnUncontendedLockWhoseRecordsAreAllTheToolsOwnTimeShowsNoWait) {
+  // 300 records each 1.5 µs from acquire to acquired and to release, standing for 4 operations
+  // each: without the tool's own time taken out, 1.8 ms of waiting in a 1 ms region (held to it).
+  std::vector<Op> ops;
+  for (uint64_t i = 0; i < 300; ++i) ops.push_back({100 + 3 * i, 100 + 3 * i, 100 + 3 * i, 4});
+  RunLog log = one_thread_region(ops, 0);
+  for (Event& e : log.threads[0].events) {  // 1.5 µs apart: acquire at t, acquired t + 1.5, released t + 3
+    if (e.kind == EventKind::MutexAcquired) e.time += 1500;
+    if (e.kind == EventKind::MutexReleased) e.time += 3000;
+  }
+  log.meta.lock_record_gap_ticks = 1500;
+  Symbolizer symbols({});
+  const RunAnalysis a = analyze_run(build_timeline(log), log.meta, symbols);
+  const RegionRun& r = a.regions.begin()->second;
+  EXPECT_NEAR(r.profile.per_thread.at(0).lock_wait_s, 0, 1e-12);
+  EXPECT_NEAR(r.profile.per_thread.at(0).work_s, us(1000), 1e-12);
+  EXPECT_NEAR(r.locks.locks[0].hold_s, 0, 1e-12);
+}
+
 TEST(LockSampling, OnePreemptedRecordDoesNotStandForItsWeightInPreemptedOperations) {
   // 200 records of 1 µs waits and holds, each standing for 2 operations, and one preempted for
   // 190 µs while waiting: multiplied by its weight it alone would be 380 µs of lock wait, as
