@@ -119,13 +119,21 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
     if (!(total > 0)) continue;
     const Problem whole = cause;
     for (const auto& [path, m] : measure) {
-      const double share = m / total;
+      double share = m / total;
       if (path.empty() || share < kSmallestShare) continue;  // the region's own, or noise
       // A construct that the typical repeat did not run (a lock taken in another repeat only)
       // has no place in the tree: its share stays the region's.
       const auto entry = entries_.find(path);
       if (entry == entries_.end() || !entry->second.report.time_s.count(threads)) continue;
       Entry& e = entry->second;
+      // A construct carries no more of a cause than its own time: a barrier's release skew
+      // lands in the next construct, and a lock's share of the region's lock cause can be
+      // measured above its own time. The rest stays the region's (docs/source-locations.md).
+      const double own_time = e.report.time_s.at(threads);
+      const double measured_share = share;
+      const double largest = std::max(whole.time_s, whole.gain_s);
+      if (largest * share > own_time) share = largest > 0 ? std::max(0.0, own_time) / largest : 0;
+      if (share < kSmallestShare) continue;
       Problem p = whole;
       if (!is_task_cause(cause.kind))
         for (const Problem& own : found[path])
@@ -142,6 +150,7 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
       p.gain_s = whole.gain_s * share;
       p.time_s = whole.time_s * share;
       p.details.emplace_back("share", share);
+      if (share < measured_share) p.details.emplace_back("measured_share", measured_share);
       if (share > kMostShare)
         cause.hint = share < 0.995 ? fmt::format("{} ({:.0f}% of it)", p.hint, 100 * share) : p.hint;
       e.report.problems.push_back(std::move(p));

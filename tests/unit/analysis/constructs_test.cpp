@@ -3,6 +3,7 @@
 // under the barrier or taskwait they ran in; the region's causes shared out to the constructs
 // that carry them. Hand-built logs, exact numbers.
 #include "analysis/constructs.h"
+#include "analysis/construct_report.h"
 
 #include <omp-tools.h>
 
@@ -281,6 +282,64 @@ TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
   EXPECT_EQ(on_critical->hint.rfind("the critical section: ", 0), 0u) << on_critical->hint;
   EXPECT_EQ(whole->hint, on_critical->hint);
   EXPECT_EQ(problem(for_loop.problems, "lock_contention"), nullptr);
+}
+
+// A region at 2 threads whose one construct, a loop of 0.2 s, measures 0.5 s of load imbalance
+// on its barrier's phases (release skew measured at the barrier lands in the next construct):
+// the region's cause, 0.5 s, stays whole; the loop carries 0.2 s of it, its own time.
+TEST(Constructs, AConstructCarriesNoMoreOfACauseThanItsOwnTime) {
+  RegionRun run;
+  run.profile.time_s = 1;
+  ConstructRun loop;
+  loop.path = "loop@0xA1";
+  loop.kind = "loop";
+  loop.instances = 10;
+  loop.time_s = 0.2;
+  loop.phases = BarrierPhases{.imbalance_s = 0.5, .barriers = 10, .imbalanced_after_loop = 10};
+  run.constructs.nodes.push_back(loop);
+  RegionReport region;
+  region.time_s[2] = 1;
+  region.problems.push_back(Problem{"load_imbalance", 2, 0.5, 0.5, "the region's hint", {}});
+  ConstructReports reports;
+  reports.add({&run}, 2, run, 1, region);
+  reports.finish(region);
+  ASSERT_EQ(region.constructs.size(), 1u);
+  const Problem* on_loop = problem(region.constructs[0].problems, "load_imbalance");
+  ASSERT_NE(on_loop, nullptr);
+  EXPECT_DOUBLE_EQ(on_loop->time_s, 0.2);
+  EXPECT_DOUBLE_EQ(on_loop->gain_s, 0.2);
+  double share = 0, measured = 0;
+  for (const auto& [name, value] : on_loop->details) {
+    if (name == "share") share = value;
+    if (name == "measured_share") measured = value;
+  }
+  EXPECT_DOUBLE_EQ(share, 0.4);
+  EXPECT_DOUBLE_EQ(measured, 1);
+  // The region's cause is what it was; the loop no longer carries most of it, so the hint too.
+  const Problem* whole = problem(region.problems, "load_imbalance");
+  EXPECT_DOUBLE_EQ(whole->gain_s, 0.5);
+  EXPECT_EQ(whole->hint, "the region's hint");
+}
+
+// The same loop with 0.04 s of its own: a share cut below a tenth stays the region's.
+TEST(Constructs, AShareCutBelowATenthStaysTheRegions) {
+  RegionRun run;
+  run.profile.time_s = 1;
+  ConstructRun loop;
+  loop.path = "loop@0xA1";
+  loop.kind = "loop";
+  loop.instances = 10;
+  loop.time_s = 0.04;
+  loop.phases = BarrierPhases{.imbalance_s = 0.5, .barriers = 10, .imbalanced_after_loop = 10};
+  run.constructs.nodes.push_back(loop);
+  RegionReport region;
+  region.time_s[2] = 1;
+  region.problems.push_back(Problem{"load_imbalance", 2, 0.5, 0.5, "the region's hint", {}});
+  ConstructReports reports;
+  reports.add({&run}, 2, run, 1, region);
+  reports.finish(region);
+  ASSERT_EQ(region.constructs.size(), 1u);
+  EXPECT_EQ(problem(region.constructs[0].problems, "load_imbalance"), nullptr);
 }
 
 TEST(Constructs, SampledLocksTakeNoMoreThanTheThreadsTimeInTheRegion) {
