@@ -2,7 +2,6 @@
 // interposer (gomp_interposer.cpp): each keeps its own thread log and lock sampling in its own
 // TLS and passes them in; these are inline, so the hot path costs what it cost written out in each.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 
 #include "capture/adaptive_sampling.h"
@@ -49,18 +48,22 @@ inline void append_mutex_event(ThreadLog& log, const LogConfig& config, ClockSou
 [[gnu::noinline]] inline void calibration_nothing(void*) { asm volatile(""); }
 inline uint64_t calibrate_lock_record_gap(const LogConfig& config, ClockSource clock) {
   constexpr int kPairs = 1000;
-  static Event scratch[2 * kPairs];  // 64 KB, touched here only
+  constexpr uint32_t kLongest = 255;  // ticks; a pair preempted or longer counts as this (the median is far below)
+  static Event scratch[2 * kPairs];   // 64 KB, touched here only
   void (*volatile between)(void*) = calibration_nothing;
-  uint64_t gaps[kPairs];
+  uint16_t pairs_at[kLongest + 1] = {};  // a histogram, not std::nth_element: the tool libraries export
+                                         // no C++ symbol, and an unoptimised build would export its instances
   ThreadLog log{scratch, scratch + 2 * kPairs, nullptr, 0, 0, LogState::Open, 0, 0};
   for (int i = 0; i < kPairs; ++i) {
     calibration_record(log, config, clock, EventKind::MutexAcquire);
     between(nullptr);
     calibration_record(log, config, clock, EventKind::MutexAcquired);
-    gaps[i] = scratch[2 * i + 1].time >= scratch[2 * i].time ? scratch[2 * i + 1].time - scratch[2 * i].time : 0;
+    const uint64_t a = scratch[2 * i].time, b = scratch[2 * i + 1].time;
+    ++pairs_at[b < a ? 0 : (b - a > kLongest ? kLongest : b - a)];
   }
-  std::nth_element(gaps, gaps + kPairs / 2, gaps + kPairs);
-  return gaps[kPairs / 2];
+  uint32_t seen = 0, gap = 0;
+  while (gap < kLongest && (seen += pairs_at[gap]) < kPairs / 2) ++gap;
+  return gap;
 }
 
 }  // namespace ompscope::capture
