@@ -66,6 +66,11 @@ RunMeta read_run_meta(const fs::path& meta_file) {
       ClockPoint p;
       if (!(fields >> p.ticks >> p.ns)) throw bad("clock point needs ticks and ns");
       (key == "clock_start" ? meta.clock_start : meta.clock_end) = p;
+    } else if (key == "clock_realtime") {
+      uint64_t realtime = 0, monotonic = 0;
+      if (!(fields >> realtime >> monotonic)) throw bad("clock_realtime needs the realtime and the monotonic ns");
+      meta.realtime_offset_ns = static_cast<int64_t>(realtime - monotonic);
+      meta.realtime_known = true;
     } else if (key == "callback") {
       std::string name;
       int result = 0;

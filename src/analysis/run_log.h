@@ -32,6 +32,10 @@ struct RunMeta {
   std::string clock;  // "tsc" or "monotonic"
   ClockPoint clock_start;
   ClockPoint clock_end;          // absent (ticks 0) when the program died before finalize
+  // CLOCK_REALTIME − CLOCK_MONOTONIC at the start (meta "clock_realtime"), which puts the ranks of
+  // a job on different nodes on one time axis (docs/mpi.md, "Traces of a job").
+  int64_t realtime_offset_ns = 0;
+  bool realtime_known = false;
   bool initialized = false;
   bool finalized = false;
   uint64_t dropped_events = 0;

@@ -358,6 +358,13 @@ void write_clock_point(const char* key) {
             static_cast<unsigned long long>(monotonic_ns()));
 }
 
+// CLOCK_REALTIME beside CLOCK_MONOTONIC: the ranks of a job on different nodes share the one
+// (docs/mpi.md, "Traces of a job").
+void write_realtime_point() {
+  meta_line("clock_realtime %llu %llu", static_cast<unsigned long long>(ompscope::realtime_ns()),
+            static_cast<unsigned long long>(monotonic_ns()));
+}
+
 size_t chunk_bytes_from_env() {
   const char* kb = getenv("OMPSCOPE_CHUNK_KB");
   long page = sysconf(_SC_PAGESIZE);
@@ -387,6 +394,7 @@ __attribute__((constructor)) void start_capture() {
   meta_line("capture gomp");
   meta_line("clock %s", clock_source_name(g_clock));
   write_clock_point("clock_start");
+  write_realtime_point();
   meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
   const char* sampling = getenv("OMPSCOPE_SAMPLING");

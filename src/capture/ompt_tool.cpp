@@ -416,6 +416,13 @@ void write_clock_point(const char* key) {
             static_cast<unsigned long long>(monotonic_ns()));
 }
 
+// CLOCK_REALTIME beside CLOCK_MONOTONIC: the ranks of a job on different nodes share the one
+// (docs/mpi.md, "Traces of a job").
+void write_realtime_point() {
+  meta_line("clock_realtime %llu %llu", static_cast<unsigned long long>(ompscope::realtime_ns()),
+            static_cast<unsigned long long>(monotonic_ns()));
+}
+
 int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
   if (!set_callback) {
@@ -502,6 +509,7 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   meta_line("runtime %s", runtime_version ? runtime_version : "unknown");
   meta_line("clock %s", ompscope::clock_source_name(g_clock));
   write_clock_point("clock_start");
+  write_realtime_point();
   meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
   const char* sampling = getenv("OMPSCOPE_SAMPLING");

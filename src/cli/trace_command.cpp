@@ -1,6 +1,10 @@
 // ompscope trace: one run under the tool, written out as an OTF2 archive (DIR/trace/) and/or a
 // Chrome/Perfetto trace-event JSON file (DIR/trace.json), from the same nested slices.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "common/error.h"
+#include "common/launcher_rank.h"
 #include "common/thread_count_phrase.h"
 #include "output/otf2_trace.h"
 #include "output/perfetto_trace.h"
@@ -42,6 +47,61 @@ Formats parse_formats(const std::string& list) {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+analysis::TraceModel trace_model_of(const analysis::LoadedRun& run) {
+  return analysis::build_trace_model(
+      run.timeline,
+      [&](uint64_t address, bool body) {
+        return analysis::callsite_of(body ? run.symbols->resolve_body(address) : run.symbols->resolve(address), address);
+      },
+      run.log.meta.pid, run.log.meta.clock_start.ns);
+}
+
+// One OTF2 archive of a job's ranks (docs/mpi.md, "Traces of a job") from their logs (by rank),
+// written beside `directory` and renamed into it, so a rank's ompscope never sees half of one.
+void write_job_trace(const fs::path& directory, const std::vector<std::pair<int, fs::path>>& rank_logs,
+                     const analysis::ClockPoint* end, const std::string& description) {
+  std::vector<analysis::LoadedRun> runs;
+  std::vector<analysis::TraceModel> models;
+  bool realtime = true;
+  for (const auto& [rank, log] : rank_logs) {
+    runs.push_back(analysis::load_run(log, end));
+    models.push_back(trace_model_of(runs.back()));
+    realtime = realtime && runs.back().log.meta.realtime_known;
+  }
+  std::vector<output::TraceRank> ranks;
+  for (size_t k = 0; k < rank_logs.size(); ++k)
+    ranks.push_back({rank_logs[k].first, &models[k], realtime ? runs[k].log.meta.realtime_offset_ns : 0});
+  const fs::path partial = directory.string() + ".partial";
+  std::error_code ec;
+  fs::remove_all(partial, ec);
+  const output::Otf2Result r = output::write_otf2_job_trace(ranks, partial, description);
+  fs::remove_all(directory, ec);
+  fs::rename(partial, directory, ec);
+  if (ec) throw Error(fmt::format("cannot write {}: {}", directory.string(), ec.message()));
+  fmt::print(stderr, "ompscope: OTF2 trace of the {} ranks: {} ({} events, {} locations{})\n", rank_logs.size(),
+             (directory / "traces.otf2").string(), r.events, r.locations,
+             realtime ? "; ranks aligned on CLOCK_REALTIME" : "; ranks aligned on this node's CLOCK_MONOTONIC");
+}
+
+// `mpirun -np N ompscope trace -o DIR`: once every rank's own trace is in DIR/rank-R/trace, the
+// last rank to finish writes the job's archive DIR/trace from their logs (one at a time: a lock
+// file in DIR). Returns whether it did.
+bool write_job_trace_when_complete(const fs::path& dir, int size, const std::string& description) {
+  const int lock = open((dir / ".ompscope-trace.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock >= 0) flock(lock, LOCK_EX);
+  std::vector<std::pair<int, fs::path>> logs;
+  for (int rank = 0; rank < size; ++rank) {
+    char name[32];
+    rank_directory_name(rank, name, sizeof name);
+    if (!fs::exists(dir / name / "trace" / "traces.otf2")) break;
+    logs.emplace_back(rank, dir / name / "runs" / "run-r0" / name);
+  }
+  const bool complete = static_cast<int>(logs.size()) == size;
+  if (complete) write_job_trace(dir / "trace", logs, nullptr, description);
+  if (lock >= 0) close(lock);
+  return complete;
 }
 
 }  // namespace
@@ -77,6 +137,21 @@ Command add_trace_command(CLI::App& parent) {
             fs::remove(json_file, ec);
 
             RunResult result = run_under_tool(target, out, RunRequest{});
+            const std::string description = fmt::format("ompscope trace of {}", fmt::join(options->program, " "));
+            if (!result.ranks.empty()) {
+              // `trace -- mpirun -np N ./app`: the ranks in one OTF2 archive (docs/mpi.md).
+              std::vector<std::pair<int, fs::path>> logs;
+              for (const analysis::MeasuredRun& rank : result.ranks) logs.emplace_back(rank.record.rank, out / rank.record.log);
+              const analysis::ClockPoint end = result.outcome.end_point;
+              if (formats.otf2) write_job_trace(otf2_dir, logs, &end, description);
+              if (formats.perfetto)
+                fmt::print(stderr, "ompscope: no Perfetto trace of a job of {} ranks: the OTF2 archive has them all\n",
+                           logs.size());
+              if (!result.outcome.ok())
+                fmt::print(stderr, "ompscope: the program {}; the trace holds what was captured until then\n",
+                           result.outcome.describe());
+              return result.outcome.shell_status();
+            }
             if (!fs::exists(result.log_dir / kMetaFileName)) {
               const std::string why = fmt::format("no trace written: {}", result.run.record.status);
               if (result.outcome.ok()) throw Error(why);
@@ -89,13 +164,7 @@ Command add_trace_command(CLI::App& parent) {
             const analysis::LoadedRun run = analysis::load_run(result.log_dir, &end);
             const analysis::RunLog& log = run.log;
             const analysis::Timeline& timeline = run.timeline;
-            const analysis::TraceModel model = analysis::build_trace_model(
-                timeline,
-                [&](uint64_t address, bool body) {
-                  return analysis::callsite_of(body ? run.symbols->resolve_body(address) : run.symbols->resolve(address),
-                                               address);
-                },
-                log.meta.pid, log.meta.clock_start.ns);
+            const analysis::TraceModel model = trace_model_of(run);
             const double model_s = seconds_since(t0);
             fmt::print(stderr, "ompscope: {} events of {} → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),
                        threads_phrase(static_cast<long long>(model.threads.size())), model.slice_count(), model_s);
@@ -115,8 +184,7 @@ Command add_trace_command(CLI::App& parent) {
 
             if (formats.otf2) {
               t0 = std::chrono::steady_clock::now();
-              const output::Otf2Result r = output::write_otf2_trace(
-                  model, otf2_dir, fmt::format("ompscope trace of {}", fmt::join(options->program, " ")));
+              const output::Otf2Result r = output::write_otf2_trace(model, otf2_dir, description);
               const double s = seconds_since(t0);
               fmt::print(stderr, "ompscope: OTF2 trace: {} ({} events, {} locations, written in {:.3f} s: {:.3g} events/s)\n",
                          r.anchor.string(), r.events, r.locations, s, s > 0 ? r.events / s : 0.0);
@@ -141,6 +209,9 @@ Command add_trace_command(CLI::App& parent) {
                            static_cast<double>(r.cut_at_ns) / 1e9, r.slices_written, r.slices_total,
                            options->max_events, formats.otf2 ? "; the OTF2 trace has them all" : "");
             }
+            if (own_rank().ranked() && formats.otf2 && own_rank().size > 1 &&
+                write_job_trace_when_complete(options->out, own_rank().size, description))
+              fmt::print(stderr, "ompscope: rank {} wrote the job's trace of {} ranks\n", own_rank().rank, own_rank().size);
             if (!result.outcome.ok())
               fmt::print(stderr, "ompscope: the program {}; the trace holds what was captured until then\n",
                          result.outcome.describe());

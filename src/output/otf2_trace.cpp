@@ -109,7 +109,11 @@ struct TaskId {
 // Writes one location's events from its slices (pre-order, nested exactly).
 class LocationWriter {
  public:
-  LocationWriter(const TraceModel& model, OTF2_EvtWriter* w, uint64_t base) : model_(model), w_(w), base_(base) {}
+  // `regions`: the archive's region of each of the model's; `team_base`, `lock_base`: where the
+  // model's teams (communicators) and locks start among the archive's (0 but for later ranks).
+  LocationWriter(const TraceModel& model, OTF2_EvtWriter* w, uint64_t base, const std::vector<OTF2_RegionRef>& regions,
+                 uint32_t team_base, uint32_t lock_base)
+      : model_(model), w_(w), base_(base), regions_(regions), team_base_(team_base), lock_base_(lock_base) {}
 
   void write(const ThreadTrack& track) {
     std::vector<const Slice*> open;
@@ -132,7 +136,7 @@ class LocationWriter {
 
   TaskId task_id(uint32_t task) const {
     const TaskInfo& t = model_.tasks[task];
-    return {t.team, t.creator_index, t.generation};
+    return {t.team + team_base_, t.creator_index, t.generation};
   }
 
   // The task that runs once `s` ends: the innermost enclosing explicit task, else the implicit
@@ -141,9 +145,9 @@ class LocationWriter {
     for (size_t k = open.size() - 1; k-- > 0;) {  // open.back() is the slice that ends
       const Slice& s = *open[k];
       if (s.kind == SliceKind::Task) return task_id(s.ref);
-      if (s.kind == SliceKind::Parallel) return {model_.parallels[s.ref].team, s.aux, 0};
+      if (s.kind == SliceKind::Parallel) return {model_.parallels[s.ref].team + team_base_, s.aux, 0};
     }
-    return {0, 0, 0};
+    return {team_base_, 0, 0};
   }
 
   void enter(const Slice& s) {
@@ -152,28 +156,29 @@ class LocationWriter {
       case SliceKind::Parallel: {
         const ParallelInstance& p = model_.parallels[s.ref];
         if (s.aux == 0) check(OTF2_EvtWriter_ThreadFork(w_, nullptr, t, OTF2_PARADIGM_OPENMP, p.requested_threads), "ThreadFork");
-        check(OTF2_EvtWriter_Enter(w_, nullptr, t, s.region), "Enter");
-        check(OTF2_EvtWriter_ThreadTeamBegin(w_, nullptr, t, p.team), "ThreadTeamBegin");
+        check(OTF2_EvtWriter_Enter(w_, nullptr, t, regions_[s.region]), "Enter");
+        check(OTF2_EvtWriter_ThreadTeamBegin(w_, nullptr, t, p.team + team_base_), "ThreadTeamBegin");
         return;
       }
       case SliceKind::Task: {
         const TaskId id = task_id(s.ref);
         check(OTF2_EvtWriter_ThreadTaskSwitch(w_, nullptr, t, id.team, id.thread, id.generation), "ThreadTaskSwitch");
-        check(OTF2_EvtWriter_Enter(w_, nullptr, t, s.region), "Enter");
+        check(OTF2_EvtWriter_Enter(w_, nullptr, t, regions_[s.region]), "Enter");
         return;
       }
       case SliceKind::TaskCreate: {
         const TaskId id = task_id(s.ref);
-        check(OTF2_EvtWriter_Enter(w_, nullptr, t, s.region), "Enter");
+        check(OTF2_EvtWriter_Enter(w_, nullptr, t, regions_[s.region]), "Enter");
         check(OTF2_EvtWriter_ThreadTaskCreate(w_, nullptr, t, id.team, id.thread, id.generation), "ThreadTaskCreate");
         return;
       }
       case SliceKind::LockHeld:
-        check(OTF2_EvtWriter_Enter(w_, nullptr, t, s.region), "Enter");
-        check(OTF2_EvtWriter_ThreadAcquireLock(w_, nullptr, t, OTF2_PARADIGM_OPENMP, s.ref, s.aux), "ThreadAcquireLock");
+        check(OTF2_EvtWriter_Enter(w_, nullptr, t, regions_[s.region]), "Enter");
+        check(OTF2_EvtWriter_ThreadAcquireLock(w_, nullptr, t, OTF2_PARADIGM_OPENMP, s.ref + lock_base_, s.aux),
+              "ThreadAcquireLock");
         return;
       default:
-        check(OTF2_EvtWriter_Enter(w_, nullptr, t, s.region), "Enter");
+        check(OTF2_EvtWriter_Enter(w_, nullptr, t, regions_[s.region]), "Enter");
     }
   }
 
@@ -182,13 +187,13 @@ class LocationWriter {
     switch (s.kind) {
       case SliceKind::Parallel: {
         const ParallelInstance& p = model_.parallels[s.ref];
-        check(OTF2_EvtWriter_ThreadTeamEnd(w_, nullptr, t, p.team), "ThreadTeamEnd");
-        check(OTF2_EvtWriter_Leave(w_, nullptr, t, s.region), "Leave");
+        check(OTF2_EvtWriter_ThreadTeamEnd(w_, nullptr, t, p.team + team_base_), "ThreadTeamEnd");
+        check(OTF2_EvtWriter_Leave(w_, nullptr, t, regions_[s.region]), "Leave");
         if (s.aux == 0) check(OTF2_EvtWriter_ThreadJoin(w_, nullptr, t, OTF2_PARADIGM_OPENMP), "ThreadJoin");
         return;
       }
       case SliceKind::Task: {
-        check(OTF2_EvtWriter_Leave(w_, nullptr, t, s.region), "Leave");
+        check(OTF2_EvtWriter_Leave(w_, nullptr, t, regions_[s.region]), "Leave");
         if (s.flags & kSliceCompletesTask) {
           const TaskId id = task_id(s.ref);
           check(OTF2_EvtWriter_ThreadTaskComplete(w_, nullptr, t, id.team, id.thread, id.generation),
@@ -199,35 +204,103 @@ class LocationWriter {
         return;
       }
       case SliceKind::LockHeld:
-        check(OTF2_EvtWriter_ThreadReleaseLock(w_, nullptr, t, OTF2_PARADIGM_OPENMP, s.ref, s.aux), "ThreadReleaseLock");
-        check(OTF2_EvtWriter_Leave(w_, nullptr, t, s.region), "Leave");
+        check(OTF2_EvtWriter_ThreadReleaseLock(w_, nullptr, t, OTF2_PARADIGM_OPENMP, s.ref + lock_base_, s.aux),
+              "ThreadReleaseLock");
+        check(OTF2_EvtWriter_Leave(w_, nullptr, t, regions_[s.region]), "Leave");
         return;
       default:
-        check(OTF2_EvtWriter_Leave(w_, nullptr, t, s.region), "Leave");
+        check(OTF2_EvtWriter_Leave(w_, nullptr, t, regions_[s.region]), "Leave");
     }
   }
 
   const TraceModel& model_;
   OTF2_EvtWriter* w_;
   uint64_t base_;
+  const std::vector<OTF2_RegionRef>& regions_;
+  uint32_t team_base_;
+  uint32_t lock_base_;
 };
+
+// One process in the archive: a trace model, its rank (-1: not a rank of a job) and what its
+// CLOCK_MONOTONIC times are shifted by.
+struct Process {
+  int rank = -1;
+  const TraceModel* model = nullptr;
+  int64_t clock_offset_ns = 0;
+};
+
+Otf2Result write_archive(const std::vector<Process>& processes, const fs::path& directory, const std::string& description);
 
 }  // namespace
 
 Otf2Result write_otf2_trace(const TraceModel& model, const fs::path& directory, const std::string& description) {
+  return write_archive({{-1, &model, 0}}, directory, description);
+}
+
+Otf2Result write_otf2_job_trace(const std::vector<TraceRank>& ranks, const fs::path& directory,
+                                const std::string& description) {
+  if (ranks.empty()) throw Error("no rank's trace to write");
+  std::vector<Process> processes;
+  for (const TraceRank& r : ranks) processes.push_back({r.rank, r.model, r.clock_offset_ns});
+  return write_archive(processes, directory, description);
+}
+
+namespace {
+
+Otf2Result write_archive(const std::vector<Process>& processes, const fs::path& directory, const std::string& description) {
   std::error_code ec;
   if (fs::exists(directory, ec))
     throw Error(fmt::format("{} already exists: OTF2 does not write over an archive", directory.string()));
   fs::create_directories(directory.parent_path().empty() ? fs::path(".") : directory.parent_path(), ec);
 
-  // Timestamps: CLOCK_MONOTONIC ns where the run's origin is known, never below zero.
-  int64_t first = 0;
-  for (const ThreadTrack& t : model.threads)
-    if (!t.slices.empty()) first = std::min(first, t.slices.front().begin);
-  uint64_t base = model.origin_ns;
-  if (static_cast<int64_t>(base) + first < 0) base = static_cast<uint64_t>(-first);
-  const uint64_t global_offset = static_cast<uint64_t>(static_cast<int64_t>(base) + first);
-  const uint64_t trace_end = static_cast<uint64_t>(static_cast<int64_t>(base) + std::max<int64_t>(model.end, first));
+  // Timestamps: each process's CLOCK_MONOTONIC ns where its run's origin is known (shifted by its
+  // offset), all moved up together if one would fall below zero.
+  std::vector<int64_t> base;
+  int64_t lowest = std::numeric_limits<int64_t>::max(), highest = std::numeric_limits<int64_t>::min();
+  for (const Process& p : processes) {
+    int64_t first = 0;
+    for (const ThreadTrack& t : p.model->threads)
+      if (!t.slices.empty()) first = std::min(first, t.slices.front().begin);
+    base.push_back(static_cast<int64_t>(p.model->origin_ns) + p.clock_offset_ns);
+    lowest = std::min(lowest, base.back() + first);
+    highest = std::max(highest, base.back() + std::max<int64_t>(p.model->end, first));
+  }
+  if (lowest < 0) {
+    for (int64_t& b : base) b -= lowest;
+    highest -= lowest;
+    lowest = 0;
+  }
+  const uint64_t global_offset = static_cast<uint64_t>(lowest);
+  const uint64_t trace_end = static_cast<uint64_t>(highest);
+  // A rank's threads are locations rank << 32 | thread, so ranks never share one.
+  auto location = [&](size_t p, uint32_t thread) -> OTF2_LocationRef {
+    return processes[p].rank < 0 ? thread : (static_cast<uint64_t>(processes[p].rank) << 32) | thread;
+  };
+
+  // Regions: one definition per name, role and source place, shared by the ranks; teams and
+  // locks: each process's after the previous ones'.
+  struct RegionKey {
+    std::string name, file;
+    int line;
+    OTF2_RegionRole role;
+    bool operator==(const RegionKey&) const = default;
+  };
+  std::vector<RegionKey> regions;
+  std::vector<std::vector<OTF2_RegionRef>> region_of(processes.size());
+  std::vector<uint32_t> team_base, lock_base;
+  uint32_t teams = 0, locks = 0;
+  for (size_t p = 0; p < processes.size(); ++p) {
+    for (const TraceRegion& r : processes[p].model->regions) {
+      const RegionKey key{r.name, r.where.file, std::max(r.where.line, 0), role_of(r)};
+      auto it = std::find(regions.begin(), regions.end(), key);
+      if (it == regions.end()) it = regions.insert(regions.end(), key);
+      region_of[p].push_back(static_cast<OTF2_RegionRef>(it - regions.begin()));
+    }
+    team_base.push_back(teams);
+    lock_base.push_back(locks);
+    teams += static_cast<uint32_t>(processes[p].model->teams.size());
+    locks += processes[p].model->locks;
+  }
 
   std::unique_ptr<OTF2_Archive, ArchiveCloser> archive(
       OTF2_Archive_Open(directory.string().c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
@@ -243,27 +316,30 @@ Otf2Result write_otf2_trace(const TraceModel& model, const fs::path& directory, 
 
   Otf2Result result;
   result.anchor = directory / "traces.otf2";
-  std::vector<uint64_t> event_counts;
+  std::vector<std::vector<uint64_t>> event_counts(processes.size());
   check(OTF2_Archive_OpenEvtFiles(a), "opening the event files");
-  for (const ThreadTrack& track : model.threads) {
-    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, track.thread);
-    if (!w) throw Error(fmt::format("writing the OTF2 trace: no event writer for thread {}", track.thread));
-    LocationWriter(model, w, base).write(track);
-    uint64_t n = 0;
-    check(OTF2_EvtWriter_GetNumberOfEvents(w, &n), "counting events");
-    event_counts.push_back(n);
-    result.events += n;
-    check(OTF2_Archive_CloseEvtWriter(a, w), "closing an event writer");
-  }
+  for (size_t p = 0; p < processes.size(); ++p)
+    for (const ThreadTrack& track : processes[p].model->threads) {
+      OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, location(p, track.thread));
+      if (!w) throw Error(fmt::format("writing the OTF2 trace: no event writer for thread {}", track.thread));
+      LocationWriter(*processes[p].model, w, static_cast<uint64_t>(base[p]), region_of[p], team_base[p], lock_base[p])
+          .write(track);
+      uint64_t n = 0;
+      check(OTF2_EvtWriter_GetNumberOfEvents(w, &n), "counting events");
+      event_counts[p].push_back(n);
+      result.events += n;
+      check(OTF2_Archive_CloseEvtWriter(a, w), "closing an event writer");
+    }
   check(OTF2_Archive_CloseEvtFiles(a), "closing the event files");
 
   // Local definitions: none, but each location needs its (empty) file.
   check(OTF2_Archive_OpenDefFiles(a), "opening the local definition files");
-  for (const ThreadTrack& track : model.threads) {
-    OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(a, track.thread);
-    if (!d) throw Error("writing the OTF2 trace: no definition writer");
-    check(OTF2_Archive_CloseDefWriter(a, d), "closing a definition writer");
-  }
+  for (size_t p = 0; p < processes.size(); ++p)
+    for (const ThreadTrack& track : processes[p].model->threads) {
+      OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(a, location(p, track.thread));
+      if (!d) throw Error("writing the OTF2 trace: no definition writer");
+      check(OTF2_Archive_CloseDefWriter(a, d), "closing a definition writer");
+    }
   check(OTF2_Archive_CloseDefFiles(a), "closing the local definition files");
 
   OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(a);
@@ -277,73 +353,85 @@ Otf2Result write_otf2_trace(const TraceModel& model, const fs::path& directory, 
   char host[256] = "localhost";
   gethostname(host, sizeof host - 1);
   const OTF2_StringRef host_name = str(host), machine = str("machine");
-  const OTF2_StringRef process = str(fmt::format("process {}", model.pid));
-  std::vector<OTF2_StringRef> location_names;
-  for (const ThreadTrack& track : model.threads)
-    location_names.push_back(str(fmt::format("OpenMP thread {}", track.thread)));
+  std::vector<OTF2_StringRef> process_names;
+  std::vector<std::vector<OTF2_StringRef>> location_names(processes.size());
+  std::vector<std::vector<OTF2_StringRef>> team_names(processes.size());
+  for (size_t p = 0; p < processes.size(); ++p) {
+    const Process& proc = processes[p];
+    const std::string rank = proc.rank < 0 ? "" : fmt::format("rank {} ", proc.rank);
+    process_names.push_back(str(proc.rank < 0 ? fmt::format("process {}", proc.model->pid)
+                                              : fmt::format("rank {} (process {})", proc.rank, proc.model->pid)));
+    for (const ThreadTrack& track : proc.model->threads)
+      location_names[p].push_back(str(fmt::format("{}OpenMP thread {}", rank, track.thread)));
+    for (size_t k = 0; k < proc.model->teams.size(); ++k)
+      team_names[p].push_back(str(rank + (k == 0 ? std::string("initial thread") : fmt::format("thread team {}", k))));
+  }
   struct RegionStrings {
     OTF2_StringRef name, file;
   };
   std::vector<RegionStrings> region_strings;
-  for (const TraceRegion& r : model.regions)
-    region_strings.push_back({str(r.name), r.where.file.empty() ? OTF2_UNDEFINED_STRING : str(r.where.file)});
-  std::vector<OTF2_StringRef> team_names;
-  for (size_t k = 0; k < model.teams.size(); ++k)
-    team_names.push_back(str(k == 0 ? std::string("initial thread") : fmt::format("thread team {}", k)));
+  for (const RegionKey& r : regions) region_strings.push_back({str(r.name), r.file.empty() ? OTF2_UNDEFINED_STRING : str(r.file)});
   const OTF2_StringRef all_threads = str("OpenMP threads");
   str.write(g);
 
   check(OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_OPENMP, openmp, OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN),
         "Paradigm");
+  // The processes' logs are read on this node; a job across nodes shows them under this one.
   check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, host_name, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
         "SystemTreeNode");
-  check(OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, process, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                                OTF2_UNDEFINED_LOCATION_GROUP),
-        "LocationGroup");
-  for (size_t k = 0; k < model.threads.size(); ++k)
-    check(OTF2_GlobalDefWriter_WriteLocation(g, model.threads[k].thread, location_names[k],
-                                             OTF2_LOCATION_TYPE_CPU_THREAD, event_counts[k], 0),
-          "Location");
-  for (size_t k = 0; k < model.regions.size(); ++k) {
-    const TraceRegion& r = model.regions[k];
+  for (size_t p = 0; p < processes.size(); ++p)
+    check(OTF2_GlobalDefWriter_WriteLocationGroup(g, static_cast<OTF2_LocationGroupRef>(p), process_names[p],
+                                                  OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP),
+          "LocationGroup");
+  for (size_t p = 0; p < processes.size(); ++p)
+    for (size_t k = 0; k < processes[p].model->threads.size(); ++k)
+      check(OTF2_GlobalDefWriter_WriteLocation(g, location(p, processes[p].model->threads[k].thread), location_names[p][k],
+                                               OTF2_LOCATION_TYPE_CPU_THREAD, event_counts[p][k],
+                                               static_cast<OTF2_LocationGroupRef>(p)),
+            "Location");
+  for (size_t k = 0; k < regions.size(); ++k)
     check(OTF2_GlobalDefWriter_WriteRegion(g, static_cast<OTF2_RegionRef>(k), region_strings[k].name,
-                                           region_strings[k].name, empty, role_of(r), OTF2_PARADIGM_OPENMP,
+                                           region_strings[k].name, empty, regions[k].role, OTF2_PARADIGM_OPENMP,
                                            OTF2_REGION_FLAG_NONE, region_strings[k].file,
-                                           static_cast<uint32_t>(std::max(r.where.line, 0)), 0),
+                                           static_cast<uint32_t>(regions[k].line), 0),
           "Region");
-  }
 
   // Thread teams: a group of all threads (COMM_LOCATIONS), one group of ranks in it per team
   // (COMM_GROUP), and one communicator per team, referenced by the events.
   std::vector<uint64_t> locations;
-  std::unordered_map<uint32_t, uint64_t> rank_of;
-  for (const ThreadTrack& track : model.threads) {
-    rank_of[track.thread] = locations.size();
-    locations.push_back(track.thread);
-  }
+  std::unordered_map<uint64_t, uint64_t> index_of;
+  for (size_t p = 0; p < processes.size(); ++p)
+    for (const ThreadTrack& track : processes[p].model->threads) {
+      index_of[location(p, track.thread)] = locations.size();
+      locations.push_back(location(p, track.thread));
+    }
   check(OTF2_GlobalDefWriter_WriteGroup(g, 0, all_threads, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP,
                                         OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(locations.size()),
                                         locations.data()),
         "Group (threads)");
-  for (size_t k = 0; k < model.teams.size(); ++k) {
-    std::vector<uint64_t> ranks;
-    for (uint32_t thread : model.teams[k].threads) {
-      auto it = rank_of.find(thread);
-      ranks.push_back(it == rank_of.end() ? 0 : it->second);
+  for (size_t p = 0; p < processes.size(); ++p)
+    for (size_t k = 0; k < processes[p].model->teams.size(); ++k) {
+      std::vector<uint64_t> members;
+      for (uint32_t thread : processes[p].model->teams[k].threads) {
+        auto it = index_of.find(location(p, thread));
+        members.push_back(it == index_of.end() ? 0 : it->second);
+      }
+      const uint32_t team = team_base[p] + static_cast<uint32_t>(k);
+      check(OTF2_GlobalDefWriter_WriteGroup(g, static_cast<OTF2_GroupRef>(team + 1), team_names[p][k],
+                                            OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
+                                            static_cast<uint32_t>(members.size()), members.data()),
+            "Group (team)");
+      check(OTF2_GlobalDefWriter_WriteComm(g, static_cast<OTF2_CommRef>(team), team_names[p][k],
+                                           static_cast<OTF2_GroupRef>(team + 1), OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+            "Comm (team)");
     }
-    check(OTF2_GlobalDefWriter_WriteGroup(g, static_cast<OTF2_GroupRef>(k + 1), team_names[k],
-                                          OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
-                                          static_cast<uint32_t>(ranks.size()), ranks.data()),
-          "Group (team)");
-    check(OTF2_GlobalDefWriter_WriteComm(g, static_cast<OTF2_CommRef>(k), team_names[k],
-                                         static_cast<OTF2_GroupRef>(k + 1), OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
-          "Comm (team)");
-  }
   check(OTF2_Archive_CloseGlobalDefWriter(a, g), "closing the global definition writer");
   OTF2_Archive* raw = archive.release();
   check(OTF2_Archive_Close(raw), "closing the archive");
-  result.locations = static_cast<uint32_t>(model.threads.size());
+  result.locations = static_cast<uint32_t>(locations.size());
   return result;
 }
+
+}  // namespace
 
 }  // namespace ompscope::output

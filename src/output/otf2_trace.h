@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "analysis/trace_model.h"
 
@@ -23,5 +24,20 @@ struct Otf2Result {
 // archive). Throws ompscope::Error when OTF2 reports a failure.
 Otf2Result write_otf2_trace(const analysis::TraceModel& model, const std::filesystem::path& directory,
                             const std::string& description = "");
+
+// One rank of an MPI job (docs/mpi.md, "Traces of a job").
+struct TraceRank {
+  int rank = 0;
+  const analysis::TraceModel* model = nullptr;
+  // Added to the rank's CLOCK_MONOTONIC times: its CLOCK_REALTIME − CLOCK_MONOTONIC where every
+  // rank recorded one, so that ranks on different nodes share one time axis (0: one node's clock).
+  int64_t clock_offset_ns = 0;
+};
+
+// One archive for the ranks of a job: one location group (a process, "rank R (process PID)") per
+// rank holding its threads' locations (rank << 32 | thread), the regions defined once for all
+// ranks, each rank's thread teams its own communicators, and every rank's events on one time axis.
+Otf2Result write_otf2_job_trace(const std::vector<TraceRank>& ranks, const std::filesystem::path& directory,
+                                const std::string& description = "");
 
 }  // namespace ompscope::output

@@ -3,7 +3,7 @@
 SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR --mpirun MPIRUN`. Only configured
 where CMake finds an MPI. The launcher's environment for this machine (root, 2 vCPUs for 2 ranks
 of 2 threads) is set here, as docs/mpi.md says a user sets it."""
-import argparse, json, os, sys
+import argparse, json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_checks import Ctx, expect_error, fail, load, notes, pragma_lines, region_at, run  # noqa: E402
@@ -256,6 +256,53 @@ def scenario_mpi_inside_region(c):
     if abs(merged["rank_imbalance_s"]["2"] - (max(outside) - sum(outside) / 2)) > 1e-9:
         fail(f"the region's rank imbalance {merged['rank_imbalance_s']} is not max - mean of the time outside MPI {outside}")
 
+def otf2_ranks(c, anchor, form):
+    """The location groups and locations of an OTF2 archive as otf2-print reads them back, and
+    the events each location holds."""
+    if not os.path.exists(anchor):
+        fail(f"{form}: no OTF2 archive at {anchor}")
+    defs = run([c.otf2_print, "-G", anchor], check_rc=0).stdout
+    groups = {int(m.group(1)): m.group(2) for m in re.finditer(r'^LOCATION_GROUP\s+(\d+)\s+Name: "([^"]*)"', defs, re.M)}
+    locations = {int(m.group(1)): int(m.group(2))
+                 for m in re.finditer(r'^LOCATION\s+(\d+)\s+Name: "[^"]*".*Group: "[^"]*" <(\d+)>', defs, re.M)}
+    events = run([c.otf2_print, anchor], check_rc=0).stdout
+    per_location = {}
+    for m in re.finditer(r'^ENTER\s+(\d+)\s', events, re.M):
+        per_location[int(m.group(1))] = per_location.get(int(m.group(1)), 0) + 1
+    return groups, locations, per_location
+
+def check_job_trace(c, out, form):
+    """One archive DIR/trace for the job: a location group per rank, named for it, holding that
+    rank's threads (rank << 32 | thread), each with the parallel loop's events."""
+    groups, locations, entered = otf2_ranks(c, os.path.join(out, "trace", "traces.otf2"), form)
+    names = sorted(groups.values())
+    if len(names) != 2 or not names[0].startswith("rank 0 (process") or not names[1].startswith("rank 1 (process"):
+        fail(f"{form}: the archive's location groups are {groups}, not one per rank")
+    by_rank = {}
+    for loc, group in locations.items():
+        rank = int(groups[group].split()[1])
+        if loc >> 32 != rank:
+            fail(f"{form}: location {loc} is in rank {rank}'s group")
+        by_rank.setdefault(rank, []).append(loc)
+    for rank in (0, 1):
+        if not by_rank.get(rank) or not any(entered.get(loc, 0) > 0 for loc in by_rank[rank]):
+            fail(f"{form}: rank {rank} has no location with events: {by_rank}, {entered}")
+
+def scenario_mpi_trace(c):
+    """`ompscope trace` of a 2-rank job in both launch forms: one OTF2 archive per job with a
+    location group per rank, read back with otf2-print."""
+    env = dict(ROOT_ENV, OMP_NUM_THREADS="1")
+    inside = c.out("ompscope-inside")
+    p = run([c.bin, "trace", "-o", inside, "--"] + mpirun(c, 2) + [c.prog("hybrid")], env=env, check_rc=0)
+    if "OTF2 trace of the 2 ranks" not in p.stderr:
+        fail(f"trace -- mpirun does not say it wrote the job's archive:\n{p.stderr}")
+    check_job_trace(c, inside, "ompscope trace mpirun")
+    outside = c.out("ompscope-outside")
+    p = run(mpirun(c, 2) + [c.bin, "trace", "-o", outside, "--", c.prog("hybrid")], env=env, check_rc=0)
+    if p.stderr.count("wrote the job's trace of 2 ranks") < 1:
+        fail(f"no rank of mpirun ompscope trace wrote the job's archive:\n{p.stderr}")
+    check_job_trace(c, outside, "mpirun ompscope trace")
+
 def scenario_mpi_launcher_bad_input(c):
     """A --launcher that cannot be used is refused in one line with exit 2, before any run; one
     that runs but starts no observed rank is refused after its first job."""
@@ -285,9 +332,11 @@ def main():
     # Timing-sensitive scenarios get attempts, as in e2e_checks.py: a neighbour's build on the
     # 2 vCPUs can hold a core for a whole run; a regression fails all of them.
     ap.add_argument("--attempts", type=int, default=1)
+    ap.add_argument("--otf2-print", default="/usr/bin/otf2-print")
     a = ap.parse_args()
     c = Ctx(a)
     c.mpirun = a.mpirun
+    c.otf2_print = a.otf2_print
     for attempt in range(1, a.attempts + 1):
         try:
             globals()["scenario_" + a.scenario](c)

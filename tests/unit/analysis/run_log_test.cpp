@@ -131,6 +131,15 @@ TEST_F(RunLogFiles, MetaCarriesTheLaunchersRank) {
   EXPECT_EQ(m.local_rank, 0);
 }
 
+TEST_F(RunLogFiles, MetaCarriesTheRealtimeOffsetOfTheMonotonicClock) {
+  // A job's trace puts its ranks on CLOCK_REALTIME (docs/mpi.md, "Traces of a job").
+  EXPECT_FALSE(read_run_meta(write_text("meta.txt", kValidMeta)).realtime_known);
+  const std::string with = std::string(kValidMeta) + "clock_realtime 1700000000000005000 5000\n";
+  const RunMeta m = read_run_meta(write_text("meta.txt", with));
+  EXPECT_TRUE(m.realtime_known);
+  EXPECT_EQ(m.realtime_offset_ns, 1700000000000000000);
+}
+
 TEST_F(RunLogFiles, MalformedMetaLineNamesFileAndLine) {
   const std::string head = "ompscope-log 1\nclock monotonic\n";
   const struct {
@@ -143,6 +152,7 @@ TEST_F(RunLogFiles, MalformedMetaLineNamesFileAndLine) {
       {"module 0 zz\n", "module needs three addresses"},
       {"clock sundial\n", "unknown clock 'sundial'"},
       {"rank 1 2\n", "rank needs the rank, the job's size and the local rank"},
+      {"clock_realtime 17\n", "clock_realtime needs the realtime and the monotonic ns"},
       {"rank -1 2 0 OMPI_COMM_WORLD_RANK\n", "rank needs the rank, the job's size and the local rank"},
   };
   for (const auto& c : cases) {

@@ -22,6 +22,8 @@ struct ReadBack {
   std::map<OTF2_RegionRef, std::string> regions;
   std::map<OTF2_RegionRef, OTF2_RegionRole> roles;
   std::map<OTF2_LocationRef, uint64_t> location_events;
+  std::map<OTF2_LocationRef, OTF2_LocationGroupRef> location_group;
+  std::map<OTF2_LocationGroupRef, std::string> location_groups;
   std::map<OTF2_CommRef, OTF2_GroupRef> comms;
   std::map<OTF2_GroupRef, std::vector<uint64_t>> groups;
   uint64_t resolution = 0, offset = 0, length = 0;
@@ -45,8 +47,14 @@ OTF2_CallbackCode on_region(void* d, OTF2_RegionRef self, OTF2_StringRef name, O
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_location(void* d, OTF2_LocationRef self, OTF2_StringRef, OTF2_LocationType, uint64_t events,
-                              OTF2_LocationGroupRef) {
+                              OTF2_LocationGroupRef group) {
   rb(d).location_events[self] = events;
+  rb(d).location_group[self] = group;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_location_group(void* d, OTF2_LocationGroupRef self, OTF2_StringRef name, OTF2_LocationGroupType,
+                                    OTF2_SystemTreeNodeRef, OTF2_LocationGroupRef) {
+  rb(d).location_groups[self] = rb(d).strings[name];
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_clock(void* d, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t) {
@@ -126,6 +134,7 @@ ReadBack read_archive(const fs::path& anchor) {
   OTF2_GlobalDefReaderCallbacks_SetStringCallback(dcb, on_string);
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dcb, on_region);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, on_location);
+  OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dcb, on_location_group);
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dcb, on_clock);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dcb, on_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(dcb, on_comm);
@@ -181,6 +190,41 @@ class Otf2TraceTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;
 };
+
+TEST_F(Otf2TraceTest, AJobsRanksAreOneArchiveWithALocationGroupPerRank) {
+  // Rank 1 ran the same program; its CLOCK_MONOTONIC origin is 500 ns after rank 0's and its
+  // realtime offset 250 ns larger, so its events are 750 ns later on the archive's time axis.
+  const analysis::TraceModel zero = two_thread_model();
+  analysis::TraceModel one = two_thread_model();
+  one.origin_ns += 500;
+  const output::Otf2Result result =
+      output::write_otf2_job_trace({{0, &zero, 1000}, {1, &one, 1250}}, dir_ / "trace", "job");
+  EXPECT_EQ(result.locations, 4u);
+  const ReadBack data = read_archive(result.anchor);
+  const OTF2_LocationRef rank1 = OTF2_LocationRef{1} << 32;
+  EXPECT_EQ(data.location_group, (std::map<OTF2_LocationRef, OTF2_LocationGroupRef>{
+                                     {0, 0}, {1, 0}, {rank1, 1}, {rank1 | 1, 1}}));
+  ASSERT_EQ(data.location_groups.size(), 2u);
+  EXPECT_EQ(data.location_groups.at(0), fmt::format("rank 0 (process {})", zero.pid));
+  EXPECT_EQ(data.location_groups.at(1), fmt::format("rank 1 (process {})", one.pid));
+  // The regions are defined once for both ranks.
+  EXPECT_EQ(data.regions.size(), zero.regions.size());
+  // Each rank's events, on one time axis: rank 1's 750 ns after rank 0's; its thread teams are
+  // its own communicators, after rank 0's.
+  const auto& first0 = data.events.at(0);
+  const auto& first1 = data.events.at(rank1);
+  ASSERT_EQ(first0.size(), first1.size());
+  EXPECT_EQ(first0[0], "2000 ThreadFork 2");
+  EXPECT_EQ(first1[0], "2750 ThreadFork 2");
+  EXPECT_EQ(first0[2], "2000 ThreadTeamBegin 1");
+  EXPECT_EQ(first1[2], fmt::format("2750 ThreadTeamBegin {}", zero.teams.size() + 1));
+  EXPECT_EQ(data.comms.size(), 2 * zero.teams.size());
+  EXPECT_EQ(data.location_events.at(rank1), data.location_events.at(0));
+}
+
+TEST_F(Otf2TraceTest, AJobWithoutRanksIsRefused) {
+  EXPECT_THROW(output::write_otf2_job_trace({}, dir_ / "trace"), Error);
+}
 
 TEST_F(Otf2TraceTest, WritesTheExactEventsOfEachLocation) {
   const output::Otf2Result result = output::write_otf2_trace(two_thread_model(), dir_ / "trace", "test");
