@@ -178,17 +178,28 @@ Command add_scale_command(CLI::App& parent) {
             }
             // The notes and models every report of these runs gets after its own ones.
             auto finish = [&](analysis::Report& report) {
+              // More ranks than cores on a node: every count, one thread per rank included, time-shares.
+              const bool all_shared = ranks_per_node > cores;
               if (launcher)
                 report.notes.push_back(
                     {"launcher",
                      fmt::format("each job was started by {} ({}){}; ompscope bound no thread, the launcher's binding "
                                  "applies",
                                  fmt::join(launcher->words, " "), launcher_name(launcher->kind),
-                                 ranks_per_node > 1 ? fmt::format(", {} ranks on this node's {} cores: {} {} each", ranks_per_node,
-                                                                  cores, rank_cores, rank_cores == 1 ? "core" : "cores")
-                                                    : ""),
+                                 all_shared ? fmt::format(", {} ranks on this node's {} cores", ranks_per_node, cores)
+                                 : ranks_per_node > 1
+                                     ? fmt::format(", {} ranks on this node's {} cores: {} {} each", ranks_per_node, cores,
+                                                   rank_cores, rank_cores == 1 ? "core" : "cores")
+                                     : ""),
                      {}});
-              if (counts.back() > rank_cores)
+              if (all_shared)
+                report.notes.push_back(
+                    {"oversubscribed",
+                     fmt::format("every thread count is oversubscribed: {} ranks share this node's {} cores even at one "
+                                 "thread each, so the times measure time-sharing, not scaling",
+                                 ranks_per_node, cores),
+                     {}});
+              else if (counts.back() > rank_cores)
                 report.notes.push_back(
                     {"oversubscribed",
                      ranks_per_node > 1
