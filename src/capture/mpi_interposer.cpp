@@ -26,12 +26,15 @@ __attribute__((constructor)) void find_tool() {
   if (!g_enter || !g_leave) g_enter = nullptr;
 }
 
-// Times one call: the entry time before it, the record after it.
+// Times one call: the entry time before it, the record after it; a call made inside another
+// wrapped call (a Fortran binding that calls the C function) is the outer one's, not recorded.
+thread_local int t_depth = 0;
 struct Timed {
   ompscope::MpiCallKind call;
   uint64_t entered;
-  explicit Timed(ompscope::MpiCallKind c) : call(c), entered(g_enter ? g_enter() : 0) {}
+  explicit Timed(ompscope::MpiCallKind c) : call(c), entered(t_depth++ == 0 && g_enter ? g_enter() : 0) {}
   ~Timed() {
+    --t_depth;
     if (entered) g_leave(entered, static_cast<unsigned>(call));
   }
 };
@@ -148,4 +151,98 @@ OMPSCOPE_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatyp
                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   Timed t(K::Alltoall);
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+// The Fortran bindings (mpif.h and `use mpi`: mpi_allreduce_ & co., gfortran's names). Open MPI's
+// call the PMPI_ C functions directly, so the C wrappers above never see a Fortran program's calls
+// (measured with Open MPI 4.1: a gfortran rank's MPI_Allreduce wait was 0 s of MPI and all
+// serial code). Each argument is passed by reference and none of these has a character argument
+// (no hidden lengths), so a wrapper takes N pointers and forwards them to the next definition.
+// A binding that does call the C MPI_ function is recorded once (Timed).
+namespace {
+
+// `next`: the binding's own definition (dlsym RTLD_NEXT, looked up once per wrapper).
+template <typename... Args>
+void forward_fortran(void* next, K call, bool init, Args... args) {
+  using Fn = void (*)(Args...);
+  if (init) start_openmp_runtime();
+  if (!next) return;  // no Fortran binding loaded after this library: nothing to call
+  Timed t(call);
+  reinterpret_cast<Fn>(next)(args...);
+}
+
+}  // namespace
+
+using P = void*;
+OMPSCOPE_EXPORT void mpi_init_(P a) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_init_");
+  forward_fortran(next, K::Init, true, a);
+}
+OMPSCOPE_EXPORT void mpi_init_thread_(P a, P b, P c) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_init_thread_");
+  forward_fortran(next, K::Init, true, a, b, c);
+}
+OMPSCOPE_EXPORT void mpi_finalize_(P a) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_finalize_");
+  forward_fortran(next, K::Finalize, false, a);
+}
+OMPSCOPE_EXPORT void mpi_send_(P a, P b, P c, P d, P e, P f, P g) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_send_");
+  forward_fortran(next, K::Send, false, a, b, c, d, e, f, g);
+}
+OMPSCOPE_EXPORT void mpi_recv_(P a, P b, P c, P d, P e, P f, P g, P h) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_recv_");
+  forward_fortran(next, K::Recv, false, a, b, c, d, e, f, g, h);
+}
+OMPSCOPE_EXPORT void mpi_sendrecv_(P a, P b, P c, P d, P e, P f, P g, P h, P i, P j, P k, P l, P m) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_sendrecv_");
+  forward_fortran(next, K::Sendrecv, false, a, b, c, d, e, f, g, h, i, j, k, l, m);
+}
+OMPSCOPE_EXPORT void mpi_probe_(P a, P b, P c, P d, P e) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_probe_");
+  forward_fortran(next, K::Probe, false, a, b, c, d, e);
+}
+OMPSCOPE_EXPORT void mpi_wait_(P a, P b, P c) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_wait_");
+  forward_fortran(next, K::Wait, false, a, b, c);
+}
+OMPSCOPE_EXPORT void mpi_waitall_(P a, P b, P c, P d) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_waitall_");
+  forward_fortran(next, K::Waitall, false, a, b, c, d);
+}
+OMPSCOPE_EXPORT void mpi_waitany_(P a, P b, P c, P d, P e) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_waitany_");
+  forward_fortran(next, K::Waitany, false, a, b, c, d, e);
+}
+OMPSCOPE_EXPORT void mpi_barrier_(P a, P b) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_barrier_");
+  forward_fortran(next, K::Barrier, false, a, b);
+}
+OMPSCOPE_EXPORT void mpi_bcast_(P a, P b, P c, P d, P e, P f) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_bcast_");
+  forward_fortran(next, K::Bcast, false, a, b, c, d, e, f);
+}
+OMPSCOPE_EXPORT void mpi_reduce_(P a, P b, P c, P d, P e, P f, P g, P h) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_reduce_");
+  forward_fortran(next, K::Reduce, false, a, b, c, d, e, f, g, h);
+}
+OMPSCOPE_EXPORT void mpi_allreduce_(P a, P b, P c, P d, P e, P f, P g) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_allreduce_");
+  forward_fortran(next, K::Allreduce, false, a, b, c, d, e, f, g);
+}
+OMPSCOPE_EXPORT void mpi_gather_(P a, P b, P c, P d, P e, P f, P g, P h, P i) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_gather_");
+  forward_fortran(next, K::Gather, false, a, b, c, d, e, f, g, h, i);
+}
+OMPSCOPE_EXPORT void mpi_allgather_(P a, P b, P c, P d, P e, P f, P g, P h) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_allgather_");
+  forward_fortran(next, K::Allgather, false, a, b, c, d, e, f, g, h);
+}
+OMPSCOPE_EXPORT void mpi_scatter_(P a, P b, P c, P d, P e, P f, P g, P h, P i) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_scatter_");
+  forward_fortran(next, K::Scatter, false, a, b, c, d, e, f, g, h, i);
+}
+OMPSCOPE_EXPORT void mpi_alltoall_(P a, P b, P c, P d, P e, P f, P g, P h) {
+  static void* const next = dlsym(RTLD_NEXT, "mpi_alltoall_");
+  forward_fortran(next, K::Alltoall, false, a, b, c, d, e, f, g, h);
 }

@@ -6,7 +6,7 @@ of 2 threads) is set here, as docs/mpi.md says a user sets it."""
 import argparse, json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_checks import Ctx, expect_error, fail, load, notes, pragma_lines, region_at, run  # noqa: E402
+from e2e_checks import Ctx, expect_error, fail, load, notes, parallel_regions, pragma_lines, region_at, run  # noqa: E402
 
 # Open MPI refuses to run as root without these two; CI runs the suite as root.
 ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
@@ -302,6 +302,25 @@ def scenario_mpi_trace(c):
     if p.stderr.count("wrote the job's trace of 2 ranks") < 1:
         fail(f"no rank of mpirun ompscope trace wrote the job's archive:\n{p.stderr}")
     check_job_trace(c, outside, "mpirun ompscope trace")
+
+def scenario_mpi_fortran(c):
+    """A gfortran program calling MPI through the Fortran bindings (Open MPI's call PMPI_ directly,
+    past the C wrappers): each rank's MPI time is measured, not called serial code, and rank 0,
+    with half rank 1's work, waits longer in MPI_Allreduce. One thread per rank."""
+    out = c.out("fortran")
+    run([c.bin, "profile", "-o", out, "--"] + mpirun(c, 2) + [c.prog("hybrid_fortran")],
+        env=dict(ROOT_ENV, OMP_NUM_THREADS="1"), check_rc=0)
+    mpi, loop = {}, {}
+    for rank in (0, 1):
+        report = load(os.path.join(out, f"rank-{rank}"))
+        program = report["program"]
+        mpi[rank] = program.get("mpi_s", {}).get("1", 0)
+        serial = program["serial_s"]["1"]
+        if mpi[rank] <= 0 or serial > 0.2 * mpi[rank]:
+            fail(f"rank {rank}: MPI {mpi[rank]:.4f} s, serial {serial:.4f} s: the Fortran calls are not MPI time")
+        loop[rank] = parallel_regions(report)[0]["time_s"]["1"]
+    if not mpi[0] - mpi[1] > 0.5 * (loop[1] - loop[0]):
+        fail(f"rank 0's MPI time {mpi[0]:.3f} s does not show its wait for rank 1 (loops {loop})")
 
 def scenario_mpi_launcher_bad_input(c):
     """A --launcher that cannot be used is refused in one line with exit 2, before any run; one
