@@ -165,6 +165,59 @@ TEST(Constructs, TasksAppearUnderTheBarrierAndTheTaskwaitTheyRanIn) {
   EXPECT_US(region.outside_constructs_s.at(1), 160);
 }
 
+TEST(Constructs, ARecursiveTaskTreeFoldsIntoItsOuterConstructs) {
+  // Region 0xA0 (50 → 310, one thread), barrier 0xB1 100 → 200. Task 80 (created at 0xF1) runs
+  // 110 → 130 and 170 → 190 and waits in taskwait 0xF3 120 → 180, in which task 81 (also 0xF1:
+  // the same function, one level down) runs 130 → 145 and 155 → 170 and waits in taskwait 0xF3
+  // 140 → 160, in which task 82 (0xF1) runs 145 → 155. Folded like a recursive call in a
+  // profile: one task node of 3 tasks and their own runs, 40 + 30 + 10, one taskwait whose 60 is
+  // the outer wait only (the inner one is inside it), and nothing nested deeper, whatever the
+  // depth.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  const auto taskwait = ompt_sync_region_taskwait;
+  LogBuilder b(1, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(50, 10, 2, 1, 0xA0)
+      .implicit_begin(50, 10, 11, 1, 0)
+      .task_create(60, 80, 11, 0xF1)
+      .sync_begin(100, ompt_sync_region_barrier_explicit, 0xB1)
+      .task_schedule(110, 11, ompt_task_switch, 80)
+      .task_create(115, 81, 80, 0xF1)
+      .sync_begin(120, taskwait, 0xF3)
+      .task_schedule(130, 80, ompt_task_switch, 81)
+      .task_create(135, 82, 81, 0xF1)
+      .sync_begin(140, taskwait, 0xF3)
+      .task_schedule(145, 81, ompt_task_switch, 82)
+      .task_schedule(155, 82, ompt_task_complete, 81)
+      .sync_end(160, taskwait, 0xF3)
+      .task_schedule(170, 81, ompt_task_complete, 80)
+      .sync_end(180, taskwait, 0xF3)
+      .task_schedule(190, 80, ompt_task_complete, 11)
+      .sync_end(200, ompt_sync_region_barrier_explicit, 0xB1)
+      .sync_begin(300, join)
+      .sync_end(310, join)
+      .implicit_end(310, 10, 11, 0)
+      .parallel_end(310, 10, 2, 0xA0)
+      .thread_end(1000);
+  const Report report = report_of(b.log(), 1);
+  const RegionReport& region = parallel_region(report);
+  ASSERT_EQ(region.constructs.size(), 1u);
+  const report::ConstructReport& barrier = region.constructs[0];
+  EXPECT_US(barrier.time_s.at(1), 100);
+  ASSERT_EQ(barrier.constructs.size(), 1u);
+  const report::ConstructReport& tasks = barrier.constructs[0];
+  EXPECT_EQ(tasks.kind, "task");
+  EXPECT_EQ(tasks.instances, 3u);
+  EXPECT_US(tasks.time_s.at(1), 40 + 30 + 10);
+  ASSERT_EQ(tasks.constructs.size(), 1u);
+  const report::ConstructReport& wait = tasks.constructs[0];
+  EXPECT_EQ(wait.kind, "taskwait");
+  EXPECT_US(wait.time_s.at(1), 60);
+  EXPECT_TRUE(wait.constructs.empty());
+}
+
 TEST(Constructs, SampledOutTasksHaveNoCreationSiteAndTakeNoneFromTheConstructTheyRanIn) {
   // Task sampling: the master records the creations of 50 and 51 at 0xE1; in barrier 0xB1 the
   // master runs a batch of 5 sampled-out tasks and the worker one of 3 (their records count them
