@@ -155,6 +155,26 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
         cause.hint = share < 0.995 ? fmt::format("{} ({:.0f}% of it)", p.hint, 100 * share) : p.hint;
       e.report.problems.push_back(std::move(p));
     }
+    // A task cause that no one node carries (a recursive function creates its tasks at two
+    // lines, each of them under several constructs) still names where its tasks are created:
+    // the creation sites (each with its share of the recorded tasks), when there are few.
+    if (is_task_cause(cause.kind) && cause.hint == whole.hint) {
+      std::map<std::string, double> sites;
+      for (const auto& [path, m] : measure) sites[construct_place(entries_.at(path).report)] += m / total;
+      if (!sites.empty() && sites.size() <= 3) {
+        std::vector<std::pair<std::string, double>> ranked(sites.begin(), sites.end());
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::string named;
+        const std::string_view lead = "the tasks created at ";
+        for (size_t k = 0; k < ranked.size(); ++k) {
+          std::string_view place = ranked[k].first;
+          if (k > 0 && place.starts_with(lead)) place.remove_prefix(lead.size());  // "… at a.c:16 and a.c:18"
+          named += fmt::format("{}{}{}", k == 0 ? "" : (k + 1 == ranked.size() ? " and " : ", "), place,
+                               ranked.size() > 1 ? fmt::format(" ({:.0f}%)", 100 * ranked[k].second) : "");
+        }
+        cause.hint = named + ": " + cause.hint;
+      }
+    }
   }
 }
 

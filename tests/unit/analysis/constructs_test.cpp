@@ -374,6 +374,37 @@ TEST(Constructs, AConstructCarriesNoMoreOfACauseThanItsOwnTime) {
   EXPECT_EQ(whole->hint, "the region's hint");
 }
 
+// A recursive function creates its tasks at two lines, fib.c:16 and fib.c:18, and they run
+// under the region and under a barrier: 40 + 35 recorded tasks from :16, 25 from :18. No node
+// carries most of the region's fine_grained_tasks, yet its hint names where the tasks are made.
+TEST(Constructs, ATaskCauseNoNodeCarriesNamesItsCreationSites) {
+  RegionRun run;
+  run.profile.time_s = 1;
+  const auto node = [&run](int parent, const std::string& path, const char* kind, int line, double instances) {
+    ConstructRun c;
+    c.parent = parent;
+    c.path = path;
+    c.kind = kind;
+    c.where.file = "/src/fib.c";
+    c.where.line = line;
+    c.instances = instances;
+    c.time_s = 0.1;
+    run.constructs.nodes.push_back(c);
+  };
+  node(-1, "/barrier fib.c:29", "barrier", 29, 1);
+  node(-1, "/task fib.c:16", "task", 16, 40);
+  node(0, "/barrier fib.c:29/task fib.c:16", "task", 16, 35);
+  node(-1, "/task fib.c:18", "task", 18, 25);
+  RegionReport region;
+  region.time_s[2] = 1;
+  region.problems.push_back(Problem{"fine_grained_tasks", 2, 0.5, 0.5, "the region's hint", {}});
+  ConstructReports reports;
+  reports.add({&run}, 2, run, 1, region);
+  reports.finish(region);
+  EXPECT_EQ(problem(region.problems, "fine_grained_tasks")->hint,
+            "the tasks created at fib.c:16 (75%) and fib.c:18 (25%): the region's hint");
+}
+
 // The same loop with 0.04 s of its own: a share cut below a tenth stays the region's.
 TEST(Constructs, AShareCutBelowATenthStaysTheRegions) {
   RegionRun run;
