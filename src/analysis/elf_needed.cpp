@@ -31,4 +31,33 @@ std::vector<std::string> elf_needed_libraries(const std::string& path) {
   return needed;
 }
 
+std::vector<ElfFunction> elf_functions(const std::string& path) {
+  std::vector<ElfFunction> functions;
+  elf_version(EV_CURRENT);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return functions;
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  if (elf && elf_kind(elf) == ELF_K_ELF) {
+    for (Elf64_Word wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
+      for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != wanted || shdr.sh_entsize == 0) continue;
+        Elf_Data* data = elf_getdata(scn, nullptr);
+        if (!data) continue;
+        for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; ++i) {
+          GElf_Sym sym;
+          if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
+          if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF || sym.st_value == 0) continue;
+          if (const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name); name && *name)
+            functions.push_back({name, sym.st_value, sym.st_size});
+        }
+      }
+      if (!functions.empty()) break;
+    }
+  }
+  if (elf) elf_end(elf);
+  close(fd);
+  return functions;
+}
+
 }  // namespace ompscope::analysis

@@ -20,6 +20,16 @@ struct Symbolizer::ModuleState {
   // on the call itself: a GCC-built module (it needs libgomp) is looked up at the return
   // address, any other at the byte before it.
   bool gcc_line_convention = false;
+  // The module's user functions at the first line of each (clang's outlined bodies are named
+  // after no function: the one they were outlined from is the function of their file whose
+  // first line is the last before theirs). Read on first need.
+  struct FunctionLine {
+    std::string file;
+    int line = 0;
+    std::string name;
+  };
+  std::vector<FunctionLine> function_lines;
+  bool function_lines_read = false;
 };
 
 std::string enclosing_function(const char* name);
@@ -185,6 +195,32 @@ const SourceLocation& Symbolizer::resolve_call(uint64_t address) {
   return location;
 }
 
+namespace {
+
+// The user function of a module that holds `line` of `file`: of the functions whose first line is
+// in that file, the one starting last at or before `line` (C and C++ functions do not nest;
+// a lambda's body is its own function). Empty when none does.
+std::string function_holding(Symbolizer::ModuleState& module, const std::string& path, const std::string& file, int line) {
+  if (!module.function_lines_read) {
+    module.function_lines_read = true;
+    static const uintptr_t shift = own_executable_bias();
+    for (const ElfFunction& f : elf_functions(path)) {
+      if (f.name.empty() || f.name[0] == '.' || is_outlined_body_name(f.name) || f.name.starts_with("__kmpc") ||
+          f.name.starts_with("__omp"))
+        continue;
+      std::pair<std::string, int> at{"", 0};
+      backtrace_pcinfo(module.state, static_cast<uintptr_t>(f.address) + shift, on_outer_line, ignore_error, &at);
+      if (at.second > 0) module.function_lines.push_back({at.first, at.second, enclosing_function(f.name.c_str())});
+    }
+  }
+  const Symbolizer::ModuleState::FunctionLine* best = nullptr;
+  for (const auto& f : module.function_lines)
+    if (f.file == file && f.line <= line && (!best || f.line > best->line)) best = &f;
+  return best ? best->name : std::string();
+}
+
+}  // namespace
+
 void Symbolizer::locate(SourceLocation& location, uint64_t address, bool call_itself) {
   if (address == 0) return;
   const Lookup found = find(address);
@@ -208,6 +244,10 @@ void Symbolizer::locate(SourceLocation& location, uint64_t address, bool call_it
     if (probe.found && earlier.line != 0 && earlier.file == location.file) location.line = earlier.line;
   }
   if (location.function.empty()) backtrace_syminfo(state, pc, on_syminfo, ignore_error, &location);
+  // A call inside clang's outlined body: the user function it was outlined from.
+  if (is_outlined_body_name(location.function) && info.found && location.line > 0)
+    if (std::string user = function_holding(*found.state, m.path, location.file, location.line); !user.empty())
+      location.function = std::move(user);
   if (gcc && info.found && location.line > 0) location.line = directive_line(state, pc, location.file, location.line);
 }
 
@@ -250,6 +290,7 @@ uint64_t Symbolizer::outlined_body_entry(uint64_t address) {
   return entry;
 }
 
+
 const SourceLocation& Symbolizer::resolve_body(uint64_t entry) {
   auto cached = body_cache_.find(entry);
   if (cached != body_cache_.end()) return cached->second;
@@ -269,6 +310,9 @@ const SourceLocation& Symbolizer::resolve_body(uint64_t entry) {
   // GCC names a body after the function it was outlined from; clang's name says nothing.
   const size_t gcc = symbol.name.find("._omp_fn.");
   location.function = gcc != std::string::npos ? demangle(symbol.name.substr(0, gcc).c_str()) : std::string();
+  // clang's says nothing: the function of the file around the directive's line.
+  if (location.function.empty() && info.found && location.line > 0)
+    location.function = function_holding(*found.state, found.module->path, location.file, location.line);
   return location;
 }
 

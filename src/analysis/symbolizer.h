@@ -49,8 +49,10 @@ class Symbolizer {
   // table; `function` is the user function it was outlined from where the symbol says so (GCC).
   const SourceLocation& resolve_body(uint64_t entry);
 
- private:
+ // Per module: its libbacktrace state and what was read of it (symbolizer.cpp).
   struct ModuleState;
+
+ private:
   std::vector<ModuleRange> modules_;
   std::vector<std::unique_ptr<ModuleState>> states_;  // parallel to modules_, created lazily
   std::unordered_map<uint64_t, SourceLocation> cache_;
