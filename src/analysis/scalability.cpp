@@ -2,9 +2,11 @@
 
 #include "analysis/construct_report.h"
 #include "analysis/duration_text.h"
+#include "analysis/source_excerpt.h"
 #include "analysis/task_diagnoses.h"
 #include "common/thread_count_phrase.h"
 #include "common/version.h"
+#include "report/findings.h"
 
 #include <fmt/format.h>
 
@@ -561,6 +563,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   }
   report.threads.assign(thread_set.begin(), thread_set.end());
 
+  std::map<int, double> serial_spread;  // max − min of the serial time over the repeats
   for (const auto& [t, analyses] : by_threads) {
     std::vector<double> wall, serial, mpi;
     bool any_mpi = false;
@@ -572,6 +575,8 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     }
     report.program_time_s[t] = median(wall);
     report.serial_s[t] = median(serial);
+    if (serial.size() > 1) serial_spread[t] = *std::max_element(serial.begin(), serial.end()) -
+                                              *std::min_element(serial.begin(), serial.end());
     if (any_mpi) report.mpi_s[t] = median(mpi);
     report.program_threads[t] = analyses.front()->threads;
   }
@@ -617,6 +622,12 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       const RegionRun* typical = &typical_repeat(repeats);
       const double time = typical->profile.time_s;
       region.time_s[t] = time;
+      if (repeats.size() > 1) {
+        const auto [low, high] = std::minmax_element(repeats.begin(), repeats.end(), [](const RegionRun* a, const RegionRun* b) {
+          return a->profile.time_s < b->profile.time_s;
+        });
+        region.time_spread_s[t] = (*high)->profile.time_s - (*low)->profile.time_s;
+      }
       region.instances_at[t] = first.profile.instances;
       if (first.sampled()) region.recorded_instances_at[t] = first.profile.recorded_instances;
       region.per_thread[t] = typical->profile.per_thread;
@@ -676,6 +687,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       }
     }
     serial.instances = 1;
+    serial.time_spread_s = serial_spread;
     report.regions.push_back(std::move(serial));
   }
 
@@ -776,6 +788,19 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
                               {}});
       break;
     }
+  // Each region's causes by gain at the ranked count first, then at the other counts, largest
+  // first, each by gain: the first row a reader sees is the region's top cause where regions are
+  // ranked (not a fork/join overhead at 1 thread).
+  const int ranked = report::ranked_count(report);
+  for (RegionReport& r : report.regions)
+    std::stable_sort(r.problems.begin(), r.problems.end(), [ranked](const Problem& a, const Problem& b) {
+      if ((a.threads == ranked) != (b.threads == ranked)) return a.threads == ranked;
+      if (a.threads != b.threads) return a.threads > b.threads;
+      return a.gain_s > b.gain_s;
+    });
+  report.findings = report::build_findings(report);
+  // The code beside the findings and the constructs (the files the debug info names).
+  attach_source_excerpts(report);
   return report;
 }
 

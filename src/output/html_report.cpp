@@ -64,6 +64,20 @@ svg.chart text { fill: #222; }
 td.model { min-width: 16em; border-left: 2px solid #dde1e6; }
 .model-formula { white-space: nowrap; }
 .model-about { color: #666; font-size: 12px; }
+ol.findings { margin: 0 0 6px; padding-left: 22px; }
+ol.findings > li { margin: 0 0 10px; }
+.finding-line strong.cause { font-weight: 600; }
+.action { font-weight: 600; }
+.certainty { color: #555; font-size: 12.5px; font-weight: normal; }
+details.runs > summary { cursor: pointer; color: #444; }
+details.runs > summary h2 { display: inline; margin-right: 8px; }
+.certainty.within_noise { color: #8a5300; }
+pre.source { background: #f6f8fa; border: 1px solid #e3e6ea; border-radius: 4px; padding: 4px 8px; margin: 4px 0 0;
+             font: 12px/1.4 "DejaVu Sans Mono", Menlo, Consolas, monospace; overflow-x: auto; }
+pre.source .named { background: #fff3bf; display: inline-block; min-width: 100%; }
+.source-missing { color: #8a5300; font-size: 12.5px; }
+.legend-note { color: #555; font-size: 12.5px; margin: 4px 0; }
+code.source-line { color: #555; background: #f6f8fa; padding: 0 4px; border-radius: 3px; }
 )css";
 
 std::string page_title(const Report& report) {
@@ -86,13 +100,16 @@ std::string render_html_report(const Report& report) {
       "<style>{}</style>\n</head>\n<body>\n",
       html_escape(page_title(report)), kStyle);
   html += header_section(report);
+  // The order of the text report: findings, runs, the program, ranks, regions with their
+  // causes, notes (the charts go with the program and regions they draw).
+  html += findings_section(report);
   html += runs_section(report);
-  html += notes_section(report);
   html += program_section(report);
   html += ranks_section(report);
   html += plots_section(report);
   html += regions_section(report);
   html += diagnosis_section(report);
+  html += notes_section(report);
   return html + "</body>\n</html>\n";
 }
 

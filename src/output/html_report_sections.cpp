@@ -66,7 +66,7 @@ std::string details_text(const std::vector<std::pair<std::string, double>>& deta
     const std::string shown = key.ends_with("_s") ? format_seconds(value) : fmt::format("{:g}", value);
     parts.push_back(fmt::format("<span class=\"detail\">{}: {}</span>", html_escape(key), html_escape(shown)));
   }
-  return fmt::format("{}", fmt::join(parts, ", "));
+  return parts.empty() ? std::string(kMissing) : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 // Parallel regions are the rule; any other kind (the "serial" pseudo-region) is tagged.
@@ -88,18 +88,35 @@ std::string function_html(const RegionReport& region, const char* css_class) {
                      html_escape(name));
 }
 
+// An excerpt as a <pre>, its named line marked; "source not found" where it has none.
+std::string source_html(const report::SourceExcerpt& excerpt) {
+  if (!excerpt.found())
+    return fmt::format("<div class=\"source-missing\">{}</div>\n", html_escape(excerpt_lines(excerpt).front()));
+  const std::vector<std::string> lines = excerpt_lines(excerpt);
+  std::string html = fmt::format("<pre class=\"source\" title=\"{}\">", html_escape(excerpt.file));
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const bool named = excerpt.first_line + static_cast<int>(i) == excerpt.line;
+    html += named ? "<span class=\"named\">" + html_escape(lines[i]) + "</span>" : html_escape(lines[i]);
+    html += "\n";
+  }
+  return html + "</pre>\n";
+}
+
 std::string hints_table(const std::vector<report::Problem>& problems, const Report& report) {
   std::string html =
-      "<table class=\"hints\"><thead><tr><th>Cause</th><th>Threads</th><th>Time</th><th>Gain</th>"
+      "<table class=\"hints\"><thead><tr><th>Cause</th><th>Threads</th>"
+      "<th title=\"what the cause costs as measured (Y of gain X of Y)\">Cost (Y)</th>"
+      "<th title=\"wall time saved if the cause vanished (X of gain X of Y)\">Gain (X)</th>"
       "<th>Hint</th><th>Details</th></tr></thead><tbody>\n";
   for (const report::Problem& problem : problems) {
     const report::Cause& cause = problem.kind.cause();
     html += fmt::format(
         "<tr class=\"hint\" data-kind=\"{}\"><td><span class=\"swatch\" style=\"background:{}\"></span>{}</td>"
-        "<td class=\"num\">{}{}</td><td class=\"num\">{}</td><td class=\"num gain\">{}</td><td>{}</td><td>{}</td></tr>\n",
+        "<td class=\"num\">{}{}</td><td class=\"num\">{} <small>{}</small></td><td class=\"num gain\">{}</td>"
+        "<td>{}</td><td>{}</td></tr>\n",
         html_escape(cause.kind), html_escape(cause.color), html_escape(cause.label), problem.threads,
         report.oversubscribed(problem.threads) ? std::string(" ") + kOversubscribedBadge : "",
-        format_seconds(problem.time_s), format_seconds(problem.gain_s), html_escape(problem.hint),
+        format_seconds(problem.time_s), cost_unit(cause), format_seconds(problem.gain_s), html_escape(problem.hint),
         details_text(problem.details));
   }
   return html + "</tbody></table>\n";
@@ -168,11 +185,44 @@ std::string header_section(const Report& report) {
   return html + "</dl>\n</header>\n";
 }
 
+std::string findings_section(const Report& report) {
+  if (report.regions.empty() && report.findings.empty()) return {};
+  if (report.findings.empty())
+    return fmt::format("<section id=\"findings\">\n<h2>Findings</h2>\n<p class=\"empty\">{}</p>\n</section>\n",
+                       html_escape(no_findings_text(report)));
+  std::string html = fmt::format("<section id=\"findings\">\n<h2>Findings</h2>\n<p class=\"findings-heading\">{}</p>\n"
+                                 "<ol class=\"findings\">\n",
+                                 html_escape(findings_heading(report)));
+  for (const report::Finding& f : report.findings) {
+    const report::Cause& cause = f.kind.cause();
+    html += fmt::format(
+        "<li class=\"finding\" data-kind=\"{}\" data-region=\"{}\"><div class=\"finding-line\"><span class=\"swatch\" "
+        "style=\"background:{}\"></span><strong class=\"cause\">{}</strong> <code class=\"where\" title=\"{}\">{}</code>: "
+        "gain <strong class=\"gain\">{}</strong>{} → <span class=\"action\">{}</span> "
+        "<span class=\"certainty {}\">[{}]</span></div>\n",
+        html_escape(cause.kind), html_escape(f.region), html_escape(cause.color), html_escape(cause.label),
+        html_escape(f.file.empty() ? f.function : fmt::format("{}:{}", f.file, f.line)), html_escape(finding_place(f)),
+        format_seconds(f.gain_s),
+        f.run_share > 0 ? fmt::format(" ({} of the run)", format_percent(f.run_share)) : "", html_escape(f.action),
+        html_escape(f.certainty), html_escape(certainty_text(f)));
+    if (f.source) html += source_html(*f.source);
+    html += "</li>\n";
+  }
+  return html + fmt::format("</ol>\n<p class=\"legend-note\">{}. The figures below are the evidence.</p>\n</section>\n",
+                            html_escape(gain_legend()));
+}
+
 std::string runs_section(const Report& report) {
   if (report.runs.empty()) return {};
-  std::string html =
-      "<section id=\"runs\">\n<h2>Runs</h2>\n<table class=\"runs\"><thead><tr><th>Threads</th><th>Repeat</th>"
-      "<th>Wall time</th><th>Status</th><th>Events</th><th>Dropped events</th><th>Log</th></tr></thead><tbody>\n";
+  // Folded when every run went well: the findings and their evidence come first.
+  const auto failed =
+      std::count_if(report.runs.begin(), report.runs.end(), [](const report::RunRecord& run) { return run.failed(); });
+  std::string html = fmt::format(
+      "<section id=\"runs\">\n<details class=\"runs\"{}><summary><h2>Runs</h2> {} run{}{}</summary>\n"
+      "<table class=\"runs\"><thead><tr><th>Threads</th><th>Repeat</th>"
+      "<th>Wall time</th><th>Status</th><th>Events</th><th>Dropped events</th><th>Log</th></tr></thead><tbody>\n",
+      failed ? " open" : "", report.runs.size(), report.runs.size() == 1 ? "" : "s",
+      failed ? fmt::format(", {} failed", failed) : std::string(", all ok"));
   for (const report::RunRecord& run : report.runs) {
     const std::string outcome = run_outcome(run);
     html += fmt::format(
@@ -183,7 +233,7 @@ std::string runs_section(const Report& report) {
         run.failed() ? fmt::format("<strong>failed: {}</strong>", html_escape(outcome)) : html_escape(outcome),
         run.events, run.dropped_events > 0 ? " dropped" : "", run.dropped_events, html_escape(run.log));
   }
-  return html + "</tbody></table>\n</section>\n";
+  return html + "</tbody></table>\n</details>\n</section>\n";
 }
 
 std::string ranks_section(const Report& report) {
@@ -317,9 +367,18 @@ std::string construct_items(const std::vector<report::ConstructReport>& construc
         causes += fmt::format(" <span class=\"badge cause\" title=\"{}\">{} {}</span>", html_escape(p.hint),
                               html_escape(std::string(p.kind.name())), format_seconds(p.gain_s));
     if ((!time || *time < floor) && causes.empty()) continue;
+    std::string code;
+    if (c.source) {
+      const std::string text = c.source->found() ? named_line(*c.source) : excerpt_lines(*c.source).front();
+      // The named line beside the construct; on hover, its file and the lines around it.
+      std::string around = c.source->file;
+      for (const std::string& l : excerpt_lines(*c.source)) around += "\n" + l;
+      if (!text.empty())
+        code = fmt::format(" <code class=\"source-line\" title=\"{}\">{}</code>", html_escape(around), html_escape(text));
+    }
     const std::string line =
-        fmt::format("<span class=\"construct-kind\">{}</span> <code>{}</code> {} · {}×{}", html_escape(c.kind),
-                    html_escape(construct_location(c)), seconds_or_missing(time), c.instances, causes);
+        fmt::format("<span class=\"construct-kind\">{}</span> <code>{}</code> {} · {}×{}{}", html_escape(c.kind),
+                    html_escape(construct_location(c)), seconds_or_missing(time), c.instances, causes, code);
     const std::string inner = construct_items(c.constructs, t, floor);
     if (inner.empty())
       html += "<li>" + line + "</li>\n";
@@ -367,7 +426,8 @@ std::string diagnosis_section(const Report& report) {
     articles += "</article>\n";
   }
   if (articles.empty()) return {};
-  return "<section id=\"diagnosis\">\n<h2>Diagnosis and hints per region</h2>\n" + articles + "</section>\n";
+  return "<section id=\"diagnosis\">\n<h2>Diagnosis and hints per region</h2>\n<p class=\"legend-note\">" +
+         html_escape(gain_legend()) + ".</p>\n" + articles + "</section>\n";
 }
 
 }  // namespace ompscope::output

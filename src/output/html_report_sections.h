@@ -10,6 +10,10 @@ namespace ompscope::output {
 // Command, thread counts (oversubscribed ones labelled), cores, and how many runs failed.
 std::string header_section(const report::Report& report);
 
+// The report's opening list (Report::findings): per finding its cause, place, gain, share of the
+// run, first action and certainty, with the source lines it names; what "gain" means.
+std::string findings_section(const report::Report& report);
+
 // One row per run, failed runs highlighted with what ended them.
 std::string runs_section(const report::Report& report);
 

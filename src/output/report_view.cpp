@@ -4,6 +4,10 @@
 
 #include <array>
 
+#include "common/thread_count_phrase.h"
+#include "output/display_format.h"
+#include "report/findings.h"
+
 namespace ompscope::output {
 
 std::string region_location(const report::RegionReport& region) {
@@ -63,6 +67,68 @@ std::string note_sentence(const report::Note& note, std::size_t max_items) {
   for (std::size_t i = 0; i < shown; ++i) text += (i ? "; " : "") + note.items[i];
   if (shown < note.items.size()) text += fmt::format("; and {} more (report.json)", note.items.size() - shown);
   return text;
+}
+
+std::string finding_place(const report::Finding& finding) {
+  const std::string fn = short_function(finding.function);
+  if (finding.file.empty()) return fn.empty() ? "in " + finding.region : fn;
+  const auto slash = finding.file.rfind('/');
+  std::string where = slash == std::string::npos ? finding.file : finding.file.substr(slash + 1);
+  if (finding.line > 0) where += fmt::format(":{}", finding.line);
+  return fn.empty() ? "at " + where : fmt::format("at {} in {}", where, fn);
+}
+
+std::string certainty_text(const report::Finding& finding) {
+  const std::string repeats = fmt::format("{} repeats", finding.repeats);
+  const std::string spread = format_seconds(finding.spread_s);
+  if (finding.certainty == "firm") return fmt::format("firm: gain over 3× the spread of {} ({})", repeats, spread);
+  if (finding.certainty == "likely") return fmt::format("likely: gain above the spread of {} ({})", repeats, spread);
+  if (finding.certainty == "within_noise")
+    return fmt::format("unsure: gain within the spread of {} ({}); measure more repeats (-r 5)", repeats, spread);
+  return "one run: no spread to compare with (ompscope scale -r 3 repeats each count)";
+}
+
+std::string findings_heading(const report::Report& report) {
+  const int t = report.findings.empty() ? 0 : report.findings.front().threads;
+  const auto run = report.program_time_s.find(t);
+  return fmt::format("findings at {}{}{}, by the wall time each would save", threads_phrase(t),
+                     report.oversubscribed(t) ? " (oversubscribed)" : "",
+                     run == report.program_time_s.end() ? std::string()
+                                                        : " (the run took " + format_seconds(run->second) + " there)");
+}
+
+std::string no_findings_text(const report::Report& report) {
+  const int t = report::ranked_count(report);
+  if (t == 0) return "findings: none (the report names no thread count)";
+  return fmt::format("findings: no cause costs 1% of the run at {}", threads_phrase(t));
+}
+
+std::string_view cost_unit(const report::Cause& cause) { return cause.time_in_thread_seconds ? "thread time" : "wall time"; }
+
+std::string gain_legend() {
+  return "gain X of Y: X is the wall time the run would save at that thread count if the cause vanished (the "
+         "prediction); Y is what the cause cost in the runs, in wall time of the region, or in thread time summed "
+         "over the team's threads (marked so), which can exceed the region's time";
+}
+
+std::vector<std::string> excerpt_lines(const report::SourceExcerpt& excerpt) {
+  if (!excerpt.found()) return {excerpt.missing.empty() ? "source not found: " + excerpt.file : excerpt.missing};
+  std::vector<std::string> out;
+  const int last = excerpt.first_line + static_cast<int>(excerpt.lines.size()) - 1;
+  const std::size_t width = std::to_string(last).size();
+  for (std::size_t i = 0; i < excerpt.lines.size(); ++i) {
+    const int n = excerpt.first_line + static_cast<int>(i);
+    out.push_back(fmt::format("{} {:>{}} | {}", n == excerpt.line ? ">" : " ", n, width, excerpt.lines[i]));
+  }
+  return out;
+}
+
+std::string named_line(const report::SourceExcerpt& excerpt) {
+  const int i = excerpt.line - excerpt.first_line;
+  if (!excerpt.found() || i < 0 || i >= static_cast<int>(excerpt.lines.size())) return {};
+  const std::string& text = excerpt.lines[static_cast<std::size_t>(i)];
+  const auto start = text.find_first_not_of(" \t");
+  return start == std::string::npos ? std::string() : text.substr(start);
 }
 
 }  // namespace ompscope::output

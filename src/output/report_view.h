@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/report.h"
 
@@ -30,5 +31,31 @@ std::string run_outcome(const report::RunRecord& run);
 // A note as one sentence: its text, then what it is about. At most `max_items` items are named,
 // then how many more there are (0: all).
 std::string note_sentence(const report::Note& note, std::size_t max_items = 0);
+
+// A finding's place in one phrase: "at imbalanced_loop.c:24 in main" (the file without its
+// directories; the function without its parameters), "(outside parallel regions)" for serial code.
+std::string finding_place(const report::Finding& finding);
+
+// How sure a finding is, in words, from its certainty, repeats and spread:
+// "firm: gain over 3× the spread of 3 repeats (1.20 ms)", "one run: no spread to compare with (ompscope scale -r 3 ...)".
+std::string certainty_text(const report::Finding& finding);
+
+// The heading of the findings list: "findings at 2 threads, by the wall time each would save".
+std::string findings_heading(const report::Report& report);
+// What a report with no finding says instead of the list.
+std::string no_findings_text(const report::Report& report);
+
+// "wall time" or "thread time": what a cause's time_s (the Y of "gain X of Y") measures.
+std::string_view cost_unit(const report::Cause& cause);
+
+// The sentence that explains "gain X of Y" (shown once per report, in every format).
+std::string gain_legend();
+
+// An excerpt's lines as "  23 | text", the named line marked "> " (text and HTML alike); one
+// line "source not found: ..." where it has none.
+std::vector<std::string> excerpt_lines(const report::SourceExcerpt& excerpt);
+
+// The line an excerpt is about, without its indentation ("" where it has none).
+std::string named_line(const report::SourceExcerpt& excerpt);
 
 }  // namespace ompscope::output

@@ -118,6 +118,10 @@ void render_constructs(std::string& out, const std::vector<report::ConstructRepo
     for (const report::Problem& p : c.problems)
       if (shown(p)) out += fmt::format("   {} {} {}", st.red("▸"), p.kind.name(), format_seconds(p.gain_s));
     out += "\n";
+    if (c.source) {
+      const std::string code = c.source->found() ? named_line(*c.source) : excerpt_lines(*c.source).front();
+      if (!code.empty()) out += st.dim(fmt::format("           {}  | {}", std::string(2 * depth, ' '), code)) + "\n";
+    }
     render_constructs(out, c.constructs, t, floor, cause_floor, depth + 1, st);
   }
 }
@@ -137,6 +141,27 @@ std::string render_text_report(const Report& report, const TextOptions& options)
   if (report.cores > 0) out += fmt::format("   cores: {}", report.cores);
   if (!report.runtime.empty()) out += "   runtime: " + report.runtime;
   out += "\n";
+
+  // The findings first: what to change, where, what it would win, how sure that is.
+  if (!report.regions.empty() || !report.findings.empty()) {
+    out += "\n";
+    if (report.findings.empty()) {
+      out += st.bold(no_findings_text(report)) + "\n";
+    } else {
+      out += st.bold(findings_heading(report)) + "\n";
+      int n = 0;
+      for (const report::Finding& f : report.findings) {
+        out += fmt::format("  {}. {} {}: gain {}{} → {} {}\n", ++n, st.red(std::string(f.kind.cause().label)),
+                           finding_place(f), format_seconds(f.gain_s),
+                           f.run_share > 0 ? fmt::format(" ({} of the run)", format_percent(f.run_share)) : "",
+                           st.bold(f.action), st.dim("[" + certainty_text(f) + "]"));
+        if (f.source)
+          for (const std::string& line : excerpt_lines(*f.source)) out += st.dim("     " + line) + "\n";
+      }
+      out += st.dim(gain_legend() + ". The figures below are the evidence.") + "\n";
+    }
+    out += "\n";
+  }
 
   for (const report::RunRecord& run : report.runs) {
     if (!run.failed() && run.observed) continue;
@@ -181,6 +206,7 @@ std::string render_text_report(const Report& report, const TextOptions& options)
     out += "\nno parallel region was observed\n";
   } else {
     out += "\n" + st.bold(threads.size() > 1 ? "regions ranked by the time that could be won back" : "parallel regions") + "\n";
+    out += st.dim(gain_legend()) + ".\n";
     std::size_t shown = 0;
     for (const report::RegionReport& region : report.regions) {
       if (shown++ == options.max_regions) {
@@ -235,8 +261,8 @@ std::string render_text_report(const Report& report, const TextOptions& options)
           if (p.threads != t) continue;
           if (p.gain_s < floor) continue;
           const std::string at = threads.size() > 1 ? " at " + threads_in_words(t, report) : "";
-          out += fmt::format("         {} {}{}: gain {} of {}\n", st.red("▸"), st.bold(std::string(p.kind.name())), at,
-                             format_seconds(p.gain_s), format_seconds(p.time_s));
+          out += fmt::format("         {} {}{}: gain {} of {} {}\n", st.red("▸"), st.bold(std::string(p.kind.name())), at,
+                             format_seconds(p.gain_s), format_seconds(p.time_s), cost_unit(p.kind.cause()));
           out += st.dim("           " + p.hint) + "\n";
         }
         const auto lost = region.time_lost_s.find(t);

@@ -30,6 +30,9 @@ struct Cause {
   std::string_view color;  // CSS colour of its bars, legend swatch and hint rows
   bool overhead;           // costs time at any thread count, 1 included (so it may exceed the time lost)
   CauseCap cap;
+  // What Problem::time_s (the Y of "gain X of Y") measures: the region's wall time, or thread
+  // time summed over the team (which can exceed the region's time). Gains are always wall time.
+  bool time_in_thread_seconds = false;
 };
 
 // In the order bars stack them: synchronisation first, then tasks, then work, then serial code.
@@ -39,12 +42,12 @@ inline constexpr std::array kCauses{
     Cause{"barrier_overhead", "barrier overhead", "#f28e2b", true, CauseCap::kRegionLoss},
     Cause{"fork_join_overhead", "fork/join overhead", "#edc948", true, CauseCap::kRegionLoss},
     Cause{"thread_creation", "thread creation", "#d4a6c8", true, CauseCap::kRegionLoss},
-    Cause{"lock_contention", "lock contention", "#b07aa1", false, CauseCap::kRegionLoss},
-    Cause{"lock_overhead", "lock overhead", "#ff9da7", true, CauseCap::kRegionLoss},
-    Cause{"fine_grained_tasks", "fine-grained tasks", "#4e79a7", true, CauseCap::kTimeLost},
-    Cause{"coarse_grained_tasks", "coarse-grained tasks", "#76b7b2", false, CauseCap::kRegionLoss},
-    Cause{"task_creation_bottleneck", "task creation bottleneck", "#59a14f", false, CauseCap::kRegionLoss},
-    Cause{"work_inflation", "work inflation", "#b6992d", false, CauseCap::kRegionLoss},
+    Cause{"lock_contention", "lock contention", "#b07aa1", false, CauseCap::kRegionLoss, true},
+    Cause{"lock_overhead", "lock overhead", "#ff9da7", true, CauseCap::kRegionLoss, true},
+    Cause{"fine_grained_tasks", "fine-grained tasks", "#4e79a7", true, CauseCap::kTimeLost, true},
+    Cause{"coarse_grained_tasks", "coarse-grained tasks", "#76b7b2", false, CauseCap::kRegionLoss, true},
+    Cause{"task_creation_bottleneck", "task creation bottleneck", "#59a14f", false, CauseCap::kRegionLoss, true},
+    Cause{"work_inflation", "work inflation", "#b6992d", false, CauseCap::kRegionLoss, true},
     Cause{"serial_code", "serial code", "#9c755f", false, CauseCap::kSerialTime},
 };
 

@@ -157,6 +157,18 @@ struct ScalingModel {
   std::string verdict_withheld;
 };
 
+// A few lines of the source file a report names (a construct's directive, a finding's place),
+// read by the analysis (analysis/source_excerpt.h) from the file the debug info names. `lines`
+// empty: the file was not found where the debug info says (the reason is in `missing`).
+struct SourceExcerpt {
+  std::string file;                // the path read (as the debug info names it)
+  int line = 0;                    // the line it is about
+  int first_line = 0;              // the number of lines[0]
+  std::vector<std::string> lines;  // as in the file, without their line ends
+  std::string missing;             // why there are no lines ("source not found: <path>")
+  bool found() const { return !lines.empty(); }
+};
+
 // A construct inside a region, at its own line (docs/source-locations.md, "Constructs inside a
 // region"): kind loop, single, sections, masked, barrier, join_barrier (the region's end),
 // taskwait, taskgroup, critical, lock, ..., or task (the tasks created at `line`, under the
@@ -173,6 +185,7 @@ struct ConstructReport {
   std::map<int, double> time_s;
   std::vector<Problem> problems;
   std::vector<ConstructReport> constructs;  // inside it, by time at the largest count
+  std::optional<SourceExcerpt> source;      // its directive and the lines around it; absent: no file:line
 };
 
 // One rank of an MPI job in a merged report (docs/mpi.md, "Merged report"): its time and causes in
@@ -221,6 +234,9 @@ struct RegionReport {
   // the rank imbalance, max − mean over ranks of their time (a rank without the region counts 0).
   std::vector<RankTime> ranks;
   std::map<int, double> rank_imbalance_s;
+  // How much the region's time varied over the repeats at each count: max − min of the repeats'
+  // times (absent where one run was measured at that count).
+  std::map<int, double> time_spread_s;
 
   double largest_gain(int threads) const {
     double g = 0;
@@ -267,6 +283,28 @@ struct BenchCosts {
   std::string measured_at;
 };
 
+// One line of the report's opening list: a cause of one region at the count regions are ranked
+// at, placed at the construct that carries most of it (report/findings.h builds the list).
+struct Finding {
+  explicit Finding(CauseKind cause) : kind(cause) {}
+  CauseKind kind;
+  std::string region;            // the region's id
+  int threads = 0;               // the count it was found at (the ranked count)
+  std::string file;              // where: the construct carrying most of it, else the region
+  int line = 0;
+  std::string function;
+  double gain_s = 0;             // wall time saved at `threads` if the cause vanished
+  double time_s = 0;             // what the cause costs as measured (Problem::time_s)
+  double run_share = 0;          // gain_s ÷ the program's time at `threads`; 0: unknown
+  std::string action;            // the first action of its hint, without its explanations
+  std::string hint;              // the whole hint
+  // How sure: the gain beside the spread of the region's time over the repeats at `threads`.
+  int repeats = 0;               // runs at `threads` (observed)
+  double spread_s = 0;           // max − min of the region's time over them; 0 with one run
+  std::string certainty;         // "firm" (gain ≥ 3 spreads), "likely" (≥ 1), "within_noise", "one_run"
+  std::optional<SourceExcerpt> source;  // the lines at file:line
+};
+
 struct Report {
   std::string version;  // of the tool that built the report
   std::vector<std::string> command;
@@ -295,6 +333,9 @@ struct Report {
   std::vector<Note> notes;
   std::string runtime;  // as the runtime named itself
   std::optional<BenchCosts> bench;  // absent: no bench cached for this runtime on this machine
+  // The report's opening list: at most kMaxFindings causes over all regions, by gain at the
+  // ranked count (summary_threads.front()), each worth at least 1% of the run there.
+  std::vector<Finding> findings;
 
   bool oversubscribed(int t) const { return cores > 0 && t > cores; }
 };

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/version.h"
+#include "report/findings.h"
 
 namespace ompscope::report {
 namespace {
@@ -257,6 +258,41 @@ Problem read_problem(const json& p) {
   return problem;
 }
 
+std::optional<SourceExcerpt> read_source(const json& owner) {
+  const json* s = member(owner, "source");
+  if (s == nullptr) return std::nullopt;
+  if (!s->is_object()) throw Bad("\"source\" is not an object");
+  SourceExcerpt excerpt;
+  excerpt.file = get<std::string>(*s, "file", "");
+  excerpt.line = get(*s, "line", 0);
+  excerpt.first_line = get(*s, "first_line", 0);
+  excerpt.lines = get(*s, "lines", std::vector<std::string>{});
+  excerpt.missing = get<std::string>(*s, "missing", "");
+  return excerpt;
+}
+
+Finding read_finding(const json& f) {
+  const std::string kind = get<std::string>(f, "kind", "");
+  const auto cause = CauseKind::from_name(kind);
+  if (!cause) throw Bad(fmt::format("a finding names a cause this version does not know: \"{}\"", kind));
+  Finding finding{*cause};
+  finding.region = get<std::string>(f, "region", "");
+  finding.threads = get(f, "threads", 0);
+  finding.file = get<std::string>(f, "file", "");
+  finding.line = get(f, "line", 0);
+  finding.function = get<std::string>(f, "function", "");
+  finding.gain_s = get(f, "gain_s", 0.0);
+  finding.time_s = get(f, "time_s", 0.0);
+  finding.run_share = get(f, "run_share", 0.0);
+  finding.action = get<std::string>(f, "action", "");
+  finding.hint = get<std::string>(f, "hint", "");
+  finding.repeats = get(f, "repeats", 1);
+  finding.spread_s = get(f, "spread_s", 0.0);
+  finding.certainty = get<std::string>(f, "certainty", certainty_of(finding.gain_s, finding.spread_s, finding.repeats));
+  finding.source = read_source(f);
+  return finding;
+}
+
 // A construct and what is inside it; a tree deeper than any program's nesting is refused.
 ConstructReport read_construct(const json& c, int depth) {
   if (depth > 64) throw Bad("\"constructs\" are nested more than 64 deep");
@@ -269,6 +305,7 @@ ConstructReport read_construct(const json& c, int depth) {
   construct.time_s = read_by_threads<double>(c, "time_s");
   for (const json& p : array_at(c, "problems")) construct.problems.push_back(read_problem(p));
   for (const json& inner : array_at(c, "constructs")) construct.constructs.push_back(read_construct(inner, depth + 1));
+  construct.source = read_source(c);
   return construct;
 }
 
@@ -302,6 +339,7 @@ RegionReport read_region(const json& r) {
     region.ranks.push_back(std::move(rank));
   }
   region.rank_imbalance_s = read_by_threads<double>(r, "rank_imbalance_s");
+  region.time_spread_s = read_by_threads<double>(r, "time_spread_s");
   if (!member(r, "speedup") && region.kind == "parallel") region.speedup = speedups(region.time_s);  // schema 1
   return region;
 }
@@ -351,6 +389,17 @@ json problems_json(const std::vector<Problem>& problems) {
   return out;
 }
 
+json source_json(const SourceExcerpt& s) {
+  json out = {{"file", s.file}, {"line", s.line}};
+  if (s.found()) {
+    out["first_line"] = s.first_line;
+    out["lines"] = s.lines;
+  } else {
+    out["missing"] = s.missing;
+  }
+  return out;
+}
+
 json constructs_json(const std::vector<ConstructReport>& constructs) {
   json out = json::array();
   for (const ConstructReport& c : constructs) {
@@ -359,6 +408,7 @@ json constructs_json(const std::vector<ConstructReport>& constructs) {
                       {"instances", c.instances}, {"time_s", by_threads(c.time_s)},
                       {"problems", problems_json(c.problems)}};
     if (!c.constructs.empty()) construct["constructs"] = constructs_json(c.constructs);
+    if (c.source) construct["source"] = source_json(*c.source);
     out.push_back(construct);
   }
   return out;
@@ -469,10 +519,22 @@ json to_json(const Report& report) {
       region["ranks"] = ranks;
       region["rank_imbalance_s"] = by_threads(r.rank_imbalance_s);
     }
+    if (!r.time_spread_s.empty()) region["time_spread_s"] = by_threads(r.time_spread_s);
     regions.push_back(region);
   }
   doc["regions"] = regions;
   doc["summary_threads"] = report.summary_threads;
+  json findings = json::array();
+  for (const Finding& f : report.findings) {
+    json finding = {{"kind", f.kind.name()},   {"region", f.region},       {"threads", f.threads},
+                    {"file", f.file},           {"line", f.line},           {"function", f.function},
+                    {"gain_s", f.gain_s},       {"time_s", f.time_s},       {"run_share", f.run_share},
+                    {"action", f.action},       {"hint", f.hint},           {"repeats", f.repeats},
+                    {"spread_s", f.spread_s},   {"certainty", f.certainty}};
+    if (f.source) finding["source"] = source_json(*f.source);
+    findings.push_back(finding);
+  }
+  doc["findings"] = findings;
   json notes = json::array();
   for (const Note& n : report.notes) notes.push_back({{"kind", n.kind}, {"text", n.text}, {"items", n.items}});
   doc["notes"] = notes;
@@ -529,6 +591,11 @@ Report report_from_json(const json& doc, const std::string& source) {
     report.summary_threads = member(doc, "summary_threads") ? get(doc, "summary_threads", std::vector<int>{})
                                                              : summary_counts(report);  // schema 1
     for (const json& n : array_at(doc, "notes")) report.notes.push_back(read_note(n));
+    // Reports written before the findings list: built from their own figures, as the analysis does.
+    if (member(doc, "findings"))
+      for (const json& f : array_at(doc, "findings")) report.findings.push_back(read_finding(f));
+    else
+      report.findings = build_findings(report);
     return report;
   } catch (const Bad& bad) {
     throw Error(fmt::format("{}: not a valid ompscope report: {}", source, bad.what()));

@@ -73,6 +73,23 @@ def scenario_profile_clang(c):
     report, p = check_profile(c, "imbalanced_loop", "imbalanced_loop.c", 24, 10)
     if "imbalanced_loop.c:24" not in p.stderr:
         fail("the terminal summary does not name imbalanced_loop.c:24:\n" + p.stderr)
+    # clang's outlined body names no function: the region's and its loop's are main's.
+    r = region_at(report, c.src("imbalanced_loop.c"), 24)
+    if r["function"] != "main":
+        fail(f"the region at imbalanced_loop.c:24 is in function {r['function']!r}, expected 'main'")
+    loops = [k for k in r.get("constructs", []) if k["kind"] == "loop"]
+    if not loops or loops[0]["function"] != "main":
+        fail(f"the loop's function is {[k['function'] for k in loops]}, expected ['main']")
+    # The findings name the loop's line first, with its source beside it, in report.json and in the
+    # terminal summary's opening lines.
+    first = report["findings"][0] if report.get("findings") else None
+    if not first or first["file"] != r["file"] or first["line"] != 24 or "source" not in first:
+        fail(f"the first finding is {first}, expected one at imbalanced_loop.c:24 with its source")
+    if "#pragma omp parallel for schedule(static)" not in "".join(first["source"].get("lines", [])):
+        fail(f"the first finding's source does not show the loop's directive: {first['source']}")
+    summary = p.stderr.split("findings at", 1)[-1].splitlines()[:3]
+    if "ompscope: " not in p.stderr.split("findings at", 1)[0] or not any(first["action"] in s for s in summary):
+        fail("the terminal summary does not open with the first finding's action:\n" + p.stderr)
     # Re-rendering the saved report gives the same region in every format.
     out = os.path.join(c.work, "profile-imbalanced_loop")
     for fmt in ["text", "json", "csv", "html"]:

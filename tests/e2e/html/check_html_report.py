@@ -3,7 +3,8 @@
 
 A screenshot must decode and show the report's charts in their colours (so the inline SVG and
 CSS really render, offline); the DOM Chromium builds must hold C++ template names as text, never
-as elements. Standard library only: the PNG is decoded with zlib and struct.
+as elements; and, laid out by Chromium, the first finding (cause, place, gain, action) must come
+before the runs table with the source line it names inside its own box. Standard library only: the PNG is decoded with zlib and struct.
 
 Exit status: 0 passed, 1 a check failed, 77 no Chromium here (CTest's SKIP_RETURN_CODE).
 """
@@ -11,6 +12,7 @@ import argparse
 import collections
 import html.parser
 import itertools
+import json
 import os
 import shutil
 import struct
@@ -32,6 +34,26 @@ TEMPLATE_FIXTURE_COLOURS = {
     "failed run's highlight": (0xFD, 0xE7, 0xEA),
     "oversubscribed badges": (0xFF, 0xF1, 0xD6),
 }
+# A report of the demo (scripts/demo.sh): its first finding names the loop's line and shows it.
+FINDINGS_FIXTURE = "imbalanced_loop_demo.json"
+FINDINGS_SOURCE_LINE = "#pragma omp parallel for schedule(static)"
+# Appended to a copy of the page: Chromium lays it out, the script writes the boxes it measured
+# into the DOM, and --dump-dom brings them back (the report itself has no script).
+LAYOUT_PROBE = """<script>
+const box = e => e ? e.getBoundingClientRect() : null;
+const first = document.querySelector("ol.findings > li.finding");
+const runs = document.querySelector("section#runs");
+const source = first ? first.querySelector("pre.source") : null;
+const line = first ? first.querySelector(".finding-line") : null;
+const probe = {
+  first: first ? [box(first).top, box(first).bottom] : null,
+  runs: runs ? box(runs).top : null,
+  source: source ? [box(source).top, box(source).bottom] : null,
+  sourceText: source ? source.innerText : "",
+  line: line ? line.innerText : "",
+};
+document.body.setAttribute("data-probe", JSON.stringify(probe));
+</script>"""
 MIN_PNG_BYTES = 40_000
 MIN_DISTINCT_COLOURS = 200
 MIN_PIXELS_PER_CHART_COLOUR = 300
@@ -193,6 +215,38 @@ def check_dom(name, dom, failures):
         failures.append(f"{name}: the command argument '--mode=<fast>' is not shown as text")
 
 
+def check_findings_layout(name, page, chromium, failures):
+    """Lays the page out in Chromium and checks where the first finding and its source are."""
+    with open(page, encoding="utf-8") as f:
+        html_text = f.read()
+    probe_page = page[:-len(".html")] + "-probe.html"
+    with open(probe_page, "w", encoding="utf-8") as f:
+        f.write(html_text.replace("</body>", LAYOUT_PROBE + "</body>"))
+    dumped = run_chromium(chromium, "--window-size=1280,2000", "--dump-dom", "file://" + probe_page)
+    marker = 'data-probe="'
+    at = dumped.stdout.find(marker)
+    if dumped.returncode != 0 or at < 0:
+        failures.append(f"{name}: the layout probe did not run (chromium exited {dumped.returncode})")
+        return
+    raw = dumped.stdout[at + len(marker):dumped.stdout.find('"', at + len(marker))]
+    probe = json.loads(html.unescape(raw))
+    print(f"{name}: first finding at y={probe['first']}, runs table at y={probe['runs']}, source at y={probe['source']}")
+    if not probe["first"]:
+        failures.append(f"{name}: no finding in the laid-out page")
+        return
+    if probe["runs"] is None or not probe["first"][1] <= probe["runs"]:
+        failures.append(f"{name}: the first finding does not end before the runs table starts: {probe}")
+    for part in ("load imbalance", "imbalanced_loop.c:24", "gain", "try schedule(dynamic"):
+        if part not in probe["line"]:
+            failures.append(f"{name}: the first finding's line lacks {part!r}: {probe['line']!r}")
+    if not probe["source"]:
+        failures.append(f"{name}: the first finding shows no source lines")
+    elif not (probe["first"][0] <= probe["source"][0] and probe["source"][1] <= probe["first"][1]):
+        failures.append(f"{name}: the source lines are not inside the first finding's box: {probe}")
+    if FINDINGS_SOURCE_LINE not in probe["sourceText"]:
+        failures.append(f"{name}: the first finding's source lacks {FINDINGS_SOURCE_LINE!r}: {probe['sourceText']!r}")
+
+
 def main():
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--renderer", required=True, help="the render_html_fixture program")
@@ -226,6 +280,8 @@ def main():
             if dumped.returncode != 0:
                 failures.append(f"{name}: chromium --dump-dom exited {dumped.returncode}")
             check_dom(name, dumped.stdout, failures)
+        if name == FINDINGS_FIXTURE:
+            check_findings_layout(name, page, options.chromium, failures)
 
     for failure in failures:
         print("FAIL:", failure)

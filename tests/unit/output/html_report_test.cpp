@@ -182,3 +182,30 @@ TEST(PerThreadChart, ShowsTaskTimeBesideTheOtherWorkNotOnTopOfIt) {
 
 }  // namespace
 }  // namespace ompscope::output
+
+namespace ompscope::output {
+namespace {
+
+// The program's own text beside the findings and the constructs is text, never markup; a file
+// that is not there says so.
+TEST(SourceLines, AreEscapedBesideTheFindingAndTheConstructAndMissingOnesSaySo) {
+  json doc = load_fixture("imbalanced_loop_demo.json");
+  json& finding = doc["findings"][0];
+  finding["source"]["lines"][1] = "#pragma omp parallel for if(n < m && ok) // <script>";
+  json& loop = doc["regions"][0]["constructs"][0];
+  loop["source"]["lines"][1] = "#pragma omp parallel for if(n < m && ok) // <script>";
+  doc["findings"][1]["source"] = {{"file", "/gone/x.c"}, {"line", 3}, {"missing", "source not found: /gone/x.c"}};
+  const std::string html = render_html_report(doc);
+  EXPECT_FALSE(contains(html, "<script>"));
+  EXPECT_EQ(count_of(html, "#pragma omp parallel for if(n &lt; m &amp;&amp; ok) // &lt;script&gt;"), 3u)
+      << "in the first finding's lines, beside the loop in the tree, and in the lines on hover there";
+  EXPECT_TRUE(contains(html, "<span class=\"named\">&gt; 24 | #pragma omp parallel for if(n &lt; m"));
+  EXPECT_TRUE(contains(html, "<div class=\"source-missing\">source not found: /gone/x.c</div>"));
+  // The named line of the loop, with the lines around it on hover.
+  EXPECT_TRUE(std::regex_search(html, std::regex("<code class=\"source-line\" title=\"[^\"]*imbalanced_loop.c\n"
+                                                 "  23 \\|     \\} else \\{\n&gt; 24 \\| #pragma")))
+      << html.substr(html.find("source-line"), 400);
+}
+
+}  // namespace
+}  // namespace ompscope::output

@@ -13,6 +13,7 @@
 #include "output/csv_report.h"
 #include "output/html_report.h"
 #include "output/text_report.h"
+#include "report/findings.h"
 #include "report/report_json.h"
 
 namespace ompscope::output {
@@ -26,6 +27,7 @@ report::Report scale_report() {
   r.cores = 2;
   r.runtime = "LLVM OMP version: 5.0.20140926";
   for (int t : r.threads) r.runs.push_back({t, 0, 1.0 / t, 0, 0, "ok", true, true, 1000u * t, 0, "runs/t" + std::to_string(t)});
+  r.runs.push_back({2, 1, 0.5, 0, 0, "ok", true, true, 2000u, 0, "runs/t2-r1"});  // a second repeat at 2 threads
   r.program_time_s = {{1, 1.2}, {2, 0.7}, {4, 0.8}};
   r.program_speedup = report::speedups(r.program_time_s);
   r.program_efficiency = {{1, 1.0}, {2, 1.2 / 1.4}, {4, 1.2 / 3.2}};
@@ -42,8 +44,22 @@ report::Report scale_report() {
   a.speedup = report::speedups(a.time_s);
   a.efficiency = {{1, 1.0}, {2, 1.0 / 1.2}, {4, 1.0 / 2.8}};
   a.time_lost_s = {{1, 0.0}, {2, 0.1}, {4, 0.45}};
-  a.problems = {{"load_imbalance", 2, 0.08, 0.08, "iterations of the loop differ in cost", {{"barriers", 100}}},
+  a.problems = {{"load_imbalance", 2, 0.08, 0.08, "iterations of the loop differ in cost: try schedule(dynamic, 4) on it",
+                 {{"barriers", 100}}},
                 {"fork_join_overhead", 4, 0.3, 0.3, "open one parallel region around the loop", {}}};
+  a.time_spread_s = {{2, 0.01}};
+  // The loop that carries the imbalance, with the lines the analysis read around it.
+  report::ConstructReport loop;
+  loop.kind = "loop";
+  loop.file = "src/solver.cpp";
+  loop.line = 44;
+  loop.function = a.function;
+  loop.instances = 100;
+  loop.time_s = {{2, 0.55}};
+  loop.problems = {{"load_imbalance", 2, 0.08, 0.08, "iterations of the loop differ in cost", {{"share", 1}}}};
+  loop.source = report::SourceExcerpt{"src/solver.cpp", 44, 43, {"  {", "#pragma omp for schedule(static)", "  for (int i = 0; i < n; ++i) work(a<i>);", "  }"}, ""};
+  a.constructs = {loop};
+  a.outside_constructs_s = {{2, 0.05}};
   r.regions.push_back(a);
   report::RegionReport serial;
   serial.id = "serial";
@@ -52,8 +68,13 @@ report::Report scale_report() {
   serial.instances = 1;
   serial.time_s = r.serial_s;
   serial.problems = {{"serial_code", 2, 0.1, 0.05, "parallelise the serial code", {}}};
+  serial.time_spread_s = {{2, 0.02}};
   r.regions.push_back(serial);
   r.summary_threads = report::summary_counts(r);
+  r.findings = report::build_findings(r);
+  // What the analysis reads beside them: the loop's lines, and a file that is not there.
+  r.findings.at(0).source = r.regions[0].constructs[0].source;
+  r.findings.at(1).source = report::SourceExcerpt{"", 0, 0, {}, "source not found: src/gone.cpp"};
   r.notes = {{"sampled_instances", "adaptive sampling: recorded in part", {"r1 (solver.cpp:42): 50 of 100 instances"}},
              {"oversubscribed", "thread counts above 2 are oversubscribed", {}}};
   return r;
