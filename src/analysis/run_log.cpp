@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/safe_file.h"
 
 namespace ompscope::analysis {
 namespace fs = std::filesystem;
@@ -32,6 +33,7 @@ uint64_t RunLog::last_ticks() const {
 }
 
 RunMeta read_run_meta(const fs::path& meta_file) {
+  if (fs::exists(meta_file)) require_regular_file(meta_file);  // a FIFO would block (docs/safety.md)
   std::ifstream in(meta_file);
   if (!in) throw Error(fmt::format("{}: cannot read (not an ompscope log directory?)", meta_file.string()));
   RunMeta meta;
@@ -110,6 +112,7 @@ RunMeta read_run_meta(const fs::path& meta_file) {
 }
 
 ThreadEvents read_thread_events(const fs::path& file) {
+  if (fs::exists(file)) require_regular_file(file);  // a FIFO would block (docs/safety.md)
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot read", file.string()));
   in.seekg(0, std::ios::end);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 namespace ompscope::analysis {
@@ -12,8 +13,11 @@ report::SourceExcerpt SourceReader::excerpt(const std::string& file, int line) {
   out.file = file;
   out.line = line;
   if (!readable_.count(file)) {
-    std::ifstream in(file, std::ios::binary);
-    bool ok = static_cast<bool>(in);
+    // A regular file only: a FIFO named by the debug information would block (docs/safety.md).
+    std::error_code ec;
+    std::ifstream in;
+    if (std::filesystem::is_regular_file(file, ec)) in.open(file, std::ios::binary);
+    bool ok = in.is_open() && static_cast<bool>(in);
     std::vector<std::string>& lines = files_[file];
     for (std::string text; ok && std::getline(in, text);) {
       if (!text.empty() && text.back() == '\r') text.pop_back();

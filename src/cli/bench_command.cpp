@@ -26,6 +26,7 @@
 #include "cli/commands.h"
 #include "cli/program_launch.h"
 #include "common/error.h"
+#include "common/safe_file.h"
 #include "common/thread_count_phrase.h"
 
 namespace ompscope::cli {
@@ -161,10 +162,13 @@ BenchDocument run_one(const PlannedRun& run, const BenchOptions& o, const fs::pa
   }
 }
 
+// A new temporary beside the file (O_EXCL|O_NOFOLLOW), renamed onto it (docs/safety.md).
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out.good()) throw Error("bench: cannot write " + path);
+  try {
+    write_file_replacing(path, text);
+  } catch (const Error& e) {
+    throw Error(std::string("bench: ") + e.what());
+  }
 }
 
 // Writes what the runs measured of the task and loop-dispatch constructs into the bench cache,

@@ -13,6 +13,7 @@
 #include "cli/core_places.h"
 #include "cli/measurement.h"
 #include "common/clock.h"
+#include "common/safe_file.h"
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
@@ -87,9 +88,17 @@ Command add_doctor_command(CLI::App& parent) {
               if (target.runtime.kind == RuntimeKind::None)
                 c.bad("the program is not dynamically linked with an OpenMP runtime",
                       "build it with -fopenmp (clang or gcc) and link the runtime dynamically");
-              const fs::path dir = fs::temp_directory_path() / fmt::format("ompscope-doctor-{}", getpid());
-              fs::remove_all(dir);
-              fs::create_directories(dir / "runs");
+              // A new private directory (mkdtemp), never a predictable name (docs/safety.md).
+              const char* tmp = getenv("TMPDIR");
+              const fs::path dir = make_temporary_directory(tmp && *tmp ? tmp : "/tmp", "ompscope-doctor-");
+              struct RemoveAfter {
+                fs::path dir;
+                ~RemoveAfter() {
+                  std::error_code ec;
+                  fs::remove_all(dir, ec);
+                }
+              } remove_after{dir};
+              make_own_directory(dir / "runs");
               RunResult run = run_under_tool(target, dir, RunRequest{2, 0, false});
               if (!run.run.record.observed) {
                 c.bad("the runtime did not load the tool: " + run.run.record.status,
@@ -105,7 +114,6 @@ Command add_doctor_command(CLI::App& parent) {
                 c.ok(fmt::format("{} events from {} region(s)", run.run.record.events,
                                  run.run.analysis ? run.run.analysis->regions.size() : 0));
               }
-              fs::remove_all(dir);
             } catch (const std::exception& e) {
               c.bad(e.what(), "check the program path, or run doctor without a program to test the bundled probe");
             }

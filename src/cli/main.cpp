@@ -2,15 +2,20 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/own_output.h"
 #include "common/error.h"
 #include "common/version.h"
 
 int main(int argc, char** argv) {
   using namespace ompscope::cli;
+  guard_own_output();  // before anything is written or opened (own_output.h)
   CLI::App app{"ompscope: where an OpenMP program loses time as threads are added, why, and what to change"};
   app.set_version_flag("--version", std::string(ompscope::kVersion));
   app.require_subcommand(1);
@@ -26,8 +31,23 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
-    for (const Command& c : commands)
-      if (c.app->parsed()) return c.run();
+    for (const Command& c : commands) {
+      if (!c.app->parsed()) continue;
+      const int status = c.run();
+      // A command whose output is stdout (report, model, bench, doctor) says when it could not
+      // write it; one that ran a program exits with the program's status whatever happened to
+      // ompscope's own messages (docs/safety.md).
+      const std::string name = c.app->get_name();
+      if (name != "profile" && name != "scale" && name != "trace") {
+        if (const int error = stdout_error(); error == EPIPE) {
+          return 128 + SIGPIPE;  // the reader left (`| head`): as when SIGPIPE ended it, in silence
+        } else if (error) {
+          fmt::print(stderr, "ompscope: cannot write its output to stdout: {}\n", std::strerror(error));
+          return 2;
+        }
+      }
+      return status;
+    }
   } catch (const ompscope::Error& e) {
     fmt::print(stderr, "ompscope: {}\n", e.what());
     return 2;

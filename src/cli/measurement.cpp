@@ -116,16 +116,6 @@ bool has_rank_directories(const fs::path& dir) {
   return false;
 }
 
-void refuse_foreign_directory(const fs::path& dir) {
-  std::error_code ec;
-  if (!fs::exists(dir, ec)) return;
-  if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{} exists and is not a directory", dir.string()));
-  const bool ours = fs::exists(dir / "report.json") || fs::exists(dir / "runs") || has_rank_directories(dir);
-  if (!ours && !fs::is_empty(dir, ec))
-    throw Error(fmt::format("{} exists, is not empty and is not an ompscope output directory: "
-                            "choose another with -o", dir.string()));
-}
-
 }  // namespace
 
 const LauncherRank& own_rank() {
@@ -133,26 +123,8 @@ const LauncherRank& own_rank() {
   return rank;
 }
 
-fs::path output_dir_of_this_rank(const fs::path& dir) {
-  if (!own_rank().ranked()) return dir;
-  refuse_foreign_directory(dir);
-  char name[32];
-  rank_directory_name(own_rank().rank, name, sizeof name);
-  return dir / name;
-}
-
-void prepare_output_dir(const fs::path& dir) {
-  std::error_code ec;
-  if (fs::exists(dir, ec)) {
-    if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{} exists and is not a directory", dir.string()));
-    const bool ours = fs::exists(dir / "report.json") || fs::exists(dir / "runs") || has_rank_directories(dir);
-    if (!ours && !fs::is_empty(dir, ec))
-      throw Error(fmt::format("{} exists, is not empty and is not an ompscope output directory: "
-                              "choose another with -o", dir.string()));
-    fs::remove_all(dir / "runs", ec);
-  }
-  fs::create_directories(dir / "runs", ec);
-  if (ec) throw Error(fmt::format("cannot create {}: {}", (dir / "runs").string(), ec.message()));
+OutputDir prepare_output_dir(const std::string& dir, const std::string& command) {
+  return OutputDir::claim(dir, command, own_rank().ranked() ? own_rank().rank : -1);
 }
 
 std::string runtime_comparison_note(const Target& target, int threads, double measured_wall_s) {

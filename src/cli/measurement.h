@@ -12,6 +12,7 @@
 #include "analysis/scalability.h"
 #include "cli/launcher.h"
 #include "cli/openmp_runtime.h"
+#include "cli/output_dir.h"
 #include "cli/program_launch.h"
 #include "common/launcher_rank.h"
 
@@ -44,15 +45,14 @@ Launcher resolve_launcher(const std::string& text);
 void add_runtime_option(CLI::App* app, std::string& value);
 RuntimeChoice runtime_choice(const std::string& value);
 
-// Creates DIR (and DIR/runs, emptied). Refuses a non-empty directory that is not ours.
-void prepare_output_dir(const std::filesystem::path& dir);
 
 // This ompscope's own rank when a launcher started it as one rank of an MPI job
 // (`mpirun -np N ompscope profile -o DIR -- ./app`, docs/mpi.md); rank -1 otherwise.
 const LauncherRank& own_rank();
-// Where this ompscope writes its output: DIR itself, or DIR/rank-R for a rank of a job (the
-// ranks share DIR; each prepares only its own part). Refuses a DIR that is not ours.
-std::filesystem::path output_dir_of_this_rank(const std::filesystem::path& dir);
+// Claims -o DIR for `command` (output_dir.h: the marker, the lock, runs/ emptied) for as long as
+// the returned value lives. Its path() is where this ompscope writes: DIR itself, or DIR/rank-R
+// for a rank of a job (the ranks share DIR; each prepares only its own part).
+OutputDir prepare_output_dir(const std::string& dir, const std::string& command);
 
 struct RunRequest {
   int threads = 0;       // 0: leave OMP_NUM_THREADS as the user set it

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "cli/report_files.h"
+#include "common/safe_file.h"
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
@@ -22,8 +23,9 @@ Command add_profile_command(CLI::App& parent) {
   app->positionals_at_end();
   return {app, [options]() -> int {
             const Target target = resolve_target(options->program, runtime_choice(options->runtime));
-            const fs::path out = output_dir_of_this_rank(options->out);  // DIR/rank-R under mpirun
-            prepare_output_dir(out);
+            // DIR, or DIR/rank-R under mpirun; claimed (marker, lock) until the command returns.
+            const OutputDir claim = prepare_output_dir(options->out, "profile");
+            const fs::path out = claim.path();
             RunResult result = run_under_tool(target, out, RunRequest{});
             const std::string comparison = runtime_comparison_note(target, 0, result.outcome.wall_s);
             auto report_of = [&](const analysis::MeasuredRun& run) {
@@ -37,7 +39,7 @@ Command add_profile_command(CLI::App& parent) {
               // ompscope of `mpirun -np N ompscope profile` writes it (docs/mpi.md).
               for (analysis::MeasuredRun run : result.ranks) {
                 const fs::path rank_out = out / fs::path(run.record.log).filename();
-                fs::create_directories(rank_out);
+                make_own_directory(rank_out);
                 run.record.log = fs::relative(out / run.record.log, rank_out).string();
                 write_report_files(rank_out, report_of(run));
               }

@@ -8,10 +8,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 
 #include "analysis/rank_merge.h"
 #include "common/error.h"
+#include "common/safe_file.h"
 #include "output/csv_report.h"
 #include "output/html_report.h"
 #include "output/text_report.h"
@@ -21,19 +21,10 @@ namespace ompscope::cli {
 namespace fs = std::filesystem;
 
 namespace {
-// Written beside its place and renamed into it: another rank's ompscope reading it meanwhile
-// (docs/mpi.md) sees the old file or the new one, never half of one.
-void write_file(const fs::path& path, const std::string& text) {
-  const fs::path partial = path.string() + ".partial";
-  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.flush();
-  if (!out) throw Error(fmt::format("cannot write {} (disk full?)", path.string()));
-  out.close();
-  std::error_code ec;
-  fs::rename(partial, path, ec);
-  if (ec) throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
-}
+// Written to a new temporary beside its place (O_EXCL|O_NOFOLLOW: a planted symlink is never
+// followed) and renamed into it: another rank's ompscope reading it meanwhile (docs/mpi.md) sees
+// the old file or the new one, never half of one (docs/safety.md).
+void write_file(const fs::path& path, const std::string& text) { write_file_replacing(path, text); }
 
 std::vector<std::pair<int, fs::path>> rank_report_files(const fs::path& dir) {
   std::vector<std::pair<int, fs::path>> out;
@@ -66,7 +57,9 @@ report::Report read_report_file(const fs::path& dir) {
 
 bool colour_wanted(std::FILE* stream) {
   const char* no_colour = getenv("NO_COLOR");
-  return isatty(fileno(stream)) && !(no_colour && *no_colour);
+  // stdout and stderr are ompscope's guarded streams (own_output.h), which have no descriptor.
+  const int fd = stream == stdout ? STDOUT_FILENO : stream == stderr ? STDERR_FILENO : fileno(stream);
+  return isatty(fd) && !(no_colour && *no_colour);
 }
 
 void show_text_report(const report::Report& report, std::FILE* stream) {
@@ -79,7 +72,7 @@ bool has_rank_reports(const fs::path& dir) { return !rank_report_files(dir).empt
 
 std::optional<report::Report> merge_rank_reports_in(const fs::path& dir, int expected) {
   // One merge at a time: the ranks of `mpirun -np N ompscope profile` finish together.
-  const int lock = open((dir / ".ompscope-merge.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int lock = open((dir / ".ompscope-merge.lock").c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (lock >= 0) flock(lock, LOCK_EX);
   std::optional<report::Report> merged;
   const auto files = rank_report_files(dir);

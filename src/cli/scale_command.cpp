@@ -13,6 +13,7 @@
 #include "cli/report_files.h"
 #include "analysis/scaling_models.h"
 #include "common/error.h"
+#include "common/safe_file.h"
 #include "common/launcher_rank.h"
 #include "common/thread_count_phrase.h"
 
@@ -113,8 +114,9 @@ Command add_scale_command(CLI::App& parent) {
             }
             Target target = resolve_target(options->program, runtime_choice(options->runtime));
             target.launcher = launcher;
-            options->out = output_dir_of_this_rank(options->out).string();  // DIR/rank-R under mpirun
-            prepare_output_dir(options->out);
+            // DIR, or DIR/rank-R under mpirun; claimed (marker, lock) until the command returns.
+            const OutputDir claim = prepare_output_dir(options->out, "scale");
+            options->out = claim.path().string();
 
             Progress progress(static_cast<int>(counts.size()) * options->repeat);
             std::vector<analysis::MeasuredRun> runs;
@@ -218,7 +220,7 @@ Command add_scale_command(CLI::App& parent) {
                 char name[32];
                 rank_directory_name(rank, name, sizeof name);
                 const std::filesystem::path rank_out = std::filesystem::path(options->out) / name;
-                std::filesystem::create_directories(rank_out);
+                make_own_directory(rank_out);
                 for (auto& run : its_runs)
                   if (!run.record.log.empty())
                     run.record.log = std::filesystem::relative(std::filesystem::path(options->out) / run.record.log, rank_out).string();

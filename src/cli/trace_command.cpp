@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ext/stdio_filebuf.h>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +18,7 @@
 #include "cli/measurement.h"
 #include "common/error.h"
 #include "common/launcher_rank.h"
+#include "common/safe_file.h"
 #include "common/thread_count_phrase.h"
 #include "output/otf2_trace.h"
 #include "output/perfetto_trace.h"
@@ -58,6 +60,28 @@ analysis::TraceModel trace_model_of(const analysis::LoadedRun& run) {
       run.log.meta.pid, run.log.meta.clock_start.ns);
 }
 
+// An OTF2 archive written by `write` into a new directory of a private mkdtemp(3) directory beside
+// `directory`, then renamed onto it (docs/safety.md): nothing OTF2 creates can meet a planted
+// symlink, and a rank's ompscope never sees half of an archive.
+template <typename Write>
+output::Otf2Result write_archive_into(const fs::path& directory, Write write) {
+  const fs::path parent = directory.parent_path().empty() ? fs::path(".") : directory.parent_path();
+  const fs::path staging = make_temporary_directory(parent, "." + directory.filename().string() + "-");
+  std::error_code ec;
+  try {
+    output::Otf2Result r = write(staging / "archive");
+    fs::remove_all(directory, ec);  // ompscope's own (a marked output directory, output_dir.h)
+    fs::rename(staging / "archive", directory, ec);
+    if (ec) throw Error(fmt::format("cannot write {}: {}", directory.string(), ec.message()));
+    r.anchor = directory / r.anchor.filename();
+    fs::remove_all(staging, ec);
+    return r;
+  } catch (...) {
+    fs::remove_all(staging, ec);
+    throw;
+  }
+}
+
 // One OTF2 archive of a job's ranks (docs/mpi.md, "Traces of a job") from their logs (by rank),
 // written beside `directory` and renamed into it, so a rank's ompscope never sees half of one.
 void write_job_trace(const fs::path& directory, const std::vector<std::pair<int, fs::path>>& rank_logs,
@@ -73,13 +97,8 @@ void write_job_trace(const fs::path& directory, const std::vector<std::pair<int,
   std::vector<output::TraceRank> ranks;
   for (size_t k = 0; k < rank_logs.size(); ++k)
     ranks.push_back({rank_logs[k].first, &models[k], realtime ? runs[k].log.meta.realtime_offset_ns : 0});
-  const fs::path partial = directory.string() + ".partial";
-  std::error_code ec;
-  fs::remove_all(partial, ec);
-  const output::Otf2Result r = output::write_otf2_job_trace(ranks, partial, description);
-  fs::remove_all(directory, ec);
-  fs::rename(partial, directory, ec);
-  if (ec) throw Error(fmt::format("cannot write {}: {}", directory.string(), ec.message()));
+  const output::Otf2Result r = write_archive_into(
+      directory, [&](const fs::path& staged) { return output::write_otf2_job_trace(ranks, staged, description); });
   fmt::print(stderr, "ompscope: OTF2 trace of the {} ranks: {} ({} events, {} locations{})\n", rank_logs.size(),
              (directory / "traces.otf2").string(), r.events, r.locations,
              realtime ? "; ranks aligned on CLOCK_REALTIME" : "; ranks aligned on this node's CLOCK_MONOTONIC");
@@ -89,7 +108,7 @@ void write_job_trace(const fs::path& directory, const std::vector<std::pair<int,
 // last rank to finish writes the job's archive DIR/trace from their logs (one at a time: a lock
 // file in DIR). Returns whether it did.
 bool write_job_trace_when_complete(const fs::path& dir, int size, const std::string& description) {
-  const int lock = open((dir / ".ompscope-trace.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int lock = open((dir / ".ompscope-trace.lock").c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (lock >= 0) flock(lock, LOCK_EX);
   std::vector<std::pair<int, fs::path>> logs;
   for (int rank = 0; rank < size; ++rank) {
@@ -129,8 +148,9 @@ Command add_trace_command(CLI::App& parent) {
   return {app, [options]() -> int {
             const Formats formats = parse_formats(options->format);
             const Target target = resolve_target(options->program, runtime_choice(options->runtime));
-            const fs::path out = output_dir_of_this_rank(options->out);  // DIR/rank-R under mpirun
-            prepare_output_dir(out);
+            // DIR, or DIR/rank-R under mpirun; claimed (marker, lock) until the command returns.
+            const OutputDir claim = prepare_output_dir(options->out, "trace");
+            const fs::path out = claim.path();
             const fs::path otf2_dir = out / "trace", json_file = out / "trace.json";
             std::error_code ec;
             fs::remove_all(otf2_dir, ec);  // ours from an earlier trace (prepare_output_dir checked)
@@ -184,21 +204,27 @@ Command add_trace_command(CLI::App& parent) {
 
             if (formats.otf2) {
               t0 = std::chrono::steady_clock::now();
-              const output::Otf2Result r = output::write_otf2_trace(model, otf2_dir, description);
+              const output::Otf2Result r = write_archive_into(
+                  otf2_dir, [&](const fs::path& staged) { return output::write_otf2_trace(model, staged, description); });
               const double s = seconds_since(t0);
               fmt::print(stderr, "ompscope: OTF2 trace: {} ({} events, {} locations, written in {:.3f} s: {:.3g} events/s)\n",
                          r.anchor.string(), r.events, r.locations, s, s > 0 ? r.events / s : 0.0);
             }
             if (formats.perfetto) {
               t0 = std::chrono::steady_clock::now();
-              std::ofstream file(json_file, std::ios::binary);
-              if (!file) throw Error(fmt::format("cannot write {}", json_file.string()));
+              // A new temporary beside trace.json (O_EXCL|O_NOFOLLOW), renamed onto it (docs/safety.md).
+              TemporaryFile staged(json_file);
+              const int fd = dup(staged.fd());
+              if (fd < 0) throw Error(fmt::format("cannot write {}", json_file.string()));
+              __gnu_cxx::stdio_filebuf<char> buffer(fd, std::ios::out | std::ios::binary);  // closes fd
+              std::ostream file(&buffer);
               output::PerfettoOptions popt;
               popt.max_events = options->max_events;
               popt.process_name = fs::path(options->program.front()).filename().string();
               const output::PerfettoResult r = output::write_perfetto_trace(model, file, popt);
-              file.close();
-              if (!file) throw Error(fmt::format("cannot write {}", json_file.string()));
+              file.flush();
+              if (!file || buffer.close() == nullptr) throw Error(fmt::format("cannot write {} (disk full?)", json_file.string()));
+              staged.commit();
               const double s = seconds_since(t0);
               fmt::print(stderr, "ompscope: Perfetto trace: {} ({} events, {} task flows, written in {:.3f} s: {:.3g} events/s); "
                                  "open it in https://ui.perfetto.dev\n",

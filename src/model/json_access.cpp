@@ -4,12 +4,13 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "common/json_depth.h"
 
 namespace ompscope::model::json_access {
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& source) {
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    return parse_json_with_depth_limit(text, source);
   } catch (const nlohmann::json::parse_error& error) {
     // error.byte is 1-based and points just past the offending character.
     const std::size_t offset = std::min<std::size_t>(error.byte > 0 ? error.byte - 1 : 0, text.size());

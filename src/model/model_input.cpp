@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/safe_file.h"
 #include "model/bench_json_reader.h"
 #include "model/extrap_json_reader.h"
 #include "model/extrap_text_reader.h"
@@ -41,12 +42,8 @@ ModelInput read_model_input(const std::filesystem::path& path) {
       throw Error(path.string() + ": a directory without report.json (not an `ompscope scale` "
                                   "output directory)");
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(file.string() + ": cannot open");
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) throw Error(file.string() + ": read error");
-  return parse_model_input(content.str(), file.string());
+  // A regular file only: a FIFO would block the read (docs/safety.md, "Readers").
+  return parse_model_input(read_regular_file(file), file.string());
 }
 
 }  // namespace ompscope::model

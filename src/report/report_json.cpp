@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "common/error.h"
+#include "common/json_depth.h"
+#include "common/safe_file.h"
 #include "common/version.h"
 #include "report/findings.h"
 
@@ -609,9 +611,10 @@ Report report_from_json(const nlohmann::json& doc, const std::string& source) {
 }
 
 Report read_report(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("{}: cannot be read", path));
-  const json doc = json::parse(in, nullptr, false);
+  // A regular file only (a FIFO hung `report`), nested no deeper than kMaxJsonDepth (100 000
+  // nested arrays in "details" crashed it): docs/safety.md, "Readers".
+  const std::string text = read_regular_file(path);
+  const json doc = parse_json_with_depth_limit<json>(text, path, false);
   if (doc.is_discarded()) throw Error(fmt::format("{}: not an ompscope report (not JSON)", path));
   return report_from_json(doc, path);
 }

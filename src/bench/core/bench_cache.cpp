@@ -12,6 +12,9 @@
 #include <stdexcept>
 
 #include "bench/core/statistics.h"
+#include "common/error.h"
+#include "common/json_depth.h"
+#include "common/safe_file.h"
 
 namespace ompscope::bench {
 namespace fs = std::filesystem;
@@ -60,13 +63,14 @@ CachedCosts entry_from_json(const json& j) {
 
 // The entries of a cache file; throws std::invalid_argument where it is not one.
 std::vector<CachedCosts> read_entries(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw std::invalid_argument("cannot be read");
+  // A regular file, of JSON nested no deeper than kMaxJsonDepth (docs/safety.md, "Readers").
   json j;
   try {
-    j = json::parse(in);
+    j = parse_json_with_depth_limit(read_regular_file(file), file.string());
   } catch (const json::exception& e) {
     throw std::invalid_argument(std::string("invalid JSON: ") + e.what());
+  } catch (const Error& e) {
+    throw std::invalid_argument(e.what());
   }
   if (!j.is_object() || !j.contains("tool") || j.at("tool") != kCacheTool)
     throw std::invalid_argument("not an ompscope bench cache");
@@ -164,21 +168,8 @@ void write_cached_costs(const fs::path& file, const std::vector<CachedCosts>& en
 
   fs::create_directories(file.parent_path(), ec);
   if (ec) throw std::runtime_error("cannot create " + file.parent_path().string() + ": " + ec.message());
-  std::string temporary = (file.parent_path() / (file.filename().string() + ".XXXXXX")).string();
-  const int fd = mkstemp(temporary.data());
-  if (fd < 0) throw std::runtime_error("cannot write " + file.string() + ": cannot create a temporary file beside it");
-  bool ok = true;
-  for (size_t done = 0; ok && done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    ok = n > 0;
-    if (ok) done += static_cast<size_t>(n);
-  }
-  ok = ok && fsync(fd) == 0;
-  ok = close(fd) == 0 && ok;
-  if (!ok || std::rename(temporary.c_str(), file.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write " + file.string());
-  }
+  // A new temporary beside the cache (O_EXCL|O_NOFOLLOW), synced and renamed onto it.
+  write_file_replacing(file, text, /*sync=*/true);
 }
 
 }  // namespace ompscope::bench
