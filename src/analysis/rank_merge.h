@@ -13,4 +13,10 @@ namespace ompscope::analysis {
 // its place in the list). Throws ompscope::Error when given none.
 report::Report merge_rank_reports(const std::vector<report::Report>& ranks);
 
+// The processes of one program that ran OpenMP code (docs/safety.md, "Processes and signals"), merged as ranks
+// are: `processes[0]` is the program's own process, whose figures the report keeps; each is
+// listed by its place (0, 1, ...), pid (`pids`) and command (its report's command), with its
+// split and its time in each region. Throws ompscope::Error when given none.
+report::Report merge_process_reports(const std::vector<report::Report>& processes, const std::vector<int>& pids);
+
 }  // namespace ompscope::analysis

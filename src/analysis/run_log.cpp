@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -26,7 +27,9 @@ uint64_t RunLog::event_count() const {
 }
 
 uint64_t RunLog::last_ticks() const {
-  uint64_t last = meta.clock_end.ticks;
+  // A program killed (SIGKILL) before its first record reached the disk has neither records nor
+  // an end point: its run ends where it started, never before.
+  uint64_t last = std::max(meta.clock_end.ticks, meta.clock_start.ticks);
   for (const auto& t : threads)
     if (!t.events.empty()) last = std::max(last, t.events.back().time);
   return last;
@@ -56,6 +59,10 @@ RunMeta read_run_meta(const fs::path& meta_file) {
                                 meta_file.string(), meta.version, kLogVersion));
     } else if (key == "pid") {
       fields >> meta.pid;
+    } else if (key == "ppid") {
+      fields >> meta.ppid;
+    } else if (key == "command") {
+      std::getline(fields >> std::ws, meta.command);
     } else if (key == "rank") {
       if (!(fields >> meta.rank >> meta.ranks >> meta.local_rank) || meta.rank < 0)
         throw bad("rank needs the rank, the job's size and the local rank");
@@ -119,6 +126,14 @@ ThreadEvents read_thread_events(const fs::path& file) {
   const auto size = static_cast<uint64_t>(in.tellg());
   in.seekg(0);
   LogFileHeader header{};
+  if (size == 0) {
+    // Created at the thread's first record, written at its first full chunk or at the end: a
+    // process killed (SIGKILL) before either left it empty. Not corrupt: nothing was captured.
+    ThreadEvents empty;
+    const std::string name = file.filename().string();
+    empty.thread_index = static_cast<uint32_t>(std::strtoul(name.c_str() + std::strlen(kThreadFilePrefix), nullptr, 10));
+    return empty;
+  }
   if (size < sizeof header || !in.read(reinterpret_cast<char*>(&header), sizeof header))
     throw Error(fmt::format("{}: truncated log (shorter than its header)", file.string()));
   if (memcmp(header.magic, kLogMagic, sizeof header.magic) != 0)

@@ -25,6 +25,8 @@ struct ClockPoint {
 struct RunMeta {
   uint32_t version = 0;
   int pid = 0;
+  int ppid = 0;           // the process that started it (0: an older log)
+  std::string command;    // its command line, arguments joined by spaces ("" in an older log)
   int rank = -1;          // the launcher's rank of an MPI job (docs/mpi.md); -1: none
   int ranks = 0;          // the job's size; 0: not said
   int local_rank = -1;

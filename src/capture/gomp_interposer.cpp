@@ -80,6 +80,9 @@ LogConfig g_config;
 ClockSource g_clock = ClockSource::Monotonic;
 char g_directory[4096];
 bool g_active = false;
+// The next tool library's MPI recording entry points (libompscope.so's, when it is preloaded too).
+uint64_t (*g_next_mpi_enter)() = nullptr;
+void (*g_next_mpi_leave)(uint64_t, unsigned) = nullptr;
 SamplingPolicy g_sampling;
 thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
 thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
@@ -375,7 +378,13 @@ size_t chunk_bytes_from_env() {
 
 __attribute__((constructor)) void start_capture() {
   resolve_all();
+  resolve(g_next_mpi_enter, "ompscope_mpi_enter");
+  resolve(g_next_mpi_leave, "ompscope_mpi_leave");
   if (!g_real.parallel || !g_real.get_thread_num) return;  // not a libgomp process: forward only
+  // LLVM libomp exports the GOMP entry points too (its GOMP layer): a process on libomp, a
+  // clang-built program's or one run with --runtime llvm, is observed through OMPT by
+  // libompscope.so; here the interposer only forwards.
+  if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call")) return;
   const char* disable = getenv("OMPSCOPE_DISABLE");
   if (disable && disable[0] && disable[0] != '0') return;
   if (!open_log_directory(g_directory, sizeof g_directory)) return;
@@ -383,7 +392,7 @@ __attribute__((constructor)) void start_capture() {
   g_config.chunk_bytes = chunk_bytes_from_env();
   g_clock = tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic;
   meta_line("ompscope-log %u", kLogVersion);
-  meta_line("pid %d", static_cast<int>(getpid()));
+  write_process_meta();
   write_rank_meta();
   const char* release = libgomp_release();
   if (release) meta_line("runtime GNU libgomp %s (interposed)", release);
@@ -529,10 +538,20 @@ using namespace ompscope::capture;
 // ---- The entry points ---------------------------------------------------------------------------
 
 // The recording entry points of libompscope_mpi.so (docs/mpi.md), as the OMPT tool defines them.
-OMPSCOPE_EXPORT uint64_t ompscope_mpi_enter() { return g_active ? read_ticks(g_clock) : 0; }
+// Preloaded into every process (docs/safety.md, "Processes and signals"), the interposer comes first: in a
+// process it does not record (libomp's, where libompscope.so records through OMPT) it passes both
+// on to the next tool library's.
+OMPSCOPE_EXPORT uint64_t ompscope_mpi_enter() {
+  if (g_active) return read_ticks(g_clock);
+  return g_next_mpi_enter ? g_next_mpi_enter() : 0;
+}
 
 OMPSCOPE_EXPORT void ompscope_mpi_leave(uint64_t entered, unsigned call) {
-  if (entered == 0 || !g_active) return;
+  if (entered == 0) return;
+  if (!g_active) {
+    if (g_next_mpi_leave) g_next_mpi_leave(entered, call);
+    return;
+  }
   emit(ompscope::EventKind::MpiCall, entered, 0, 0, 0, 0, static_cast<uint8_t>(call));
 }
 

@@ -9,6 +9,9 @@
 #include <cstdint>
 
 #include "common/event_record.h"
+#include "common/launcher_rank.h"
+
+extern char** environ;
 
 #define OMPSCOPE_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -51,13 +54,33 @@ using K = ompscope::MpiCallKind;
 
 }  // namespace
 
+// A singleton (a program calling MPI_Init with no launcher: no rank in its environment) forks
+// Open MPI's daemon inside MPI_Init. libomp 14 started before that fork, with a place list
+// (OMP_PLACES={0},{1}, what scale sets), aborts in the forked child ("free(): invalid size",
+// then "orte_init failed"; docs/runtime-quirks.md): there the runtime starts after MPI_Init, whose
+// time then is not recorded as MPI time. A rank started by a launcher records it.
+bool started_by_launcher() {
+  static const bool ranked = ompscope::launcher_rank(environ).rank >= 0;
+  return ranked;
+}
+
 OMPSCOPE_EXPORT int MPI_Init(int* argc, char*** argv) {
+  if (!started_by_launcher()) {
+    const int rc = PMPI_Init(argc, argv);
+    start_openmp_runtime();
+    return rc;
+  }
   start_openmp_runtime();
   Timed t(K::Init);
   return PMPI_Init(argc, argv);
 }
 
 OMPSCOPE_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  if (!started_by_launcher()) {
+    const int rc = PMPI_Init_thread(argc, argv, required, provided);
+    start_openmp_runtime();
+    return rc;
+  }
   start_openmp_runtime();
   Timed t(K::Init);
   return PMPI_Init_thread(argc, argv, required, provided);

@@ -503,7 +503,7 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   g_clock = ompscope::tsc_is_invariant() ? ompscope::ClockSource::Tsc
                                           : ompscope::ClockSource::Monotonic;
   meta_line("ompscope-log %u", ompscope::kLogVersion);
-  meta_line("pid %d", static_cast<int>(getpid()));
+  write_process_meta();
   write_rank_meta();
   meta_line("omp_version %u", omp_version);
   meta_line("runtime %s", runtime_version ? runtime_version : "unknown");

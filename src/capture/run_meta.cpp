@@ -19,6 +19,8 @@ namespace {
 
 int g_meta_fd = -1;
 LauncherRank g_rank;
+char* g_initial_text = nullptr;
+const char** g_initial_environment = nullptr;
 
 bool make_directory(const char* path) {
   if (mkdir(path, 0755) == 0 || errno == EEXIST) return true;
@@ -56,26 +58,100 @@ bool open_run_meta(const char* directory) {
   return g_meta_fd >= 0;
 }
 
-bool open_log_directory(char* directory, size_t size) {
-  g_rank = launcher_rank(environ);
-  const char* dir = getenv("OMPSCOPE_LOG_DIR");
-  int n = dir && dir[0] ? snprintf(directory, size, "%s", dir)
-                        : snprintf(directory, size, "ompscope-log-%d", static_cast<int>(getpid()));
-  if (n <= 0 || static_cast<size_t>(n) >= size) return false;
-  if (g_rank.ranked() && dir && dir[0]) {
-    // The ranks share OMPSCOPE_LOG_DIR (the launcher exports it to all): each takes rank-R in it.
-    char name[32];
-    if (!make_directory(directory) || !rank_directory_name(g_rank.rank, name, sizeof name)) return false;
-    const int m = snprintf(directory + n, size - static_cast<size_t>(n), "/%s", name);
-    if (m <= 0 || static_cast<size_t>(m) >= size - static_cast<size_t>(n)) return false;
+// The environment the process was started with (/proc/self/environ), as an environ-style array
+// that lives as long as the process; nullptr where it cannot be read. Not the current environ: an
+// Open MPI singleton's MPI_Init sets PMIX_RANK in its own environment, and the tool may start
+// after that (capture/mpi_interposer.cpp), though no launcher made the process a rank.
+static const char* const* initial_environment() {
+  const int fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  size_t capacity = 1 << 16, used = 0;
+  char* text = static_cast<char*>(malloc(capacity + 1));
+  for (ssize_t n; text;) {
+    if (used == capacity) {
+      char* grown = static_cast<char*>(realloc(text, 2 * capacity + 1));
+      if (!grown) break;
+      text = grown;
+      capacity *= 2;
+    }
+    n = read(fd, text + used, capacity - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    used += static_cast<size_t>(n);
   }
-  if (!make_directory(directory)) return false;
+  close(fd);
+  if (!text) return nullptr;
+  text[used] = '\0';
+  size_t count = 0;
+  for (size_t i = 0; i < used; ++i) count += text[i] == '\0';
+  const char** entries = static_cast<const char**>(malloc((count + 2) * sizeof(char*)));
+  if (!entries) {
+    free(text);
+    return nullptr;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < used; i += strlen(text + i) + 1) entries[k++] = text + i;
+  entries[k] = nullptr;
+  g_initial_text = text;  // kept: g_rank.variable points into it
+  g_initial_environment = entries;
+  return entries;
+}
+
+bool open_log_directory(char* directory, size_t size) {
+  const char* const* started_with = initial_environment();
+  g_rank = launcher_rank(started_with ? started_with : environ);
+  const char* dir = getenv("OMPSCOPE_LOG_DIR");
+  const int pid = static_cast<int>(getpid());
+  if (!(dir && dir[0])) {
+    const int n = snprintf(directory, size, "ompscope-log-%d", pid);
+    if (n <= 0 || static_cast<size_t>(n) >= size || !make_directory(directory)) return false;
+  } else {
+    // Every process that loads a tool library shares OMPSCOPE_LOG_DIR (its children inherit it):
+    // each writes pid-PID in it (a rank's under rank-R, docs/mpi.md), so none truncates another's
+    // log. An exec'd image keeps its pid: it takes pid-PID.1, .2, ... beside the first one's.
+    int n = snprintf(directory, size, "%s", dir);
+    if (n <= 0 || static_cast<size_t>(n) >= size || !make_directory(directory)) return false;
+    if (g_rank.ranked()) {
+      char name[32];
+      if (!rank_directory_name(g_rank.rank, name, sizeof name)) return false;
+      const int m = snprintf(directory + n, size - static_cast<size_t>(n), "/%s", name);
+      if (m <= 0 || static_cast<size_t>(m) >= size - static_cast<size_t>(n) || !make_directory(directory)) return false;
+      n += m;
+    }
+    for (int image = 0;; ++image) {
+      const int m = image == 0 ? snprintf(directory + n, size - static_cast<size_t>(n), "/pid-%d", pid)
+                               : snprintf(directory + n, size - static_cast<size_t>(n), "/pid-%d.%d", pid, image);
+      if (m <= 0 || static_cast<size_t>(m) >= size - static_cast<size_t>(n)) return false;
+      if (mkdir(directory, 0755) == 0) break;
+      if (errno != EEXIST || image >= 1000) {
+        fprintf(stderr, "ompscope: cannot create log directory %s: %s; program runs unobserved\n", directory,
+                strerror(errno));
+        return false;
+      }
+    }
+  }
   if (!open_run_meta(directory)) {
     fprintf(stderr, "ompscope: cannot write to log directory %s: %s; program runs unobserved\n", directory,
             strerror(errno));
     return false;
   }
   return true;
+}
+
+void write_process_meta() {
+  meta_line("pid %d", static_cast<int>(getpid()));
+  meta_line("ppid %d", static_cast<int>(getppid()));
+  // The command line, its arguments joined by spaces (the report lists each process by it).
+  char command[2048];
+  const int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read(fd, command, sizeof command - 1) : -1;
+  if (fd >= 0) close(fd);
+  if (n <= 0) return;
+  if (command[n - 1] == '\0') --n;
+  for (ssize_t i = 0; i < n; ++i)
+    if (command[i] == '\0' || command[i] == '\n') command[i] = ' ';
+  command[n] = '\0';
+  meta_line("command %s", command);
 }
 
 void write_rank_meta() {

@@ -9,13 +9,17 @@
 namespace ompscope::capture {
 
 bool open_run_meta(const char* directory);
-// Chooses the run's log directory into `directory`: OMPSCOPE_LOG_DIR, else ompscope-log-PID in
-// the working directory; a rank of an MPI job (common/launcher_rank.h) gets rank-R under it, so
-// two ranks never write the same file (docs/mpi.md). Creates it and opens its meta.txt; prints
-// one line and returns false when it cannot (the program then runs unobserved).
+// Chooses this process's log directory into `directory`: pid-PID in OMPSCOPE_LOG_DIR (pid-PID.1,
+// ... for a later image exec'd in the same process), else ompscope-log-PID in the working
+// directory; a rank of an MPI job (common/launcher_rank.h) gets rank-R/pid-PID under it, so two
+// processes never write the same file (docs/mpi.md, docs/safety.md, "Processes and signals"). Creates it and
+// opens its meta.txt; prints one line and returns false when it cannot (the program then runs
+// unobserved).
 bool open_log_directory(char* directory, size_t size);
 // "rank R SIZE LOCAL_RANK VARIABLE" in meta.txt when the launcher gave a rank (-1/0: not said).
 void write_rank_meta();
+// "pid", "ppid" and "command" (from /proc/self/cmdline) in meta.txt: which process this log is.
+void write_process_meta();
 void meta_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // "key a b" with no stdio: async-signal-safe, for the last words of a dying program.
 void meta_line_from_signal(const char* key, uint64_t a, uint64_t b);

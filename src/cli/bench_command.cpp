@@ -130,6 +130,18 @@ std::vector<PlannedRun> plan_runs(const BenchOptions& o, const std::vector<int>&
   std::vector<std::string> runtimes;
   if (o.runtime == "llvm" || o.runtime == "both") runtimes.push_back("llvm");
   if (o.runtime == "gnu" || o.runtime == "both") runtimes.push_back("gnu");
+  if (o.calibrate && o.runtime == "both") {
+    // --calibrate caches what it can: the bench programs of this install (a GCC build has only
+    // ompscope-bench-gnu; an install of the ompscope component alone has neither).
+    std::erase_if(runtimes, [&](const std::string& r) {
+      return access((directory / ("ompscope-bench-" + r)).c_str(), X_OK) != 0;
+    });
+    if (runtimes.empty())
+      throw Error(fmt::format("bench --calibrate: no bench program next to ompscope in {} (ompscope-bench-llvm, "
+                              "ompscope-bench-gnu): install the 'bench' component (cmake --install BUILD "
+                              "--component bench)",
+                              directory.string()));
+  }
   std::vector<PlannedRun> runs;
   for (const std::string& runtime : runtimes) {
     const fs::path program = bench_program(directory, runtime);

@@ -73,9 +73,21 @@ Command add_doctor_command(CLI::App& parent) {
 
             const fs::path probe = executable_directory() / "ompscope-probe";
             std::vector<std::string> argv = program->empty() ? std::vector<std::string>{probe.string()} : *program;
-            fmt::print("\nOMPT, observed on {}\n", program->empty() ? "the bundled probe program" : argv[0]);
-            try {
-              const Target target = resolve_target(argv, runtime_choice(*runtime));
+            // One observed run on each runtime it can be measured on: the program's own (the
+            // probe's: libgomp through the interposer where GCC built it, libomp through OMPT
+            // where clang did) and, for a libgomp program without a program given, OMPT for real
+            // on LLVM libomp's GOMP layer too. The program's own output is not doctor's.
+            std::vector<RuntimeChoice> choices = {runtime_choice(*runtime)};
+            if (program->empty() && *runtime == "native" && !libomp.empty() &&
+                detect_program_runtime(probe.string()).kind == RuntimeKind::GnuLibgomp)
+              choices.push_back(RuntimeChoice::Llvm);
+            for (const RuntimeChoice choice : choices) try {
+              const Target target = resolve_target(argv, choice);
+              fmt::print("\n{}, observed on {}\n",
+                         target.interposed ? "GNU libgomp (interposed: libgomp has no OMPT)"
+                         : target.swapped  ? "OMPT, on LLVM libomp's GOMP layer (--runtime llvm)"
+                                           : "OMPT",
+                         program->empty() ? "the bundled probe program" : argv[0]);
               c.info("program's runtime: " + target.runtime.describe());
               if (target.interposed)
                 c.info("measured on: GNU libgomp, its own runtime, through libompscope_gomp.so (libgomp has no "
@@ -99,7 +111,7 @@ Command add_doctor_command(CLI::App& parent) {
                 }
               } remove_after{dir};
               make_own_directory(dir / "runs");
-              RunResult run = run_under_tool(target, dir, RunRequest{2, 0, false});
+              RunResult run = run_under_tool(target, dir, RunRequest{2, 0, false, true});
               if (!run.run.record.observed) {
                 c.bad("the runtime did not load the tool: " + run.run.record.status,
                       "use LLVM libomp (clang -fopenmp), or Intel's; check OMP_TOOL is not 'disabled'");

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/own_output.h"
+#include "cli/program_launch.h"
 #include "common/error.h"
 #include "common/version.h"
 
@@ -30,10 +31,11 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  int status = 2;
   try {
     for (const Command& c : commands) {
       if (!c.app->parsed()) continue;
-      const int status = c.run();
+      status = c.run();
       // A command whose output is stdout (report, model, bench, doctor) says when it could not
       // write it; one that ran a program exits with the program's status whatever happened to
       // ompscope's own messages (docs/safety.md).
@@ -46,14 +48,19 @@ int main(int argc, char** argv) {
           return 2;
         }
       }
-      return status;
+      break;
     }
   } catch (const ompscope::Error& e) {
     fmt::print(stderr, "ompscope: {}\n", e.what());
-    return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "ompscope: internal error: {}\n", e.what());
-    return 2;
   }
-  return 2;
+  // A signal sent to ompscope while the program ran was passed on to it (program_launch.h):
+  // ompscope reported what was captured and ends as the signal would have ended it.
+  if (const int sig = signal_received()) {
+    fmt::print(stderr, "ompscope: ended by SIG{} ({}), sent to ompscope and passed on to the program; exit {}\n",
+               sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", strsignal(sig), 128 + sig);
+    return 128 + sig;
+  }
+  return status;
 }

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <sstream>
 #include <thread>
 
 #include "analysis/pipeline.h"
+#include "analysis/rank_merge.h"
 #include "cli/bench_costs.h"
 #include "cli/core_places.h"
 #include "common/error.h"
@@ -75,13 +78,21 @@ Target resolve_target(const std::vector<std::string>& argv, RuntimeChoice choice
     t.unobserved = unobserved_gomp_entry_points(t.resolved_path);
     fmt::print(stderr, "ompscope: {} is built with GCC: measuring it on its own GNU libgomp (interposed; "
                "--runtime llvm runs it on LLVM libomp instead)\n", argv[0]);
-  } else if (t.runtime.kind == RuntimeKind::GnuLibgomp) {
+  } else if (t.runtime.kind == RuntimeKind::GnuLibgomp ||
+             (choice == RuntimeChoice::Llvm && t.runtime.kind != RuntimeKind::LlvmLibomp &&
+              t.runtime.kind != RuntimeKind::IntelLibiomp && !t.libomp.empty())) {
+    // --runtime llvm: a GCC-built program, or whatever a wrapper (a script, env, time) starts,
+    // loads libomp for libgomp.so.1.
     t.swapped = true;
     if (t.libomp.empty())
       throw Error("the program uses GNU libgomp, which has no OMPT, and no LLVM libomp was found to run it on "
                   "(install libomp5-14; see ompscope doctor)");
-    fmt::print(stderr, "ompscope: {} is built with GCC (libgomp); running it on LLVM libomp ({}) to observe it\n",
-               argv[0], t.libomp);
+    if (t.runtime.kind == RuntimeKind::GnuLibgomp)
+      fmt::print(stderr, "ompscope: {} is built with GCC (libgomp); running it on LLVM libomp ({}) to observe it\n",
+                 argv[0], t.libomp);
+    else
+      fmt::print(stderr, "ompscope: --runtime llvm: the programs {} starts run on LLVM libomp ({}) where they load GNU "
+                 "libgomp\n", argv[0], t.libomp);
   }
   return t;
 }
@@ -158,6 +169,12 @@ std::vector<report::Note> target_notes(const Target& target) {
                        "not observed: the program calls libgomp entry points the interposer does not cover; their "
                        "time counts as the work of the segment they run in",
                        target.unobserved});
+  } else if (target.swapped && target.runtime.kind != RuntimeKind::GnuLibgomp) {
+    notes.push_back({"gcc",
+                     fmt::format("--runtime llvm: the programs the command started that load GNU libgomp ran on LLVM "
+                                 "libomp through its GOMP layer: times and causes are LLVM libomp's. {}",
+                                 static_loops),
+                     {}});
   } else if (target.swapped) {
     notes.push_back({"gcc",
                      fmt::format("GCC-built program, run on LLVM libomp through its GOMP layer (--runtime llvm), not "
@@ -168,37 +185,91 @@ std::vector<report::Note> target_notes(const Target& target) {
   return notes;
 }
 
+namespace {
+
+// "pid-N" (a process's log) or "pid-N.K" (a later image exec'd in process N), capture/run_meta.h.
+bool is_process_directory(const fs::path& p) {
+  const std::string name = p.filename().string();
+  if (name.size() < 5 || name.compare(0, 4, "pid-") != 0) return false;
+  bool dot = false;
+  for (size_t i = 4; i < name.size(); ++i) {
+    if (name[i] == '.' && !dot && i > 4 && i + 1 < name.size()) dot = true;
+    else if (name[i] < '0' || name[i] > '9') return false;
+  }
+  return true;
+}
+
+std::vector<std::string> command_words(const std::string& command) {
+  std::vector<std::string> words;
+  std::istringstream in(command);
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+}  // namespace
+
+std::vector<ProcessLog> process_logs(const fs::path& dir, int program_pid) {
+  std::vector<ProcessLog> logs;
+  std::error_code ec;
+  std::vector<fs::path> dirs;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (is_process_directory(entry.path()) && fs::exists(entry.path() / kMetaFileName)) dirs.push_back(entry.path());
+  const std::string own_name = fmt::format("pid-{}", program_pid);
+  for (const fs::path& d : dirs) {
+    ProcessLog log{d, {}, program_pid > 0 && d.filename() == own_name};
+    try {
+      log.meta = analysis::read_run_meta(d / kMetaFileName);
+    } catch (const Error&) {
+      // A process killed while it wrote its first lines: the program's own is analysed (and its
+      // log's fault said); another's is left out.
+      if (!log.own) continue;
+    }
+    logs.push_back(std::move(log));
+  }
+  std::sort(logs.begin(), logs.end(), [](const ProcessLog& a, const ProcessLog& b) {
+    if (a.own != b.own) return a.own;
+    return a.meta.clock_start.ns != b.meta.clock_start.ns ? a.meta.clock_start.ns < b.meta.clock_start.ns
+                                                          : a.dir.filename() < b.dir.filename();
+  });
+  if (!logs.empty() && !logs.front().own) {
+    // The program's own process loaded no tool library (`time ./app`, a launcher that forks):
+    // the first process whose parent left no log stands for the program.
+    for (size_t i = 0; i < logs.size(); ++i)
+      if (std::none_of(logs.begin(), logs.end(), [&](const ProcessLog& l) { return l.meta.pid == logs[i].meta.ppid; })) {
+        std::rotate(logs.begin(), logs.begin() + static_cast<std::ptrdiff_t>(i), logs.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        break;
+      }
+  }
+  return logs;
+}
+
+bool has_process_logs(const fs::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (is_process_directory(entry.path()) && fs::exists(entry.path() / kMetaFileName)) return true;
+  return false;
+}
+
 RunResult run_under_tool(const Target& target, const fs::path& out_dir, const RunRequest& request) {
   RunResult result;
   const std::string name = request.threads > 0 ? fmt::format("t{}-r{}", request.threads, request.repeat)
                                                : fmt::format("run-r{}", request.repeat);
-  result.log_dir = out_dir / "runs" / name;
+  result.run_dir = out_dir / "runs" / name;
   std::error_code ec;
-  fs::remove_all(result.log_dir, ec);
-  // The tool library puts a rank's log in rank-R under OMPSCOPE_LOG_DIR (capture/run_meta.h).
-  const fs::path base_log_dir = result.log_dir;
+  fs::remove_all(result.run_dir, ec);
+  // The tool library puts each process's log in pid-PID under OMPSCOPE_LOG_DIR, a rank's in
+  // rank-R/pid-PID (capture/run_meta.h).
+  const fs::path base_log_dir = result.run_dir;
+  fs::path process_dir = base_log_dir;
   if (own_rank().ranked()) {
     char rank_name[32];
     rank_directory_name(own_rank().rank, rank_name, sizeof rank_name);
-    result.log_dir /= rank_name;
+    process_dir /= rank_name;
   }
+  result.log_dir = process_dir;
 
   Launch launch;
-  // An MPI program gets libompscope_mpi.so preloaded after the tool library, whose recording
-  // entry points it calls (docs/mpi.md); any other program gets exactly what it got before.
-  std::string preload;
-  const bool mpi = !target.runtime.mpi.empty() && fs::exists(mpi_tool_library_path());
-  if (target.interposed) preload = gomp_tool_library_path().string();
-  else if (mpi) preload = tool_library_path().string();
-  if (mpi) preload += ":" + mpi_tool_library_path().string();
-  if (!preload.empty()) {
-    const char* old = getenv("LD_PRELOAD");
-    launch.env["LD_PRELOAD"] = preload + (old && *old ? ":" + std::string(old) : "");
-  }
-  if (!target.interposed) {
-    launch.env["OMP_TOOL"] = "enabled";
-    launch.env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
-  }
+  launch.env = tool_environment(target);
   launch.env["OMPSCOPE_LOG_DIR"] = fs::absolute(base_log_dir).string();
   if (request.threads > 0) launch.env["OMP_NUM_THREADS"] = std::to_string(request.threads);
   if (request.bind && request.threads > 0 && request.threads <= core_count())
@@ -209,6 +280,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
     launch.env["LD_LIBRARY_PATH"] = shim.string() + (old && *old ? ":" + std::string(old) : "");
   }
   // Through a launcher (scale --launcher), the launcher passes these variables on to each rank.
+  launch.quiet = request.quiet;
   launch.argv = target.launcher ? launch_command(*target.launcher, launch.env, target.argv) : target.argv;
   result.outcome = launch_and_wait(launch);
 
@@ -220,41 +292,126 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   rec.signal = result.outcome.signal;
   rec.status = result.outcome.describe();
   rec.log = fs::relative(result.log_dir, out_dir).string();
+  const analysis::ClockPoint end = result.outcome.end_point;
 
-  if (!fs::exists(result.log_dir / kMetaFileName) && has_rank_directories(result.log_dir)) {
-    // The program was a launcher (mpirun, srun): each rank left its own log.
+  if (!has_process_logs(process_dir) && has_rank_directories(process_dir)) {
+    // The program was a launcher (mpirun, srun): each rank left its own logs, one per process;
+    // a rank's own process is the first whose parent left none.
     std::vector<fs::path> rank_dirs;
-    for (const auto& entry : fs::directory_iterator(result.log_dir, ec))
-      if (is_rank_directory(entry.path()) && fs::exists(entry.path() / kMetaFileName)) rank_dirs.push_back(entry.path());
+    for (const auto& entry : fs::directory_iterator(process_dir, ec))
+      if (is_rank_directory(entry.path()) && has_process_logs(entry.path())) rank_dirs.push_back(entry.path());
+    int others = 0;
     for (const fs::path& dir : rank_dirs) {
+      const std::vector<ProcessLog> logs = process_logs(dir, 0);
+      others += static_cast<int>(logs.size()) - 1;
       analysis::MeasuredRun run;
       run.record = rec;
-      run.record.log = fs::relative(dir, out_dir).string();
-      const analysis::ClockPoint end = result.outcome.end_point;
+      run.record.log = fs::relative(logs.front().dir, out_dir).string();
       int local_rank = -1;
-      run.analysis = analyse_log(dir, &end, run.record, nullptr, &local_rank);
+      run.analysis = analyse_log(logs.front().dir, &end, run.record, nullptr, &local_rank);
       result.ranks_per_node = std::max(result.ranks_per_node, local_rank + 1);
       result.ranks.push_back(std::move(run));
     }
     std::sort(result.ranks.begin(), result.ranks.end(),
               [](const auto& a, const auto& b) { return a.record.rank < b.record.rank; });
     rec.status += fmt::format("; the program ran as {} MPI ranks, each with its own log", result.ranks.size());
+    if (others > 0)
+      for (auto& rank : result.ranks)
+        rank.record.status += fmt::format("; {} more processes of the ranks ran OpenMP code, not in the report (their "
+                                          "logs are in {})", others, rec.log);
     return result;
   }
-  if (!fs::exists(result.log_dir / kMetaFileName)) {
+  const std::vector<ProcessLog> logs = process_logs(process_dir, result.outcome.pid);
+  if (logs.empty()) {
     rec.status += target.runtime.kind == RuntimeKind::None
-                      ? "; not observed: the program is not linked with an OpenMP runtime"
+                      ? "; not observed: no process of the program loaded an OpenMP runtime"
                       : "; not observed: the OpenMP runtime did not load the tool (no OMPT?) — run ompscope doctor";
     return result;
   }
-  const analysis::ClockPoint end = result.outcome.end_point;
+  result.log_dir = logs.front().dir;
+  result.pid = logs.front().meta.pid;
+  result.command = command_words(logs.front().meta.command);
+  rec.log = fs::relative(result.log_dir, out_dir).string();
   // A rank's time is its tool's own span, however it was launched (docs/mpi.md): the launcher's
   // start point would add the start of the job (MPI_Init's connection set-up) to one form only.
-  result.run.analysis =
-      analyse_log(result.log_dir, &end, rec, own_rank().ranked() || target.launcher ? nullptr : &result.outcome.start_point);
+  const bool from_launch = logs.front().own && !own_rank().ranked() && !target.launcher;
+  try {
+    result.run.analysis = analyse_log(result.log_dir, &end, rec, from_launch ? &result.outcome.start_point : nullptr);
+  } catch (const Error& e) {
+    if (!result.outcome.signal) throw;
+    // Killed (SIGKILL) before its first lines or chunk reached the disk: not a corrupt log.
+    rec.observed = false;
+    rec.status += fmt::format("; nothing captured before SIG{} ({})", signal_name(result.outcome.signal), e.what());
+    return result;
+  }
+  if (result.outcome.signal && rec.events == 0)
+    rec.status += fmt::format("; nothing captured before SIG{}", signal_name(result.outcome.signal));
   if (!rec.finalized && result.outcome.ok())
     rec.status += "; the tool was not finalised (the program left without running exit handlers)";
+  for (size_t i = 1; i < logs.size(); ++i) {
+    ProcessRun other;
+    other.pid = logs[i].meta.pid;
+    other.command = command_words(logs[i].meta.command);
+    other.run.record = rec;
+    other.run.record.exit_code = 0;
+    other.run.record.signal = 0;
+    other.run.record.status = "ok";
+    other.run.record.log = fs::relative(logs[i].dir, out_dir).string();
+    try {
+      other.run.analysis = analyse_log(logs[i].dir, &end, other.run.record);
+    } catch (const Error& e) {
+      other.run.record.observed = false;
+      other.run.record.status = fmt::format("not read: {}", e.what());
+    }
+    if (other.run.record.observed && !other.run.record.finalized)
+      other.run.record.status = "the tool was not finalised (the process was killed or left without exit handlers)";
+    result.processes.push_back(std::move(other));
+  }
   return result;
+}
+
+bool nothing_captured(const RunResult& result) {
+  return result.outcome.signal != 0 && result.ranks.empty() &&
+         (result.run.record.events == 0 || !result.run.record.observed) &&
+         result.run.record.status.find("nothing captured") != std::string::npos;
+}
+
+std::string signal_name(int sig) { return sigabbrev_np(sig) ? sigabbrev_np(sig) : std::to_string(sig); }
+
+std::map<std::string, std::string> tool_environment(const Target& target) {
+  std::map<std::string, std::string> env;
+  // Every process gets both capture paths, whatever started it (docs/safety.md, "Processes and signals"): the
+  // libgomp interposer, inert in a process without GNU libgomp, and OMPT's tool library, which
+  // only libomp loads. An MPI program gets libompscope_mpi.so after them, whose recording entry
+  // points they export (docs/mpi.md). A program run on libomp instead of its libgomp
+  // (--runtime llvm) gets no interposer.
+  std::string preload;
+  const bool mpi = !target.runtime.mpi.empty() && fs::exists(mpi_tool_library_path());
+  if (!target.swapped && fs::exists(gomp_tool_library_path())) preload = gomp_tool_library_path().string();
+  if (mpi) preload += (preload.empty() ? "" : ":") + tool_library_path().string() + ":" + mpi_tool_library_path().string();
+  if (!preload.empty()) {
+    const char* old = getenv("LD_PRELOAD");
+    env["LD_PRELOAD"] = preload + (old && *old ? ":" + std::string(old) : "");
+  }
+  env["OMP_TOOL"] = "enabled";
+  env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
+  return env;
+}
+
+analysis::Report process_report(const std::vector<std::string>& command, int cores,
+                                const std::vector<std::vector<analysis::MeasuredRun>>& processes,
+                                const std::vector<std::vector<std::string>>& commands, const std::vector<int>& pids) {
+  std::vector<analysis::Report> reports;
+  for (size_t k = 0; k < processes.size(); ++k)
+    reports.push_back(analysis::build_report(commands[k].empty() ? command : commands[k], cores, processes[k],
+                                             bench_costs_of(processes[k])));
+  if (reports.size() == 1) {
+    reports.front().command = command;
+    return reports.front();
+  }
+  analysis::Report merged = analysis::merge_process_reports(reports, pids);
+  merged.command = command;  // what the user ran; each process's own is in its place
+  return merged;
 }
 
 analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::ClockPoint* end, analysis::RunRecord& rec,

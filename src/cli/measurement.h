@@ -58,12 +58,26 @@ struct RunRequest {
   int threads = 0;       // 0: leave OMP_NUM_THREADS as the user set it
   int repeat = 0;
   bool bind = false;     // set OMP_PROC_BIND/OMP_PLACES unless the user did
+  bool quiet = false;    // the program's stdout to /dev/null (doctor's probe)
+};
+
+// Another process of the program that ran OpenMP code (it started, or was started by, the
+// program's own process): its run, pid and command (docs/safety.md, "Processes and signals").
+struct ProcessRun {
+  analysis::MeasuredRun run;
+  int pid = 0;
+  std::vector<std::string> command;
 };
 
 struct RunResult {
-  analysis::MeasuredRun run;
+  analysis::MeasuredRun run;  // the program's own process
   LaunchOutcome outcome;
-  std::filesystem::path log_dir;
+  std::filesystem::path run_dir;  // DIR/runs/NAME: OMPSCOPE_LOG_DIR, each process's log in it
+  std::filesystem::path log_dir;  // the program's own process's log (run_dir/pid-PID)
+  int pid = 0;                    // its pid (0: no log)
+  std::vector<std::string> command;  // its command line, as its log says
+  // The other processes that ran OpenMP code, by when they started; empty for most programs.
+  std::vector<ProcessRun> processes;
   // `ompscope profile -- mpirun -np N ./app`: each rank's run, by rank, read from the rank-R
   // directories the tool library wrote under log_dir (docs/mpi.md); empty otherwise.
   std::vector<analysis::MeasuredRun> ranks;
@@ -73,6 +87,34 @@ struct RunResult {
 };
 
 RunResult run_under_tool(const Target& target, const std::filesystem::path& out_dir, const RunRequest& request);
+
+// The program was killed by a signal (SIGKILL) before any record of its own process reached the
+// disk: its log holds nothing, which is no corrupt log (docs/safety.md, "Processes and signals").
+bool nothing_captured(const RunResult& result);
+// "KILL" for SIGKILL.
+std::string signal_name(int sig);
+
+// The environment that attaches the tool to every process of the program, whatever wrapper
+// starts it (shell, env, numactl, time, a launcher): LD_PRELOAD and OMP_TOOL_LIBRARIES.
+std::map<std::string, std::string> tool_environment(const Target& target);
+
+// One log per process (capture/run_meta.h): the pid-PID directories of `dir` with their meta,
+// the program's own process first (pid-`program_pid`, else the first whose parent left no log),
+// then the others by when they started. Unreadable logs of other processes are left out.
+struct ProcessLog {
+  std::filesystem::path dir;
+  analysis::RunMeta meta;
+  bool own = false;  // pid-`program_pid` itself
+};
+std::vector<ProcessLog> process_logs(const std::filesystem::path& dir, int program_pid);
+bool has_process_logs(const std::filesystem::path& dir);
+
+// The report of `command`, whose processes ran OpenMP code: processes[k] the runs of process k
+// (0: the program's own), each listed with commands[k] ("" : `command`) and pids[k], merged as
+// ranks are (analysis/rank_merge.h) when there is more than one.
+analysis::Report process_report(const std::vector<std::string>& command, int cores,
+                                const std::vector<std::vector<analysis::MeasuredRun>>& processes,
+                                const std::vector<std::vector<std::string>>& commands, const std::vector<int>& pids);
 
 // Reads and analyses one log directory, filling the record's observation fields. Throws
 // ompscope::Error on a corrupt or truncated log.

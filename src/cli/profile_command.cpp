@@ -5,6 +5,7 @@
 #include "cli/measurement.h"
 #include "cli/report_files.h"
 #include "common/safe_file.h"
+#include "common/launcher_rank.h"
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
@@ -27,7 +28,8 @@ Command add_profile_command(CLI::App& parent) {
             const OutputDir claim = prepare_output_dir(options->out, "profile");
             const fs::path out = claim.path();
             RunResult result = run_under_tool(target, out, RunRequest{});
-            const std::string comparison = runtime_comparison_note(target, 0, result.outcome.wall_s);
+            const std::string comparison =
+                signal_received() ? std::string() : runtime_comparison_note(target, 0, result.outcome.wall_s);
             auto report_of = [&](const analysis::MeasuredRun& run) {
               analysis::Report report = analysis::build_report(options->program, core_count(), {run}, bench_costs_of({run}));
               for (auto& n : target_notes(target)) report.notes.push_back(n);
@@ -38,7 +40,9 @@ Command add_profile_command(CLI::App& parent) {
               // `profile -- mpirun -np N ./app`: each rank's report in DIR/rank-R, as each
               // ompscope of `mpirun -np N ompscope profile` writes it (docs/mpi.md).
               for (analysis::MeasuredRun run : result.ranks) {
-                const fs::path rank_out = out / fs::path(run.record.log).filename();
+                char rank_name[32];
+                rank_directory_name(run.record.rank, rank_name, sizeof rank_name);
+                const fs::path rank_out = out / rank_name;
                 make_own_directory(rank_out);
                 run.record.log = fs::relative(out / run.record.log, rank_out).string();
                 write_report_files(rank_out, report_of(run));
@@ -50,7 +54,23 @@ Command add_profile_command(CLI::App& parent) {
                            out.string());
               }
             } else {
-              const analysis::Report report = report_of(result.run);
+              analysis::Report report = report_of(result.run);
+              if (!result.processes.empty()) {
+                // Other processes ran OpenMP code (docs/safety.md, "Processes and signals"): listed after the
+                // program's own, as ranks are.
+                std::vector<std::vector<analysis::MeasuredRun>> processes = {{result.run}};
+                std::vector<std::vector<std::string>> commands = {result.command};
+                std::vector<int> pids = {result.pid};
+                for (const ProcessRun& p : result.processes) {
+                  processes.push_back({p.run});
+                  commands.push_back(p.command);
+                  pids.push_back(p.pid);
+                }
+                analysis::Report merged = process_report(options->program, core_count(), processes, commands, pids);
+                for (auto& n : target_notes(target)) merged.notes.push_back(n);
+                if (!comparison.empty()) merged.notes.push_back({"runtime_comparison", comparison, {}});
+                report = std::move(merged);
+              }
               write_report_files(out, report);
               if (!own_rank().ranked()) {
                 show_text_report(report, stderr);
@@ -67,8 +87,9 @@ Command add_profile_command(CLI::App& parent) {
               }
             }
             if (!result.outcome.ok())
-              fmt::print(stderr, "ompscope: the program {}; the report holds what was captured until then\n",
-                         result.outcome.describe());
+              fmt::print(stderr, "ompscope: the program {}; {}\n", result.outcome.describe(),
+                         nothing_captured(result) ? fmt::format("nothing captured before SIG{}", signal_name(result.outcome.signal))
+                                                  : "the report holds what was captured until then");
             return result.outcome.shell_status();
           }};
 }

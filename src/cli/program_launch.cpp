@@ -19,6 +19,51 @@
 extern char** environ;
 
 namespace ompscope::cli {
+namespace {
+
+// The program running now (0: none), and the first of the passed-on signals ompscope was sent.
+volatile sig_atomic_t g_program = 0;
+volatile sig_atomic_t g_received = 0;
+
+constexpr int kPassedOn[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+void pass_on(int sig, siginfo_t* info, void*) {
+  const int saved_errno = errno;
+  const pid_t program = g_program;
+  if (info && info->si_code == SI_USER && info->si_pid == getpid()) return;  // our own kill of the group
+  if (program == 0 && g_received) {
+    // A second signal while no program runs (ompscope is analysing): the user insists.
+    signal(sig, SIG_DFL);
+    raise(sig);
+  }
+  if (!g_received) g_received = sig;
+  // The terminal's Ctrl-C, Ctrl-\ and hang-up went to the whole foreground group, the program
+  // included; a signal sent to ompscope alone (kill, timeout, a batch system) is passed on: to
+  // the group ompscope leads (the program and whatever it started), else to the program.
+  if (program > 0 && !(info && info->si_code == SI_KERNEL))
+    kill(getpgrp() == getpid() ? -getpgrp() : program, sig);
+  errno = saved_errno;
+}
+
+void pass_signals_on() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  struct sigaction action {};
+  action.sa_sigaction = pass_on;
+  action.sa_flags = SA_SIGINFO;  // no SA_RESTART: waitpid returns EINTR and waits again
+  sigemptyset(&action.sa_mask);
+  for (int sig : kPassedOn) {
+    struct sigaction old {};
+    // A signal ompscope's parent ignores (nohup's SIGHUP) stays ignored, for the program too.
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &action, nullptr);
+  }
+}
+
+}  // namespace
+
+int signal_received() { return g_received; }
 
 std::string LaunchOutcome::describe() const {
   if (signal) return fmt::format("killed by SIG{} ({})", sigabbrev_np(signal) ? sigabbrev_np(signal) : "?", strsignal(signal));
@@ -94,22 +139,23 @@ LaunchOutcome launch_and_wait(const Launch& launch) {
   const ClockSource clock = tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic;
   const analysis::ClockPoint start_point{read_ticks(clock), monotonic_ns()};
   const auto started = std::chrono::steady_clock::now();
+  pass_signals_on();
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (launch.quiet) posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw Error(fmt::format("cannot start '{}': {}", launch.argv[0], strerror(rc)));
 
-  // While the program runs, Ctrl-C belongs to it: ompscope waits and then reports.
-  struct sigaction ignore {}, old_int {}, old_quit {};
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGINT, &ignore, &old_int);
-  sigaction(SIGQUIT, &ignore, &old_quit);
+  g_program = pid;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGQUIT, &old_quit, nullptr);
+  g_program = 0;
 
   LaunchOutcome out;
+  out.pid = pid;
   out.start_point = start_point;
   out.end_point = {read_ticks(clock), monotonic_ns()};
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -12,9 +12,11 @@ namespace ompscope::cli {
 struct Launch {
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // overrides of the inherited environment
+  bool quiet = false;  // its stdout to /dev/null (doctor's probe); otherwise passed through
 };
 
 struct LaunchOutcome {
+  int pid = 0;         // the program's process (its log is pid-PID, docs/safety.md, "Processes and signals")
   int exit_code = 0;   // valid when signal == 0
   int signal = 0;
   double wall_s = 0;
@@ -28,7 +30,14 @@ struct LaunchOutcome {
 };
 
 // Throws ompscope::Error when the program cannot be started (not found, not executable).
+// From the first launch on, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to ompscope are passed on to
+// the program (to the process group ompscope leads, else to the program's pid; what the terminal
+// sends reached the program already) and ompscope carries on: waits, reports, and then exits
+// 128+signal (main.cpp). A second one while no program runs ends ompscope at once.
 LaunchOutcome launch_and_wait(const Launch& launch);
+
+// The first of those signals ompscope was sent; 0: none.
+int signal_received();
 
 // Runs `argv` (no shell) with stdin from /dev/null and returns what it wrote to stdout and
 // stderr; "" when it cannot be started.

@@ -1,7 +1,10 @@
 // ompscope report DIR: renders a saved report.json again, in any format.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/measurement.h"
@@ -24,6 +27,66 @@ report::Report analyse_raw_log(const std::string& dir) {
   return analysis::build_report({}, core_count(), {run}, bench_costs_of({run}));
 }
 
+// The report of the runs' logs a profile, scale or trace left in DIR/runs (or of one run's
+// directory) without a report.json: ompscope was stopped before it wrote one, or it was a
+// trace. The programs' exit statuses were not kept: each run says so.
+report::Report analyse_runs(const fs::path& dir) {
+  std::vector<std::pair<fs::path, std::string>> run_dirs;  // with the name that says the count
+  if (has_process_logs(dir)) {
+    run_dirs.emplace_back(dir, dir.filename().string());
+  } else {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir / "runs", ec))
+      if (entry.is_directory(ec) && has_process_logs(entry.path())) run_dirs.emplace_back(entry.path(), entry.path().filename().string());
+    std::sort(run_dirs.begin(), run_dirs.end());
+  }
+  if (run_dirs.empty())
+    throw Error(fmt::format("{}: no report.json and no run's log in it (runs/NAME/pid-PID/meta.txt)", dir.string()));
+  std::vector<std::vector<analysis::MeasuredRun>> processes;
+  std::vector<std::vector<std::string>> commands;
+  std::vector<int> pids;
+  for (const auto& [run_dir, name] : run_dirs) {
+    int threads = 0, repeat = 0;
+    if (sscanf(name.c_str(), "t%d-r%d", &threads, &repeat) != 2) {
+      threads = 0;
+      if (sscanf(name.c_str(), "run-r%d", &repeat) != 1) repeat = 0;
+    }
+    const std::vector<ProcessLog> logs = process_logs(run_dir, 0);
+    for (size_t k = 0; k < logs.size(); ++k) {
+      analysis::MeasuredRun run;
+      run.record.threads = threads;
+      run.record.repeat = repeat;
+      run.record.status = "ok";
+      run.record.log = fs::relative(logs[k].dir, dir).string();
+      try {
+        run.analysis = analyse_log(logs[k].dir, nullptr, run.record);
+      } catch (const Error& e) {
+        if (k == 0) throw;
+        continue;
+      }
+      if (!run.record.finalized)
+        run.record.status = "the tool was not finalised (the process was killed, or ompscope was stopped before it)";
+      if (processes.size() <= k) {
+        processes.emplace_back();
+        std::vector<std::string> words;
+        std::istringstream in(logs[k].meta.command);
+        for (std::string w; in >> w;) words.push_back(w);
+        commands.push_back(words);
+        pids.push_back(logs[k].meta.pid);
+      }
+      processes[k].push_back(std::move(run));
+    }
+  }
+  report::Report report = process_report(commands.front(), core_count(), processes, commands, pids);
+  report.notes.push_back({"from_logs",
+                          fmt::format("rebuilt from the runs' logs in {}: ompscope left no report.json there (it was "
+                                      "stopped, or the directory is a trace's); the programs' exit statuses were not "
+                                      "kept",
+                                      dir.string()),
+                          {}});
+  return report;
+}
+
 }  // namespace
 
 Command add_report_command(CLI::App& parent) {
@@ -43,8 +106,13 @@ Command add_report_command(CLI::App& parent) {
             const fs::path dir = options->dir;
             std::optional<report::Report> merged;
             if (!raw_log && !fs::exists(dir / "report.json") && has_rank_reports(dir)) merged = merge_rank_reports_in(dir, 0);
-            const report::Report report =
-                raw_log ? analyse_raw_log(options->dir) : merged ? *merged : read_report_file(options->dir);
+            // A directory profile, scale or trace left without its report (stopped, or a trace).
+            const bool unreported = !raw_log && !merged && !fs::exists(dir / "report.json") &&
+                                    (has_process_logs(dir) || fs::is_directory(dir / "runs"));
+            const report::Report report = raw_log      ? analyse_raw_log(options->dir)
+                                          : merged     ? *merged
+                                          : unreported ? analyse_runs(dir)
+                                                       : read_report_file(options->dir);
             if (options->format == "json") fmt::print("{}\n", report::to_json(report).dump(2));
             else if (options->format == "csv") fmt::print("{}", output::render_csv_report(report));
             else if (options->format == "html") fmt::print("{}", output::render_html_report(report));

@@ -123,6 +123,12 @@ Command add_scale_command(CLI::App& parent) {
             // Through a launcher: each rank's runs, by rank (docs/mpi.md, "scale through a launcher").
             std::map<int, std::vector<analysis::MeasuredRun>> rank_runs;
             int ranks_per_node = 1;
+            // The program's other processes that ran OpenMP code: each one's runs, command, pid.
+            std::vector<std::vector<analysis::MeasuredRun>> process_runs;
+            std::vector<std::vector<std::string>> process_commands;
+            std::vector<int> process_pids;
+            int process_pid = 0;
+            std::vector<std::string> process_command;
             int status = 0, index = 0;
             uint64_t written = 0, kept = 0;
             // Repeats interleave thread counts so slow drifts of the machine hit all counts alike.
@@ -134,8 +140,11 @@ Command add_scale_command(CLI::App& parent) {
                 // cores; the launcher's binding applies.
                 RunResult result = run_under_tool(target, options->out, RunRequest{t, r, !launcher});
                 if (!result.outcome.ok()) {
-                  fmt::print(stderr, "ompscope: at {} the {} {}\n", threads_phrase(t), launcher ? "job" : "program",
-                             result.outcome.describe());
+                  fmt::print(stderr, "ompscope: at {} the {} {}{}\n", threads_phrase(t), launcher ? "job" : "program",
+                             result.outcome.describe(),
+                             nothing_captured(result)
+                                 ? fmt::format(": nothing captured before SIG{}", signal_name(result.outcome.signal))
+                                 : "");
                   if (status == 0) status = result.outcome.shell_status();
                 }
                 if (launcher && result.ranks.empty() && !result.run.record.observed && index == 1)
@@ -145,11 +154,12 @@ Command add_scale_command(CLI::App& parent) {
                       options->launcher, result.outcome.ok() ? "" : " (it " + result.outcome.describe() + ", its message above)"));
                 // The report holds everything read from a log: a later repeat's log is only
                 // disk (NPB UA left 615 MB per run before lock sampling).
-                const uint64_t bytes = directory_bytes(result.log_dir);
+                const uint64_t bytes = directory_bytes(result.run_dir);
                 written += bytes;
-                if (r > 0 && !options->keep_logs && remove_log(result.log_dir)) {
+                if (r > 0 && !options->keep_logs && remove_log(result.run_dir)) {
                   result.run.record.log.clear();
                   for (auto& rank : result.ranks) rank.record.log.clear();
+                  for (auto& p : result.processes) p.run.record.log.clear();
                 } else {
                   kept += bytes;
                 }
@@ -162,8 +172,20 @@ Command add_scale_command(CLI::App& parent) {
                   rank_runs.begin()->second.push_back(std::move(result.run));
                 } else {
                   runs.push_back(std::move(result.run));
+                  // The other processes that ran OpenMP code, by their place (docs/safety.md, "Processes and signals").
+                  for (size_t k = 0; k < result.processes.size(); ++k) {
+                    if (process_runs.size() <= k) {
+                      process_runs.emplace_back();
+                      process_commands.push_back(result.processes[k].command);
+                      process_pids.push_back(result.processes[k].pid);
+                    }
+                    process_runs[k].push_back(std::move(result.processes[k].run));
+                  }
+                  if (process_pid == 0) process_pid = result.pid, process_command = result.command;
                 }
+                if (signal_received()) break;  // passed on to the program: report what ran (main.cpp)
               }
+              if (signal_received()) break;
             }
             if (!rank_runs.empty() && !runs.empty()) {
               // Jobs that failed before the first whose ranks came back go with rank 0's too.
@@ -241,8 +263,14 @@ Command add_scale_command(CLI::App& parent) {
               return status;
             }
             analysis::Report report = analysis::build_report(command, cores, runs, bench_costs_of(runs));
+            if (!process_runs.empty()) {
+              process_runs.insert(process_runs.begin(), runs);
+              process_commands.insert(process_commands.begin(), process_command);
+              process_pids.insert(process_pids.begin(), process_pid);
+              report = process_report(command, cores, process_runs, process_commands, process_pids);
+            }
             for (auto& n : target_notes(target)) report.notes.push_back(n);
-            if (target.swapped && !runs.empty() && !launcher)
+            if (target.swapped && !runs.empty() && !launcher && !signal_received())
               report.notes.push_back({"runtime_comparison", runtime_comparison_note(target, counts.back(), runs.back().record.wall_s), {}});
             if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores && !launcher) {
               std::vector<std::string> set;

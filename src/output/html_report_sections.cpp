@@ -238,6 +238,22 @@ std::string runs_section(const Report& report) {
 
 std::string ranks_section(const Report& report) {
   if (report.ranks.empty()) return {};
+  if (report.ranks_are_processes) {
+    // A program whose processes ran OpenMP code (docs/safety.md, "Processes and signals"): its own first.
+    std::string html = fmt::format(
+        "<section id=\"processes\">\n<h2>Processes</h2>\n<p>{} processes ran OpenMP code; the other sections show "
+        "process 0, the program's own.</p>\n<table class=\"ranks\"><thead><tr><th>Process</th><th>Pid</th>"
+        "<th>Command</th><th>Threads</th><th>Time</th><th>OpenMP parallel</th><th>OpenMP serial</th></tr></thead><tbody>\n",
+        report.ranks.size());
+    for (const report::RankSplit& k : report.ranks)
+      for (const auto& [t, time] : k.time_s)
+        html += fmt::format("<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td><code>{}</code></td>"
+                            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+                            "<td class=\"num\">{}</td></tr>\n",
+                            k.rank, k.pid, html_escape(k.command), t, format_seconds(time),
+                            format_seconds(k.parallel_s.at(t)), format_seconds(k.serial_s.at(t)));
+    return html + "</tbody></table>\n</section>\n";
+  }
   std::string html = fmt::format(
       "<section id=\"ranks\">\n<h2>MPI ranks</h2>\n<p>{} ranks; the other sections show rank {}, the slowest. "
       "Rank imbalance: max − mean over ranks.</p>\n<table class=\"ranks\"><thead><tr><th>Rank</th><th>Threads</th>"

@@ -54,7 +54,12 @@ std::string region_short_name(const report::RegionReport& region) {
 }
 
 std::string run_outcome(const report::RunRecord& run) {
-  if (run.signal != 0) return fmt::format("killed by signal {}", run.signal);
+  if (run.signal != 0) {
+    // A program killed before its first record reached the disk (docs/safety.md, "Processes and signals").
+    const auto nothing = run.status.find("nothing captured");
+    return fmt::format("killed by signal {}{}", run.signal,
+                       nothing == std::string::npos ? std::string() : "; " + run.status.substr(nothing));
+  }
   if (run.exit_code != 0) return fmt::format("exit code {}", run.exit_code);
   if (!run.status.empty() && run.status != "ok") return run.status;
   return "ok";

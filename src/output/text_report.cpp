@@ -188,7 +188,17 @@ std::string render_text_report(const Report& report, const TextOptions& options)
   if (report.amdahl_speedup_bound > 0 && threads.size() > 1)
     out += fmt::format("serial code bounds the speedup at {}\n", format_speedup(report.amdahl_speedup_bound));
   if (report.program_model) out += "program model: " + model_line(*report.program_model, st);
-  if (!report.ranks.empty()) {
+  if (!report.ranks.empty() && report.ranks_are_processes) {
+    // A program whose processes ran OpenMP code (docs/safety.md, "Processes and signals"): its own first.
+    out += "\n" + st.bold(fmt::format("{} processes ran OpenMP code (the figures below are process 0's, the program's own)",
+                                      report.ranks.size())) + "\n";
+    for (const report::RankSplit& k : report.ranks) {
+      out += fmt::format("  process {:<3} pid {}: {}\n", k.rank, k.pid, k.command);
+      for (const auto& [t, time] : k.time_s)
+        out += fmt::format("      at {}: {}   OpenMP parallel {}, OpenMP serial {}\n", threads_phrase(t),
+                           format_seconds(time), format_seconds(k.parallel_s.at(t)), format_seconds(k.serial_s.at(t)));
+    }
+  } else if (!report.ranks.empty()) {
     // A merged MPI report (docs/mpi.md): each rank's split, then the regions show the slowest's.
     out += "\n" + st.bold(fmt::format("{} MPI ranks (the figures below are rank {}'s, the slowest)", report.ranks.size(),
                                       report.merged_from_rank)) + "\n";
@@ -233,11 +243,15 @@ std::string render_text_report(const Report& report, const TextOptions& options)
       }
       if (region.model) out += "         " + model_line(*region.model, st);
       for (const auto& [t, imbalance] : region.rank_imbalance_s) {
-        out += fmt::format("         ranks at {}: imbalance {} (max − mean outside MPI)", threads_phrase(t),
-                           format_seconds(imbalance));
+        if (report.ranks_are_processes)
+          out += fmt::format("         processes at {}", threads_phrase(t));
+        else
+          out += fmt::format("         ranks at {}: imbalance {} (max − mean outside MPI)", threads_phrase(t),
+                             format_seconds(imbalance));
         for (const report::RankTime& k : region.ranks) {
           const auto time = k.time_s.find(t);
-          out += fmt::format("; rank {} {}", k.rank, time == k.time_s.end() ? "-" : format_seconds(time->second));
+          out += fmt::format("; {} {} {}", report.ranks_are_processes ? "process" : "rank", k.rank,
+                             time == k.time_s.end() ? "-" : format_seconds(time->second));
           if (const auto mpi = k.mpi_s.find(t); mpi != k.mpi_s.end()) out += fmt::format(" (MPI {})", format_seconds(mpi->second));
           const report::Problem* top = nullptr;
           for (const report::Problem& p : k.problems)

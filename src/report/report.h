@@ -205,6 +205,9 @@ struct RankTime {
 struct RankSplit {
   int rank = 0;
   std::map<int, double> time_s, parallel_s, serial_s, mpi_s;
+  // A process of a program that started others (Report::ranks_are_processes): its pid and command.
+  int pid = 0;
+  std::string command;
 };
 
 struct RegionReport {
@@ -321,6 +324,9 @@ struct Report {
   std::vector<RankSplit> ranks;
   std::map<int, double> rank_imbalance_s;
   int merged_from_rank = -1;
+  // The "ranks" are the processes of one program that ran OpenMP code, the program's own first
+  // (docs/safety.md, "Processes and signals"), not the ranks of an MPI job.
+  bool ranks_are_processes = false;
   // T(t) − T(t0)·t0/t, and what the top-level regions' and serial code's causes leave of it.
   std::map<int, double> program_time_lost_s, program_unexplained_s;
   double amdahl_speedup_bound = 0;  // 0: unknown

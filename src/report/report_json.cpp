@@ -472,13 +472,17 @@ json to_json(const Report& report) {
   if (report.program_model) program["model"] = model_json(*report.program_model);
   if (!report.ranks.empty()) {
     json ranks = json::array();
-    for (const RankSplit& k : report.ranks)
+    for (const RankSplit& k : report.ranks) {
       ranks.push_back({{"rank", k.rank},
                        {"time_s", by_threads(k.time_s)},
                        {"parallel_s", by_threads(k.parallel_s)},
                        {"serial_s", by_threads(k.serial_s)},
                        {"mpi_s", by_threads(k.mpi_s)}});
+      if (k.pid) ranks.back()["pid"] = k.pid;
+      if (!k.command.empty()) ranks.back()["command"] = k.command;
+    }
     program["ranks"] = ranks;
+    if (report.ranks_are_processes) program["ranks_are"] = "processes";
     program["rank_imbalance_s"] = by_threads(report.rank_imbalance_s);
     program["merged_from_rank"] = report.merged_from_rank;
   }
@@ -584,7 +588,8 @@ Report report_from_json(const json& doc, const std::string& source) {
       for (const json& k : array_at(*program, "ranks"))
         report.ranks.push_back({get(k, "rank", 0), read_by_threads<double>(k, "time_s"),
                                 read_by_threads<double>(k, "parallel_s"), read_by_threads<double>(k, "serial_s"),
-                                read_by_threads<double>(k, "mpi_s")});
+                                read_by_threads<double>(k, "mpi_s"), get(k, "pid", 0), get(k, "command", std::string())});
+      report.ranks_are_processes = get(*program, "ranks_are", std::string()) == "processes";
       report.rank_imbalance_s = read_by_threads<double>(*program, "rank_imbalance_s");
       report.merged_from_rank = get(*program, "merged_from_rank", -1);
       if (!member(*program, "speedup")) report.program_speedup = speedups(report.program_time_s);  // schema 1

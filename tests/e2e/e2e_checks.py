@@ -41,6 +41,14 @@ def region_at(report, source, line, slack=2):
     fail(f"no region at {name}:{line} (±{slack}); regions: " +
          ", ".join(f"{r['file']}:{r['line']} x{r['instances']}" for r in parallel_regions(report)))
 
+def process_log(out, run="run-r0"):
+    """The program's own process's log in DIR/runs/RUN: each process writes pid-PID there
+    (docs/safety.md, "Processes and signals"); these programs start no other."""
+    logs = [d for d in os.listdir(os.path.join(out, "runs", run)) if d.startswith("pid-")]
+    if len(logs) != 1:
+        fail(f"{out}/runs/{run} holds {logs}, expected one process's log")
+    return os.path.join(out, "runs", run, logs[0])
+
 class Ctx:
     def __init__(self, a):
         self.bin, self.programs, self.sources, self.work = a.ompscope, a.programs, a.sources, a.work
@@ -99,7 +107,7 @@ def scenario_profile_clang(c):
 
 def mapped_runtime(out):
     """The OpenMP runtime the measured process had mapped, as its capture recorded it."""
-    meta = open(os.path.join(out, "runs", "run-r0", "meta.txt")).read()
+    meta = open(os.path.join(process_log(out), "meta.txt")).read()
     found = re.search(r"^runtime_library (.*)$", meta, re.M)
     modules = re.findall(r"^module \S+ \S+ \S+ (.*)$", meta, re.M)
     return (found.group(1) if found else None), modules
@@ -328,7 +336,7 @@ def scenario_record_kinds(c):
     for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
         run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
-        p = run(["/usr/bin/python3", dump, os.path.join(out, "runs", "run-r0")], check_rc=0)
+        p = run(["/usr/bin/python3", dump, process_log(out)], check_rc=0)
         kinds = {line.split()[1] for line in p.stdout.splitlines() if not line.startswith("==")}
         seen |= kinds
         if kinds - read:
@@ -341,7 +349,7 @@ def check_hardware_counters(program, out, kinds):
     # docs/lost-time.md, "Hardware counters": the OMPT tool opens them or says why not once in
     # meta.txt, and the report then says so in one note, in JSON, text and HTML; never an error.
     # The libgomp interposer reads none and says nothing. On this VM (no PMU) the first holds.
-    with open(os.path.join(out, "runs", "run-r0", "meta.txt")) as f:
+    with open(os.path.join(process_log(out), "meta.txt")) as f:
         said = [line.split(None, 1)[1].strip() for line in f if line.startswith("hw_counters ")]
     report = load(out)
     notes = [n for n in report.get("notes", []) if n.get("kind") == "hardware_counters"]
@@ -382,7 +390,7 @@ def scenario_lock_counts(c):
         p = run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
         if p.stdout != direct.stdout:
             fail(f"{program}: output changed under the tool: {direct.stdout!r} vs {p.stdout!r}")
-        text = run(["/usr/bin/python3", dump, os.path.join(out, "runs", "run-r0")], check_rc=0).stdout
+        text = run(["/usr/bin/python3", dump, process_log(out)], check_rc=0).stdout
         counted = {}
         for thread in text.split("== ")[1:]:
             lines = thread.splitlines()
@@ -483,7 +491,7 @@ def scenario_bad_input(c):
     # A raw log directory can be analysed directly; damaged ones are refused, never crash.
     good = c.out("log-source")
     run([c.bin, "profile", "-o", good, "--", c.prog("imbalanced_loop")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
-    log = os.path.join(good, "runs", "run-r0")
+    log = process_log(good)
     q = run([c.bin, "report", log], check_rc=0)
     if "imbalanced_loop.c:24" not in q.stdout:
         fail("report of a raw log directory lacks the region:\n" + q.stdout)
@@ -597,7 +605,7 @@ def scenario_lock_volume(c):
     if not re.search(r"the runs wrote [0-9.]+ MB of logs; [0-9.]+ MB kept", p.stderr):
         fail(f"scale does not say how much it wrote:\n{p.stderr[-2000:]}")
     for name in ["t1-r0", "t2-r0"]:
-        d = os.path.join(out, "runs", name)
+        d = process_log(out, name)
         size = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
         if size > 16 << 20:
             fail(f"{name}: {size / 2**20:.1f} MB of log for 4 M lock operations, expected at most 16 MB")

@@ -6,7 +6,7 @@ of 2 threads) is set here, as docs/mpi.md says a user sets it."""
 import argparse, json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_checks import Ctx, expect_error, fail, load, notes, parallel_regions, pragma_lines, region_at, run  # noqa: E402
+from e2e_checks import Ctx, expect_error, fail, load, notes, parallel_regions, pragma_lines, process_log, region_at, run  # noqa: E402
 
 # Open MPI refuses to run as root without these two; CI runs the suite as root.
 ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
@@ -33,8 +33,8 @@ def check_rank_reports(c, out, form):
         if len(runs) != 1 or runs[0].get("rank") != rank or not runs[0]["observed"]:
             fail(f"{form}: rank {rank}'s report has runs {runs}")
         log = os.path.normpath(os.path.join(rank_dir, runs[0]["log"]))
-        if os.path.basename(log) != f"rank-{rank}":
-            fail(f"{form}: rank {rank}'s log {log} is not in a rank-{rank} directory")
+        if os.path.basename(os.path.dirname(log)) != f"rank-{rank}" or not os.path.basename(log).startswith("pid-"):
+            fail(f"{form}: rank {rank}'s log {log} is not a process's in a rank-{rank} directory")
         meta = rank_meta(log)
         if meta[:2] != [str(rank), "2"] or meta[3] != "OMPI_COMM_WORLD_RANK":
             fail(f"{form}: rank {rank}'s meta.txt says rank {meta}")
@@ -42,7 +42,7 @@ def check_rank_reports(c, out, form):
         region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])
     if len(logs) != 2:
         fail(f"{form}: the two ranks share a log directory: {logs}")
-    if os.path.exists(os.path.join(out, "runs", "run-r0", "meta.txt")):
+    if any(d.startswith("pid-") for d in os.listdir(os.path.join(out, "runs", "run-r0"))):
         fail(f"{form}: a log was written outside the rank directories")
 
 def modules(log_dir):
@@ -91,7 +91,7 @@ def scenario_mpi_time(c):
     check_mpi_time(c, inside, "ompscope mpirun")
     plain = c.out("no-mpi")
     run([c.bin, "profile", "-o", plain, "--", c.prog("imbalanced_loop")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
-    mapped = modules(os.path.join(plain, "runs", "run-r0"))
+    mapped = modules(process_log(plain))
     if any("libompscope_mpi" in m or "libmpi" in m for m in mapped):
         fail(f"a program without MPI got the PMPI layer: {mapped}")
     if "mpi_s" in load(plain)["program"]:

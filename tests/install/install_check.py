@@ -50,6 +50,7 @@ def main():
     run(["cmake", "--install", build, "--component", "ompscope"], env)
 
     check_installed(source, work, prefix, "lib64", version, env)
+    check_bench_calibrate(work, build, prefix, env, jobs)
 
     # Debian's layout, from the same build: prefix /usr, a multiarch libdir, staged in DESTDIR.
     destdir = os.path.join(work, "destdir")
@@ -58,6 +59,51 @@ def main():
     run(["cmake", "--build", build, "--target", "ompscope", "-j", jobs], env)
     run(["cmake", "--install", build, "--component", "ompscope"], dict(env, DESTDIR=destdir))
     check_installed(source, work, os.path.join(destdir, "usr"), os.path.join("lib", "x86_64-linux-gnu"), version, env)
+
+    # The plain lib layout, from the same build.
+    lib_prefix = os.path.join(work, "prefix-lib")
+    run(["cmake", "-S", source, "-B", build, f"-DCMAKE_INSTALL_PREFIX={lib_prefix}", "-DCMAKE_INSTALL_LIBDIR=lib"], env)
+    run(["cmake", "--build", build, "--target", "ompscope", "-j", jobs], env)
+    run(["cmake", "--install", build, "--component", "ompscope"], env)
+    check_installed(source, work, lib_prefix, "lib", version, env)
+
+def check_consumer(source, work, prefix, libdir, version, env):
+    """find_package(ompscope) in a small project with CMAKE_PREFIX_PATH=<prefix> alone: the
+    package is found, its version, ompscope::tool and the tool library in PREFIX/LIBDIR."""
+    consumer = os.path.join(work, "consumer-" + libdir.replace(os.sep, "-"))
+    shutil.rmtree(consumer, ignore_errors=True)
+    clean = {k: v for k, v in env.items() if k not in ("CMAKE_PREFIX_PATH", "ompscope_DIR")}
+    run(["cmake", "-S", os.path.join(source, "tests", "install", "consumer"), "-B", consumer,
+         f"-DCMAKE_PREFIX_PATH={prefix}"], clean)
+    run(["cmake", "--build", consumer], clean)
+    found_version, tool, package = open(os.path.join(consumer, "found.txt")).read().split("\n")[:3]
+    expected_tool = os.path.realpath(os.path.join(prefix, libdir, "libompscope.so"))
+    if found_version != version or os.path.realpath(tool) != expected_tool:
+        fail(f"find_package(ompscope) with CMAKE_PREFIX_PATH={prefix} found version {found_version!r}, tool "
+             f"{tool!r} (in {package}); expected {version} and {expected_tool}")
+    print(f"ok: find_package(ompscope) {found_version} through CMAKE_PREFIX_PATH ({libdir}): {package}")
+
+def check_bench_calibrate(work, build, prefix, env, jobs):
+    """`bench --calibrate` on the GCC install: without the bench component, one line naming it
+    (exit 2); with it (ompscope-bench-gnu only: GCC builds no LLVM bench), it caches libgomp's
+    costs."""
+    ompscope = os.path.join(prefix, "bin", "ompscope")
+    cache = os.path.join(work, "cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    bench_env = dict(env, XDG_CACHE_HOME=cache)
+    p = subprocess.run([ompscope, "bench", "--calibrate"], env=bench_env, capture_output=True, text=True)
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    if p.returncode != 2 or len(lines) != 1 or "--component bench" not in lines[0]:
+        fail(f"bench --calibrate without the bench programs: exit {p.returncode}, expected 2 and one line naming "
+             f"the bench component:\n{p.stderr}")
+    run(["cmake", "--build", build, "--target", "ompscope_bench_gnu", "-j", jobs], env)
+    run(["cmake", "--install", build, "--component", "bench"], env)
+    run([ompscope, "bench", "--calibrate"], bench_env)
+    cached = json.load(open(os.path.join(cache, "ompscope", "bench.json")))
+    libraries = [e.get("library", "") for e in cached.get("entries", [])]
+    if not any("libgomp" in l for l in libraries):
+        fail(f"bench --calibrate cached no libgomp figure: {cached}")
+    print("ok: bench --calibrate on the GCC install cached", libraries)
 
 def check_installed(source, work, prefix, libdir, version, env):
     """The tool libraries in PREFIX/LIBDIR only, --version, doctor, and a profile of a GCC-built loop."""
@@ -76,6 +122,12 @@ def check_installed(source, work, prefix, libdir, version, env):
     d = run([ompscope, "doctor"], env).stdout
     if f"ok    {tool}" not in d or os.path.join(prefix, libdir) not in d:
         fail(f"doctor does not find the tool library in {libdir}, or does not say where it looked:\n" + d)
+    # The probe's own output is not doctor's; OMPT is tried for real (on libomp's GOMP layer: the
+    # GCC-built probe runs on libgomp, which has none), and the interposer on libgomp.
+    if re.search(r"^probe \d+", d, re.M) or "OMPT active" not in d or "observed through the interposer" not in d:
+        fail("doctor prints the probe's output, or does not observe the probe on both runtimes:\n" + d)
+
+    check_consumer(source, work, prefix, libdir, version, env)
 
     program = os.path.join(work, "imbalanced_loop")
     if not os.path.exists(program):

@@ -129,5 +129,37 @@ TEST(RankMerge, ARankWithoutTheRegionCountsZeroAndItsOwnRegionsAreNamed) {
 
 TEST(RankMerge, NothingToMergeIsAnError) { EXPECT_THROW(merge_rank_reports({}), Error); }
 
+// merge_process_reports: the processes of one program (docs/safety.md, "Processes and signals").
+TEST(ProcessMerge, FiguresAreTheProgramsOwnProcessEvenWhenAnotherIsSlower) {
+  Report own = rank_report(-1, 0.30, 0.20, 0.0, 0.10, 0.0);
+  Report child = rank_report(-1, 0.90, 0.01, 0.0, 0.89, 0.05);
+  child.command = {"./app", "child", "0"};
+  own.runs[0].rank = child.runs[0].rank = 3;  // the ranks of an ompscope run by mpirun: not the places
+  const Report merged = merge_process_reports({own, child}, {100, 101});
+  EXPECT_TRUE(merged.ranks_are_processes);
+  EXPECT_EQ(merged.merged_from_rank, 0);
+  EXPECT_DOUBLE_EQ(merged.program_time_s.at(2), 0.30);
+  ASSERT_EQ(merged.ranks.size(), 2u);
+  EXPECT_EQ(merged.ranks[0].rank, 0);
+  EXPECT_EQ(merged.ranks[0].pid, 100);
+  EXPECT_EQ(merged.ranks[0].command, "./hybrid");
+  EXPECT_EQ(merged.ranks[1].rank, 1);
+  EXPECT_EQ(merged.ranks[1].pid, 101);
+  EXPECT_EQ(merged.ranks[1].command, "./app child 0");
+  EXPECT_DOUBLE_EQ(merged.ranks[1].parallel_s.at(2), 0.90 - 0.01);
+  // The runs keep their order and ranks: the program's own first.
+  ASSERT_EQ(merged.runs.size(), 2u);
+  EXPECT_EQ(merged.runs[0].rank, 3);
+  ASSERT_EQ(merged.regions[0].ranks.size(), 2u);
+  EXPECT_DOUBLE_EQ(merged.regions[0].ranks[1].time_s.at(2), 0.89);
+  bool listed = false;
+  for (const auto& n : merged.notes)
+    if (n.kind == "processes") listed = n.items == std::vector<std::string>{"process 1 (pid 101): ./app child 0"};
+  EXPECT_TRUE(listed);
+  for (const auto& n : merged.notes) EXPECT_NE(n.kind, "ranks");
+}
+
+TEST(ProcessMerge, NothingToMergeIsAnError) { EXPECT_THROW(merge_process_reports({}, {}), Error); }
+
 }  // namespace
 }  // namespace ompscope::analysis

@@ -29,6 +29,9 @@ TEST(RunOutcome, SaysWhatEndedARun) {
   EXPECT_EQ(run_outcome(run), "exit code 3");
   run.signal = 11;
   EXPECT_EQ(run_outcome(run), "killed by signal 11");
+  run.signal = 9;
+  run.status = "killed by SIGKILL (Killed); nothing captured before SIGKILL";
+  EXPECT_EQ(run_outcome(run), "killed by signal 9; nothing captured before SIGKILL");
 }
 
 TEST(NoteSentence, NamesWhatANoteIsAboutUpToALimit) {

@@ -99,6 +99,26 @@ TEST(ReportJson, AMergedMpiReportKeepsItsRanks) {
   EXPECT_FALSE(to_json(Report{})["program"].contains("ranks")) << "a report of one process has no ranks";
 }
 
+TEST(ReportJson, AReportOfAProgramsProcessesKeepsThemWithPidAndCommand) {
+  Report r;
+  r.threads = {2};
+  r.program_time_s = {{2, 0.4}};
+  r.ranks = {{0, {{2, 0.4}}, {{2, 0.1}}, {{2, 0.3}}, {{2, 0.0}}, 100, "./app"},
+             {1, {{2, 0.9}}, {{2, 0.89}}, {{2, 0.01}}, {{2, 0.0}}, 101, "./app child 0"}};
+  r.merged_from_rank = 0;
+  r.ranks_are_processes = true;
+  const json doc = to_json(r);
+  EXPECT_EQ(doc["program"]["ranks_are"], "processes");
+  EXPECT_EQ(doc["program"]["ranks"][1]["pid"], 101);
+  EXPECT_EQ(doc["program"]["ranks"][1]["command"], "./app child 0");
+  const Report back = report_from_json(json::parse(doc.dump()));
+  EXPECT_EQ(to_json(back).dump(), doc.dump());
+  EXPECT_TRUE(back.ranks_are_processes);
+  EXPECT_EQ(back.ranks[0].pid, 100);
+  r.ranks_are_processes = false;
+  EXPECT_FALSE(to_json(r)["program"].contains("ranks_are")) << "an MPI job's merged report says nothing";
+}
+
 TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
   Report r;
   r.version = "9.9.9";
