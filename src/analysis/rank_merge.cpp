@@ -72,7 +72,7 @@ Report merge(const std::vector<Report>& ranks, size_t figures_from, Merging merg
   for (size_t i = 0; i < ranks.size(); ++i) {
     const Report& r = ranks[i];
     for (report::RunRecord run : r.runs) {
-      run.rank = rank_of(r, i);
+      if (merging == Merging::Ranks) run.rank = rank_of(r, i);  // a process's run keeps its own
       out.runs.push_back(std::move(run));
     }
     RankSplit split;

@@ -115,7 +115,11 @@ bool write_job_trace_when_complete(const fs::path& dir, int size, const std::str
     char name[32];
     rank_directory_name(rank, name, sizeof name);
     if (!fs::exists(dir / name / "trace" / "traces.otf2")) break;
-    logs.emplace_back(rank, dir / name / "runs" / "run-r0" / name);
+    // The rank's own process's log: the first of its processes (docs/safety.md, "Processes and
+    // signals").
+    const std::vector<ProcessLog> processes = process_logs(dir / name / "runs" / "run-r0" / name, 0);
+    if (processes.empty()) break;
+    logs.emplace_back(rank, processes.front().dir);
   }
   const bool complete = static_cast<int>(logs.size()) == size;
   if (complete) write_job_trace(dir / "trace", logs, nullptr, description);

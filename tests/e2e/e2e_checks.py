@@ -1192,6 +1192,8 @@ def scenario_doctor(c):
             fail(f"doctor does not say '{expected}':\n{p.stdout}")
     if "invariant TSC" not in p.stdout and "CLOCK_MONOTONIC" not in p.stdout:
         fail(f"doctor names no clock:\n{p.stdout}")
+    if re.search(r"^probe \d+", p.stdout, re.M):
+        fail(f"doctor prints its probe's own output:\n{p.stdout}")
     p = run([c.bin, "doctor", "--", "/bin/true"], check_rc=1)
     if "FAIL" not in p.stdout or "not dynamically linked with an OpenMP runtime" not in p.stdout:
         fail(f"doctor on a program without OpenMP does not say what is missing:\n{p.stdout}")

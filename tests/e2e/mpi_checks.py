@@ -42,7 +42,8 @@ def check_rank_reports(c, out, form):
         region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])
     if len(logs) != 2:
         fail(f"{form}: the two ranks share a log directory: {logs}")
-    if any(d.startswith("pid-") for d in os.listdir(os.path.join(out, "runs", "run-r0"))):
+    top = os.path.join(out, "runs", "run-r0")
+    if os.path.isdir(top) and any(d.startswith("pid-") for d in os.listdir(top)):
         fail(f"{form}: a log was written outside the rank directories")
 
 def modules(log_dir):
