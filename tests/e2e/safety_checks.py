@@ -271,7 +271,8 @@ def scenario_safety_readers(c):
         expect_refusal(cmd, what, ("not a regular file",), timeout=20)
     # A raw log whose meta.txt is a FIFO.
     log = c.path("log")
-    shutil.copytree(os.path.join(out, "runs", "t2-r0"), log)
+    run_dir = os.path.join(out, "runs", "t2-r0")  # one pid-PID log per process (docs/safety.md)
+    shutil.copytree(os.path.join(run_dir, next(d for d in os.listdir(run_dir) if d.startswith("pid-"))), log)
     os.remove(os.path.join(log, "meta.txt"))
     os.mkfifo(os.path.join(log, "meta.txt"))
     expect_refusal([c.bin, "report", log], "report of a log with a FIFO meta.txt", ("not a regular file",), timeout=20)
