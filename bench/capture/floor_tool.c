@@ -51,7 +51,8 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t* da
                                        ompt_callback_dispatch, ompt_callback_sync_region, ompt_callback_sync_region_wait,
                                        ompt_callback_mutex_acquire, ompt_callback_mutex_acquired,
                                        ompt_callback_mutex_released, ompt_callback_nest_lock, ompt_callback_lock_init,
-                                       ompt_callback_lock_destroy, ompt_callback_masked};
+                                       ompt_callback_lock_destroy, ompt_callback_masked, ompt_callback_dependences,
+                                       ompt_callback_task_dependence};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; ++i) set(others[i], (ompt_callback_t)ignore_all);
   }
   return 1;

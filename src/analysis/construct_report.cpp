@@ -22,7 +22,8 @@ constexpr double kSmallestShare = 0.1;
 constexpr double kMostShare = 0.5;
 
 bool is_task_cause(const report::CauseKind& k) {
-  return k == "fine_grained_tasks" || k == "coarse_grained_tasks" || k == "task_creation_bottleneck";
+  return k == "fine_grained_tasks" || k == "coarse_grained_tasks" || k == "task_creation_bottleneck" ||
+         k == "dependency_bound" || k == "task_inflation";
 }
 
 bool is_lock_kind(const std::string& kind) {
@@ -158,7 +159,8 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
     // A task cause that no one node carries (a recursive function creates its tasks at two
     // lines, each of them under several constructs) still names where its tasks are created:
     // the creation sites (each with its share of the recorded tasks), when there are few.
-    if (is_task_cause(cause.kind) && cause.hint == whole.hint) {
+    // (dependency_bound names the sites on its path in its own hint.)
+    if (is_task_cause(cause.kind) && cause.kind != "dependency_bound" && cause.hint == whole.hint) {
       std::map<std::string, double> sites;
       for (const auto& [path, m] : measure) sites[construct_place(entries_.at(path).report)] += m / total;
       if (!sites.empty() && sites.size() <= 3) {

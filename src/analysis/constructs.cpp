@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 namespace ompscope::analysis {
 namespace {
@@ -143,6 +144,21 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
   const auto* tasks = find(inputs.tasks, inst.parallel_id);
   std::vector<int> barrier_nodes;  // the first thread's barriers, in order: their construct (-1: none)
   std::vector<int> task_node(tasks ? tasks->size() : 0, -1);  // by position in *tasks
+  // Where the instance's sampled-out tasks were created: a recorded creation stands for itself and
+  // the unrecorded ones at its site before it (adaptive sampling), so the unrecorded creations per
+  // site are exact. A batch of light tasks (whose record does not say where they were created) is
+  // shared among those sites by their counts, largest first: no task time is left without a site.
+  std::vector<std::pair<uint64_t, double>> unrecorded_sites;
+  double unrecorded_total = 0;
+  if (tasks) {
+    std::map<uint64_t, double> by_site;
+    for (const TaskInstance* t : *tasks)
+      if (!t->light && t->weight > 1) by_site[t->codeptr] += t->weight - 1;
+    unrecorded_sites.assign(by_site.begin(), by_site.end());
+    std::stable_sort(unrecorded_sites.begin(), unrecorded_sites.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [code, n] : unrecorded_sites) unrecorded_total += n;
+  }
 
 
   std::vector<Item> items;
@@ -240,6 +256,8 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       if (top) outside -= i.duration;  // what is charged to no construct stays outside: added back below
       int node = parent;
       bool team_construct = true;
+      const Item* batch = nullptr;  // a light batch shared among the sites of unrecorded creations
+      double moved = 0;             // its thread time charged to the other sites
       switch (i.type) {
         case Item::Work:
           node = node_of(tree, parent, work_kind(i.work->work), i.work->codeptr, symbols);
@@ -269,13 +287,25 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
           sync_node[&v] = node == parent ? -1 : node;
           break;
         }
-        case Item::Fragment:
+        case Item::Fragment: {
+          const bool shared = i.task->light && unrecorded_total > 0;
           // A task resumed after a taskwait of its own stays where its first fragment ran.
           node = task_node[i.task_position];
-          if (node < 0) node = task_node[i.task_position] = node_of(tree, parent, "task", i.task->codeptr, symbols);
+          if (node < 0)
+            node = task_node[i.task_position] =
+                node_of(tree, parent, "task", shared ? unrecorded_sites.front().first : i.task->codeptr, symbols);
           team_construct = false;
-          if (i.fragment == &i.task->fragments.front()) tree.nodes[node].instances += static_cast<double>(i.task->count());
+          const bool first = i.fragment == &i.task->fragments.front();
+          const double count = static_cast<double>(i.task->count());
+          if (!shared) {
+            if (first) tree.nodes[node].instances += count;
+            break;
+          }
+          // The batch's other sites get their shares where its time is charged (below).
+          if (first) tree.nodes[node].instances += count * unrecorded_sites.front().second / unrecorded_total;
+          batch = &i;
           break;
+        }
         case Item::Lock:
           node = node_of(tree, parent, mutex_kind(i.lock->mutex_kind), i.lock->codeptr, symbols);
           team_construct = false;
@@ -291,7 +321,16 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       if (inside_itself) {
         // counted where the construct was entered first
       } else if (node != parent) {
-        tree.nodes[node].time_s += i.duration / team;
+        if (batch != nullptr)
+          for (size_t k = 1; k < unrecorded_sites.size(); ++k) {
+            const double share = unrecorded_sites[k].second / unrecorded_total;
+            const int other = node_of(tree, parent, "task", unrecorded_sites[k].first, symbols);
+            tree.nodes[other].time_s += i.duration * share / team;
+            if (i.fragment == &i.task->fragments.front())
+              tree.nodes[other].instances += static_cast<double>(i.task->count()) * share;
+            moved += i.duration * share;
+          }
+        tree.nodes[node].time_s += (i.duration - moved) / team;
         if (team_construct) {
           const size_t at = static_cast<size_t>(node) * team_size + static_cast<size_t>(&part - inst.threads.data());
           if (visits.size() <= at) visits.resize((static_cast<size_t>(node) + 1) * team_size * 2);

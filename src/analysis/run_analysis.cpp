@@ -152,8 +152,27 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
       add_task_figures(r.tasks, task_figures(inst, it->second));
   }
   for (auto& [key, r] : out.regions) {
-    for (const auto& [code, site] : r.tasks.sites_by_code)
-      r.tasks.sites[CallsiteKey::of(symbols.resolve(code), code).text] += site;
+    // A task construct by its file's name and line ("lu.c:40"), as hints name it; its address
+    // where the program has no line table.
+    const auto site_name = [&symbols](uint64_t code) {
+      const SourceLocation where = symbols.resolve(code);
+      if (where.file.empty()) return CallsiteKey::of(where, code).text;
+      return fmt::format("{}:{}", std::filesystem::path(where.file).filename().string(), where.line);
+    };
+    for (const auto& [code, site] : r.tasks.sites_by_code) r.tasks.sites[site_name(code)] += site;
+    // The dependence path's sites by name, merged in their order of first appearance.
+    std::vector<PathSite> path;
+    for (PathSite p : r.tasks.path_sites) {
+      if (p.site.empty()) p.site = site_name(p.codeptr);
+      auto same = std::find_if(path.begin(), path.end(), [&](const PathSite& q) { return q.site == p.site; });
+      if (same == path.end()) {
+        path.push_back(p);
+      } else {
+        same->tasks += p.tasks;
+        same->time_s += p.time_s;
+      }
+    }
+    r.tasks.path_sites = std::move(path);
     r.tasks.sites_by_code.clear();
   }
 

@@ -237,11 +237,6 @@ bool has_kind(const RegionRun& r, const char* kind) {
   return std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) != r.lock_kinds.end();
 }
 
-// CPU seconds per wall second of a team's work, where the kernel's accounting was read (else 1).
-double on_cpu_share(const TeamWork& w) {
-  return w.usage_read && w.usage.wall_s > 0 && w.usage.cpu_s > 0 ? std::min(1.0, w.usage.cpu_s / w.usage.wall_s) : 1.0;
-}
-
 }  // namespace
 
 const RegionRun& typical_repeat(const std::vector<const RegionRun*>& repeats) {
@@ -513,10 +508,13 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   std::vector<const TaskFigures*> tasks;
   for (const RegionRun* r : repeats) tasks.push_back(&r->tasks);
   for (Problem& p : diagnose_tasks(tasks, threads)) out.push_back(std::move(p));
-  if (base && !base->tasks.empty() && first.tasks.tasks > 0)
-    if (std::optional<Problem> p =
-            task_inflation(tasks, base->tasks, threads, base->threads, on_cpu_share(team_work(repeats)), on_cpu_share(*base)))
+  if (base && !base->tasks.empty() && first.tasks.tasks > 0) {
+    const TeamWork now = team_work(repeats);
+    const bool read = now.usage_read && base->usage_read;
+    if (std::optional<Problem> p = task_inflation(tasks, base->tasks, threads, base->threads,
+                                                  read ? &now.usage : nullptr, read ? &base->usage : nullptr))
       out.push_back(std::move(*p));
+  }
 
   // Causes never add up to more than the region could lose: its time lost plus the overheads
   // that exist at any thread count (fork/join, barriers, the lock algorithm), and never more than

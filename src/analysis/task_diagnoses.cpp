@@ -80,6 +80,95 @@ std::string cost_parts(const PerTaskCost& c) {
   return fmt::format("{}", fmt::join(parts, " + "));
 }
 
+// dependency_bound (docs/tasks.md, "Dependences"): the dependence path, by creation site, beside
+// the region's time, and what would shorten it.
+Problem dependency_bound(const std::vector<const TaskFigures*>& repeats, int threads, double graph_idle, double path,
+                         double span, double team_time) {
+  const double region_s = team_time / threads;
+  const double runs = static_cast<double>(repeats.size());
+  std::vector<PathSite> sites;  // pooled over the repeats, in the path's order
+  double output_edges = 0, path_tasks = 0, tasks = 0, work = 0, dep_wait = 0, measured = 0;
+  for (const TaskFigures* r : repeats) {
+    for (const PathSite& p : r->path_sites) {
+      auto it = std::find_if(sites.begin(), sites.end(), [&](const PathSite& q) { return q.site == p.site; });
+      if (it == sites.end()) {
+        sites.push_back(p);
+      } else {
+        it->tasks += p.tasks;
+        it->time_s += p.time_s;
+      }
+    }
+    output_edges += r->dependence_path_output_edges;
+    path_tasks += r->dependence_path_tasks;
+    tasks += static_cast<double>(r->tasks);
+    work += r->work_s;
+    dep_wait += r->dependence_wait_s;
+    measured += r->dependence_path_measured_s;
+  }
+  measured /= runs;
+  path_tasks /= runs;
+  output_edges /= runs;
+  tasks /= runs;
+  work /= runs;
+  dep_wait /= runs;
+  double path_time = 0;
+  for (PathSite& p : sites) {
+    p.tasks /= runs;
+    p.time_s /= runs;
+    path_time += p.time_s;
+  }
+  std::vector<std::string> chain;
+  const PathSite* longest = nullptr;
+  for (const PathSite& p : sites) {
+    chain.push_back(fmt::format("{} ({:.0f} tasks, {:.0f}% of the path)", p.site, p.tasks,
+                                path_time > 0 ? 100 * p.time_s / path_time : 0.0));
+    if (longest == nullptr || p.time_s > longest->time_s) longest = &p;
+  }
+  const double parallelism = span > 0 ? work / span : 0;
+  const double t = threads;
+  // What the path keeps the team from doing: the team's time along the path as it ran (its
+  // hand-offs included) less the work, within the region; at least what the graph leaves idle.
+  const double idle = std::max(graph_idle, std::min(team_time - work, t * measured - work));
+  const std::string handoffs =
+      measured > path && path_tasks > 1
+          ? fmt::format("; as it ran it took {}, the hand-offs between its tasks {} each", duration_text(measured),
+                        duration_text((measured - path) / (path_tasks - 1)))
+          : "";
+  std::string hint = fmt::format(
+      "the dependences chain {:.0f} of the {:.0f} tasks one after another: {}; that path is {} of work beside the "
+      "region's {} at {}{} (with every task started the moment its predecessors end, {:.2f} threads are busy on "
+      "average), so the other threads wait for tasks to become ready ({} of thread time); shorten the path",
+      path_tasks, tasks, fmt::join(chain, " → "), duration_text(path), duration_text(region_s),
+      threads_phrase(threads), handoffs, parallelism, duration_text(idle));
+  std::vector<std::string> fixes;
+  if (longest != nullptr)
+    fixes.push_back(fmt::format("split the work of the path's tasks into finer blocks (the tasks at {}, {} each: "
+                                "a smaller block there shortens every step of the chain and lets its parts overlap)",
+                                longest->site, duration_text(longest->tasks > 0 ? longest->time_s / longest->tasks : 0)));
+  if (output_edges >= 1)
+    fixes.push_back(fmt::format("declare `in` where a task only reads: {:.0f} of the path's {:.0f} steps order two "
+                                "tasks that both declared `inout` (or `out`) on the same data",
+                                output_edges, std::max(0.0, path_tasks - 1)));
+  if (path_tasks < tasks && parallelism > 1.1)
+    fixes.push_back("give the path's tasks a `priority` clause (OMP_MAX_TASK_PRIORITY set) so that the runtime "
+                    "starts them first when tasks off the path are ready too");
+  else
+    fixes.push_back("no other task can run beside the chain: split each step's work into tasks that can run "
+                    "together inside it (a taskloop in the step), or overlap independent steps");
+  hint += ": " + fmt::format("{}", fmt::join(fixes, "; "));
+  std::vector<std::pair<std::string, double>> details = {{"dependence_path_s", path},
+                                                         {"measured_path_s", measured},
+                                                         {"graph_idle_s", graph_idle},
+                                                         {"span_s", span},
+                                                         {"work_s", work},
+                                                         {"parallelism", parallelism},
+                                                         {"path_tasks", path_tasks},
+                                                         {"path_sites", static_cast<double>(sites.size())},
+                                                         {"output_edges_on_path", output_edges},
+                                                         {"dependence_wait_s", dep_wait}};
+  return {"dependency_bound", threads, idle, idle / t, hint, std::move(details)};
+}
+
 }  // namespace
 
 PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs) {
@@ -247,7 +336,8 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
   const double span = median_of(repeats, [](const TaskFigures& f) { return f.span_s; });
   const double per_created_task = chain_tasks > 0 ? chain / chain_tasks : 0;
   const bool preparing = dispatch == 0 || per_created_task > kBodyPerDispatch * dispatch;
-  if (graph_idle >= significant && chain >= kChainShareOfSpan * span && preparing) {
+  if (graph_idle >= significant && chain >= kChainShareOfSpan * span && preparing &&
+      median_of(repeats, [](const TaskFigures& f) { return f.dependence_path_s; }) <= chain) {
     out.push_back({"task_creation_bottleneck", threads, graph_idle, graph_idle / t,
                    fmt::format("one creator spends {} per task before handing it out (bodies {}): its {} of serial "
                                "work is {:.0f}% of the critical path, so the other threads wait for tasks; create "
@@ -261,6 +351,15 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
                     {"per_task_s", per_created_task},
                     {"mean_body_s", body},
                     {"measured_starvation_s", starvation}}});
+  }
+
+  // The dependences, not the creator, keep the graph narrow: the longest chain of tasks each
+  // waiting for the one before is most of the critical path.
+  const double path = median_of(repeats, [](const TaskFigures& f) { return f.dependence_path_s; });
+  const bool creation_bound = chain >= kChainShareOfSpan * span && preparing;
+  if (path >= kChainShareOfSpan * span && path > 0 && !creation_bound) {
+    Problem p = dependency_bound(repeats, threads, graph_idle, path, span, team_time);
+    if (p.time_s >= significant) out.push_back(std::move(p));
   }
 
   const double end_idle = median_of(repeats, [](const TaskFigures& f) { return f.end_idle_s; });
@@ -279,7 +378,7 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
 
 std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& repeats,
                                       const std::vector<const TaskFigures*>& base, int threads, int base_threads,
-                                      double on_cpu, double base_on_cpu) {
+                                      const WorkUsage* usage, const WorkUsage* base_usage) {
   if (repeats.empty() || base.empty() || threads <= base_threads) return std::nullopt;
   // Where sampled-out tasks created sampled-out subtrees, the recorded tasks are the tree's first
   // ones, and which ones those are changes with the thread count: they are no sample of the
@@ -299,45 +398,84 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
   for (const auto& [name, site] : now) recorded += site.recorded;
   const double tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.tasks); });
   const double team_time = median_of(repeats, [](const TaskFigures& f) { return f.thread_time_s; });
+  // Shares of a body's wall time off the CPU and in the kernel, from the team's kernel accounting
+  // over its work in the region (0 where it was not read: the whole growth is then on the CPU).
+  struct Shares {
+    double off_cpu = 0, kernel = 0;
+  };
+  const auto shares = [](const WorkUsage* u) {
+    Shares s;
+    if (u == nullptr || u->wall_s <= 0 || u->cpu_s <= 0) return s;
+    s.off_cpu = u->off_cpu_s() / u->wall_s;
+    s.kernel = std::min(u->system_s, u->cpu_s) / u->wall_s;
+    return s;
+  };
+  const Shares at = shares(usage), at_base = shares(base_usage);
+  const bool split = usage != nullptr && base_usage != nullptr && usage->wall_s > 0 && base_usage->wall_s > 0;
   struct Grown {
     std::string site;
     double growth_s, base_body_s, body_s, tasks;
   };
   std::vector<Grown> grown;
-  double growth = 0;
+  double growth = 0, off_cpu = 0, kernel = 0;
   for (const auto& [name, site] : now) {
     auto b = before.find(name);
     if (b == before.end() || site.recorded < kMinDispatchGaps || b->second.recorded < kMinDispatchGaps) continue;
-    const double body = on_cpu * site.own_work_s / site.recorded;
-    const double base_body = base_on_cpu * b->second.own_work_s / b->second.recorded;
+    const double body = site.own_work_s / site.recorded;
+    const double base_body = b->second.own_work_s / b->second.recorded;
     if (body <= base_body) continue;
     const double site_tasks = tasks * site.recorded / recorded;  // its share of the tasks that ran
     grown.push_back({name, (body - base_body) * site_tasks, base_body, body, site_tasks});
     growth += grown.back().growth_s;
+    off_cpu += std::max(0.0, body * at.off_cpu - base_body * at_base.off_cpu) * site_tasks;
+    kernel += std::max(0.0, body * at.kernel - base_body * at_base.kernel) * site_tasks;
   }
   if (grown.empty() || growth < kSignificantShare * team_time) return std::nullopt;
+  if (off_cpu + kernel > growth) {
+    const double f = growth / (off_cpu + kernel);
+    off_cpu *= f;
+    kernel *= f;
+  }
+  const double on_cpu = std::max(0.0, growth - off_cpu - kernel);
   std::sort(grown.begin(), grown.end(), [](const Grown& a, const Grown& b) { return a.growth_s > b.growth_s; });
-  std::vector<std::string> parts;
+  std::vector<std::string> sites;
   for (const Grown& g : grown)
-    parts.push_back(fmt::format("{} ({:.0f} tasks): {} per task at {} against {} at {} (+{:.0f}%)", g.site, g.tasks,
+    sites.push_back(fmt::format("{} ({:.0f} tasks): {} per task at {} against {} at {} (+{:.0f}%)", g.site, g.tasks,
                                 duration_text(g.body_s), threads_phrase(threads), duration_text(g.base_body_s),
                                 base_threads, 100 * (g.body_s / g.base_body_s - 1)));
+  // The parts, largest first, each with what would win it back in a task region.
+  std::vector<std::pair<double, std::string>> parts;
+  if (on_cpu > 0)
+    parts.emplace_back(on_cpu, fmt::format("{} slower on the CPU: bodies that stream through memory share its "
+                                           "bandwidth with the other threads' (block each task's data to fit the "
+                                           "cache, fewer sweeps over the same arrays per task), or a task that "
+                                           "another thread runs finds its data in its creator's cache and tasks "
+                                           "that update neighbouring data move cache lines between cores (create "
+                                           "tasks near their data; pad what tasks update to its own 64-byte line)",
+                                           duration_text(on_cpu)));
+  if (kernel > 0)
+    parts.emplace_back(kernel, fmt::format("{} more in the kernel: page faults or system calls inside the tasks "
+                                           "(allocate and first-touch their buffers once, outside the region)",
+                                           duration_text(kernel)));
+  if (off_cpu > 0)
+    parts.emplace_back(off_cpu, fmt::format("{} more off the CPU: threads descheduled by another process or by more "
+                                            "threads than cores; run on idle cores, one thread per core",
+                                            duration_text(off_cpu)));
+  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string hint = fmt::format("task bodies take longer at {} than at {} ({} more thread time): {}",
+                                 threads_phrase(threads), base_threads, duration_text(growth), fmt::join(sites, "; "));
+  for (size_t i = 0; i < parts.size(); ++i) hint += (i == 0 ? ". " : "; ") + parts[i].second;
+  if (!split) hint += " (the kernel's accounting was not read: on or off the CPU is not known)";
   const Grown& top = grown.front();
-  return Problem{
-      "work_inflation", threads, growth, growth / threads,
-      fmt::format("task bodies do the same work slower on the CPU ({} more thread time): {}; a task that another thread "
-                  "runs finds its data in its creator's cache, and tasks that update shared counters or "
-                  "neighbouring data move cache lines between cores: keep each thread on its own part of "
-                  "the data (create tasks near their data), accumulate in task-local variables (a task "
-                  "reduction) and pad what tasks update to its own 64-byte line",
-                  duration_text(growth), fmt::join(parts, "; ")),
-      {{"task_body_growth_s", growth},
-       {"tasks", tasks},
-       {"base_body_s", top.base_body_s},
-       {"body_s", top.body_s},
-       {"base_threads", static_cast<double>(base_threads)},
-       {"cpu_per_wall_s", on_cpu},
-       {"base_cpu_per_wall_s", base_on_cpu}}};
+  return Problem{"task_inflation", threads, growth, growth / threads, hint,
+                 {{"task_body_growth_s", growth},
+                  {"tasks", tasks},
+                  {"base_body_s", top.base_body_s},
+                  {"body_s", top.body_s},
+                  {"base_threads", static_cast<double>(base_threads)},
+                  {"on_cpu_s", on_cpu},
+                  {"kernel_s", kernel},
+                  {"off_cpu_s", off_cpu}}};
 }
 
 TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int threads, double measured_speedup) {

@@ -88,13 +88,14 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
 // `threads` than at `base_threads` (their own work, mean per task, pooled over the repeats, each
 // side at least kMinDispatchGaps of them). The growth in thread time, summed over the
 // constructs, is each one's growth per task times its share of the tasks at `threads`; reported
-// as work_inflation where it is at least kSignificantShare of the team's time, its gain the
-// growth shared by the team. Bodies are compared on the CPU: each side's mean times the share of
-// the team's work its threads spent on the CPU (`on_cpu`, CPU per wall second; 1 where not read),
-// so that a loaded machine descheduling the threads is not taken for slower code.
+// as task_inflation where it is at least kSignificantShare of the team's time, its gain the
+// growth shared by the team. The growth is split as work_inflation's is for loops, by the team's
+// kernel accounting over its work in the region at each count (`usage`, `base_usage`; null where
+// not read): off the CPU (a body's wall time times the share its threads were off the CPU), in
+// the kernel (times the system share), and the rest on the CPU.
 std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& repeats,
                                       const std::vector<const TaskFigures*>& base, int threads, int base_threads,
-                                      double on_cpu = 1, double base_on_cpu = 1);
+                                      const WorkUsage* usage = nullptr, const WorkUsage* base_usage = nullptr);
 
 // The task columns of the report at one thread count; `measured_speedup` is the region's.
 TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int threads, double measured_speedup);

@@ -228,6 +228,24 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   out.immediate_starts = immediate_starts(nodes);
   out.end_idle_s = end_idle(nodes, region.threads.size());
   out.graph_idle_s = std::max(0.0, static_cast<double>(region.threads.size()) * graph.span_s - graph.work_s);
+  out.dependence_edges = graph.dependence_edges;
+  out.dependence_path_s = graph.dependence_path_s;
+  out.dependence_path_tasks = static_cast<double>(graph.dependence_path.size());
+  if (!graph.dependence_path.empty()) {
+    const TaskInstance& first = *nodes.nodes[graph.dependence_path.front()].explicit_task;
+    const TaskInstance& last = *nodes.nodes[graph.dependence_path.back()].explicit_task;
+    if (!first.fragments.empty() && !last.fragments.empty())
+      out.dependence_path_measured_s = std::max(0.0, last.fragments.back().end - first.fragments.front().begin);
+  }
+  for (DependenceKind k : graph.dependence_path_kinds) out.dependence_path_output_edges += k == DependenceKind::Output;
+  for (size_t i = 0; i < graph.dependence_path.size(); ++i) {
+    const TaskInstance& t = *nodes.nodes[graph.dependence_path[i]].explicit_task;
+    auto it = std::find_if(out.path_sites.begin(), out.path_sites.end(),
+                           [&](const PathSite& p) { return p.codeptr == t.codeptr; });
+    if (it == out.path_sites.end()) it = out.path_sites.insert(out.path_sites.end(), PathSite{t.codeptr, {}, 0, 0});
+    it->tasks += 1;
+    it->time_s += graph.dependence_path_durations[i];
+  }
   const TaskNode* creator = nullptr;
   for (const TaskNode& n : nodes.nodes)
     if (!n.children.empty() && (creator == nullptr || n.children.size() > creator->children.size())) creator = &n;
@@ -275,6 +293,7 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
       last_creation = std::max(last_creation, t.created);
     }
     if (t.fragments.empty()) continue;
+    out.tasks_with_depends += t.depends.empty() ? 0 : 1;
     out.tasks += t.count();
     if (!t.light) ++out.recorded_tasks;
     out.hidden_subtree_tasks += t.light_children;
@@ -304,9 +323,15 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
       if (next != nullptr && next->starts_task) {
         if (next->task->light) continue;
         const double created = next->task->created;
-        if (created > w.begin)
-          out.starvation_s += std::min(w.end, created) - w.begin;
-        else if (!after_batch && !constrained_steal(part, around, *next->task, node_by_id))
+        // A task that waited for its predecessors was ready when the last of them completed:
+        // until then the stretch waited for the dependences, not for the runtime.
+        double ready = created;
+        for (const DependenceEdge& e : node_of.at(next->task)->after)
+          ready = std::max(ready, nodes.nodes[e.from].explicit_task->completed);
+        if (created > w.begin) out.starvation_s += std::min(w.end, created) - w.begin;
+        if (ready > std::max(created, w.begin))
+          out.dependence_wait_s += std::min(w.end, ready) - std::max(created, w.begin);
+        else if (created <= w.begin && !after_batch && !constrained_steal(part, around, *next->task, node_by_id))
           out.dispatch_gaps.push_back(w.end - w.begin);
         continue;
       }
@@ -356,6 +381,24 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.creation_chain_s += s.creation_chain_s;
   into.chain_tasks += s.chain_tasks;
   into.graph_idle_s += s.graph_idle_s;
+  into.tasks_with_depends += s.tasks_with_depends;
+  into.dependence_edges += s.dependence_edges;
+  into.dependence_path_s += s.dependence_path_s;
+  into.dependence_path_measured_s += s.dependence_path_measured_s;
+  into.dependence_path_tasks += s.dependence_path_tasks;
+  into.dependence_path_output_edges += s.dependence_path_output_edges;
+  into.dependence_wait_s += s.dependence_wait_s;
+  for (const PathSite& p : s.path_sites) {
+    auto it = std::find_if(into.path_sites.begin(), into.path_sites.end(), [&](const PathSite& q) {
+      return p.site.empty() ? q.site.empty() && q.codeptr == p.codeptr : q.site == p.site;
+    });
+    if (it == into.path_sites.end()) {
+      into.path_sites.push_back(p);
+    } else {
+      it->tasks += p.tasks;
+      it->time_s += p.time_s;
+    }
+  }
   into.creating_threads = std::max(into.creating_threads, s.creating_threads);
 }
 

@@ -77,6 +77,15 @@ struct SiteFigures {
   }
 };
 
+// The tasks of one creation site on the dependence path (task_graph.h), in the path's order of
+// first appearance: by code address in one run, then by source location (analyze_run).
+struct PathSite {
+  uint64_t codeptr = 0;
+  std::string site;
+  double tasks = 0;   // tasks of the path created there
+  double time_s = 0;  // their share of the path (ideal clock: start to end of each)
+};
+
 struct TaskFigures {
   uint64_t tasks = 0;          // explicit tasks that ran
   uint64_t recorded_tasks = 0; // of them, recorded in full (the others: adaptive sampling)
@@ -101,6 +110,20 @@ struct TaskFigures {
   double creation_chain_s = 0;
   uint64_t chain_tasks = 0;       // tasks created along the creation chains (sampled-out ones too)
   double graph_idle_s = 0;        // thread time
+  // Dependences (docs/tasks.md, "Dependences"): tasks with a depend clause, the edges between
+  // tasks, the dependence path (task_graph.h) with its tasks by creation site, how many of its
+  // edges order two writers (inout after inout: neither only reads), and the thread time spent
+  // waiting with no task ready because the created ones waited for their predecessors.
+  uint64_t tasks_with_depends = 0;
+  uint64_t dependence_edges = 0;
+  double dependence_path_s = 0;
+  // The same path as it ran: its first task's start to its last task's end, the hand-offs
+  // between them (the runtime releasing a successor, another thread picking it up) included.
+  double dependence_path_measured_s = 0;
+  double dependence_path_tasks = 0;
+  double dependence_path_output_edges = 0;
+  std::vector<PathSite> path_sites;
+  double dependence_wait_s = 0;   // thread time
 
   double mean_body_s() const { return tasks ? body_s / static_cast<double>(tasks) : 0; }
   double dispatch_s() const;      // median dispatch gap; 0 without any

@@ -32,23 +32,41 @@ enum class Stop { Creation, Barrier, End };
 // Tasks nest as deep as the program made them: the walk keeps its own stack, not the machine's.
 class IdealSchedule {
  public:
-  explicit IdealSchedule(const TaskNodes& g) : g_(g) {}
+  explicit IdealSchedule(const TaskNodes& g)
+      : g_(g), start_(g.nodes.size(), kNever), end_(g.nodes.size(), kNever), waited_for_(g.nodes.size(), kNone) {}
+
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+
+  // A task starts at its creation on its creator's ideal clock, or when the last task it depends
+  // on ended, if later.
+  double start_of(size_t node, double created) {
+    double start = created;
+    for (const DependenceEdge& e : g_.nodes[node].after)
+      if (end_[e.from] > start) {
+        start = end_[e.from];
+        waited_for_[node] = e.from;
+      }
+    start_[node] = start;
+    return start;
+  }
 
   Finish run_explicit(size_t root, double start) {
     std::vector<std::pair<size_t, Cursor>>& stack = stack_;  // reused: one walk per created task
     stack.clear();
     stack.push_back({root, Cursor{}});
-    stack.back().second.clock = start;
+    stack.back().second.clock = start_of(root, start);
     for (;;) {
       const size_t node = stack.back().first;
       Cursor& c = stack.back().second;
       if (walk(node, c) == Stop::Creation) {
         Cursor child;
-        child.clock = c.clock;
-        stack.push_back({g_.nodes[node].children[c.child], child});
+        const size_t next = g_.nodes[node].children[c.child];
+        child.clock = start_of(next, c.clock);
+        stack.push_back({next, child});
         continue;
       }
       const Finish f{c.clock, std::max(c.clock, c.all)};
+      end_[node] = c.clock;
       stack.pop_back();
       if (stack.empty()) return f;
       joined(stack.back().second, f);
@@ -114,7 +132,47 @@ class IdealSchedule {
 
   const TaskNodes& g_;
   std::vector<std::pair<size_t, Cursor>> stack_;
+
+ public:
+  std::vector<double> start_, end_;  // per node, on the ideal clock (explicit tasks walked)
+  std::vector<size_t> waited_for_;   // the predecessor whose end started it; kNone: its creation did
 };
+
+// The longest chain of tasks each started by the end of the one before it.
+void dependence_path(const TaskNodes& g, const IdealSchedule& s, TaskGraphSize& out) {
+  const size_t n = g.nodes.size();
+  std::vector<double> head_start(n, kNever);
+  std::vector<size_t> trail;
+  size_t best = IdealSchedule::kNone;
+  for (size_t i = g.implicit_count; i < n; ++i) {
+    out.dependence_edges += g.nodes[i].after.size();
+    if (s.waited_for_[i] == IdealSchedule::kNone || s.end_[i] == kNever) continue;
+    // Back along the chain to a task whose head is known (or that has none): each node once.
+    trail.clear();
+    size_t k = i;
+    while (head_start[k] == kNever && s.waited_for_[k] != IdealSchedule::kNone) {
+      trail.push_back(k);
+      k = s.waited_for_[k];
+    }
+    const double head = head_start[k] != kNever ? head_start[k] : s.start_[k];
+    head_start[k] = head;
+    for (size_t t : trail) head_start[t] = head;
+    const double length = s.end_[i] - head;
+    if (best == IdealSchedule::kNone || length > out.dependence_path_s) {
+      best = i;
+      out.dependence_path_s = length;
+    }
+  }
+  if (best == IdealSchedule::kNone) return;
+  for (size_t k = best; k != IdealSchedule::kNone; k = s.waited_for_[k]) out.dependence_path.push_back(k);
+  std::reverse(out.dependence_path.begin(), out.dependence_path.end());
+  for (size_t k : out.dependence_path) out.dependence_path_durations.push_back(s.end_[k] - s.start_[k]);
+  for (size_t i = 1; i < out.dependence_path.size(); ++i) {
+    const size_t from = out.dependence_path[i - 1];
+    for (const DependenceEdge& e : g.nodes[out.dependence_path[i]].after)
+      if (e.from == from) out.dependence_path_kinds.push_back(e.kind);
+  }
+}
 
 }  // namespace
 
@@ -152,6 +210,7 @@ TaskGraphSize task_graph_size(const TaskNodes& g) {
   for (size_t i = g.implicit_count; i < g.nodes.size(); ++i)
     if (!has_parent[i] && !g.nodes[i].explicit_task->light)
       out.span_s = std::max(out.span_s, schedule.run_explicit(i, 0).all);
+  dependence_path(g, schedule, out);
   return out;
 }
 

@@ -20,6 +20,16 @@ struct TaskGraphSize {
   double work_s = 0;
   double span_s = 0;
   double parallelism() const { return span_s > 0 ? work_s / span_s : 0; }
+  // Dependences (docs/tasks.md, "Dependences"): a task starts when it is created and every task
+  // it depends on has finished its own part (its body, not its children's). The dependence path
+  // is the longest chain of tasks each of which, on the ideal clock, started the moment the one
+  // before it ended: its length from the first one's start to the last one's end, and its nodes,
+  // first to last (empty where no task waited for another).
+  size_t dependence_edges = 0;
+  double dependence_path_s = 0;
+  std::vector<size_t> dependence_path;
+  std::vector<double> dependence_path_durations;     // [i]: dependence_path[i]'s start to end (ideal clock)
+  std::vector<DependenceKind> dependence_path_kinds;  // [i]: the edge into dependence_path[i + 1]
 };
 
 TaskGraphSize task_graph_size(const TaskNodes& nodes);

@@ -1,5 +1,7 @@
 #include "analysis/task_work.h"
 
+#include <omp-tools.h>
+
 #include <algorithm>
 
 namespace ompscope::analysis {
@@ -45,6 +47,61 @@ IntervalSet IntervalSet::minus(const IntervalSet& holes) const {
     if (from < i.end) out.push_back({from, i.end});
   }
   return IntervalSet(std::move(out));
+}
+
+std::vector<std::vector<DependenceEdge>> dependence_edges(const std::vector<const TaskInstance*>& siblings) {
+  struct Address {
+    std::vector<size_t> writers, readers;
+    uint8_t set_type = 0;               // the open run of inoutset / mutexinoutset items; 0: none
+    std::vector<size_t> set_waits_for;  // what the run's first item waited for
+    bool set_after_readers = false;
+  };
+  std::unordered_map<uint64_t, Address> state;
+  std::vector<std::vector<DependenceEdge>> out(siblings.size());
+  for (size_t i = 0; i < siblings.size(); ++i) {
+    std::vector<DependenceEdge>& edges = out[i];
+    const auto add = [&](const std::vector<size_t>& from, DependenceKind kind) {
+      for (size_t f : from) {
+        if (f == i) continue;
+        auto same = std::find_if(edges.begin(), edges.end(), [f](const DependenceEdge& e) { return e.from == f; });
+        if (same == edges.end()) edges.push_back({f, kind});
+        else if (kind == DependenceKind::Flow) same->kind = kind;  // a read of what it wrote names it best
+      }
+    };
+    for (const TaskDependenceItem& item : siblings[i]->depends) {
+      Address& a = state[item.address];
+      switch (item.type) {
+        case ompt_dependence_type_in:
+          add(a.writers, DependenceKind::Flow);
+          if (a.readers.empty() || a.readers.back() != i) a.readers.push_back(i);
+          a.set_type = 0;
+          break;
+        case ompt_dependence_type_out:
+        case ompt_dependence_type_inout:
+          if (!a.readers.empty()) add(a.readers, DependenceKind::Anti);
+          else add(a.writers, DependenceKind::Output);
+          a.writers.assign(1, i);
+          a.readers.clear();
+          a.set_type = 0;
+          break;
+        case ompt_dependence_type_mutexinoutset:
+        case ompt_dependence_type_inoutset:
+          if (a.set_type != item.type) {
+            a.set_after_readers = !a.readers.empty();
+            a.set_waits_for = a.set_after_readers ? a.readers : a.writers;
+            a.writers.clear();
+            a.readers.clear();
+            a.set_type = item.type;
+          }
+          add(a.set_waits_for, a.set_after_readers ? DependenceKind::Anti : DependenceKind::Output);
+          if (a.writers.empty() || a.writers.back() != i) a.writers.push_back(i);
+          break;
+        default:  // source, sink: doacross loops, not task dependences
+          break;
+      }
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -95,6 +152,34 @@ TaskNodes task_nodes(const RegionInstance& region, const std::vector<const TaskI
   for (size_t i = out.implicit_count; i < out.nodes.size(); ++i) {
     const TaskInstance& t = *out.nodes[i].explicit_task;
     if (auto it = node_of.find(t.parent); it != node_of.end()) out.nodes[it->second].children.push_back(i);
+  }
+  // Dependences order siblings only: per creating task, its children in creation order.
+  for (TaskNode& parent : out.nodes) {
+    std::stable_sort(parent.children.begin(), parent.children.end(), [&](size_t a, size_t b) {
+      return out.nodes[a].explicit_task->created < out.nodes[b].explicit_task->created;
+    });
+    std::vector<const TaskInstance*> siblings;
+    bool any = false;
+    for (size_t c : parent.children) {
+      siblings.push_back(out.nodes[c].explicit_task);
+      any = any || !siblings.back()->depends.empty() || !siblings.back()->runtime_predecessors.empty();
+    }
+    if (!any) continue;
+    const std::vector<std::vector<DependenceEdge>> edges = dependence_edges(siblings);
+    for (size_t k = 0; k < parent.children.size(); ++k) {
+      TaskNode& child = out.nodes[parent.children[k]];
+      for (const DependenceEdge& e : edges[k]) child.after.push_back({parent.children[e.from], e.kind});
+      for (uint32_t id : child.explicit_task->runtime_predecessors) {
+        auto it = node_of.find(id);
+        if (it == node_of.end() || it->second == parent.children[k]) continue;
+        const bool known = std::any_of(child.after.begin(), child.after.end(),
+                                       [&](const DependenceEdge& e) { return e.from == it->second; });
+        // A sibling created after it cannot be its predecessor in the ideal schedule's walk.
+        if (!known && out.nodes[it->second].explicit_task != nullptr &&
+            out.nodes[it->second].explicit_task->created <= child.explicit_task->created)
+          child.after.push_back({it->second, DependenceKind::Runtime});
+      }
+    }
   }
 
   for (TaskNode& n : out.nodes) {

@@ -33,6 +33,21 @@ class IntervalSet {
   std::vector<double> prefix_;  // prefix_[i]: length of intervals_[0..i]
 };
 
+// Why one task waits for another (docs/tasks.md, "Dependences"): derived from the two tasks'
+// depend clauses as the runtime does (the last writer of an address before its readers, its
+// readers before its next writer), or only reported by the runtime.
+enum class DependenceKind : uint8_t {
+  Flow,     // the predecessor writes (out, inout, a set) what the successor reads (in)
+  Anti,     // the predecessor reads (in) what the successor writes
+  Output,   // both write it (inout or out after inout or out): neither only reads
+  Runtime,  // the runtime's own edge (ompt_callback_task_dependence) that no clause gives
+};
+
+struct DependenceEdge {
+  size_t from = 0;  // the predecessor's node
+  DependenceKind kind = DependenceKind::Flow;
+};
+
 // A task of the instance: an explicit one, or a thread's implicit task (`explicit_task` null).
 struct TaskNode {
   const TaskInstance* explicit_task = nullptr;
@@ -40,6 +55,7 @@ struct TaskNode {
   IntervalSet own_work;                  // running and not waiting in its own syncs
   std::vector<const SyncVisit*> waits;   // its own taskwaits, taskgroups and barriers, by arrival
   std::vector<size_t> children;          // nodes it created, by creation time
+  std::vector<DependenceEdge> after;     // siblings it depends on (created before it)
 };
 
 struct PlacedFragment {
@@ -53,6 +69,15 @@ struct TaskNodes {
   size_t implicit_count = 0;
   std::unordered_map<uint32_t, std::vector<PlacedFragment>> fragments_on_thread;  // by log thread, by begin
 };
+
+// The dependence edges between the children of one task, `siblings` in creation order, from
+// their depend clauses: per address, an `in` item waits for the last writer; an `out` or `inout`
+// item waits for the readers since the last writer, or else for that writer, and becomes the
+// writer; the items of a run of `inoutset` (or `mutexinoutset`) items on one address wait for
+// what the run's first one waited for, and the run becomes the writers. `source` and `sink`
+// (doacross) items are not task dependences. Returns, per sibling, its edges (to positions in
+// `siblings`), one per predecessor.
+std::vector<std::vector<DependenceEdge>> dependence_edges(const std::vector<const TaskInstance*>& siblings);
 
 // `tasks`: the explicit tasks created in `region` (TaskInstance::parallel_id), by creation.
 TaskNodes task_nodes(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks);

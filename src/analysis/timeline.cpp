@@ -242,6 +242,10 @@ class ThreadWalk {
       case EventKind::TaskSchedule:
         on_task_schedule(e, t);
         break;
+      case EventKind::TaskDependence:
+        if (auto it = task_index_.find(e.id2); it != task_index_.end() && task_index_.count(e.id))
+          out_.tasks[it->second].runtime_predecessors.push_back(e.id);
+        break;
       case EventKind::ThreadUsage:
         on_usage(e, t);
         break;
@@ -679,8 +683,22 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   out.tasks.reserve(creations);
   task_index.reserve(creations);
   for (const ThreadEvents& thread : log.threads) {
+    // A depend clause's records follow its task's creation on the creating thread; anything else
+    // between them (a `taskwait depend`'s clause names the waiting task) is not one.
+    uint32_t clause_of = 0;
     for (const Event& e : thread.events) {
+      if (e.kind == EventKind::TaskDependences) {
+        if (e.id != 0 && e.id == clause_of) {
+          TaskInstance& task = out.tasks[task_index[e.id]];
+          const uint64_t second = (uint64_t{e.arg} << 32) | e.id2;
+          task.depends.push_back({e.codeptr, static_cast<uint8_t>(e.arg2 & 0xff)});
+          if (e.detail >= 2) task.depends.push_back({second, static_cast<uint8_t>(e.arg2 >> 8)});
+        }
+        continue;
+      }
+      clause_of = 0;
       if (e.kind != EventKind::TaskCreate) continue;
+      clause_of = e.id;
       TaskInstance task;
       task.id = e.id;
       task.parent = e.id2;

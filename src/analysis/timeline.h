@@ -110,6 +110,12 @@ struct TaskFragment {  // a contiguous execution of a task on one thread
 // its records (adaptive sampling): the log gives their count and the first one's start; their
 // one fragment lasts the count times the mean body recorded on that thread in the region (never
 // longer than the time until the thread's next record), from that start.
+// One item of a task's depend clause (docs/tasks.md, "Dependences").
+struct TaskDependenceItem {
+  uint64_t address = 0;
+  uint8_t type = 0;  // ompt_dependence_type_t
+};
+
 struct TaskInstance {
   uint32_t id = 0;
   uint32_t weight = 1;        // creations the creation record stands for (itself and light ones)
@@ -123,6 +129,8 @@ struct TaskInstance {
   double created = 0;
   double completed = -1;      // -1: never completed (program died)
   std::vector<TaskFragment> fragments;
+  std::vector<TaskDependenceItem> depends;    // its depend clause as recorded at its creation
+  std::vector<uint32_t> runtime_predecessors;  // tasks the runtime made it wait for (libomp's own edges)
   double exclusive() const;   // sum of fragments: suspension already excluded
   uint64_t count() const { return light ? light : 1; }  // tasks it stands for as run
 };

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "capture/adaptive_sampling.h"
+#include "capture/dependence_records.h"
 #include "capture/fatal_signal_flush.h"
 #include "capture/lock_records.h"
 #include "capture/run_meta.h"
@@ -285,6 +286,44 @@ void task_copy(void* to, void* from) {
   emit(EventKind::TaskCreate, codeptr, id, t_state.task, flags, deps ? 1 : 0,
        static_cast<uint8_t>(weight > 255 ? 255 : weight));
   return id;
+}
+
+// A recorded task's depend clause, from GOMP_task's depend array (GOMP_TASK_FLAG_DEPEND). The
+// first form: depend[0] items, the first depend[1] of them out or inout, the rest in, addresses
+// from depend[2]. The OpenMP 5 form (depend[0] == 0): depend[1] items, of which depend[2] out or
+// inout, depend[3] mutexinoutset, depend[4] in, addresses from depend[5] in that order; the rest
+// are depend objects, each the address of {address, kind} (GOMP_DEPEND_IN 1, OUT 2, INOUT 3,
+// MUTEXINOUTSET 4, INOUTSET 5). libgomp treats out as inout: recorded as inout.
+constexpr unsigned kGompTaskFlagDepend = 8;
+[[gnu::noinline]] void record_gomp_depends(uint32_t task, void** depend) {
+  if (dark()) return;
+  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
+  DependenceWriter out(t_log, g_config, read_ticks(g_clock), task);
+  const auto address = [](void* p) { return reinterpret_cast<uint64_t>(p); };
+  const uintptr_t first = reinterpret_cast<uintptr_t>(depend[0]);
+  if (first != 0) {
+    const uintptr_t outs = reinterpret_cast<uintptr_t>(depend[1]);
+    for (uintptr_t i = 0; i < first; ++i)
+      out.add(address(depend[2 + i]), i < outs ? ompt_dependence_type_inout : ompt_dependence_type_in);
+  } else {
+    const uintptr_t n = reinterpret_cast<uintptr_t>(depend[1]), outs = reinterpret_cast<uintptr_t>(depend[2]),
+                    mutex = reinterpret_cast<uintptr_t>(depend[3]), ins = reinterpret_cast<uintptr_t>(depend[4]);
+    const uintptr_t normal = outs + mutex + ins;
+    for (uintptr_t i = 0; i < n && i < normal; ++i)
+      out.add(address(depend[5 + i]), i < outs            ? ompt_dependence_type_inout
+                                      : i < outs + mutex ? ompt_dependence_type_mutexinoutset
+                                                         : ompt_dependence_type_in);
+    for (uintptr_t i = normal; i < n; ++i) {
+      void* const* object = static_cast<void* const*>(depend[5 + i]);
+      const uintptr_t kind = reinterpret_cast<uintptr_t>(object[1]);
+      const uint8_t type = kind == 1   ? ompt_dependence_type_in
+                           : kind == 4 ? ompt_dependence_type_mutexinoutset
+                           : kind == 5 ? ompt_dependence_type_inoutset
+                                       : ompt_dependence_type_inout;
+      out.add(address(object[0]), type);
+    }
+  }
+  out.finish();
 }
 
 // ---- Start and end ----------------------------------------------------------------------------
@@ -740,8 +779,11 @@ OMPSCOPE_EXPORT void GOMP_task(OutlinedFn fn, void* data, CopyFn cpyfn, long arg
   uint32_t id = 0;
   if (t_tasks.running_light && !t_light_depth) ++t_tasks.batch_nested;  // a light task's child
   if (!dark()) {
-    if (const uint32_t weight = task_creation_weight(t_tasks, g_sampling, at))
-      id = record_task_create(at, !if_clause, depend != nullptr, weight);
+    if (const uint32_t weight = task_creation_weight(t_tasks, g_sampling, at)) {
+      const bool deps = depend != nullptr && (flags & kGompTaskFlagDepend);
+      id = record_task_create(at, !if_clause, deps, weight);
+      if (deps) record_gomp_depends(id, depend);
+    }
   }
   // The header, then the arguments at their alignment; on this stack frame, copied by libgomp.
   const long align = arg_align > static_cast<long>(alignof(TaskHeader)) ? arg_align : static_cast<long>(alignof(TaskHeader));

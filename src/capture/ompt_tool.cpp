@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "capture/adaptive_sampling.h"
+#include "capture/dependence_records.h"
 #include "capture/fatal_signal_flush.h"
 #include "capture/hw_counters.h"
 #include "capture/lock_records.h"
@@ -377,6 +378,33 @@ void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t
   switch_tasks(prior, status, next);
 }
 
+// A recorded task's depend clause (fired at its creation, after task_create, on the creating
+// thread): up to two items per record, all under the callback's one timestamp. A light task's
+// clause leaves nothing, as the task itself (docs/tasks.md, "Dependences").
+[[gnu::noinline]] void record_dependences(uint32_t task, const ompt_dependence_t* deps, int ndeps) {
+  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
+  DependenceWriter out(t_log, g_config, read_ticks(g_clock), task);
+  for (int i = 0; i < ndeps; ++i)
+    out.add(reinterpret_cast<uint64_t>(deps[i].variable.ptr), static_cast<uint8_t>(deps[i].dependence_type));
+  out.finish();
+}
+
+void on_dependences(ompt_data_t* task, const ompt_dependence_t* deps, int ndeps) {
+  // libomp fires it for `taskwait depend` and undeferred tasks too, naming the encountering task:
+  // an implicit one is skipped here, an explicit one's records do not follow its creation and the
+  // analysis leaves them out.
+  if (ndeps <= 0 || deps == nullptr || dark() || task == nullptr || (task->value & (kLightBit | kImplicitBit))) return;
+  record_dependences(id32(task), deps, ndeps);
+}
+
+// The runtime's own edge between two recorded tasks (a light one has no id to name).
+void on_task_dependence(ompt_data_t* src, ompt_data_t* sink) {
+  if (!src || !sink || (src->value & (kLightBit | kImplicitBit)) || (sink->value & (kLightBit | kImplicitBit)) ||
+      id32(src) == 0 || id32(sink) == 0)
+    return;
+  emit(EventKind::TaskDependence, nullptr, id32(src), id32(sink));
+}
+
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
                const void* codeptr) {
   emit(endpoint == ompt_scope_begin ? EventKind::MaskedBegin : EventKind::MaskedEnd, codeptr,
@@ -408,6 +436,8 @@ const CallbackEntry kCallbacks[] = {
     OMPSCOPE_CB(task_create, on_task_create),
     OMPSCOPE_CB(task_schedule, on_task_schedule),
     OMPSCOPE_CB(masked, on_masked),
+    OMPSCOPE_CB(dependences, on_dependences),
+    OMPSCOPE_CB(task_dependence, on_task_dependence),
 };
 #undef OMPSCOPE_CB
 

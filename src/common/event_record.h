@@ -58,6 +58,14 @@ enum class EventKind : uint8_t {
                       // where they opened (docs/lost-time.md, "Hardware counters"); detail: its edge;
                       // codeptr: cycles; id (low) and id2 (high): instructions; arg: last-level cache
                       // misses. Cumulative since the thread's group opened; arg is truncated.
+  TaskDependences,    // a recorded task's depend clause, up to two items per record, in the clause's
+                      // order (written at its creation, right after its TaskCreate; every record of
+                      // one clause carries the callback's one timestamp): id: the task; codeptr: the
+                      // first item's address; id2 (low) and arg (high): the second's; arg2: their
+                      // types (ompt_dependence_type_t; low byte: the first's, high byte: the
+                      // second's); detail: items in this record (1 or 2)
+  TaskDependence,     // the runtime made a recorded task wait for another (ompt_callback_task_dependence,
+                      // libomp: only predecessors not yet complete): id: the predecessor, id2: the successor
   Count
 };
 

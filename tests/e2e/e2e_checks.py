@@ -524,6 +524,8 @@ def environmental(problem):
     """Work inflation that is mostly time off the CPU: another process held a core during the run
     (the other helpers' builds on this shared machine), not what the designed program does."""
     d = problem.get("details", {})
+    if problem["kind"] == "task_inflation":
+        return d.get("off_cpu_s", 0) >= 0.5 * problem["time_s"]
     return problem["kind"] == "work_inflation" and d.get("preempted_s", 0) >= 0.5 * problem["time_s"]
 
 def top_problem(report, threads):
@@ -1090,6 +1092,67 @@ def scenario_scale_work_inflation(c):
                 fail(f"{program}: the work_inflation hint does not name '{w}': {inflation['hint']}")
         if program == "alloc_touch_free" and not inflation["details"].get("page_faults", 0) > 10000:
             fail(f"{program}: the details show no page faults: {inflation['details']}")
+
+def pragma_task_lines(source):
+    return [i + 1 for i, l in enumerate(open(source)) if re.search(r"#pragma omp task\b", l)]
+
+# Task programs with `depend` (docs/tasks.md, "Dependences"): (program, expected first cause,
+# the lines of its task constructs the dependency_bound hint must name, in the path's order).
+DEPENDENCE_CASES = [("one_chain", "dependency_bound", [0]), ("block_lu_deps", "dependency_bound", [0, 3]),
+                    ("wavefront_deps", "dependency_bound", [0]), ("jacobi_deps", "task_inflation", None)]
+
+def scenario_task_dependences(c):
+    """The depend programs of tests/programs, built with clang (libomp, OMPT's dependence callbacks)
+    and gcc (libgomp, GOMP_task's depend array): at 2 threads the designed cause ranks first in
+    the tasking region by a printed margin, the causes explain at least 80% of its time lost, a
+    one-chain program is never fine_grained_tasks, the dependency_bound hint names the creation
+    sites on the path, and the graph's parallelism is the program's: near at 1 and 2 threads."""
+    failures = []
+    for program, expected, lines in DEPENDENCE_CASES:
+        for build in ("", "_gcc"):
+            name = program + build
+            out = c.out("deps-" + name)
+            p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(name)], check_rc=0)
+            report = load(out)
+            regions = [r for r in parallel_regions(report) if "tasks" in r]
+            if len(regions) != 1:
+                fail(f"{name}: expected one region with tasks, got {len(regions)}\n{p.stderr}")
+            region = regions[0]
+            lost, share = explained_share(region, 2)
+            causes = sorted([q for q in region["problems"] if q["threads"] == 2], key=lambda q: -q["gain_s"])
+            summary = ", ".join(f"{q['kind']} {q['gain_s']*1e3:.1f} ms" for q in causes)
+            tasks = {t: region["tasks"][str(t)] for t in (1, 2)}
+            print(f"{name}: lost {lost*1e3:.0f} ms of {region['time_s']['2']*1e3:.0f} ms at 2 threads, "
+                  f"{share*100:.0f}% explained: {summary}; parallelism {tasks[1]['parallelism']:.2f} at 1 thread, "
+                  f"{tasks[2]['parallelism']:.2f} at 2")
+            if "fine_grained_tasks" in [q["kind"] for q in causes] and program == "one_chain":
+                failures.append(f"{name}: a one-chain program diagnosed fine_grained_tasks: {summary}")
+            if lost <= 0.1 * region["time_s"]["2"]:
+                print(f"{name}: lost under 10% at 2 threads on this run: nothing to judge")
+                continue
+            first = next((q for q in causes if not environmental(q)), None)
+            if first is None or first["kind"] != expected:
+                failures.append(f"{name}: first cause at 2 threads {first and first['kind']}, want {expected}: {summary}")
+                continue
+            others = [q for q in causes if q is not first]
+            margin = first["gain_s"] / others[0]["gain_s"] if others and others[0]["gain_s"] > 0 else float("inf")
+            print(f"{name}: {expected} leads by a factor {margin:.1f} over the next cause")
+            if share < 0.8:
+                failures.append(f"{name}: causes explain {share*100:.0f}% of the {lost*1e3:.0f} ms lost, want >= 80%")
+            if expected == "dependency_bound":
+                task_lines = pragma_task_lines(c.src(program + ".c"))
+                want = [f"{program}.c:{task_lines[i]}" for i in lines]
+                at = [first["hint"].find(w) for w in want]
+                if min(at) < 0 or at != sorted(at):
+                    failures.append(f"{name}: the dependency_bound hint does not name {want} in order: {first['hint']}")
+                if "use tasks" in first["hint"] or "partition the work" in first["hint"]:
+                    failures.append(f"{name}: a hint unfit for a task region: {first['hint']}")
+                ratio = tasks[2]["parallelism"] / tasks[1]["parallelism"] if tasks[1]["parallelism"] else 0
+                if not 1 / 1.5 <= ratio <= 1.5:
+                    failures.append(f"{name}: parallelism {tasks[1]['parallelism']:.2f} at 1 thread, "
+                                    f"{tasks[2]['parallelism']:.2f} at 2: not the program's graph")
+    if failures:
+        fail("\n".join(failures))
 
 def scenario_scale_competing_process(c):
     """A busy process shares the second thread's CPU: the balanced loop's loss at 2 threads is time

@@ -109,6 +109,20 @@ class Stream {
                       uint8_t weight) {
     return add(event(t, EventKind::TaskCreate, task, encountering, flags, 0, weight, codeptr));
   }
+  // A recorded task's depend clause item(s), as the tool writes them right after its creation:
+  // one record for one item, or two items in one record.
+  Stream& depends(uint64_t t, uint32_t task, uint64_t address, ompt_dependence_type_t type) {
+    return add(event(t, EventKind::TaskDependences, task, 0, 0, static_cast<uint16_t>(type), 1, address));
+  }
+  Stream& depends(uint64_t t, uint32_t task, uint64_t a, ompt_dependence_type_t type_a, uint64_t b,
+                  ompt_dependence_type_t type_b) {
+    return add(event(t, EventKind::TaskDependences, task, static_cast<uint32_t>(b), static_cast<uint32_t>(b >> 32),
+                     static_cast<uint16_t>(type_a | (type_b << 8)), 2, a));
+  }
+  // The runtime made `sink` wait for `source` (ompt_callback_task_dependence).
+  Stream& task_dependence(uint64_t t, uint32_t source, uint32_t sink) {
+    return add(event(t, EventKind::TaskDependence, source, sink));
+  }
   Stream& task_schedule(uint64_t t, uint32_t prior, ompt_task_status_t status, uint32_t next) {
     return add(event(t, EventKind::TaskSchedule, prior, next, 0, 0, static_cast<uint8_t>(status)));
   }

@@ -303,7 +303,7 @@ TEST(TaskInflation, BodiesOfAConstructSlowerAtTwoThreadsWithTheirShareOfTheTasks
   const TaskFigures base = sites(1e-6, 2e-6), now = sites(3e-6, 2.4e-6);
   const auto p = task_inflation({&now}, {&base}, 2, 1);
   ASSERT_TRUE(p.has_value());
-  EXPECT_EQ(p->kind, "work_inflation");
+  EXPECT_EQ(p->kind, "task_inflation");
   EXPECT_NEAR(p->time_s, 1.2e-3, 1e-12);
   EXPECT_NEAR(p->gain_s, 0.6e-3, 1e-12);
   EXPECT_NEAR(detail(*p, "task_body_growth_s"), 1.2e-3, 1e-12);
@@ -315,18 +315,32 @@ TEST(TaskInflation, BodiesOfAConstructSlowerAtTwoThreadsWithTheirShareOfTheTasks
   EXPECT_LT(p->hint.find("sort.c:40"), p->hint.find("sort.c:55"));  // the larger growth first
 }
 
-TEST(TaskInflation, BodiesAreComparedOnTheCpu) {
-  // The same bodies, but at 2 threads the threads ran 40% of their work's wall time (a loaded
-  // machine) against all of it at 1: 3 µs × 0.4 = 1.2 µs on the CPU against 1, 2.4 × 0.4 against
-  // 2: 0.1 ms of growth, below a tenth; at 0.8 of a CPU, merge 2.4 against 1 µs: 0.7 ms, split
-  // 1.92 against 2 (none): still below.
+TEST(TaskInflation, TheGrowthIsSplitOnTheCpuInTheKernelAndOffTheCpu) {
+  // The same bodies. At 2 threads the team's work was 20% off the CPU and 5% in the kernel, at 1
+  // thread 10% off the CPU and none in the kernel. Off the CPU: merge 3 × 0.2 − 1 × 0.1 = 0.5 µs
+  // per task, split 2.4 × 0.2 − 2 × 0.1 = 0.28, over 500 tasks each: 0.39 ms; in the kernel:
+  // (3 + 2.4) × 0.05 × 500 = 0.135 ms; on the CPU the rest of the 1.2 ms: 0.675 ms, named first.
   const TaskFigures base = sites(1e-6, 2e-6), now = sites(3e-6, 2.4e-6);
-  EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1, 0.4, 1).has_value());
-  EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1, 0.8, 1).has_value());
-  const auto p = task_inflation({&now}, {&base}, 2, 1, 0.9, 0.9);
+  WorkUsage at2, at1;
+  at2.wall_s = 1;
+  at2.cpu_s = 0.8;
+  at2.system_s = 0.05;
+  at1.wall_s = 1;
+  at1.cpu_s = 0.9;
+  const auto p = task_inflation({&now}, {&base}, 2, 1, &at2, &at1);
   ASSERT_TRUE(p.has_value());
-  EXPECT_NEAR(p->time_s, 0.9 * 1.2e-3, 1e-12);
-  EXPECT_DOUBLE_EQ(detail(*p, "cpu_per_wall_s"), 0.9);
+  EXPECT_NEAR(p->time_s, 1.2e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "off_cpu_s"), 0.39e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "kernel_s"), 0.135e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "on_cpu_s"), 0.675e-3, 1e-12);
+  EXPECT_LT(p->hint.find("slower on the CPU"), p->hint.find("more off the CPU")) << p->hint;
+  EXPECT_LT(p->hint.find("more off the CPU"), p->hint.find("more in the kernel")) << p->hint;
+  EXPECT_EQ(p->hint.find("not read"), std::string::npos) << p->hint;
+  // Unread, all of it counts on the CPU, and the hint says the split is not known.
+  const auto unread = task_inflation({&now}, {&base}, 2, 1);
+  ASSERT_TRUE(unread.has_value());
+  EXPECT_NEAR(detail(*unread, "on_cpu_s"), 1.2e-3, 1e-12);
+  EXPECT_NE(unread->hint.find("not read"), std::string::npos) << unread->hint;
 }
 
 TEST(TaskInflation, LessThanATenthOfTheTeamsTimeIsNot) {
@@ -344,6 +358,89 @@ TEST(TaskInflation, NeedsEnoughRecordedTasksOnBothSidesAndFasterBodiesAreNone) {
   TaskFigures tree = now;  // sampled-out subtrees: the recorded tasks are no sample of the construct's
   tree.hidden_subtree_tasks = 1;
   EXPECT_FALSE(task_inflation({&tree}, {&base}, 2, 1).has_value());
+}
+
+// --- dependency_bound: the dependence path is most of the span, the graph idles ≥ a tenth ------
+
+TaskFigures figures_of_log(const RunLog& log) {
+  const Timeline t = build_timeline(log);
+  std::vector<const TaskInstance*> tasks;
+  for (const TaskInstance& task : t.tasks) tasks.push_back(&task);
+  TaskFigures f = task_figures(t.regions.at(0), tasks);
+  for (PathSite& p : f.path_sites) p.site = "chain.c:22";
+  return f;
+}
+
+TEST(DependencyBound, AOneChainIsDependencyBoundNeverFineGrained) {
+  // 20 tasks of 30 µs, each depend(inout) on the one before, alternating threads: span 601 µs,
+  // work 21 + 600, the team's 2 × 610 µs; the graph leaves 2 × 601 − 621 = 581 µs idle, the
+  // gain half of it. Each hand-over waits 30 µs for the task before: read as dispatches, those
+  // made the 30 µs bodies "fine-grained".
+  const TaskFigures f = figures_of_log(testing::one_chain_log(20));
+  const auto problems = diagnose(f);
+  EXPECT_EQ(find(problems, "fine_grained_tasks"), nullptr);
+  EXPECT_EQ(find(problems, "task_creation_bottleneck"), nullptr);
+  const Problem* p = find(problems, "dependency_bound");
+  ASSERT_NE(p, nullptr);
+  EXPECT_US(p->time_s, 581);
+  EXPECT_US(p->gain_s, 290.5);
+  EXPECT_US(detail(*p, "dependence_path_s"), 600);
+  EXPECT_US(detail(*p, "span_s"), 601);
+  EXPECT_DOUBLE_EQ(detail(*p, "path_tasks"), 20);
+  EXPECT_DOUBLE_EQ(detail(*p, "output_edges_on_path"), 19);
+  EXPECT_NE(p->hint.find("chain 20 of the 20 tasks"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("chain.c:22 (20 tasks, 100% of the path)"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("19 of the path's 19 steps order two tasks that both declared `inout`"), std::string::npos)
+      << p->hint;
+  EXPECT_NE(p->hint.find("no other task can run beside the chain"), std::string::npos) << p->hint;
+  EXPECT_EQ(p->hint.find("use tasks"), std::string::npos) << p->hint;
+}
+
+TaskFigures path_bound(double path, double span = 1.0, double idle = 0.5) {
+  TaskFigures f;
+  f.tasks = 100;
+  f.body_s = 1.5;
+  f.work_s = 1.5;
+  f.thread_time_s = 2;
+  f.span_s = span;
+  f.graph_idle_s = idle;
+  f.creating_threads = 1;
+  f.dependence_path_s = path;
+  f.dependence_path_tasks = 40;
+  f.path_sites = {{0, "lu.c:40", 20, 0.3 * path}, {0, "lu.c:52", 20, 0.7 * path}};
+  return f;
+}
+
+TEST(DependencyBound, ThePathMustBeHalfTheSpanAndTheIdleATenth) {
+  // 2 s of team time: a tenth is 0.2 s. Path 0.5 of a 1 s span (and 0.5 s idle): reported, the
+  // sites in the path's order, the finer blocks named at the site that takes most of it, and a
+  // priority since tasks run off the path (parallelism 1.5).
+  const auto problems = diagnose(path_bound(0.5));
+  const Problem* p = find(problems, "dependency_bound");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 0.5);
+  EXPECT_DOUBLE_EQ(p->gain_s, 0.25);
+  EXPECT_LT(p->hint.find("lu.c:40 (20 tasks, 30% of the path) → lu.c:52 (20 tasks, 70% of the path)"),
+            std::string::npos)
+      << p->hint;
+  EXPECT_NE(p->hint.find("finer blocks (the tasks at lu.c:52"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("priority"), std::string::npos) << p->hint;
+  EXPECT_EQ(find(diagnose(path_bound(0.49)), "dependency_bound"), nullptr);
+  EXPECT_EQ(find(diagnose(path_bound(0.5, 1.0, 0.19)), "dependency_bound"), nullptr);
+  // The path as it ran, 0.89 s with its hand-offs (39 of 10 ms): the team's 1.78 s along it less
+  // the 1.5 s of work is idle (0.28 s), more than the graph's 0.19, and at most the team's 2 s
+  // less the work.
+  TaskFigures ran = path_bound(0.5, 1.0, 0.19);
+  ran.dependence_path_measured_s = 0.89;
+  const Problem* handoffs = find(diagnose(ran), "dependency_bound");
+  ASSERT_NE(handoffs, nullptr);
+  EXPECT_NEAR(handoffs->time_s, 2 * 0.89 - 1.5, 1e-12);
+  EXPECT_NE(handoffs->hint.find("as it ran it took 890 ms, the hand-offs between its tasks 10.0 ms each"),
+            std::string::npos)
+      << handoffs->hint;
+  ran.dependence_path_measured_s = 5;
+  EXPECT_DOUBLE_EQ(find(diagnose(ran), "dependency_bound")->time_s, 2 - 1.5);
+  EXPECT_EQ(find(diagnose(path_bound(0.5), 1), "dependency_bound"), nullptr);
 }
 
 // --- the report's task columns -------------------------------------------------------------------

@@ -242,5 +242,27 @@ TEST(TaskFigures, ARegionWithoutTasksHasNone) {
   EXPECT_TRUE(f.creation_gaps.empty());
 }
 
+TEST(TaskFigures, AWaitForATasksPredecessorsIsNoDispatch) {
+  // one_chain_log(3): the master waits 4 → 40 for task 51, created at 2 but ready only when 50
+  // completed at 40; the worker waits 40 → 70 for 52, ready at 70: 66 µs waiting for the
+  // dependences, none of it a dispatch gap (read as two dispatches of 36 and 30 µs before). The
+  // worker's 0 → 1 before the first creation is starvation.
+  const TaskFigures f = figures_of(testing::one_chain_log(3));
+  EXPECT_TRUE(f.dispatch_gaps.empty());
+  EXPECT_US(f.dependence_wait_s, 66);
+  EXPECT_US(f.starvation_s, 1);
+  EXPECT_EQ(f.tasks_with_depends, 3u);
+  EXPECT_EQ(f.dependence_edges, 2u);
+  EXPECT_US(f.dependence_path_s, 90);
+  EXPECT_EQ(f.dependence_path_tasks, 3);
+  EXPECT_EQ(f.dependence_path_output_edges, 2);
+  ASSERT_EQ(f.path_sites.size(), 1u);
+  EXPECT_EQ(f.path_sites[0].codeptr, testing::kTaskCode);
+  EXPECT_EQ(f.path_sites[0].tasks, 3);
+  EXPECT_US(f.path_sites[0].time_s, 90);
+  EXPECT_US(f.span_s, 91);
+  EXPECT_US(f.graph_idle_s, 2 * 91 - 94);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis

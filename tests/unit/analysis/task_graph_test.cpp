@@ -133,5 +133,93 @@ TEST(TaskGraph, AnInstanceWithoutTasksHasTheLongestThreadAsItsSpan) {
   EXPECT_US(g.span_s, 198 + 80);
 }
 
+// --- dependences (docs/tasks.md, "Dependences") ---------------------------------------------------
+
+TaskInstance with_depends(std::vector<TaskDependenceItem> items) {
+  TaskInstance t;
+  t.depends = std::move(items);
+  return t;
+}
+
+std::vector<std::vector<std::pair<size_t, DependenceKind>>> edges_of(const std::vector<TaskInstance>& tasks) {
+  std::vector<const TaskInstance*> siblings;
+  for (const TaskInstance& t : tasks) siblings.push_back(&t);
+  std::vector<std::vector<std::pair<size_t, DependenceKind>>> out;
+  for (const auto& edges : dependence_edges(siblings)) {
+    out.emplace_back();
+    for (const DependenceEdge& e : edges) out.back().push_back({e.from, e.kind});
+  }
+  return out;
+}
+
+using Edges = std::vector<std::pair<size_t, DependenceKind>>;
+
+TEST(TaskDependences, TheLastWriterBeforeItsReadersAndTheReadersBeforeTheNextWriter) {
+  // On x: 0 out, 1 in, 2 in, 3 inout, 4 in, 5 out (after the reader 4 only), 6 inout (after 5).
+  constexpr uint64_t x = 0x1000;
+  const std::vector<TaskInstance> tasks = {
+      with_depends({{x, ompt_dependence_type_out}}),   with_depends({{x, ompt_dependence_type_in}}),
+      with_depends({{x, ompt_dependence_type_in}}),    with_depends({{x, ompt_dependence_type_inout}}),
+      with_depends({{x, ompt_dependence_type_in}}),    with_depends({{x, ompt_dependence_type_out}}),
+      with_depends({{x, ompt_dependence_type_inout}})};
+  const auto e = edges_of(tasks);
+  EXPECT_EQ(e[0], Edges{});
+  EXPECT_EQ(e[1], (Edges{{0, DependenceKind::Flow}}));
+  EXPECT_EQ(e[2], (Edges{{0, DependenceKind::Flow}}));
+  EXPECT_EQ(e[3], (Edges{{1, DependenceKind::Anti}, {2, DependenceKind::Anti}}));
+  EXPECT_EQ(e[4], (Edges{{3, DependenceKind::Flow}}));
+  EXPECT_EQ(e[5], (Edges{{4, DependenceKind::Anti}}));
+  EXPECT_EQ(e[6], (Edges{{5, DependenceKind::Output}}));
+}
+
+TEST(TaskDependences, AddressesAreApartSetsRunTogetherAndDoacrossItemsAreNone) {
+  // 0 out x; 1 out y; 2 in x, in y (one edge each); 3 and 4 inoutset y wait for 2 (a reader of y)
+  // but not for each other; 5 in y waits for both; 6 sink x is no task dependence.
+  constexpr uint64_t x = 0x1000, y = 0x2000;
+  const std::vector<TaskInstance> tasks = {
+      with_depends({{x, ompt_dependence_type_out}}),
+      with_depends({{y, ompt_dependence_type_out}}),
+      with_depends({{x, ompt_dependence_type_in}, {y, ompt_dependence_type_in}}),
+      with_depends({{y, ompt_dependence_type_inoutset}}),
+      with_depends({{y, ompt_dependence_type_inoutset}}),
+      with_depends({{y, ompt_dependence_type_in}}),
+      with_depends({{x, ompt_dependence_type_sink}})};
+  const auto e = edges_of(tasks);
+  EXPECT_EQ(e[1], Edges{});
+  EXPECT_EQ(e[2], (Edges{{0, DependenceKind::Flow}, {1, DependenceKind::Flow}}));
+  EXPECT_EQ(e[3], (Edges{{2, DependenceKind::Anti}}));
+  EXPECT_EQ(e[4], (Edges{{2, DependenceKind::Anti}}));
+  EXPECT_EQ(e[5], (Edges{{3, DependenceKind::Flow}, {4, DependenceKind::Flow}}));
+  EXPECT_EQ(e[6], Edges{});
+}
+
+TEST(TaskGraph, AOneChainIsItsOwnSpanWhateverTheThreads) {
+  // three_tasks of 30 µs, each depend(inout) on the one before, created at 1, 2, 3 µs: on the
+  // ideal clock 1 → 31, 31 → 61, 61 → 91 (without the dependences: all three from their
+  // creation, a span of 33). Work: the master's 4 µs before its barrier + 90.
+  const TaskGraphSize g = graph_of(testing::one_chain_log(3));
+  EXPECT_US(g.work_s, 94);
+  EXPECT_US(g.span_s, 91);
+  EXPECT_EQ(g.dependence_edges, 2u);
+  EXPECT_US(g.dependence_path_s, 90);
+  ASSERT_EQ(g.dependence_path.size(), 3u);
+  ASSERT_EQ(g.dependence_path_durations.size(), 3u);
+  EXPECT_US(g.dependence_path_durations[1], 30);
+  EXPECT_EQ(g.dependence_path_kinds, (std::vector<DependenceKind>{DependenceKind::Output, DependenceKind::Output}));
+}
+
+TEST(TaskGraph, TheRuntimesOwnEdgesOrderTasksWithoutTheirClauses) {
+  // The same chain with only ompt_callback_task_dependence's edges recorded; and with neither,
+  // the tasks are independent: a span of the last one's creation + 30.
+  const TaskGraphSize runtime = graph_of(testing::one_chain_log(3, false, true));
+  EXPECT_US(runtime.span_s, 91);
+  EXPECT_EQ(runtime.dependence_edges, 2u);
+  const TaskGraphSize none = graph_of(testing::one_chain_log(3, false, false));
+  EXPECT_US(none.span_s, 33);
+  EXPECT_EQ(none.dependence_edges, 0u);
+  EXPECT_TRUE(none.dependence_path.empty());
+  EXPECT_EQ(none.dependence_path_s, 0);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis

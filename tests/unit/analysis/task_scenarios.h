@@ -222,4 +222,33 @@ inline RunLog sampled_tree_whose_recorded_tasks_wait_log() {
   return b.log();
 }
 
+// One dependence chain on 2 threads: the master creates tasks 50, 51, … (`tasks` of them) at 1,
+// 2, … µs, each with depend(inout) on one address (and, where `runtime_edges`, the runtime's
+// edge from the one before), then waits in the single's barrier from `tasks` + 1. Each task
+// runs 30 µs, the first from 10, each next one on the other thread the moment the one before
+// completes: task k (from 0) 10 + 30k → 40 + 30k, on the worker for even k, the master for odd.
+// Both leave the single's barrier at 10 + 30 × tasks, the join barrier 10 µs later.
+inline constexpr uint64_t kChainAddress = 0x7f0000001000;
+inline RunLog one_chain_log(uint32_t tasks, bool clauses = true, bool runtime_edges = true) {
+  using namespace task_scenario_detail;
+  const uint64_t end = 10 + 30ull * tasks;
+  LogBuilder b(2, end + 100);
+  open_region(b);
+  Stream master = b.thread(0), worker = b.thread(1);
+  worker.sync_begin(0, kSingleBarrier);
+  for (uint32_t k = 0; k < tasks; ++k) {
+    master.task_create(1 + k, 50 + k, 11, kTaskCode);
+    if (clauses) master.depends(1 + k, 50 + k, kChainAddress, ompt_dependence_type_inout);
+    if (runtime_edges && k > 0) master.task_dependence(1 + k, 50 + k - 1, 50 + k);
+  }
+  master.sync_begin(1 + tasks, kSingleBarrier);
+  for (uint32_t k = 0; k < tasks; ++k) {
+    Stream& s = k % 2 ? master : worker;
+    const uint32_t self = k % 2 ? 11 : 12;
+    s.task_schedule(10 + 30 * k, self, ompt_task_switch, 50 + k).task_schedule(40 + 30 * k, 50 + k, ompt_task_complete, self);
+  }
+  close_region(b, end, end + 10);
+  return b.log();
+}
+
 }  // namespace ompscope::analysis::testing

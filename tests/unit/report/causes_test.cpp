@@ -48,7 +48,7 @@ TEST(Causes, AKindNamedInCodeIsItsTableEntry) {
 TEST(Causes, TheDiagnosedKindsAreInTheTableWithTheirCaps) {
   for (std::string_view kind : {"load_imbalance", "barrier_overhead", "fork_join_overhead", "lock_contention",
                                 "lock_overhead", "coarse_grained_tasks", "task_creation_bottleneck",
-                                "work_inflation", "thread_creation"}) {
+                                "work_inflation", "thread_creation", "dependency_bound", "task_inflation"}) {
     const Cause* c = find_cause(kind);
     ASSERT_NE(c, nullptr) << kind;
     EXPECT_EQ(c->cap, CauseCap::kRegionLoss) << kind;
