@@ -151,9 +151,15 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
   std::vector<std::pair<uint64_t, double>> unrecorded_sites;
   double unrecorded_total = 0;
   if (tasks) {
-    std::map<uint64_t, double> by_site;
-    for (const TaskInstance* t : *tasks)
-      if (!t->light && t->weight > 1) by_site[t->codeptr] += t->weight - 1;
+    std::map<uint64_t, double> by_site, recorded;
+    for (const TaskInstance* t : *tasks) {
+      if (t->light) continue;
+      recorded[t->codeptr] += 1;
+      if (t->weight > 1) by_site[t->codeptr] += t->weight - 1;
+    }
+    // In a recursive tree the light tasks are created by light tasks, which count no creation
+    // per site: they are shared among the sites of the recorded tasks, by their counts.
+    if (by_site.empty()) by_site = std::move(recorded);
     unrecorded_sites.assign(by_site.begin(), by_site.end());
     std::stable_sort(unrecorded_sites.begin(), unrecorded_sites.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });

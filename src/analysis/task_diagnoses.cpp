@@ -357,7 +357,10 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
   // waiting for the one before is most of the critical path.
   const double path = median_of(repeats, [](const TaskFigures& f) { return f.dependence_path_s; });
   const bool creation_bound = chain >= kChainShareOfSpan * span && preparing;
-  if (path >= kChainShareOfSpan * span && path > 0 && !creation_bound) {
+  // Only a graph too narrow for the team: along its span it leaves at least a tenth of the team
+  // idle (a blocked Jacobi's sweeps chain its tasks too, but 30 of them can run at once).
+  const bool narrow = graph_idle >= kSignificantShare * t * span;
+  if (narrow && path >= kChainShareOfSpan * span && path > 0 && !creation_bound) {
     Problem p = dependency_bound(repeats, threads, graph_idle, path, span, team_time);
     if (p.time_s >= significant) out.push_back(std::move(p));
   }

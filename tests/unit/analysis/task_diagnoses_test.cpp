@@ -412,7 +412,8 @@ TaskFigures path_bound(double path, double span = 1.0, double idle = 0.5) {
 }
 
 TEST(DependencyBound, ThePathMustBeHalfTheSpanAndTheIdleATenth) {
-  // 2 s of team time: a tenth is 0.2 s. Path 0.5 of a 1 s span (and 0.5 s idle): reported, the
+  // 2 s of team time: a tenth is 0.2 s, and the graph must leave a tenth of the team's 2 × 1 s
+  // along its span idle. Path 0.5 of a 1 s span (and 0.5 s idle): reported, the
   // sites in the path's order, the finer blocks named at the site that takes most of it, and a
   // priority since tasks run off the path (parallelism 1.5).
   const auto problems = diagnose(path_bound(0.5));
@@ -428,14 +429,18 @@ TEST(DependencyBound, ThePathMustBeHalfTheSpanAndTheIdleATenth) {
   EXPECT_EQ(find(diagnose(path_bound(0.49)), "dependency_bound"), nullptr);
   EXPECT_EQ(find(diagnose(path_bound(0.5, 1.0, 0.19)), "dependency_bound"), nullptr);
   // The path as it ran, 0.89 s with its hand-offs (39 of 10 ms): the team's 1.78 s along it less
-  // the 1.5 s of work is idle (0.28 s), more than the graph's 0.19, and at most the team's 2 s
-  // less the work.
-  TaskFigures ran = path_bound(0.5, 1.0, 0.19);
+  // the 1.5 s of work is idle (0.28 s), more than the graph's 0.21, and at most the team's 2 s
+  // less the work. Where the graph leaves under a tenth idle (0.19 s), the path as it ran does
+  // not count: the graph is wide enough for the team (a blocked Jacobi).
+  TaskFigures wide = path_bound(0.5, 1.0, 0.19);
+  wide.dependence_path_measured_s = 0.89;
+  EXPECT_EQ(find(diagnose(wide), "dependency_bound"), nullptr);
+  TaskFigures ran = path_bound(0.5, 1.0, 0.21);
   ran.dependence_path_measured_s = 0.89;
   const Problem* handoffs = find(diagnose(ran), "dependency_bound");
   ASSERT_NE(handoffs, nullptr);
   EXPECT_NEAR(handoffs->time_s, 2 * 0.89 - 1.5, 1e-12);
-  EXPECT_NE(handoffs->hint.find("as it ran it took 890 ms, the hand-offs between its tasks 10.0 ms each"),
+  EXPECT_NE(handoffs->hint.find("as it ran it took 890 ms, the hand-offs between its tasks 10 ms each"),
             std::string::npos)
       << handoffs->hint;
   ran.dependence_path_measured_s = 5;
