@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/run_log.h"
+#include "capture/dependence_records.h"
 #include "capture/fatal_signal_flush.h"
 #include "capture/thread_log.h"
 
@@ -83,6 +84,34 @@ TEST_F(ThreadLogTest, ConcurrentThreadsEachWriteTheirOwnFileAcrossManyChunks) {
   EXPECT_EQ(files, 4);
   std::sort(ids.begin(), ids.end());
   EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << "object ids must be unique";
+}
+
+TEST_F(ThreadLogTest, ADependClauseIsWrittenTwoItemsARecordUnderOneTimestamp) {
+  // Three items of task 77's clause: two records, both at the callback's time; the second
+  // item's address in id2 (low) and arg (high), the types in arg2's two bytes.
+  const LogConfig config = page_chunks();
+  std::thread([&] {
+    DependenceWriter clause(t_log, config, 5000, 77);
+    clause.add(0x1000, 1);          // in
+    clause.add(0x7fff00002008, 3);  // inout
+    clause.add(0x3000, 2);          // out
+    clause.finish();
+    close_thread_log(t_log, config);
+  }).join();
+  const auto events = analysis::read_thread_events(only_file()).events;
+  ASSERT_EQ(events.size(), 2u);
+  for (const Event& e : events) {
+    EXPECT_EQ(e.kind, EventKind::TaskDependences);
+    EXPECT_EQ(e.time, 5000u);
+    EXPECT_EQ(e.id, 77u);
+  }
+  EXPECT_EQ(events[0].detail, 2);
+  EXPECT_EQ(events[0].codeptr, 0x1000u);
+  EXPECT_EQ((uint64_t{events[0].arg} << 32) | events[0].id2, 0x7fff00002008u);
+  EXPECT_EQ(events[0].arg2, 1 | (3 << 8));
+  EXPECT_EQ(events[1].detail, 1);
+  EXPECT_EQ(events[1].codeptr, 0x3000u);
+  EXPECT_EQ(events[1].arg2, 2);
 }
 
 TEST_F(ThreadLogTest, ChunksFaultedInPieceByPieceHoldEveryEventInOrder) {
