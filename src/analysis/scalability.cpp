@@ -370,6 +370,10 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
       hint = cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): " + advice
                        : "threads reach the barrier after the loop at different times: if its iterations differ in "
                          "cost, " + advice;
+    else if (tasking)
+      // A region made of tasks: the runtime hands them out already; "use tasks" is no advice.
+      hint = "threads reach the barrier at different times: the last tasks ran on some threads while the others "
+             "had none ready; split the longest tasks, or give them a `priority` so that they start first";
     else
       hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
              "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";

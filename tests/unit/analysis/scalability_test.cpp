@@ -214,6 +214,15 @@ TEST(DiagnoseRegion, ImbalanceHintTellsALoopFromHandPartitionedWork) {
   EXPECT_NE(l->hint.find("schedule(dynamic, chunk)"), std::string::npos) << l->hint;
   EXPECT_EQ(m->hint.find("iterations of the loop"), std::string::npos) << m->hint;
   EXPECT_NE(m->hint.find("partition the work by cost"), std::string::npos) << m->hint;
+  // A region made of tasks: no advice to partition the work or to use tasks.
+  RegionRun tasking = manual;
+  tasking.tasks.tasks = 100;
+  const auto task_problems = diagnose_region({&tasking}, 2, 10, 5);
+  const Problem* t = find(task_problems, "load_imbalance");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->hint.find("partition the work"), std::string::npos) << t->hint;
+  EXPECT_EQ(t->hint.find("or tasks"), std::string::npos) << t->hint;
+  EXPECT_NE(t->hint.find("split the longest tasks"), std::string::npos) << t->hint;
 }
 
 TEST(DiagnoseRegion, AScheduleHintNamesAChunkSizedFromTheLoopsIterationsAndTheDispatchCost) {
