@@ -331,7 +331,7 @@ def scenario_record_kinds(c):
     read = {"ThreadBegin", "ParallelBegin", "ParallelEnd", "ImplicitTaskBegin", "ImplicitTaskEnd", "WorkBegin",
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
             "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps", "ThreadUsage",
-            "HwCounters"}
+            "HwCounters", "TaskDependences", "TaskDependence"}
     seen = set()
     for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
