@@ -720,7 +720,7 @@ def scenario_scale_report_html(c):
     if text not in p.stderr:
         fail(f"ompscope report --format text differs from scale's summary:\n{text}")
 
-TASK_KINDS = {"fine_grained_tasks", "coarse_grained_tasks", "task_creation_bottleneck"}
+TASK_KINDS = {"fine_grained_tasks", "coarse_grained_tasks", "task_creation_bottleneck", "dependency_bound"}
 
 def scale_tasks(c, name, args, repeat=3):
     """`ompscope scale -t 1,2` on a task program; returns its report and the tasking region."""
