@@ -397,12 +397,14 @@ void on_dependences(ompt_data_t* task, const ompt_dependence_t* deps, int ndeps)
   record_dependences(id32(task), deps, ndeps);
 }
 
-// The runtime's own edge between two recorded tasks (a light one has no id to name).
+// The runtime's own edge between two recorded tasks (a light one has no id to name). The sink is
+// the task this thread is creating; the predecessor may be starting on another thread, which
+// marks a light task's data as started then: its word is read once, atomically.
 void on_task_dependence(ompt_data_t* src, ompt_data_t* sink) {
-  if (!src || !sink || (src->value & (kLightBit | kImplicitBit)) || (sink->value & (kLightBit | kImplicitBit)) ||
-      id32(src) == 0 || id32(sink) == 0)
-    return;
-  emit(EventKind::TaskDependence, nullptr, id32(src), id32(sink));
+  if (!src || !sink || (sink->value & (kLightBit | kImplicitBit)) || id32(sink) == 0) return;
+  const uint64_t source = __atomic_load_n(&src->value, __ATOMIC_RELAXED);
+  if ((source & (kLightBit | kImplicitBit)) || static_cast<uint32_t>(source) == 0) return;
+  emit(EventKind::TaskDependence, nullptr, static_cast<uint32_t>(source), id32(sink));
 }
 
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
