@@ -437,7 +437,8 @@ TEST(DependencyBound, ThePathMustBeHalfTheSpanAndTheIdleATenth) {
   EXPECT_EQ(find(diagnose(wide), "dependency_bound"), nullptr);
   TaskFigures ran = path_bound(0.5, 1.0, 0.21);
   ran.dependence_path_measured_s = 0.89;
-  const Problem* handoffs = find(diagnose(ran), "dependency_bound");
+  const auto ran_problems = diagnose(ran);
+  const Problem* handoffs = find(ran_problems, "dependency_bound");
   ASSERT_NE(handoffs, nullptr);
   EXPECT_NEAR(handoffs->time_s, 2 * 0.89 - 1.5, 1e-12);
   EXPECT_NE(handoffs->hint.find("as it ran it took 890 ms, the hand-offs between its tasks 10 ms each"),
