@@ -515,9 +515,12 @@ def scenario_bad_input(c):
 
 def environmental(problem):
     """Work inflation that is mostly time off the CPU: another process held a core during the run
-    (the other helpers' builds on this shared machine), not what the designed program does."""
+    (the other helpers' builds on this shared machine), not what the designed program does. Its
+    time holds the growth off the CPU (preempted_s) and the barrier waits for threads switched out
+    (descheduled_imbalance_s, barriers held back by them included: docs/lost-time.md)."""
     d = problem.get("details", {})
-    return problem["kind"] == "work_inflation" and d.get("preempted_s", 0) >= 0.5 * problem["time_s"]
+    off = d.get("preempted_s", 0) + d.get("descheduled_imbalance_s", 0)
+    return problem["kind"] == "work_inflation" and off >= 0.5 * problem["time_s"]
 
 def top_problem(report, threads):
     best = None
@@ -567,8 +570,13 @@ def scenario_scale_diagnoses(c):
                     fail(f"{program} {r['id']}: causes {causes} exceed the region's time at {t} threads")
         if not os.path.getsize(os.path.join(out, "report.html")) > 2000:
             fail("report.html missing or trivial")
-        # Runs up to the core count are bound, and the report says how (one place per core).
-        if not any("were bound" in n and "OMP_PROC_BIND=close" in n and "OMP_PLACES=" in n for n in notes(report)):
+        # Runs up to the core count are bound, and the report says how (one place per core); with
+        # OMP_PROC_BIND=false in the environment (scripts/machine_matrix.sh unbound) they are not,
+        # and the report says that.
+        if os.environ.get("OMP_PROC_BIND", "").lower() == "false":
+            if not any("were not bound" in n and "OMP_PROC_BIND=false" in n for n in notes(report)):
+                fail(f"{program}: no note says the runs were not bound: {report['notes']}")
+        elif not any("were bound" in n and "OMP_PROC_BIND=close" in n and "OMP_PLACES=" in n for n in notes(report)):
             fail(f"{program}: no note says how the runs were bound: {report['notes']}")
 
 def check_split_adds_up(report, what, tolerance=0.01):
@@ -625,7 +633,10 @@ def scenario_lock_volume(c):
     if json.loads(again.stdout)["regions"] != report["regions"]:
         fail("report DIR without the later repeats' logs renders other regions")
     full = c.out("full")
-    run([c.bin, "profile", "-o", full, "--", program, "0.5"], env={"OMP_NUM_THREADS": "2", "OMPSCOPE_SAMPLING": "off"},
+    # 2 M updates (was 0.5 M): against the program's serial code (100 000 locks initialised and
+    # destroyed, slow on libomp 19 with a tool attached) the lock's cost had a margin of 1.7x on a
+    # loaded Xeon VM and lost to it on an AMD EPYC VM; about 180 MB of log unsampled.
+    run([c.bin, "profile", "-o", full, "--", program, "2"], env={"OMP_NUM_THREADS": "2", "OMPSCOPE_SAMPLING": "off"},
         check_rc=0)
     check_lock_per_item(load(full), "unsampled, unbound")
 
