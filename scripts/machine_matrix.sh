@@ -27,7 +27,7 @@ mkdir -p "$out"
 ompscope=$PWD/build/bin/ompscope
 [[ -x $ompscope ]] || { echo "machine_matrix: build the default preset first ($ompscope missing)" >&2; exit 2; }
 
-ctest_args=(--preset default --timeout 1800)
+ctest_args=(--preset default --timeout 1800 -V)  # -V: each diagnosis test prints its margin into the log
 if [[ -n $regex ]]; then ctest_args+=(-R "$regex"); else ctest_args+=(-L e2e); fi
 
 # A cgroup with `cpus` CPUs of quota, this script's child moved into it: prints its directory.
