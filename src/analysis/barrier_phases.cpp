@@ -89,6 +89,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
       one.loop_work_s = out.loop_work_s - before.loop_work_s;
       one.walkthrough_s = out.walkthrough_s - before.walkthrough_s;
       one.startup_s = out.startup_s - before.startup_s;
+      one.descheduled_s = out.descheduled_s - before.descheduled_s;
       one.join_s = out.join_s - before.join_s;
       one.barriers = 1;
       one.imbalanced_after_loop = out.imbalanced_after_loop - before.imbalanced_after_loop;
@@ -134,8 +135,17 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
     if (join) {
       out.join_s += std::max(0.0, region.end - last_arrive);
     } else {
-      out.walkthrough_s += std::max(0.0, first_depart - last_arrive);
-      out.startup_s += last_depart - first_depart;
+      double walkthrough = std::max(0.0, first_depart - last_arrive), startup = last_depart - first_depart;
+      double off = 0;
+      for (size_t k = 0; k < n; ++k)
+        off = std::max(off, std::min(visits[k][b]->off_cpu, std::max(0.0, visits[k][b]->depart - last_arrive)));
+      off = std::min(off, walkthrough + startup);
+      const double from_startup = std::min(off, startup);
+      startup -= from_startup;
+      walkthrough -= off - from_startup;
+      out.walkthrough_s += walkthrough;
+      out.startup_s += startup;
+      out.descheduled_s += off;
     }
     record();
   }
@@ -195,6 +205,7 @@ void add_phases(BarrierPhases& into, const BarrierPhases& p) {
   into.loop_work_s += p.loop_work_s;
   into.walkthrough_s += p.walkthrough_s;
   into.startup_s += p.startup_s;
+  into.descheduled_s += p.descheduled_s;
   into.fork_s += p.fork_s;
   into.team_creation_s += p.team_creation_s;
   into.join_s += p.join_s;

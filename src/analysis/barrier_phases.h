@@ -24,6 +24,11 @@ struct BarrierPhases {
   double team_creation_s = 0;  // the same, if it did: once per run, so no change to the regions
                                // wins it back
   double join_s = 0;     // region end − last arrival at the join barrier
+  // Of the inner barriers' cost (last departure − last arrival), what a thread switched out
+  // involuntarily in its visit explains (SyncVisit::off_cpu after the last arrival): taken out of
+  // startup_s first, then walkthrough_s. A barrier held back by another process holding a
+  // thread's CPU is time off the CPU (work inflation's), not the runtime's barrier.
+  double descheduled_s = 0;
   // Of imbalance_s, the part at barriers where every thread's CPU time in the segment was read
   // (ThreadUsage), and the imbalance of those CPU times (each barrier's at most its wall
   // imbalance): the rest of the wall imbalance is threads that were not running (descheduled).

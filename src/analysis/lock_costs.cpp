@@ -24,6 +24,7 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
   std::vector<LockCost>& out = result.locks;
   for (const LockAcquisition* ap : acquisitions) {
     const LockAcquisition& a = *ap;
+    result.atomic_floor_s = std::max(result.atomic_floor_s, a.floor);
     auto [it, inserted] = index.try_emplace(a.wait_id, out.size());
     if (inserted) {
       LockCost c;

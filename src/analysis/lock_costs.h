@@ -36,6 +36,9 @@ struct ThreadLockSplit {
 
 struct LockCosts {
   std::vector<LockCost> locks;  // in order of first acquisition
+  // One uncontended atomic on the machine (the acquisitions' LockAcquisition::floor; 0: not
+  // measured): no acquisition costs less (docs/locks.md, "The floor").
+  double atomic_floor_s = 0;
   std::map<uint32_t, ThreadLockSplit> per_thread;  // summed over locks, by log thread index
   // The most any one thread lost: removing the cause can save at most this much wall time.
   double max_thread_algorithm_s() const;

@@ -42,6 +42,7 @@ BarrierPhases operator*(BarrierPhases p, double f) {
   p.loop_work_s *= f;
   p.walkthrough_s *= f;
   p.startup_s *= f;
+  p.descheduled_s *= f;
   p.fork_s *= f;
   p.team_creation_s = 0;  // once per run: sampled-out instances created no thread
   p.join_s *= f;
@@ -174,6 +175,28 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     }
     r.tasks.path_sites = std::move(path);
     r.tasks.sites_by_code.clear();
+  }
+
+  LockCalibration& cal = out.lock_calibration;
+  cal.record_gap_s = timeline.lock_record_gap_s;
+  cal.atomic_floor_s = timeline.atomic_floor_s;
+  {
+    std::vector<double> raw, net;
+    for (const LockAcquisition& a : timeline.locks) {
+      if (a.acquired < a.request) continue;
+      const double r = a.acquired - a.request;
+      raw.push_back(r);
+      net.push_back(r - a.tool_gap);
+      if (a.floor > 0 && r - a.tool_gap < a.floor) ++cal.floored;
+    }
+    cal.recorded = raw.size();
+    const auto middle = [](std::vector<double>& v) {
+      if (v.empty()) return 0.0;
+      std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+      return v[v.size() / 2];
+    };
+    cal.median_raw_s = middle(raw);
+    cal.median_net_s = middle(net);
   }
 
   std::map<CallsiteKey, std::vector<const LockAcquisition*>> locks_of;

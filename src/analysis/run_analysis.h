@@ -38,6 +38,19 @@ struct RegionRun {
   bool sampled() const { return profile.recorded_instances > 0 && profile.recorded_instances < profile.instances; }
 };
 
+// The lock calibrations of one run side by side (docs/locks.md, "The floor"): the tool's own
+// time per recorded duration (lock_record_gap), one uncontended atomic (atomic_floor), and the
+// recorded acquisitions' waits with the first taken out; `floored` of them measured less than
+// the atomic (their cost is counted at it).
+struct LockCalibration {
+  double record_gap_s = 0;
+  double atomic_floor_s = 0;
+  uint64_t recorded = 0;
+  uint64_t floored = 0;
+  double median_raw_s = 0;  // acquired − requested, as recorded
+  double median_net_s = 0;  // less the gap, before the floor
+};
+
 struct RunAnalysis {
   double wall_s = 0;
   double serial_s = 0;
@@ -51,6 +64,7 @@ struct RunAnalysis {
   bool counters_opened = false;
   std::string counters_missing;
   std::string runtime_library;  // the OpenMP runtime library the run loaded (its path in the module map)
+  LockCalibration lock_calibration;
 };
 
 RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols);

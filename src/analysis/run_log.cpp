@@ -110,6 +110,9 @@ RunMeta read_run_meta(const fs::path& meta_file) {
       fields >> meta.dropped_events;
     } else if (key == "lock_record_gap") {
       if (!(fields >> meta.lock_record_gap_ticks)) throw bad("lock_record_gap needs a tick count");
+    } else if (key == "atomic_floor") {
+      if (!(fields >> meta.atomic_floor_ticks >> meta.atomic_floor_ops) || meta.atomic_floor_ops == 0)
+        throw bad("atomic_floor needs a tick count and a count of operations");
     }
     // Other keys (threads, chunk_bytes, omp_version, error) are informational.
   }

@@ -44,6 +44,10 @@ struct RunMeta {
   // The tool's own ticks between two lock records with nothing between them, measured at the
   // start (docs/locks.md, "The tool's own time"); 0: not measured (an older log).
   uint64_t lock_record_gap_ticks = 0;
+  // One uncontended atomic read-modify-write on this machine, measured at the start as ticks for
+  // `atomic_floor_ops` of them (docs/locks.md, "The floor"); 0: not measured (an older log).
+  uint64_t atomic_floor_ticks = 0;
+  uint32_t atomic_floor_ops = 0;
   std::vector<std::pair<std::string, int>> callbacks;  // name, ompt_set_result_t
   std::vector<ModuleRange> modules;
   // Hardware counters (docs/lost-time.md, "Hardware counters"): opened on some thread, or why

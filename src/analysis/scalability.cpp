@@ -161,7 +161,9 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
                         "the others waited {} for it at barriers (not an imbalance of the loop's iterations)",
                         duration_text(uneven_s));
   if (!split) descheduled_s = 0;
-  Problem p{"work_inflation", threads, inflation, inflation / threads + descheduled_s + uneven_s, hint,
+  // Its time is the growth plus the barrier waits it caused, so that its gain (the growth spread
+  // over the team, plus those waits) never exceeds it ("gain 47.8 ms of 38.6 ms" before).
+  Problem p{"work_inflation", threads, inflation + descheduled_s + uneven_s, inflation / threads + descheduled_s + uneven_s, hint,
             {{"work_s", now.work_s}, {"base_work_s", base.work_s}}};
   if (descheduled_s > 0) p.details.emplace_back("descheduled_imbalance_s", descheduled_s);
   if (uneven_s > 0) p.details.emplace_back("uneven_imbalance_s", uneven_s);
@@ -232,6 +234,44 @@ std::string schedule_advice(const BarrierPhases& phases, int threads, double ben
 // overheads present at every count, fork/join for one, are among the causes; the cap in
 // diagnose_region bounds that), zero without a loss.
 double unexplained(double lost_s, double explained_s) { return std::max(0.0, lost_s - std::max(0.0, explained_s)); }
+
+// Each cause's part of the time lost (details.lost_share_s), so that the parts and the
+// unexplained rest add up to the loss exactly: its gain, all causes' gains scaled down together
+// where overheads present at any count bring them above the loss ("100% explained" while the top
+// gain was twice the loss); none where nothing was lost (a negative loss: the region ran faster
+// than perfect scaling). A cause whose gain is smaller than the spread of the repeats' times
+// (`spread_s`, slowest − fastest) carries within_spread = 1: that finding is within the noise.
+void share_the_loss(std::vector<Problem>& problems, size_t from, double lost_s, double explained_s, double spread_s) {
+  const double f = lost_s > 0 && explained_s > 0 ? std::min(1.0, lost_s / explained_s) : 0.0;
+  for (size_t i = from; i < problems.size(); ++i) {
+    problems[i].details.emplace_back("lost_share_s", problems[i].gain_s * f);
+    if (spread_s > 0 && problems[i].gain_s < spread_s) problems[i].details.emplace_back("within_spread", 1.0);
+  }
+}
+
+double efficiency_of(double time0, int t0, double time, int t) { return time > 0 ? time0 * t0 / (time * t) : 0; }
+
+// Why a time is below perfect scaling by `faster_s` (docs/lost-time.md, "Faster than perfect"):
+// within the spread of the repeats at either count (the base's slowest repeat makes "perfect"
+// too generous, or this count's fastest), or, where the team's work (thread time outside waits)
+// shrank from t0, superlinear: the threads' data fit their caches. Else the spread does not
+// cover it and the work did not shrink: said as it is.
+std::string negative_loss_reason(double faster_s, double efficiency, double spread_s, double base_spread_s,
+                                 double base_work_s, double work_s, int t0) {
+  const std::string head = fmt::format("{} faster (efficiency {:.0f}%)", duration_text(faster_s), 100 * efficiency);
+  const double spread = std::max(spread_s, base_spread_s);
+  if (spread > 0 && faster_s <= spread)
+    return fmt::format("{}, within the spread of the repeats ({} here, {} at {}): noise, not a finding", head,
+                       duration_text(spread_s), duration_text(base_spread_s), threads_phrase(t0));
+  if (base_work_s > 0 && work_s > 0 && work_s < base_work_s)
+    return fmt::format("{}: superlinear, the team's work shrank from {} to {} (the threads' share of the data fits "
+                       "their caches)",
+                       head, duration_text(base_work_s), duration_text(work_s));
+  return fmt::format("{}, more than the spread of the repeats ({}){}", head, duration_text(spread),
+                     base_work_s > 0 ? " with the team's work not smaller: the base count ran slower than its work "
+                                       "needed (a loaded machine during those runs?)"
+                                     : "");
+}
 
 bool has_kind(const RegionRun& r, const char* kind) {
   return std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) != r.lock_kinds.end();
@@ -392,8 +432,11 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   }
 
   // Tasking regions are left to the task analysis (task inflation: a task body slower at t).
+  // Inner barriers held back by a thread switched out in them (BarrierPhases::descheduled_s):
+  // time off the CPU, named with the inflation's, never barrier overhead.
+  const double barrier_off = median_of(typical, [](const RegionRun& r) { return r.phases.descheduled_s; });
   if (base && threads > 1 && !tasking) {
-    if (std::optional<Problem> p = work_inflation(busy, *base, threads, descheduled, uneven))
+    if (std::optional<Problem> p = work_inflation(busy, *base, threads, descheduled + barrier_off, uneven))
       out.push_back(std::move(*p));
   }
 
@@ -461,7 +504,16 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     for (const LockCost& c : r.locks.locks) s += c.algorithm_s;
     return s;
   });
+  // No acquisition costs less than one uncontended atomic (docs/locks.md, "The floor"): the
+  // recorded ones are held to it one by one (LockAcquisition::wait), and where operations counted
+  // without a time bring the mean below it, the cause is raised to the floor for all of them.
+  double floor_scale = 1;
+  if (const double floor = first.locks.atomic_floor_s;
+      floor > 0 && algorithm_total > 0 && algorithm_total < acquisitions * floor)
+    floor_scale = acquisitions * floor / algorithm_total;
+  const double algorithm_floored = algorithm * floor_scale, algorithm_total_floored = algorithm_total * floor_scale;
   if (algorithm > 0) {
+    const double algorithm = algorithm_floored, algorithm_total = algorithm_total_floored;
     const std::string each = duration_text(algorithm_total / std::max(1.0, acquisitions));
     out.push_back({"lock_overhead", threads, algorithm_total, algorithm,
                    critical ? fmt::format("{:.0f} critical-section entries cost {} each even uncontended: use "
@@ -479,6 +531,8 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                                      acquisitions, each),
                    {{"acquisitions", acquisitions}, {"recorded_acquisitions", recorded}, {"distinct_locks", distinct},
                     {"thread_seconds", algorithm_total}}});
+    if (first.locks.atomic_floor_s > 0) out.back().details.emplace_back("atomic_floor_s", first.locks.atomic_floor_s);
+    if (floor_scale > 1) out.back().details.emplace_back("raised_to_floor_by", floor_scale);
   }
   const double contention = median_of(typical, [](const RegionRun& r) { return r.locks.max_thread_contention_s(); });
   const double contention_total = median_of(typical, [](const RegionRun& r) {
@@ -576,6 +630,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       any_mpi = any_mpi || a->mpi;
     }
     report.program_time_s[t] = median(wall);
+    report.program_time_range_s[t] = {*std::min_element(wall.begin(), wall.end()), *std::max_element(wall.begin(), wall.end())};
     report.serial_s[t] = median(serial);
     if (serial.size() > 1) serial_spread[t] = *std::max_element(serial.begin(), serial.end()) -
                                               *std::min_element(serial.begin(), serial.end());
@@ -597,6 +652,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     for (const RunAnalysis* a : analyses)
       for (const auto& [key, r] : a->regions) keys.insert(key);
 
+  std::vector<std::string> negative;  // regions faster than perfect scaling, and why
   for (const CallsiteKey& key : keys) {
     RegionReport region;
     ConstructReports constructs(bench_dispatch);
@@ -646,11 +702,24 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       region.time_lost_s[t] = lost;
       const std::optional<double> known_lost = t == t0 && t0 > 1 ? std::nullopt : std::optional<double>(lost);
       double explained = 0;
+      const size_t first_problem = region.problems.size();
       for (Problem& p : diagnose_region(repeats, t, time, known_lost, t > t0 ? &base_work : nullptr, bench_dispatch)) {
         explained += p.gain_s;
         region.problems.push_back(std::move(p));
       }
       region.unexplained_s[t] = unexplained(lost, explained);
+      const double spread = region.time_spread_s.count(t) ? region.time_spread_s.at(t) : 0.0;
+      share_the_loss(region.problems, first_problem, lost, explained, spread);
+      if (lost < 0 && t > t0) {
+        const TeamWork now = team_work(repeats);
+        const double spread0 = region.time_spread_s.count(t0) ? region.time_spread_s.at(t0) : 0.0;
+        negative.push_back(fmt::format("{} at {}: {}",
+                                       region.file.empty() ? fmt::format("{}+{:#x}", region.module, region.module_offset)
+                                                           : fmt::format("{}:{}", region.file, region.line),
+                                       threads_phrase(t),
+                                       negative_loss_reason(-lost, efficiency_of(time0, t0, time, t), spread, spread0,
+                                                            base_work.work_s, now.work_s, t0)));
+      }
       constructs.add(repeats, t, *typical, /*to_median=*/1.0, region);  // the time is the typical repeat's own
       std::vector<const TaskFigures*> tasks;
       for (const RegionRun* r : repeats)
@@ -686,6 +755,8 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
                          "parallelise the serial phase (or overlap it with parallel work)",
                          100 * fraction, fraction > 0 ? 1 / fraction : 0.0),
              {{"serial_fraction", fraction}}});
+        share_the_loss(serial.problems, serial.problems.size() - 1, lost, gain,
+                       serial_spread.count(t) ? serial_spread.at(t) : 0.0);
       }
     }
     serial.instances = 1;
@@ -706,6 +777,14 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       }
       report.program_time_lost_s[t] = lost;
       report.program_unexplained_s[t] = unexplained(lost, explained);
+      if (lost < 0 && t > t0) {
+        const auto& [fast, slow] = report.program_time_range_s[t];
+        const auto& [fast0, slow0] = report.program_time_range_s[t0];
+        negative.insert(negative.begin(),
+                        fmt::format("the program at {}: {}", threads_phrase(t),
+                                    negative_loss_reason(-lost, efficiency_of(time0, t0, time, t), slow - fast,
+                                                         slow0 - fast0, 0, 0, t0)));
+      }
     }
   }
 
@@ -779,7 +858,29 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     if (run.record.dropped_events > 0)
       dropped.items.push_back(fmt::format("{} in the run at {} (repeat {})", run.record.dropped_events,
                                           threads_phrase(run.record.threads), run.record.repeat));
-  for (Note* note : {&instances, &locks, &tasks, &subtrees, &dropped})
+  // The lock calibrations where they disagree (docs/locks.md, "The floor"): the recorded
+  // acquisitions, less the tool's own time, came out below one uncontended atomic at the median.
+  for (const MeasuredRun& run : runs) {
+    if (!run.analysis) continue;
+    const LockCalibration& c = run.analysis->lock_calibration;
+    if (c.atomic_floor_s <= 0 || c.recorded < 100 || !(c.median_net_s < c.atomic_floor_s)) continue;
+    report.notes.push_back(
+        {"lock_calibration",
+         fmt::format("lock costs: the recorded acquisitions took {} at the median (run at {}), {} once the tool's own "
+                     "time per record ({}, measured at start) is taken out: less than one uncontended atomic on this "
+                     "machine ({}, measured at start), which no lock acquisition can undercut. The two calibrations "
+                     "disagree here (the tool's time took in about what the lock's own atomic adds); {} of {} recorded "
+                     "acquisitions are counted at the atomic's cost, the floor, and the gap is trusted only above it",
+                     duration_text(c.median_raw_s), threads_phrase(run.record.threads), duration_text(std::max(0.0, c.median_net_s)),
+                     duration_text(c.record_gap_s), duration_text(c.atomic_floor_s), c.floored, c.recorded),
+         {}});
+    break;
+  }
+  Note faster{"negative_loss",
+              "faster than perfect scaling from the smallest count (a negative time lost, efficiency above 100%): "
+              "nothing to win back there, and no cause is given a part of it",
+              std::move(negative)};
+  for (Note* note : {&instances, &locks, &tasks, &subtrees, &dropped, &faster})
     if (!note->items.empty()) report.notes.push_back(std::move(*note));
   // Said once, whatever the number of runs (docs/lost-time.md, "Hardware counters").
   for (const MeasuredRun& run : runs)

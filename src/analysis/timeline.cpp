@@ -139,9 +139,11 @@ class ThreadWalk {
         loop_in_segment_ = false;
         mpi_in_segment_ = 0;
         mark_valid_ = false;
+        arrival_valid_ = false;
         break;
       case EventKind::ImplicitTaskEnd:
         mark_valid_ = false;
+        arrival_valid_ = false;
         if (!frames_.empty()) {
           close_syncs_of(frames_.back().part, t);
           if (frames_.back().part != kNoPart) parts_[frames_.back().part].data.end = t;
@@ -315,11 +317,24 @@ class ThreadWalk {
     const size_t p = current_part();
     stretch_part_ = kNoPart;
     if (e.detail == 0) {
+      // A departure from the barrier the last end edge arrived at: where the thread was switched
+      // out involuntarily in the visit, the wall time its CPU time does not cover is time it was
+      // runnable and not running (another process held its CPU), which can hold the barrier's
+      // release back (barrier_phases). A voluntary sleep in the runtime's wait is the barrier's.
+      if (arrival_valid_ && p != kNoPart && !syncs_.empty() && syncs_.back().part == p &&
+          r.switches != arrival_.switches) {
+        SyncVisit& v = syncs_.back().visit;
+        const double cpu = static_cast<double>(r.cpu_ns - arrival_.cpu_ns) * 1e-9;
+        v.off_cpu = std::max(0.0, (r.time - arrival_.time) - cpu);
+      }
+      arrival_valid_ = false;
       counters_valid_ = false;  // until this edge's counters come
       mark_ = r;
       mark_valid_ = p != kNoPart;
       return;
     }
+    arrival_valid_ = p != kNoPart && !syncs_.empty() && syncs_.back().part == p;
+    arrival_ = r;
     if (!mark_valid_ || p == kNoPart) return;
     mark_valid_ = false;
     // At an implicit task's end (no barrier open) only a team without a join barrier ends its
@@ -483,6 +498,8 @@ class ThreadWalk {
   const LightBody* light_body_;
   UsageReading mark_{};
   bool mark_valid_ = false;
+  UsageReading arrival_{};  // the last end edge's reading, at a barrier arrival
+  bool arrival_valid_ = false;
   CounterReading counters_mark_{};
   bool counters_valid_ = false;
   size_t stretch_part_ = kNoPart;  // the part the last stretch's kernel accounting went to
@@ -727,7 +744,14 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   for (size_t i = 0; i < parts.size(); ++i) parts_of[parts[i].parallel_id].push_back(i);
 
   const double tool_gap = static_cast<double>(log.meta.lock_record_gap_ticks) / log.ticks_per_second;
-  for (LockAcquisition& a : out.locks) a.tool_gap = tool_gap;
+  out.atomic_floor_s = log.meta.atomic_floor_ops > 0 ? static_cast<double>(log.meta.atomic_floor_ticks) /
+                                                           log.meta.atomic_floor_ops / log.ticks_per_second
+                                                     : 0.0;
+  out.lock_record_gap_s = tool_gap;
+  for (LockAcquisition& a : out.locks) {
+    a.tool_gap = tool_gap;
+    a.floor = out.atomic_floor_s;
+  }
   out.untimed_lock_ops = apply_lock_sampling(out.locks, unrecorded_locks, spans);
   for (const LockAcquisition& a : out.locks) {
     auto it = parts_of.find(a.parallel_id);

@@ -32,6 +32,10 @@ struct SyncVisit {
   uint32_t task = 0;          // explicit task that waits in it (a taskwait in a task); 0: the implicit task
   double cpu = -1;            // CPU time the thread used in the segment that ends here; -1: not read
   double mpi = 0;             // time in MPI calls in that segment (docs/mpi.md, "MPI inside parallel regions")
+  // Wall time of the visit itself (arrival to departure) its CPU time does not cover, where the
+  // kernel's accounting was read at both and the thread was switched out involuntarily in it (0
+  // where not): runnable, not running, while another process held its CPU.
+  double off_cpu = 0;
 };
 
 using report::WorkUsage;
@@ -59,7 +63,16 @@ struct LockAcquisition {
   // The tool's own time inside each of the record's two durations (RunMeta::lock_record_gap_ticks,
   // docs/locks.md "The tool's own time"): taken out of the wait and the hold.
   double tool_gap = 0;
-  double wait() const { return std::min(std::max(0.0, acquired - request - tool_gap), wait_cap); }
+  // One uncontended atomic on the machine (RunMeta::atomic_floor_ticks, docs/locks.md "The
+  // floor"): taking the tool's time out never leaves a wait below it (nor below what was
+  // recorded, where that is less). On a machine where the gap measured about what the lock's own
+  // atomic adds (an AMD EPYC VM: 1.2 ns per acquisition left of private locks) the subtraction
+  // ate the lock's cost and the time went to work.
+  double floor = 0;
+  double wait() const {
+    const double raw = acquired - request;
+    return std::min(std::max({0.0, raw - tool_gap, std::min(raw, floor)}), wait_cap);
+  }
   double hold() const { return std::min(std::max(0.0, released - acquired - tool_gap), hold_cap); }
 };
 
@@ -177,6 +190,10 @@ struct Timeline {
   // site in any instance of that region (their time is unknown; rare: a site's first operations
   // are always recorded).
   uint64_t untimed_lock_ops = 0;
+  // One uncontended atomic read-modify-write on the machine, in seconds (0: not measured), and
+  // the tool's own time in each recorded lock duration (RunMeta::lock_record_gap_ticks).
+  double atomic_floor_s = 0;
+  double lock_record_gap_s = 0;
 };
 
 Timeline build_timeline(const RunLog& log);

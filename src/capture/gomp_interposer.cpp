@@ -444,6 +444,7 @@ __attribute__((constructor)) void start_capture() {
   write_clock_point("clock_start");
   write_realtime_point();
   meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
+  meta_line("atomic_floor %llu %u", static_cast<unsigned long long>(calibrate_atomic_floor(g_clock)), kAtomicFloorOps);
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));

@@ -66,4 +66,24 @@ inline uint64_t calibrate_lock_record_gap(const LogConfig& config, ClockSource c
   return gap;
 }
 
+// The cost of one uncontended atomic read-modify-write on this machine (a locked exchange on a
+// word only this thread touches, in its cache): no lock acquisition, critical entry or task can
+// cost less, whatever the records' bracketing leaves after the tool's own time is taken out
+// (docs/locks.md, "The floor"). Timed as a rate, 256 exchanges between two timestamps, the
+// fastest of 16 rounds (a round preempted or interrupted only gets slower); written to meta.txt
+// as `atomic_floor TICKS OPERATIONS`: ticks for that many operations, so that a clock of
+// nanoseconds keeps the fraction.
+inline constexpr uint32_t kAtomicFloorOps = 256;
+inline uint64_t calibrate_atomic_floor(ClockSource clock) {
+  alignas(64) static uint64_t word;  // touched here only
+  uint64_t fastest = ~0ull;
+  for (int round = 0; round < 16; ++round) {
+    const uint64_t begin = read_ticks(clock);
+    for (uint32_t i = 0; i < kAtomicFloorOps; ++i) __atomic_exchange_n(&word, i, __ATOMIC_ACQ_REL);
+    const uint64_t end = read_ticks(clock);
+    if (end > begin && end - begin < fastest) fastest = end - begin;
+  }
+  return fastest == ~0ull ? 0 : fastest;
+}
+
 }  // namespace ompscope::capture

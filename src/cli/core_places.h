@@ -23,4 +23,24 @@ std::string core_places(const std::vector<int>& cpus, const std::vector<std::str
 // (the caller then leaves the choice to the runtime).
 std::string core_places_of_this_machine();
 
+// The CPUs this process can use at once: the CPUs its affinity mask allows (`taskset -c 0`
+// leaves one), fewer where its cgroup's CPU quota is smaller (cgroup v2 `cpu.max` "QUOTA PERIOD",
+// v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`; rounded up, at least 1). A machine's CPU count
+// (std::thread::hardware_concurrency) counts the online CPUs whatever the process may use: under
+// `taskset -c 0` scale took 2 threads for a core each and bound them to one place.
+// `quota_cpus`: the quota in CPUs from cpu_quota_of_this_process, 0 for none.
+int usable_cpus(int allowed_cpus, double quota_cpus);
+
+// The CPU quota of a cgroup from its files' text: v2 cpu.max ("max 100000" → 0: none;
+// "150000 100000" → 1.5), or v1 quota and period in µs ("-1" → 0: none). 0 on malformed text.
+double cpu_quota_v2(const std::string& cpu_max);
+double cpu_quota_v1(const std::string& quota_us, const std::string& period_us);
+
+// The smallest quota on this process's cgroup path (each ancestor's limit applies too), read
+// from /proc/self/cgroup and /sys/fs/cgroup; 0 where there is none or it cannot be read.
+double cpu_quota_of_this_process();
+
+// usable_cpus for this process: its affinity mask and its cgroup's quota.
+int usable_cpus_of_this_process();
+
 }  // namespace ompscope::cli

@@ -30,9 +30,11 @@ std::map<std::string, std::string> binding_environment() {
   return env;
 }
 
+// The CPUs the runs can use: the affinity mask and the cgroup's CPU quota (core_places.h), not
+// the machine's online CPUs: under `taskset -c 0` a 2-thread run time-shares one CPU.
 int core_count() {
-  const unsigned n = std::thread::hardware_concurrency();
-  return n ? static_cast<int>(n) : 1;
+  static const int n = usable_cpus_of_this_process();
+  return n;
 }
 
 void add_runtime_option(CLI::App* app, std::string& value) {

@@ -1,6 +1,7 @@
 // ompscope scale: the program at several thread counts, repeated; ranked causes and gains.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -272,7 +273,17 @@ Command add_scale_command(CLI::App& parent) {
             for (auto& n : target_notes(target)) report.notes.push_back(n);
             if (target.swapped && !runs.empty() && !launcher && !signal_received())
               report.notes.push_back({"runtime_comparison", runtime_comparison_note(target, counts.back(), runs.back().record.wall_s), {}});
-            if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores && !launcher) {
+            // OMP_PROC_BIND=false (or unset to nothing) in the user's environment: the runs float,
+            // whatever places scale sets beside it, and the note says so instead of "were bound".
+            const char* user_bind = getenv("OMP_PROC_BIND");
+            const bool unbound = user_bind && (strcasecmp(user_bind, "false") == 0 || *user_bind == '\0');
+            if (unbound && !launcher) {
+              report.notes.push_back({"binding",
+                                      fmt::format("runs were not bound: OMP_PROC_BIND={} in the environment; each "
+                                                  "thread may move between CPUs during a run",
+                                                  user_bind),
+                                      {}});
+            } else if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores && !launcher) {
               std::vector<std::string> set;
               for (const auto& [key, value] : bind) set.push_back(key + "=" + value);
               const auto places = bind.find("OMP_PLACES");

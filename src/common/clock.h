@@ -26,7 +26,8 @@ inline uint64_t read_ticks(ClockSource source) {
   return source == ClockSource::Tsc ? __rdtsc() : monotonic_ns();
 }
 
-// True when /proc/cpuinfo lists both flags that make the TSC a wall clock shared by all cores.
+// True when /proc/cpuinfo lists both flags that make the TSC a wall clock shared by all cores,
+// and OMPSCOPE_CLOCK is not "monotonic" (which makes every process of a run take CLOCK_MONOTONIC).
 bool tsc_is_invariant();
 
 const char* clock_source_name(ClockSource source);

@@ -467,6 +467,7 @@ json to_json(const Report& report) {
                   {"time_lost_s", by_threads(report.program_time_lost_s)},
                   {"unexplained_s", by_threads(report.program_unexplained_s)},
                   {"per_thread", splits_json(report.program_threads, true)}};
+  if (!report.program_time_range_s.empty()) program["time_range_s"] = by_threads(report.program_time_range_s);
   if (!report.mpi_s.empty()) program["mpi_s"] = by_threads(report.mpi_s);
   if (report.amdahl_speedup_bound > 0) program["amdahl_speedup_bound"] = report.amdahl_speedup_bound;
   if (report.program_model) program["model"] = model_json(*report.program_model);
@@ -582,6 +583,7 @@ Report report_from_json(const json& doc, const std::string& source) {
       report.mpi_s = read_by_threads<double>(*program, "mpi_s");
       report.program_time_lost_s = read_by_threads<double>(*program, "time_lost_s");
       report.program_unexplained_s = read_by_threads<double>(*program, "unexplained_s");
+      report.program_time_range_s = read_by_threads<std::pair<double, double>>(*program, "time_range_s");
       report.program_threads = read_splits(*program);
       report.amdahl_speedup_bound = get(*program, "amdahl_speedup_bound", 0.0);
       report.program_model = read_model(*program);

@@ -57,6 +57,36 @@ TEST(BarrierPhases, AThreadReleasedLateShowsNoImbalanceInTheNextSegment) {
   EXPECT_EQ(p.imbalanced_after_loop, 0u);
 }
 
+// A thread switched out while it waited in a barrier (SyncVisit::off_cpu, from its CPU time
+// across the visit and its involuntary switches) holds the release back: the part of the
+// barrier's cost (last departure − last arrival) it explains is descheduled_s, taken from the
+// release skew first, then the walkthrough; never barrier overhead. Barrier 1: arrivals 10, 20,
+// departures 21, 31 (cost 11: walkthrough 1, skew 10); thread 1 was off its CPU 8 s of its visit:
+// skew 2 left. Barrier 2: arrivals 41, 51, departures 60, 62 (cost 11: walkthrough 9, skew 2);
+// thread 0 off its CPU 30 s, of which at most 60 − 51 = 9 after the last arrival: skew 0,
+// walkthrough 2. Off-CPU time before the last arrival cannot delay the release.
+TEST(BarrierPhases, AThreadOffItsCpuInTheBarrierIsDescheduledNotBarrierCost) {
+  SyncVisit a0 = barrier(10, 21), a1 = barrier(20, 31), b0 = barrier(41, 60), b1 = barrier(51, 62);
+  a1.off_cpu = 8;
+  b0.off_cpu = 30;
+  const RegionInstance r = instance(1, 0xA, 0, 71,
+                                    {member(0, 0, 71, {a0, b0, join_barrier(70, 71)}),
+                                     member(1, 0, 71, {a1, b1, join_barrier(70, 71)})});
+  const BarrierPhases p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.descheduled_s, 8 + 9);
+  EXPECT_DOUBLE_EQ(p.startup_s, (10 - 8) + 0);
+  EXPECT_DOUBLE_EQ(p.walkthrough_s, 1 + (9 - 7));
+  // The barrier's cost is kept whole: overhead + descheduled = last departure − last arrival.
+  EXPECT_DOUBLE_EQ(p.startup_s + p.walkthrough_s + p.descheduled_s, (31 - 20) + (62 - 51));
+  // Without the kernel's reading, all of it is the barrier's, as before.
+  const RegionInstance plain = instance(1, 0xA, 0, 71,
+                                        {member(0, 0, 71, {barrier(10, 21), barrier(41, 60), join_barrier(70, 71)}),
+                                         member(1, 0, 71, {barrier(20, 31), barrier(51, 62), join_barrier(70, 71)})});
+  const BarrierPhases q = barrier_phases(plain);
+  EXPECT_DOUBLE_EQ(q.descheduled_s, 0);
+  EXPECT_DOUBLE_EQ(q.startup_s + q.walkthrough_s, 22);
+}
+
 TEST(BarrierPhases, AForkThatCreatesThreadsIsTeamCreationNotForkCost) {
   // Region 10 → 3000. The master starts at 10; worker 1 existed before the region (it began at
   // 2) and starts at 12; workers 2 and 3 were created by this fork (they began at 11 and 15) and

@@ -134,6 +134,31 @@ TEST(LockCosts, UncontendedLockIsAllAlgorithm) {
   EXPECT_DOUBLE_EQ(c.max_thread_contention_s(), 0);
 }
 
+// The floor (docs/locks.md, "The floor"): the tool's gap is taken out of a recorded wait, but
+// never below one uncontended atomic, nor below what was recorded where that is less. A machine
+// whose gap calibration took in the lock's own atomic (an AMD EPYC VM: 1.2 ns left per
+// acquisition of a private lock) no longer reports a lock cheaper than an atomic.
+TEST(LockCosts, TheToolGapNeverTakesAWaitBelowOneAtomic) {
+  std::vector<LockAcquisition> v = {acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 10, 30),   // 10 recorded
+                                    acq(0, 0xA, 0x100, ompt_mutex_lock, 40, 52, 60),  // 12
+                                    acq(0, 0xA, 0x100, ompt_mutex_lock, 70, 73, 80),  // 3: below the floor as recorded
+                                    acq(0, 0xA, 0x100, ompt_mutex_lock, 90, 120, 130)};  // 30
+  for (LockAcquisition& a : v) {
+    a.tool_gap = 9;
+    a.floor = 4;
+  }
+  EXPECT_DOUBLE_EQ(v[0].wait(), 4);   // 10 − 9 = 1 < 4: the floor
+  EXPECT_DOUBLE_EQ(v[1].wait(), 4);   // 12 − 9 = 3 < 4
+  EXPECT_DOUBLE_EQ(v[2].wait(), 3);   // recorded 3: never more than recorded
+  EXPECT_DOUBLE_EQ(v[3].wait(), 21);  // 30 − 9 = 21: above the floor, the gap's subtraction holds
+  const LockCosts c = lock_costs(pointers(v));
+  EXPECT_DOUBLE_EQ(c.atomic_floor_s, 4);
+  EXPECT_DOUBLE_EQ(c.locks[0].algorithm_s, 4 + 4 + 3 + 21);
+  // Without a floor (an older log), the gap alone: 1 + 3 + 0 + 21.
+  for (LockAcquisition& a : v) a.floor = 0;
+  EXPECT_DOUBLE_EQ(lock_costs(pointers(v)).locks[0].algorithm_s, 1 + 3 + 0 + 21);
+}
+
 TEST(LockCosts, NoAcquisitionsNoCosts) {
   const LockCosts c = lock_costs({});
   EXPECT_TRUE(c.locks.empty());

@@ -104,6 +104,38 @@ TEST(LockSampling, AnUncontendedLockWhoseRecordsAreAllTheToolsOwnTimeShowsNoWait
   EXPECT_NEAR(r.locks.locks[0].hold_s, 0, 1e-12);
 }
 
+TEST(LockSampling, AWaitTheGapWouldEraseKeepsOneUncontendedAtomic) {
+  // The same records, on a machine where the capture also measured one uncontended atomic at
+  // 0.2 µs (meta.txt's atomic_floor: 51 200 ticks for 256 operations, ns here). The gap takes
+  // every wait to 0, which no acquisition can cost: each keeps the atomic's 0.2 µs, 300 records
+  // of 4 operations, 240 µs of lock wait; the split still adds up. The run's lock calibration
+  // says so: all 300 records measured below the floor once the gap was taken out.
+  std::vector<Op> ops;
+  for (uint64_t i = 0; i < 300; ++i) ops.push_back({100 + 3 * i, 100 + 3 * i, 100 + 3 * i, 4});
+  RunLog log = one_thread_region(ops, 0);
+  for (Event& e : log.threads[0].events) {
+    if (e.kind == EventKind::MutexAcquired) e.time += 1500;
+    if (e.kind == EventKind::MutexReleased) e.time += 3000;
+  }
+  log.meta.lock_record_gap_ticks = 1500;
+  log.meta.atomic_floor_ticks = 51200;
+  log.meta.atomic_floor_ops = 256;
+  Symbolizer symbols({});
+  const Timeline t = build_timeline(log);
+  EXPECT_NEAR(t.atomic_floor_s, us(0.2), 1e-15);
+  const RunAnalysis a = analyze_run(t, log.meta, symbols);
+  const RegionRun& r = a.regions.begin()->second;
+  EXPECT_NEAR(r.profile.per_thread.at(0).lock_wait_s, us(240), 1e-12);
+  EXPECT_NEAR(r.profile.per_thread.at(0).work_s, us(1000 - 240), 1e-12);
+  EXPECT_NEAR(r.locks.locks[0].algorithm_s, us(240), 1e-12);
+  EXPECT_NEAR(r.locks.atomic_floor_s, us(0.2), 1e-15);
+  EXPECT_EQ(a.lock_calibration.recorded, 300u);
+  EXPECT_EQ(a.lock_calibration.floored, 300u);
+  EXPECT_NEAR(a.lock_calibration.median_raw_s, us(1.5), 1e-15);
+  EXPECT_NEAR(a.lock_calibration.median_net_s, 0, 1e-15);
+  EXPECT_NEAR(a.lock_calibration.record_gap_s, us(1.5), 1e-15);
+}
+
 TEST(LockSampling, OnePreemptedRecordDoesNotStandForItsWeightInPreemptedOperations) {
   // 200 records of 1 µs waits and holds, each standing for 2 operations, and one preempted for
   // 190 µs while waiting: multiplied by its weight it alone would be 380 µs of lock wait, as

@@ -167,6 +167,38 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
   EXPECT_US(part.syncs[1].cpu, 100);
 }
 
+// A barrier visit's time off the CPU: between the readings at its arrival and its departure,
+// where the thread was switched out involuntarily (another process held its CPU), the wall time
+// its CPU time does not cover. Loop barrier 401 → 450: 10 µs on the CPU, 2 involuntary switches:
+// 39 µs off. Join barrier 601 → 900: 100 µs on the CPU of 299 but no involuntary switch (a
+// voluntary sleep in the runtime's wait is the barrier's own): 0.
+TEST(BuildTimeline, ABarrierVisitKnowsHowLongItsThreadWasSwitchedOutInIt) {
+  const auto loop = ompt_sync_region_barrier_implicit_workshare;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 2000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0xA0)
+      .implicit_begin(101, 10, 11, 1, 0)
+      .usage(102, 0, 1000, 50, 7, 1, 3)
+      .sync_begin(400, loop)
+      .usage(401, 1, 1250, 60, 17, 1, 4)
+      .usage(450, 0, 1260, 60, 17, 1, 6)
+      .sync_end(451, loop)
+      .sync_begin(600, join)
+      .usage(601, 1, 1360, 61, 20, 2, 6)
+      .usage(900, 0, 1460, 61, 20, 2, 6)
+      .sync_end(901, join)
+      .implicit_end(902, 10, 11, 0)
+      .parallel_end(903, 10, 2, 0xA0);
+  const Timeline t = build_timeline(b.log());
+  const ThreadInRegion& part = t.regions.at(0).threads.at(0);
+  ASSERT_EQ(part.syncs.size(), 2u);
+  EXPECT_US(part.syncs[0].off_cpu, 49 - 10);
+  EXPECT_US(part.syncs[1].off_cpu, 0);
+}
+
 // Hardware counters (docs/lost-time.md, "Hardware counters") follow the usage record of the same
 // edge; a stretch gets their differences where both its edges read them. The instruction count
 // crosses 2^32 (it is 64 bits in the record), the miss count wraps its 32 bits.

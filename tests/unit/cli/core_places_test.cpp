@@ -48,5 +48,27 @@ TEST(CorePlaces, ThisMachineHasOnePlacePerCoreAtMost) {
   EXPECT_EQ(places.back(), '}');
 }
 
+// The CPUs a process can use (core_places.h, usable_cpus): its affinity mask, fewer under a
+// smaller cgroup quota, rounded up; never below one.
+TEST(UsableCpus, TheAffinityMaskAndTheQuotaBoundThem) {
+  EXPECT_EQ(usable_cpus(2, 0), 2);    // no quota
+  EXPECT_EQ(usable_cpus(1, 0), 1);    // taskset -c 0
+  EXPECT_EQ(usable_cpus(2, 1.0), 1);  // cpu.max "100000 100000"
+  EXPECT_EQ(usable_cpus(2, 1.5), 2);  // one and a half CPUs: two threads still run at once
+  EXPECT_EQ(usable_cpus(4, 0.5), 1);
+  EXPECT_EQ(usable_cpus(0, 0), 1);
+}
+
+TEST(UsableCpus, CgroupQuotaFilesParse) {
+  EXPECT_DOUBLE_EQ(cpu_quota_v2("max 100000"), 0);
+  EXPECT_DOUBLE_EQ(cpu_quota_v2("150000 100000"), 1.5);
+  EXPECT_DOUBLE_EQ(cpu_quota_v2("50000 100000\n"), 0.5);
+  EXPECT_DOUBLE_EQ(cpu_quota_v2(""), 0);
+  EXPECT_DOUBLE_EQ(cpu_quota_v2("x 100000"), 0);
+  EXPECT_DOUBLE_EQ(cpu_quota_v1("-1", "100000"), 0);
+  EXPECT_DOUBLE_EQ(cpu_quota_v1("100000", "100000"), 1);
+  EXPECT_DOUBLE_EQ(cpu_quota_v1("", "100000"), 0);
+}
+
 }  // namespace
 }  // namespace ompscope::cli
