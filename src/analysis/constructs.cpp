@@ -244,6 +244,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
         case Item::Work:
           node = node_of(tree, parent, work_kind(i.work->work), i.work->codeptr, symbols);
           work_node[i.work] = node;
+          tree.nodes[node].iterations += i.work->iterations / team;  // every thread reports the loop's count
           break;
         case Item::Sync: {
           const SyncVisit& v = *i.sync;
@@ -342,6 +343,7 @@ void finish_constructs(ConstructTree& tree, double time_s) {
     if (f == 1) continue;
     c.time_s *= f;
     c.instances *= f;
+    c.iterations *= f;
     scale_lock_costs(c.locks, f);
   }
   tree.outside_s *= f;

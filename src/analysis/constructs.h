@@ -33,6 +33,7 @@ struct ConstructRun {
   double instances = 0;   // team constructs: most visits of one thread, summed over instances;
                           // locks: acquisitions; tasks: tasks run
   double time_s = 0;      // the team's thread time in it ÷ team size, summed over instances
+  double iterations = 0;  // loops: the iteration count the runtime reported, summed over instances; 0: none
   BarrierPhases phases;   // of the barriers charged to it
   std::vector<const LockAcquisition*> acquisitions;  // made at it (lock sites)
   LockCosts locks;        // of those acquisitions (set by finish_constructs)

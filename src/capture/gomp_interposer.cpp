@@ -21,7 +21,9 @@
 #include "capture/fatal_signal_flush.h"
 #include "capture/lock_records.h"
 #include "capture/run_meta.h"
+#include "capture/serial_usage.h"
 #include "capture/thread_log.h"
+#include "capture/thread_usage.h"
 #include "common/clock.h"
 #include "common/event_record.h"
 
@@ -85,6 +87,9 @@ thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
 thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
 thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
 thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
+thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
+thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
+thread_local bool t_usage __attribute__((tls_model("initial-exec")));  // the part this thread runs reads it
 
 // What OMPT would give the callbacks: the thread's innermost parallel region and running task.
 struct ThreadState {
@@ -164,6 +169,7 @@ struct Region {
   uint64_t codeptr;
   uint32_t id;
   uint32_t light;
+  uint32_t usage;  // its threads read the kernel's accounting (thread_usage.h), as the OMPT tool's do
 };
 
 // A worker's join barrier ends when the master leaves GOMP_parallel; the worker learns nothing
@@ -202,9 +208,14 @@ void region_body(void* arg) {
   t_state.parallel = r->id;
   t_state.task = task;
   emit(EventKind::ImplicitTaskBegin, 0, r->id, task, team, clamp16(index), ompt_task_implicit);
+  const bool saved_usage = t_usage;
+  t_usage = r->usage && !dark();
+  if (t_usage) append_thread_usage(t_log, g_config, g_clock, 0);
   r->fn(r->data);
   flush_lock_counts();
   emit(EventKind::SyncBegin, r->codeptr, r->id, task, 0, 0, ompt_sync_region_barrier_implicit_parallel);
+  if (t_usage) append_thread_usage(t_log, g_config, g_clock, 1);  // inside the visit: its cost is waiting
+  t_usage = saved_usage;
   t_state.parallel = saved_parallel;
   t_state.task = saved_task;
   if (index != 0) {
@@ -219,12 +230,14 @@ void region_body(void* arg) {
 
 // Before the fork, on the encountering thread: the region's id, whether it is recorded in full.
 inline void open_region(Region& r, unsigned num_threads) {
+  if (t_serial.depth++ == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
   r.id = next_object_id(t_log);
   if (dark()) {
     r.light = 1;
     return;
   }
   r.light = record_region_instance(g_sampling, r.codeptr) ? 0 : 1;
+  r.usage = !r.light && usage_instance(t_usage_instances);
   const unsigned requested = num_threads ? num_threads : static_cast<unsigned>(g_real.get_max_threads());
   emit(EventKind::ParallelBegin, r.codeptr, r.id, t_state.task, requested, 0, static_cast<uint8_t>(r.light));
 }
@@ -238,6 +251,7 @@ inline void close_region(const Region& r) {
     emit(EventKind::ImplicitTaskEnd, 0, r.id, 0, 0, 0);
   }
   emit(EventKind::ParallelEnd, r.codeptr, r.id, t_state.task);
+  if (t_serial.depth && --t_serial.depth == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
 }
 
 // ---- Explicit tasks ---------------------------------------------------------------------------
@@ -422,6 +436,7 @@ __attribute__((constructor)) void start_capture() {
 __attribute__((destructor)) void finish_capture() {
   if (!g_active) return;
   g_active = false;
+  record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   write_clock_point("clock_end");
   if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
   flush_lock_counts();
@@ -493,11 +508,20 @@ inline bool set_lock_counted(uint64_t codeptr) {
   if (recorded) emit_mutex(EventKind::MutexReleased, ompt_mutex_lock, lock, codeptr);
 }
 
+// Barriers of a part that reads the kernel's accounting read it inside the visit, after the
+// arrival and before the departure, as the OMPT tool does.
+inline bool reads_usage_at(ompt_sync_region_t kind) {
+  return t_usage && !dark() && kind != ompt_sync_region_taskwait && kind != ompt_sync_region_taskgroup;
+}
 inline void sync_begin(ompt_sync_region_t kind, uint64_t codeptr) {
-  if (g_active) emit(EventKind::SyncBegin, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
+  if (!g_active) return;
+  emit(EventKind::SyncBegin, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
+  if (reads_usage_at(kind)) append_thread_usage(t_log, g_config, g_clock, 1);
 }
 inline void sync_end(ompt_sync_region_t kind, uint64_t codeptr) {
-  if (g_active) emit(EventKind::SyncEnd, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
+  if (!g_active) return;
+  if (reads_usage_at(kind)) append_thread_usage(t_log, g_config, g_clock, 0);
+  emit(EventKind::SyncEnd, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
 }
 inline void loop_end(uint64_t codeptr) {
   if (g_active) emit(EventKind::WorkEnd, codeptr, t_state.parallel, t_state.task, 0, 0, ompt_work_loop);

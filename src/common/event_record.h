@@ -58,6 +58,10 @@ enum class EventKind : uint8_t {
                       // where they opened (docs/lost-time.md, "Hardware counters"); detail: its edge;
                       // codeptr: cycles; id (low) and id2 (high): instructions; arg: last-level cache
                       // misses. Cumulative since the thread's group opened; arg is truncated.
+  SerialUsage,        // the initial thread at an edge of serial code (capture/serial_usage.h): detail:
+                      // 0 = a top-level join, 1 = a top-level fork, 2 = the run ends; codeptr: its CPU
+                      // time in ns; id (low) and id2 (high): its run-queue wait in ns (schedstat),
+                      // where arg2 is 1 (0: unknown). Both count from the thread's start.
   Count
 };
 
