@@ -44,6 +44,10 @@ struct ConstructTree {
   BarrierPhases own_phases;         // barriers charged to no construct (the join after the region's own code)
   double outside_s = 0;             // region time in no construct: its own code and fork/join
   double recorded_time_s = 0;       // the instances' time the tree was built from
+  // The region's place (its body's entry, else its fork's return address: its directive's line),
+  // where a top-level construct whose call the body tail-called goes (its return address is the
+  // runtime's: clang's last `#pragma omp barrier`).
+  SourceLocation body_where;
 
   // Internal: node index by (parent, kind, codeptr), so a construct is symbolised once, and by path.
   std::map<std::tuple<int, const char*, uint64_t>, int> by_address;

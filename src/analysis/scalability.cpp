@@ -886,6 +886,10 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         if (r.nested || !r.time_lost_s.count(t)) continue;
         explained += std::max(0.0, r.time_lost_s.at(t)) - r.unexplained_s.at(t);
       }
+      // MPI calls outside regions (a singleton run's MPI_Init and MPI_Finalize included) do not
+      // shrink with the threads: their share of the loss is measured, never unexplained (docs/mpi.md).
+      if (t != t0 && report.mpi_s.count(t) && report.mpi_s.count(t0))
+        explained += std::max(0.0, report.mpi_s.at(t) - ideal(t0, report.mpi_s.at(t0), t));
       report.program_time_lost_s[t] = lost;
       report.program_unexplained_s[t] = unexplained(lost, explained);
     }

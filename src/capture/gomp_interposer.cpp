@@ -156,7 +156,24 @@ inline void flush_lock_counts() {
   for (uint32_t i = 0; i < LockSampling::kSlots; ++i) t_locks.counted[i] = t_locks.ops[i];
 }
 
-inline uint64_t caller(void* return_address) { return reinterpret_cast<uint64_t>(return_address); }
+// The outlined body runs through this, never tail-called: an entry point the body tail-calls
+// (gcc -O2 ends a region whose last statement is `#pragma omp barrier` with `jmp GOMP_barrier`)
+// then gets a return address in here, which caller() maps to the body itself: before, such a
+// barrier was placed at this file's line (docs/source-locations.md).
+[[gnu::noinline]] void call_body(void (*fn)(void*), void* data) {
+  fn(data);
+  asm volatile("" ::: "memory");  // keeps the call a call
+}
+constexpr uint64_t kCallBodyBytes = 256;  // call_body's code is shorter, in every build
+thread_local uint64_t t_body __attribute__((tls_model("initial-exec")));  // the body the thread runs; 0: none
+
+// The user's call site of an entry point: its return address, or, where the body tail-called it,
+// the body's entry (+ 1: symbolised as a call site, it is the body's first line, the directive's).
+inline uint64_t caller(void* return_address) {
+  const uint64_t a = reinterpret_cast<uint64_t>(return_address);
+  if (a - reinterpret_cast<uint64_t>(&call_body) < kCallBodyBytes && t_body) return t_body + 1;
+  return a;
+}
 inline uint16_t clamp16(unsigned v) { return v > 0xffff ? 0xffff : static_cast<uint16_t>(v); }
 
 // ---- Parallel regions -------------------------------------------------------------------------
@@ -197,7 +214,7 @@ void region_body(void* arg) {
   flush_lock_counts();
   if (r->light) {
     ++t_light_depth;
-    r->fn(r->data);
+    call_body(r->fn, r->data);
     if (--t_light_depth == 0) discard_light_lock_ops();
     return;
   }
@@ -211,7 +228,10 @@ void region_body(void* arg) {
   const bool saved_usage = t_usage;
   t_usage = r->usage && !dark();
   if (t_usage) append_thread_usage(t_log, g_config, g_clock, 0);
-  r->fn(r->data);
+  const uint64_t saved_body = t_body;
+  t_body = r->codeptr;
+  call_body(r->fn, r->data);
+  t_body = saved_body;
   flush_lock_counts();
   emit(EventKind::SyncBegin, r->codeptr, r->id, task, 0, 0, ompt_sync_region_barrier_implicit_parallel);
   if (t_usage) append_thread_usage(t_log, g_config, g_clock, 1);  // inside the visit: its cost is waiting
@@ -539,7 +559,7 @@ char g_atomic;
 template <class Fork>
 inline void run_region(OutlinedFn fn, void* data, unsigned num_threads, Fork fork) {
   if (!g_active) return fork(fn, data);
-  Region r{fn, data, reinterpret_cast<uint64_t>(fn), 0, 0};
+  Region r{fn, data, reinterpret_cast<uint64_t>(fn), 0, 0, 0};
   open_region(r, num_threads);
   fork(region_body, &r);
   close_region(r);

@@ -1194,6 +1194,23 @@ TEST(BuildReport, SerialTimeOffTheCpuIsItsOwnCauseAndNotSerialCode) {
   EXPECT_EQ(report.regions.front().kind, "serial");
 }
 
+TEST(BuildReport, TimeInMpiCallsIsPartOfTheProgramsLossNeverUnexplained) {
+  // A process linked with MPI run without a launcher: 0.3 s in MPI calls outside regions at
+  // each count (MPI_Init, MPI_Finalize). Program 1.3 s at 1 thread (region 1 s), 0.8 s at 2
+  // (region 0.5 s): lost 0.8 − 0.65 = 0.15 s, all of it the MPI time's 0.3 − 0.15.
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 1.3, 0, {with_location(region_run("a.c:1 f", 1, 1), "a.c", 1, "f")}));
+  runs.push_back(measured(2, 0, 0.8, 0, {with_location(region_run("a.c:1 f", 0.5, 1), "a.c", 1, "f")}));
+  for (MeasuredRun& run : runs) {
+    run.analysis->mpi = true;
+    run.analysis->mpi_s = 0.3;
+  }
+  const Report report = build_report({"./app"}, 8, runs);
+  EXPECT_DOUBLE_EQ(report.mpi_s.at(2), 0.3);
+  EXPECT_NEAR(report.program_time_lost_s.at(2), 0.15, 1e-12);
+  EXPECT_NEAR(report.program_unexplained_s.at(2), 0, 1e-12);
+}
+
 TEST(BuildReport, ARunWithoutUsableCountersIsSaidOnceInOneNote) {
   const WorkUsage none{};
   std::vector<MeasuredRun> runs;
