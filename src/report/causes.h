@@ -49,7 +49,7 @@ inline constexpr std::array kCauses{
     Cause{"task_creation_bottleneck", "task creation bottleneck", "#59a14f", false, CauseCap::kRegionLoss, true},
     Cause{"work_inflation", "work inflation", "#b6992d", false, CauseCap::kRegionLoss, true},
     Cause{"serial_code", "serial code", "#9c755f", false, CauseCap::kSerialTime},
-    Cause{"replicated_work", "replicated work", "#499894", false, CauseCap::kRegionLoss},
+    Cause{"replicated_work", "replicated work", "#499894", false, CauseCap::kRegionLoss, true},
     Cause{"serial_blocked", "waiting outside regions", "#79706e", false, CauseCap::kSerialTime},
 };
 
