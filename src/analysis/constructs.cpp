@@ -58,6 +58,9 @@ int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr,
   // the construct it belongs to, so it takes that one's place.
   if (!unknown_task && where.line == 0 && parent >= 0 && !tree.nodes[parent].where.file.empty())
     where = tree.nodes[parent].where;
+  // A call the body tail-called returns into the runtime: it is the body's, at its directive.
+  if (!unknown_task && !join && where.in_runtime && parent < 0 && !tree.body_where.file.empty())
+    where = tree.body_where;
   std::string place;
   if (join)
     place = "";
@@ -130,6 +133,8 @@ ConstructInputs::ConstructInputs(const Timeline& timeline) {
 void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, const ConstructInputs& inputs,
                              const std::vector<BarrierPhases>& barriers, Symbolizer& symbols) {
   if (inst.light || inst.threads.empty()) return;
+  if (tree.body_where.file.empty())
+    tree.body_where = inst.body ? symbols.resolve_body(inst.body) : symbols.resolve_call(inst.codeptr);
   const double team = static_cast<double>(inst.threads.size());
   tree.recorded_time_s += inst.end - inst.begin;
   double outside = team * (inst.end - inst.begin);  // thread time, less what constructs take
@@ -268,6 +273,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
         case Item::Work:
           node = node_of(tree, parent, work_kind(i.work->work), i.work->codeptr, symbols);
           work_node[i.work] = node;
+          tree.nodes[node].iterations += i.work->iterations / team;  // every thread reports the loop's count
           break;
         case Item::Sync: {
           const SyncVisit& v = *i.sync;
@@ -387,6 +393,7 @@ void finish_constructs(ConstructTree& tree, double time_s) {
     if (f == 1) continue;
     c.time_s *= f;
     c.instances *= f;
+    c.iterations *= f;
     scale_lock_costs(c.locks, f);
   }
   tree.outside_s *= f;

@@ -33,6 +33,7 @@ struct ConstructRun {
   double instances = 0;   // team constructs: most visits of one thread, summed over instances;
                           // locks: acquisitions; tasks: tasks run
   double time_s = 0;      // the team's thread time in it ÷ team size, summed over instances
+  double iterations = 0;  // loops: the iteration count the runtime reported, summed over instances; 0: none
   BarrierPhases phases;   // of the barriers charged to it
   std::vector<const LockAcquisition*> acquisitions;  // made at it (lock sites)
   LockCosts locks;        // of those acquisitions (set by finish_constructs)
@@ -43,6 +44,10 @@ struct ConstructTree {
   BarrierPhases own_phases;         // barriers charged to no construct (the join after the region's own code)
   double outside_s = 0;             // region time in no construct: its own code and fork/join
   double recorded_time_s = 0;       // the instances' time the tree was built from
+  // The region's place (its body's entry, else its fork's return address: its directive's line),
+  // where a top-level construct whose call the body tail-called goes (its return address is the
+  // runtime's: clang's last `#pragma omp barrier`).
+  SourceLocation body_where;
 
   // Internal: node index by (parent, kind, codeptr), so a construct is symbolised once, and by path.
   std::map<std::tuple<int, const char*, uint64_t>, int> by_address;

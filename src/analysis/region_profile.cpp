@@ -83,7 +83,42 @@ double overlap_with(const std::vector<std::pair<double, double>>& top, double be
   return covered;
 }
 
+// The wall time of [begin, end) in none of `busy` (sorted, possibly overlapping).
+double uncovered(const std::vector<std::pair<double, double>>& busy, double begin, double end) {
+  double covered = 0, reach = begin;
+  for (const auto& [b, e] : busy) {
+    if (e <= reach) continue;
+    if (b >= end) break;
+    const double from = std::max(b, reach), to = std::min(e, end);
+    if (to > from) covered += to - from;
+    reach = std::max(reach, to);
+  }
+  return std::max(0.0, end - begin - covered);
+}
+
 }  // namespace
+
+SerialSplit serial_split(const std::vector<SerialReading>& readings, double start,
+                         const std::vector<std::pair<double, double>>& busy) {
+  SerialSplit out;
+  if (readings.empty()) return out;
+  out.read = true;
+  SerialReading last{start, 0, 0};
+  for (const SerialReading& r : readings) {
+    const double wall = r.time - last.time;
+    if (wall > 0) {
+      const double off = std::max(0.0, wall - std::max(0.0, r.cpu_s - last.cpu_s));
+      const double queued = r.run_delay_s >= 0 && last.run_delay_s >= 0
+                                ? std::clamp(r.run_delay_s - last.run_delay_s, 0.0, off) : 0.0;
+      const double serial = uncovered(busy, last.time, r.time);
+      const double blocked = std::min(off - queued, serial);
+      out.blocked_s += blocked;
+      out.runqueue_s += std::min(queued, serial - blocked);
+    }
+    last = r;
+  }
+  return out;
+}
 
 ProgramProfile profile_program(const Timeline& timeline) {
   ProgramProfile out;
@@ -166,6 +201,16 @@ ProgramProfile profile_program(const Timeline& timeline) {
   for (const MpiInterval& m : timeline.mpi) mpi_outside[m.thread] += (m.end - m.begin) - overlap_with(top, m.begin, m.end);
   out.mpi_s = mpi_outside.count(0) ? mpi_outside[0] : 0.0;  // log thread 0: the initial thread
   out.serial_s = std::max(0.0, out.wall_s - out.in_regions_s - out.mpi_s);
+  if (!timeline.serial_usage.empty()) {
+    std::vector<std::pair<double, double>> busy = top;  // the initial thread's time that is not serial code
+    for (const MpiInterval& m : timeline.mpi)
+      if (m.thread == 0) busy.emplace_back(m.begin, m.end);
+    std::sort(busy.begin(), busy.end());
+    const SerialSplit split = serial_split(timeline.serial_usage, timeline.start, busy);
+    out.serial_usage_read = split.read;
+    out.serial_blocked_s = std::min(out.serial_s, split.blocked_s);
+    out.serial_runqueue_s = std::min(out.serial_s - out.serial_blocked_s, split.runqueue_s);
+  }
   for (ThreadSplit& t : out.threads) {
     const double outside_mpi = mpi_outside.count(t.thread) ? mpi_outside[t.thread] : 0.0;
     t.mpi_s += outside_mpi;

@@ -40,6 +40,12 @@ struct ProgramProfile {
   double in_regions_s = 0;    // top-level regions' wall time
   double serial_s = 0;        // wall_s - in_regions_s - mpi_s
   double mpi_s = 0;           // the initial thread's MPI calls outside top-level regions (docs/mpi.md)
+  // Of serial_s, the time the initial thread was off its CPU without waiting for one (sleep, I/O,
+  // a child), and waiting for one (descheduled), from its SerialUsage readings (serial_split);
+  // both 0 and serial_usage_read false where none was recorded.
+  double serial_blocked_s = 0;
+  double serial_runqueue_s = 0;
+  bool serial_usage_read = false;
   std::vector<RegionProfile> regions;  // ordered by first appearance
   std::vector<ThreadSplit> threads;    // by log thread index
 };
@@ -52,5 +58,17 @@ const RegionInstance* typical_instance(std::vector<const RegionInstance*> record
 ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion& part);
 
 ProgramProfile profile_program(const Timeline& timeline);
+
+// The split of serial time between the initial thread's readings (docs/design.md, "Serial time
+// off the CPU"): between two readings, the wall time its CPU time and run-queue wait do not cover
+// is time blocked; of it, at most the serial time between them (outside top-level regions and
+// MPI calls: `busy`, sorted) is serial time blocked. The process's start reads 0 for both.
+struct SerialSplit {
+  double blocked_s = 0;
+  double runqueue_s = 0;
+  bool read = false;
+};
+SerialSplit serial_split(const std::vector<SerialReading>& readings, double start,
+                         const std::vector<std::pair<double, double>>& busy);
 
 }  // namespace ompscope::analysis

@@ -74,6 +74,9 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   out.wall_s = program.wall_s;
   out.serial_s = program.serial_s;
   out.mpi_s = program.mpi_s;
+  out.serial_blocked_s = program.serial_blocked_s;
+  out.serial_runqueue_s = program.serial_runqueue_s;
+  out.serial_usage_read = program.serial_usage_read;
   out.mpi = !timeline.mpi.empty();
   out.threads = program.threads;
   out.events = timeline.events;

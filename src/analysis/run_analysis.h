@@ -55,6 +55,11 @@ struct RunAnalysis {
   double wall_s = 0;
   double serial_s = 0;
   double mpi_s = 0;      // the initial thread's MPI calls outside parallel regions (docs/mpi.md)
+  // Of serial_s, off the CPU without waiting for it (sleep, I/O, a child), and waiting for it
+  // (ProgramProfile); serial_usage_read: the capture recorded the readings they come from.
+  double serial_blocked_s = 0;
+  double serial_runqueue_s = 0;
+  bool serial_usage_read = false;
   bool mpi = false;      // MPI calls were observed
   std::vector<ThreadSplit> threads;
   std::map<CallsiteKey, RegionRun> regions;

@@ -9,6 +9,7 @@
 #include "report/findings.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -102,8 +103,9 @@ const char* slowdown_detail(CpuSlowdown::Kind kind) {
 // inflation spread over the team, plus the imbalance at barriers that the threads' CPU time does
 // not explain (`descheduled_s`: a thread off its CPU made the others wait for it).
 std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base, int threads, double descheduled_s,
-                                      double uneven_s) {
-  const double inflation = now.work_s - base.work_s;
+                                      double uneven_s, double replicated_s) {
+  // Work that grows with the team is replicated_work's, and no false sharing or bandwidth.
+  const double inflation = now.work_s - base.work_s - replicated_s;
   if (!(inflation > 0) || base.work_s <= 0) return std::nullopt;
   const bool split = now.usage_read && base.usage_read;
   double preempted = 0, faulting = 0;
@@ -186,6 +188,68 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     p.details.emplace_back("extra_cycles_per_miss", slowdown.extra_cycles_per_miss);
   }
   return p;
+}
+
+bool is_worksharing(const std::string& kind) {
+  return kind == "loop" || kind == "sections" || kind == "single" || kind == "workshare" || kind == "distribute" ||
+         kind == "taskloop" || kind == "masked" || kind == "scope";
+}
+
+// The team's CPU time in its work, where the kernel's accounting was read (else its work).
+double team_cpu_s(const TeamWork& w) { return w.usage_read ? w.usage.cpu_s : w.work_s; }
+
+// Work that grows with the team (docs/design.md, "Work that grows with the team"): the team's CPU
+// time outside worksharing constructs (the region's share of time there, of the team's CPU time),
+// or a loop's iteration count per visit, grew t/t0 within kReplicatedBand. Its time is the team's
+// growth there (thread-seconds of work, the CPU time's growth at the rate the team ran), its gain
+// that growth spread over the team: what dividing the work among the threads wins back.
+std::optional<Problem> replicated_work(const TeamWork& now, const TeamWork& base, int threads) {
+  const double expected = static_cast<double>(threads) / std::max(1, base.threads);
+  if (base.weak || !(expected > 1) || !(base.time_s > 0) || !(now.time_s > 0)) return std::nullopt;
+  const auto proportional = [&](double ratio) { return std::abs(ratio / expected - 1) <= kReplicatedBand; };
+  const double share0 = base.outside_worksharing_s / base.time_s, share = now.outside_worksharing_s / now.time_s;
+  const double outside0 = team_cpu_s(base) * share0, outside = team_cpu_s(now) * share;
+  double outside_growth = 0;
+  std::vector<std::string> where;
+  if (share0 >= kReplicatedMinShare && outside0 > 0 && proportional(outside / outside0)) {
+    outside_growth = outside - outside0;
+    where.push_back(fmt::format("the team's CPU time outside any worksharing construct ({:.0f}% of the region) grew "
+                                "x{:.2f} from {} to {} (work each thread repeats grows x{:.2f}; within {:.0f}%): a "
+                                "loop every thread runs whole, or an SPMD region whose work does not shrink with the "
+                                "team; share the loop with #pragma omp for, or divide the work by the team size "
+                                "(omp_get_num_threads())",
+                                100 * share, outside / outside0, threads_phrase(base.threads), threads, expected,
+                                100 * kReplicatedBand));
+  }
+  double loop_growth = 0;
+  for (const TeamWork::Loop& l : now.loops) {
+    auto b = std::find_if(base.loops.begin(), base.loops.end(), [&](const TeamWork::Loop& x) { return x.path == l.path; });
+    if (b == base.loops.end() || !(b->iterations_per_visit > 0) || !proportional(l.iterations_per_visit / b->iterations_per_visit))
+      continue;
+    const double growth = std::max(0.0, l.time_s * threads - b->time_s * base.threads);
+    loop_growth += growth;
+    where.push_back(fmt::format("the loop at {} ran {:.0f} iterations per visit at {} against {:.0f} at {} (x{:.2f}): "
+                                "its trip count grows with the team; divide it by the team size",
+                                l.place, l.iterations_per_visit, threads_phrase(threads), b->iterations_per_visit,
+                                base.threads, l.iterations_per_visit / b->iterations_per_visit));
+  }
+  // In wall time at the rate the team ran at t (CPU seconds per second of work; below 1 on a
+  // loaded machine): what dividing the work would save there.
+  const double rate = now.usage_read && now.usage.wall_s > 0 && now.usage.cpu_s > 0
+                          ? std::min(1.0, now.usage.cpu_s / now.usage.wall_s) : 1.0;
+  const double growth = (outside_growth + loop_growth) / rate;
+  if (!(growth > 0)) return std::nullopt;
+  std::string hint = "each thread does a fixed amount of work, so the team's work grows with the team: ";
+  for (size_t i = 0; i < where.size(); ++i) hint += (i ? "; " : "") + where[i];
+  hint += " (a program meant to scale weakly: ompscope scale --weak)";
+  return Problem{"replicated_work", threads, growth, growth / threads, hint,
+                 {{"team_cpu_s", team_cpu_s(now)},
+                  {"base_team_cpu_s", team_cpu_s(base)},
+                  {"expected_growth", expected},
+                  {"outside_worksharing_share", share},
+                  {"outside_worksharing_growth_s", outside_growth},
+                  {"loop_growth_s", loop_growth},
+                  {"cpu_per_wall", rate}}};
 }
 
 // A dynamic schedule's dispatch: ~0.3 us per chunk with libomp 14 at 2 threads on the 2-vCPU VM
@@ -279,6 +343,65 @@ bool has_kind(const RegionRun& r, const char* kind) {
 
 }  // namespace
 
+std::set<int> unmeasured_counts(const std::vector<MeasuredRun>& runs) {
+  std::set<int> out;
+  for (const MeasuredRun& run : runs)
+    if (run.analysis && !run.record.threads_measured) out.insert(run.record.threads);
+  return out;
+}
+
+std::vector<Note> thread_count_notes(const std::vector<MeasuredRun>& runs) {
+  // (asked for, ran) → runs; the counts asked for that ran the same team.
+  std::map<std::pair<int, int>, int> differ;
+  std::map<int, std::set<int>> asked_for;  // team that ran → counts asked for
+  std::set<int> unknown;
+  for (const MeasuredRun& run : runs) {
+    const RunRecord& r = run.record;
+    if (!run.analysis || r.threads_requested <= 0) continue;
+    if (!r.threads_measured) {
+      unknown.insert(r.threads);
+      continue;
+    }
+    asked_for[r.threads].insert(r.threads_requested);
+    if (r.threads != r.threads_requested) ++differ[{r.threads_requested, r.threads}];
+  }
+  std::vector<Note> notes;
+  if (!differ.empty()) {
+    Note n{"threads_differ", "", {}};
+    std::vector<std::string> pairs;
+    for (const auto& [key, count] : differ) {
+      pairs.push_back(fmt::format("asked for {}, {} ran", threads_phrase(key.first), key.second));
+      n.items.push_back(fmt::format("{} run{} asked for {} ran {}", count, count == 1 ? "" : "s",
+                                    threads_phrase(key.first), threads_phrase(key.second)));
+    }
+    std::vector<std::string> merged;
+    for (const auto& [team, asked] : asked_for)
+      if (asked.size() > 1) {
+        std::vector<std::string> counts;
+        for (int a : asked) counts.push_back(std::to_string(a));
+        merged.push_back(fmt::format("{} all ran {}", fmt::join(counts, ", "), threads_phrase(team)));
+      }
+    n.text = fmt::format("the program set its own team size ({}): runs are labelled by the team that ran (the "
+                         "largest team of their outermost regions){}",
+                         fmt::join(pairs, "; "),
+                         merged.empty() ? ""
+                                        : fmt::format("; the counts {} are one measurement, with no speedup or "
+                                                      "efficiency between them",
+                                                      fmt::join(merged, "; ")));
+    notes.push_back(std::move(n));
+  }
+  if (!unknown.empty()) {
+    std::vector<std::string> counts;
+    for (int t : unknown) counts.push_back(std::to_string(t));
+    notes.push_back({"threads_unknown",
+                     fmt::format("no parallel region ran in the runs asked for {} threads: the team that ran is "
+                                 "unknown there, and no speedup, efficiency or serial-code gain is computed from them",
+                                 fmt::join(counts, ", ")),
+                     {}});
+  }
+  return notes;
+}
+
 const RegionRun& typical_repeat(const std::vector<const RegionRun*>& repeats) {
   std::vector<double> times;
   for (const RegionRun* r : repeats) times.push_back(r->profile.time_s);
@@ -346,6 +469,16 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   out.work_s = median(work);
   out.usage_read = !wall.empty();
   out.tasks = std::move(tasks);
+  const RegionRun& typical = typical_repeat(repeats);
+  out.time_s = typical.profile.time_s;
+  double worksharing = 0;
+  for (const ConstructRun& c : typical.constructs.nodes) {
+    if (c.parent == -1 && is_worksharing(c.kind)) worksharing += c.time_s;
+    if (c.kind == "loop" && c.iterations > 0 && c.instances > 0)
+      out.loops.push_back({c.path, fmt::format("{}:{}", c.where.file.empty() ? c.where.module : c.where.file, c.where.line),
+                           c.iterations / c.instances, c.time_s});
+  }
+  out.outside_worksharing_s = std::max(0.0, out.time_s - worksharing);
   if (out.usage_read)
     out.usage = {median(wall),     median(cpu),    median(system),       median(minor),  median(major),
                  median(switches), median(counted), median(cycles), median(instructions), median(misses)};
@@ -415,8 +548,9 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
       hint = "threads reach the barrier at different times: the last tasks ran on some threads while the others "
              "had none ready; split the longest tasks, or give them a `priority` so that they start first";
     else
-      hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
-             "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";
+      hint = fmt::format("threads get unequal shares of work before the barrier: partition the work by cost rather "
+                         "than by count, or hand it out dynamically ({})",
+                         tasking ? "schedule(dynamic) on a loop" : "schedule(dynamic) on a loop, or tasks");
     Problem p{"load_imbalance", threads, imbalance, imbalance, hint,
               {{"barriers", barriers}, {"per_instance_s", imbalance / std::max(1.0, instances)}}};
     if (cpu_known) {
@@ -436,7 +570,12 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   // time off the CPU, named with the inflation's, never barrier overhead.
   const double barrier_off = median_of(typical, [](const RegionRun& r) { return r.phases.descheduled_s; });
   if (base && threads > 1 && !tasking) {
-    if (std::optional<Problem> p = work_inflation(busy, *base, threads, descheduled + barrier_off, uneven))
+    double replicated = 0;
+    if (std::optional<Problem> p = replicated_work(busy, *base, threads)) {
+      replicated = p->time_s;
+      out.push_back(std::move(*p));
+    }
+    if (std::optional<Problem> p = work_inflation(busy, *base, threads, descheduled + barrier_off, uneven, replicated))
       out.push_back(std::move(*p));
   }
 
@@ -469,11 +608,17 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
         creation > 0 ? fmt::format(" (creating the team at the first fork, {}, is apart: thread creation)",
                                    duration_text(creation))
                      : "";
+    // A region that runs once has no enclosing loop to open it around (a hint only what the code can take).
     out.push_back({"fork_join_overhead", threads, fork + join, fork + join,
-                   fmt::format("the region starts {:.0f} times at {} per start and end{}: open one parallel "
-                               "region around the enclosing loop (parallel outside, omp for inside), or give "
-                               "each instance more work",
-                               instances, duration_text((fork + join) / std::max(1.0, instances)), created),
+                   instances > 1
+                       ? fmt::format("the region starts {:.0f} times at {} per start and end{}: open one parallel "
+                                     "region around the enclosing loop (parallel outside, omp for inside), or give "
+                                     "each instance more work",
+                                     instances, duration_text((fork + join) / std::max(1.0, instances)), created)
+                       : fmt::format("the region runs once, and starting and ending its team took {}{}: threads "
+                                     "that start late or finish after the others (a thread waiting for a CPU), "
+                                     "not a region started too often",
+                                     duration_text(fork + join), created),
                    {{"fork_s", fork}, {"join_s", join}, {"instances", instances}, {"team_creation_s", creation}}});
   }
 
@@ -600,8 +745,12 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
 }
 
 Report build_report(const std::vector<std::string>& command, int cores, const std::vector<MeasuredRun>& runs,
-                    const std::optional<BenchCosts>& bench) {
+                    const std::optional<BenchCosts>& bench, bool weak) {
   Report report;
+  report.weak = weak;
+  // The time at t if it scaled ideally from T(t0): T(t0)·t0/t, or T(t0) for weak scaling, where
+  // the work grows with the team by design; the efficiency is that over T(t).
+  const auto ideal = [weak](int t0, double time0, int t) { return weak ? time0 : time0 * t0 / t; };
   report.bench = bench;
   const double bench_dispatch = bench ? bench->dispatch_per_chunk_s : 0;
   report.version = kVersion;
@@ -618,30 +767,39 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     }
   }
   report.threads.assign(thread_set.begin(), thread_set.end());
+  const std::set<int> unmeasured = unmeasured_counts(runs);
+  for (Note& note : thread_count_notes(runs)) report.notes.push_back(std::move(note));
 
   std::map<int, double> serial_spread;  // max − min of the serial time over the repeats
   for (const auto& [t, analyses] : by_threads) {
-    std::vector<double> wall, serial, mpi;
+    std::vector<double> wall, serial, mpi, blocked, queued;
     bool any_mpi = false;
     for (const RunAnalysis* a : analyses) {
       wall.push_back(a->wall_s);
       serial.push_back(a->serial_s);
       mpi.push_back(a->mpi_s);
       any_mpi = any_mpi || a->mpi;
+      if (a->serial_usage_read) blocked.push_back(a->serial_blocked_s), queued.push_back(a->serial_runqueue_s);
     }
     report.program_time_s[t] = median(wall);
     report.program_time_range_s[t] = {*std::min_element(wall.begin(), wall.end()), *std::max_element(wall.begin(), wall.end())};
     report.serial_s[t] = median(serial);
     if (serial.size() > 1) serial_spread[t] = *std::max_element(serial.begin(), serial.end()) -
                                               *std::min_element(serial.begin(), serial.end());
+    if (!blocked.empty()) {
+      report.serial_blocked_s[t] = std::min(report.serial_s[t], median(blocked));
+      report.serial_runqueue_s[t] = median(queued);
+    }
     if (any_mpi) report.mpi_s[t] = median(mpi);
     report.program_threads[t] = analyses.front()->threads;
   }
   if (!report.program_time_s.empty()) {
     const auto& [t0, time0] = *report.program_time_s.begin();
     for (const auto& [t, time] : report.program_time_s) {
-      report.program_efficiency[t] = time > 0 ? time0 * t0 / (time * t) : 0;
-      if (const auto s = report::speedup_at(t0, time0, t, time)) report.program_speedup[t] = *s;
+      // No speedup from a count that is not the team that ran (docs/design.md, "Thread counts").
+      if (unmeasured.count(t) || unmeasured.count(t0)) continue;
+      report.program_efficiency[t] = time > 0 ? ideal(t0, time0, t) / time : 0;
+      if (const auto s = report::speedup_at(t0, time0, t, time); s && !weak) report.program_speedup[t] = *s;
     }
     const double serial0 = report.serial_s[t0];
     if (serial0 > 0 && time0 > 0) report.amdahl_speedup_bound = time0 / serial0;
@@ -695,15 +853,23 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         base_work.threads = t;
       }
       const auto [t0, time0] = *base;
-      region.efficiency[t] = time > 0 ? time0 * t0 / (time * t) : 0;
+      // Weak scaling: the work at t0 is each thread's share; the team's at t is meant to be t/t0 of it.
+      TeamWork base_at_t = base_work;
+      if (weak && t > t0) {
+        const double f = static_cast<double>(t) / t0;
+        base_at_t.work_s *= f;
+        base_at_t.usage = base_at_t.usage * f;
+        base_at_t.weak = true;
+      }
+      region.efficiency[t] = time > 0 ? ideal(t0, time0, t) / time : 0;
       const std::optional<double> region_speedup = report::speedup_at(t0, time0, t, time);
-      if (region_speedup) region.speedup[t] = *region_speedup;
-      const double lost = t == t0 ? 0.0 : time - time0 * t0 / t;
+      if (region_speedup && !weak) region.speedup[t] = *region_speedup;
+      const double lost = t == t0 ? 0.0 : time - ideal(t0, time0, t);
       region.time_lost_s[t] = lost;
       const std::optional<double> known_lost = t == t0 && t0 > 1 ? std::nullopt : std::optional<double>(lost);
       double explained = 0;
       const size_t first_problem = region.problems.size();
-      for (Problem& p : diagnose_region(repeats, t, time, known_lost, t > t0 ? &base_work : nullptr, bench_dispatch)) {
+      for (Problem& p : diagnose_region(repeats, t, time, known_lost, t > t0 ? &base_at_t : nullptr, bench_dispatch)) {
         explained += p.gain_s;
         region.problems.push_back(std::move(p));
       }
@@ -743,14 +909,31 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     for (const auto& [t, s] : report.serial_s) {
       serial.time_s[t] = s;
       serial.instances_at[t] = 1;
-      const double gain = s * (1.0 - 1.0 / t);
-      const double lost = t == t0 ? 0.0 : s - report.serial_s[t0] * t0 / t;
+      const bool known = !unmeasured.count(t) && !unmeasured.count(t0);
+      // Time off the CPU outside regions (sleep, I/O, a child) is no code to parallelise: its own
+      // cause, serial_blocked; serial_code is the rest.
+      const double blocked = report.serial_blocked_s.count(t) ? report.serial_blocked_s.at(t) : 0.0;
+      const double gain = known ? (s - blocked) * (1.0 - 1.0 / t) : 0.0;
+      const double blocked_lost = known ? blocked * (1.0 - 1.0 / t) : 0.0;
+      const double lost = t == t0 || !known ? 0.0 : s - ideal(t0, report.serial_s[t0], t);
       serial.time_lost_s[t] = lost;
-      serial.unexplained_s[t] = unexplained(lost, t > 1 ? std::max(0.0, gain) : 0.0);
-      if (t > 1 && gain > 0) {
-        const double fraction = time0 > 0 ? report.serial_s[t0] / time0 : 0;
+      serial.unexplained_s[t] = unexplained(lost, t > 1 ? std::max(0.0, gain) + blocked_lost : 0.0);
+      if (t > 1 && known && blocked > 0 && blocked >= kSerialBlockedMin * s)
         serial.problems.push_back(
-            {"serial_code", t, s, gain,
+            {"serial_blocked", t, blocked, blocked,
+             fmt::format("the program waits {} outside parallel regions at {}, off the CPU (sleep, I/O, or "
+                         "waiting for a child process or a signal): no thread count shortens it; remove the wait, "
+                         "or overlap it with the computation (asynchronous I/O, a thread or task that waits while "
+                         "the others compute)",
+                         duration_text(blocked), threads_phrase(t)),
+             {{"serial_s", s}, {"on_cpu_s", std::max(0.0, s - blocked - (report.serial_runqueue_s.count(t) ? report.serial_runqueue_s.at(t) : 0.0))},
+              {"runqueue_s", report.serial_runqueue_s.count(t) ? report.serial_runqueue_s.at(t) : 0.0},
+              {"lost_share_s", blocked_lost}}});
+      if (t > 1 && gain > 0) {
+        const double blocked0 = report.serial_blocked_s.count(t0) ? report.serial_blocked_s.at(t0) : 0.0;
+        const double fraction = time0 > 0 ? std::max(0.0, report.serial_s[t0] - blocked0) / time0 : 0;
+        serial.problems.push_back(
+            {"serial_code", t, s - blocked, gain,
              fmt::format("{:.0f}% of the run is serial code: Amdahl's law caps the speedup at {:.1f}x; "
                          "parallelise the serial phase (or overlap it with parallel work)",
                          100 * fraction, fraction > 0 ? 1 / fraction : 0.0),
@@ -769,12 +952,17 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   if (!report.program_time_s.empty()) {
     const auto& [t0, time0] = *report.program_time_s.begin();
     for (const auto& [t, time] : report.program_time_s) {
-      const double lost = t == t0 ? 0.0 : time - time0 * t0 / t;
+      if (unmeasured.count(t) || unmeasured.count(t0)) continue;
+      const double lost = t == t0 ? 0.0 : time - ideal(t0, time0, t);
       double explained = 0;
       for (const RegionReport& r : report.regions) {
         if (r.nested || !r.time_lost_s.count(t)) continue;
         explained += std::max(0.0, r.time_lost_s.at(t)) - r.unexplained_s.at(t);
       }
+      // MPI calls outside regions (a singleton run's MPI_Init and MPI_Finalize included) do not
+      // shrink with the threads: their share of the loss is measured, never unexplained (docs/mpi.md).
+      if (t != t0 && report.mpi_s.count(t) && report.mpi_s.count(t0))
+        explained += std::max(0.0, report.mpi_s.at(t) - ideal(t0, report.mpi_s.at(t0), t));
       report.program_time_lost_s[t] = lost;
       report.program_unexplained_s[t] = unexplained(lost, explained);
       if (lost < 0 && t > t0) {

@@ -2,6 +2,7 @@
 // time lost, and causes with predicted gains (docs/design.md, "Metrics" and "Causes and their gains").
 #pragma once
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,20 @@ struct MeasuredRun {
   std::optional<RunAnalysis> analysis;  // empty when nothing was observed
 };
 
+// `weak` (scale --weak): the program is meant to scale weakly, its work growing with the team: the
+// efficiency is T(t0)/T(t), the time lost T(t) − T(t0), and no work is replicated_work.
 // `bench`: what `ompscope bench` measured on this machine for the runtime the runs loaded (its
 // cache, docs/tasks.md): the report shows it beside the per-task figures, and a loop's schedule
 // hint takes its dispatch cost per chunk.
 Report build_report(const std::vector<std::string>& command, int cores,
-                    const std::vector<MeasuredRun>& runs, const std::optional<BenchCosts>& bench = std::nullopt);
+                    const std::vector<MeasuredRun>& runs, const std::optional<BenchCosts>& bench = std::nullopt,
+                    bool weak = false);
+
+// Thread counts measured, not assumed (docs/design.md, "Thread counts"): the counts whose runs
+// ran no parallel region, so that the team is unknown there (no speedup or efficiency is taken
+// from them), and the notes that say where the team that ran differs from the count asked for.
+std::set<int> unmeasured_counts(const std::vector<MeasuredRun>& runs);
+std::vector<Note> thread_count_notes(const std::vector<MeasuredRun>& runs);
 
 // The repeat whose figures a region's report shows at one thread count: the one closest to the
 // median time (the first of equally close ones). Its time, its per-thread split and its causes
@@ -37,8 +47,33 @@ struct TeamWork {
   WorkUsage usage;
   bool usage_read = false;
   std::vector<const TaskFigures*> tasks;  // the repeats' task figures, where they ran tasks (task inflation)
+  // Where the work was (replicated_work): the region's time and, of it, the time in none of its
+  // worksharing constructs (loop, sections, single, masked, ...; per team, as the construct tree
+  // keeps times); its loops with the iteration count the runtime reported per visit.
+  double time_s = 0;
+  double outside_worksharing_s = 0;
+  struct Loop {
+    std::string path;  // identity across runs (ConstructRun::path)
+    std::string place; // file:line
+    double iterations_per_visit = 0;
+    double time_s = 0;  // per team
+  };
+  std::vector<Loop> loops;
+  // A base scaled to the team (scale --weak): work is meant to grow with the team; no replicated_work.
+  bool weak = false;
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
+
+// replicated_work: the team's work grows in proportion to the team (each thread does a fixed
+// amount) when its CPU time at t over t0, outside worksharing constructs or in one loop whose
+// iteration count grew, is t/t0 within this share (docs/design.md, "Work that grows with the team").
+inline constexpr double kReplicatedBand = 0.2;
+// The part of the region outside worksharing constructs at t0 that counts (below it, noise).
+inline constexpr double kReplicatedMinShare = 0.1;
+
+// serial_blocked is named where the serial time off the CPU is at least this share of the serial
+// time (below it: the loader, a page fault's wait, the tool's own writes).
+inline constexpr double kSerialBlockedMin = 0.05;
 
 // What the hardware counters name of the growth of a region's work on the CPU from the smallest
 // count (docs/lost-time.md, "Hardware counters"), from the team's counts over its work at t and

@@ -151,7 +151,8 @@ class ThreadWalk {
         }
         break;
       case EventKind::WorkBegin:
-        work_.push_back(WorkSpan{thread_, e.detail, e.codeptr, t, -1, current_parallel()});
+        work_.push_back(WorkSpan{thread_, e.detail, e.codeptr, t, -1, current_parallel(),
+                                 is_loop(e.detail) ? static_cast<double>(e.arg) : 0.0});
         if (is_loop(e.detail)) {
           loop_iterations_ = e.arg;
           loop_schedule_ = e.detail >= 10 ? e.detail : 0;
@@ -253,6 +254,12 @@ class ThreadWalk {
         break;
       case EventKind::HwCounters:
         on_counters(e);
+        break;
+      case EventKind::SerialUsage:
+        if (thread_ == 0)
+          out_.serial_usage.push_back(
+              {t, static_cast<double>(e.codeptr) * 1e-9,
+               e.arg2 ? static_cast<double>((uint64_t{e.id2} << 32) | e.id) * 1e-9 : -1.0});
         break;
       case EventKind::MpiCall: {
         const double begin = std::min(t, log_.seconds(e.codeptr));

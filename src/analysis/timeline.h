@@ -159,6 +159,7 @@ struct WorkSpan {
   double begin = 0;
   double end = 0;
   uint32_t parallel_id = 0;  // innermost region the thread was in (0: serial code)
+  double iterations = 0;     // a loop's iteration count as the runtime reported it (all threads'); 0: none
 };
 
 // An MPI call on one thread (libompscope_mpi.so, docs/mpi.md).
@@ -167,6 +168,14 @@ struct MpiInterval {
   uint8_t call = 0;  // MpiCallKind
   double begin = 0;
   double end = 0;
+};
+
+// The initial thread at an edge of serial code (event_record.h: SerialUsage): its CPU time and
+// run-queue wait since it started.
+struct SerialReading {
+  double time = 0;
+  double cpu_s = 0;
+  double run_delay_s = -1;  // -1: unknown (no schedstat)
 };
 
 struct ThreadSummary {
@@ -183,6 +192,7 @@ struct Timeline {
   std::vector<TaskInstance> tasks;       // recorded ones ordered by creation, then light batches
   std::vector<WorkSpan> work;            // per thread, in order of their ends
   std::vector<MpiInterval> mpi;          // per thread, in order of their ends
+  std::vector<SerialReading> serial_usage;  // the initial thread's, in order (empty: not recorded)
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
   uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)

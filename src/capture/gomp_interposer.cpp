@@ -22,7 +22,9 @@
 #include "capture/fatal_signal_flush.h"
 #include "capture/lock_records.h"
 #include "capture/run_meta.h"
+#include "capture/serial_usage.h"
 #include "capture/thread_log.h"
+#include "capture/thread_usage.h"
 #include "common/clock.h"
 #include "common/event_record.h"
 
@@ -89,6 +91,9 @@ thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
 thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
 thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
 thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
+thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
+thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
+thread_local bool t_usage __attribute__((tls_model("initial-exec")));  // the part this thread runs reads it
 
 // What OMPT would give the callbacks: the thread's innermost parallel region and running task.
 struct ThreadState {
@@ -155,7 +160,24 @@ inline void flush_lock_counts() {
   for (uint32_t i = 0; i < LockSampling::kSlots; ++i) t_locks.counted[i] = t_locks.ops[i];
 }
 
-inline uint64_t caller(void* return_address) { return reinterpret_cast<uint64_t>(return_address); }
+// The outlined body runs through this, never tail-called: an entry point the body tail-calls
+// (gcc -O2 ends a region whose last statement is `#pragma omp barrier` with `jmp GOMP_barrier`)
+// then gets a return address in here, which caller() maps to the body itself: before, such a
+// barrier was placed at this file's line (docs/source-locations.md).
+[[gnu::noinline]] void call_body(void (*fn)(void*), void* data) {
+  fn(data);
+  asm volatile("" ::: "memory");  // keeps the call a call
+}
+constexpr uint64_t kCallBodyBytes = 256;  // call_body's code is shorter, in every build
+thread_local uint64_t t_body __attribute__((tls_model("initial-exec")));  // the body the thread runs; 0: none
+
+// The user's call site of an entry point: its return address, or, where the body tail-called it,
+// the body's entry (+ 1: symbolised as a call site, it is the body's first line, the directive's).
+inline uint64_t caller(void* return_address) {
+  const uint64_t a = reinterpret_cast<uint64_t>(return_address);
+  if (a - reinterpret_cast<uint64_t>(&call_body) < kCallBodyBytes && t_body) return t_body + 1;
+  return a;
+}
 inline uint16_t clamp16(unsigned v) { return v > 0xffff ? 0xffff : static_cast<uint16_t>(v); }
 
 // ---- Parallel regions -------------------------------------------------------------------------
@@ -168,6 +190,7 @@ struct Region {
   uint64_t codeptr;
   uint32_t id;
   uint32_t light;
+  uint32_t usage;  // its threads read the kernel's accounting (thread_usage.h), as the OMPT tool's do
 };
 
 // A worker's join barrier ends when the master leaves GOMP_parallel; the worker learns nothing
@@ -195,7 +218,7 @@ void region_body(void* arg) {
   flush_lock_counts();
   if (r->light) {
     ++t_light_depth;
-    r->fn(r->data);
+    call_body(r->fn, r->data);
     if (--t_light_depth == 0) discard_light_lock_ops();
     return;
   }
@@ -206,9 +229,17 @@ void region_body(void* arg) {
   t_state.parallel = r->id;
   t_state.task = task;
   emit(EventKind::ImplicitTaskBegin, 0, r->id, task, team, clamp16(index), ompt_task_implicit);
-  r->fn(r->data);
+  const bool saved_usage = t_usage;
+  t_usage = r->usage && !dark();
+  if (t_usage) append_thread_usage(t_log, g_config, g_clock, 0);
+  const uint64_t saved_body = t_body;
+  t_body = r->codeptr;
+  call_body(r->fn, r->data);
+  t_body = saved_body;
   flush_lock_counts();
   emit(EventKind::SyncBegin, r->codeptr, r->id, task, 0, 0, ompt_sync_region_barrier_implicit_parallel);
+  if (t_usage) append_thread_usage(t_log, g_config, g_clock, 1);  // inside the visit: its cost is waiting
+  t_usage = saved_usage;
   t_state.parallel = saved_parallel;
   t_state.task = saved_task;
   if (index != 0) {
@@ -223,12 +254,14 @@ void region_body(void* arg) {
 
 // Before the fork, on the encountering thread: the region's id, whether it is recorded in full.
 inline void open_region(Region& r, unsigned num_threads) {
+  if (t_serial.depth++ == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
   r.id = next_object_id(t_log);
   if (dark()) {
     r.light = 1;
     return;
   }
   r.light = record_region_instance(g_sampling, r.codeptr) ? 0 : 1;
+  r.usage = !r.light && usage_instance(t_usage_instances);
   const unsigned requested = num_threads ? num_threads : static_cast<unsigned>(g_real.get_max_threads());
   emit(EventKind::ParallelBegin, r.codeptr, r.id, t_state.task, requested, 0, static_cast<uint8_t>(r.light));
 }
@@ -242,6 +275,7 @@ inline void close_region(const Region& r) {
     emit(EventKind::ImplicitTaskEnd, 0, r.id, 0, 0, 0);
   }
   emit(EventKind::ParallelEnd, r.codeptr, r.id, t_state.task);
+  if (t_serial.depth && --t_serial.depth == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
 }
 
 // ---- Explicit tasks ---------------------------------------------------------------------------
@@ -471,6 +505,7 @@ __attribute__((constructor)) void start_capture() {
 __attribute__((destructor)) void finish_capture() {
   if (!g_active) return;
   g_active = false;
+  record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   write_clock_point("clock_end");
   if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
   flush_lock_counts();
@@ -542,11 +577,20 @@ inline bool set_lock_counted(uint64_t codeptr) {
   if (recorded) emit_mutex(EventKind::MutexReleased, ompt_mutex_lock, lock, codeptr);
 }
 
+// Barriers of a part that reads the kernel's accounting read it inside the visit, after the
+// arrival and before the departure, as the OMPT tool does.
+inline bool reads_usage_at(ompt_sync_region_t kind) {
+  return t_usage && !dark() && kind != ompt_sync_region_taskwait && kind != ompt_sync_region_taskgroup;
+}
 inline void sync_begin(ompt_sync_region_t kind, uint64_t codeptr) {
-  if (g_active) emit(EventKind::SyncBegin, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
+  if (!g_active) return;
+  emit(EventKind::SyncBegin, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
+  if (reads_usage_at(kind)) append_thread_usage(t_log, g_config, g_clock, 1);
 }
 inline void sync_end(ompt_sync_region_t kind, uint64_t codeptr) {
-  if (g_active) emit(EventKind::SyncEnd, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
+  if (!g_active) return;
+  if (reads_usage_at(kind)) append_thread_usage(t_log, g_config, g_clock, 0);
+  emit(EventKind::SyncEnd, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
 }
 inline void loop_end(uint64_t codeptr) {
   if (g_active) emit(EventKind::WorkEnd, codeptr, t_state.parallel, t_state.task, 0, 0, ompt_work_loop);
@@ -564,7 +608,7 @@ char g_atomic;
 template <class Fork>
 inline void run_region(OutlinedFn fn, void* data, unsigned num_threads, Fork fork) {
   if (!g_active) return fork(fn, data);
-  Region r{fn, data, reinterpret_cast<uint64_t>(fn), 0, 0};
+  Region r{fn, data, reinterpret_cast<uint64_t>(fn), 0, 0, 0};
   open_region(r, num_threads);
   fork(region_body, &r);
   close_region(r);

@@ -20,7 +20,9 @@
 #include "capture/hw_counters.h"
 #include "capture/lock_records.h"
 #include "capture/run_meta.h"
+#include "capture/serial_usage.h"
 #include "capture/thread_log.h"
+#include "capture/thread_usage.h"
 #include "common/clock.h"
 #include "common/event_record.h"
 
@@ -36,6 +38,7 @@ SamplingPolicy g_sampling;
 thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
 // Depth of light (sampled-out) region instances this thread is inside: nothing is recorded there.
 thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
+thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
 thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
 // Marks a light region instance in its parallel and implicit-task data, and a light task in its
 // task data (ids stay 32-bit).
@@ -107,22 +110,10 @@ void forget_counters_after_fork() {
   t_counters_tried = false;
 }
 
-// The thread's kernel accounting at an edge of a stretch of work in a recorded region instance
-// (event_record.h: ThreadUsage). CLOCK_THREAD_CPUTIME_ID brings the thread's CPU time up to date
-// (~0.7 us here); getrusage alone returns it as of the last tick or switch, which left stretches
-// of 100 us with 1% of their CPU time. getrusage (~0.6 us) then gives the faults, the switches
-// and the system share.
+// The thread's kernel accounting at an edge of a stretch of work (capture/thread_usage.h), then
+// its hardware counters.
 [[gnu::noinline]] void record_usage(uint8_t edge) {
-  timespec cpu;
-  rusage ru;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0 || getrusage(RUSAGE_THREAD, &ru) != 0) return;
-  const uint64_t cpu_ns = uint64_t(cpu.tv_sec) * 1000000000u + uint64_t(cpu.tv_nsec);
-  const uint64_t sys_us = uint64_t(ru.ru_stime.tv_sec) * 1000000u + uint64_t(ru.ru_stime.tv_usec);
-  append_event(t_log, g_config, g_clock,
-               Event{0, cpu_ns, static_cast<uint32_t>(sys_us), static_cast<uint32_t>(ru.ru_minflt),
-                     static_cast<uint32_t>(ru.ru_nivcsw), static_cast<uint16_t>(ru.ru_majflt),
-                     EventKind::ThreadUsage, edge});
-  record_counters(edge);
+  if (append_thread_usage(t_log, g_config, g_clock, edge)) record_counters(edge);
 }
 
 // Region instances whose threads read the kernel's accounting: each master's first 100 recorded
@@ -132,10 +123,7 @@ void forget_counters_after_fork() {
 // region against 79% in a run that read a few).
 constexpr uint64_t kUsageBit = uint64_t{1} << 35;
 thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
-inline bool usage_instance() {
-  const uint32_t n = t_usage_instances++;
-  return n < 100 || n % 16 == 0;
-}
+inline bool usage_instance() { return capture::usage_instance(t_usage_instances); }
 inline bool reads_usage(const ompt_data_t* parallel) { return parallel && (parallel->value & kUsageBit); }
 // Whether the implicit task this thread began last reads it: its end may come without the region.
 thread_local bool t_usage_task __attribute__((tls_model("initial-exec")));
@@ -180,6 +168,8 @@ void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
 
 // Writes what is pending and closes the log: no analysis reads a thread's end as a record.
 void on_thread_end(ompt_data_t*) {
+  // libomp ends the initial thread before it calls finalize: the run's end is read here then.
+  record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   flush_lock_counts();
   close_counter_group(&t_counters);
   close_thread_log(t_log, g_config);
@@ -187,6 +177,7 @@ void on_thread_end(ompt_data_t*) {
 
 void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* frame, ompt_data_t* parallel,
                        unsigned requested, int flags, const void* codeptr) {
+  if (t_serial.depth++ == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
   parallel->value = next_object_id(t_log);
   if (dark()) {
     parallel->value |= kLightBit;  // inside a light instance or task: its team records nothing either
@@ -204,6 +195,7 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int 
                      const void* codeptr) {
   emit(EventKind::ParallelEnd, codeptr, id32(parallel), id32(encountering_task), 0,
        clamp16(static_cast<unsigned>(flags)));
+  if (t_serial.depth && --t_serial.depth == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
 }
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
@@ -479,6 +471,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
 }
 
 void finalize(ompt_data_t*) {
+  record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   write_clock_point("clock_end");
   if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
   flush_lock_counts();

@@ -140,10 +140,22 @@ OutputDir prepare_output_dir(const std::string& dir, const std::string& command)
   return OutputDir::claim(dir, command, own_rank().ranked() ? own_rank().rank : -1);
 }
 
+std::vector<std::string> with_thread_count(const std::vector<std::string>& argv, int threads) {
+  static const std::string kPlaceholder = "{threads}";
+  std::vector<std::string> out = argv;
+  for (size_t i = 1; i < out.size(); ++i)
+    for (size_t at = out[i].find(kPlaceholder); at != std::string::npos; at = out[i].find(kPlaceholder, at)) {
+      const std::string count = std::to_string(threads);
+      out[i].replace(at, kPlaceholder.size(), count);
+      at += count.size();
+    }
+  return out;
+}
+
 std::string runtime_comparison_note(const Target& target, int threads, double measured_wall_s) {
   if (!target.swapped) return {};
   Launch bare;
-  bare.argv = target.argv;
+  bare.argv = threads > 0 ? with_thread_count(target.argv, threads) : target.argv;
   if (threads > 0) bare.env["OMP_NUM_THREADS"] = std::to_string(threads);
   const LaunchOutcome outcome = launch_and_wait(bare);
   const std::string at = threads > 0 ? " at " + threads_phrase(threads) : "";
@@ -288,6 +300,8 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
 
   analysis::RunRecord& rec = result.run.record;
   rec.threads = request.threads;
+  rec.threads_requested = request.threads;
+  rec.threads_measured = false;  // until a log shows the team (analyse_log)
   rec.repeat = request.repeat;
   rec.wall_s = result.outcome.wall_s;
   rec.exit_code = result.outcome.exit_code;
@@ -426,12 +440,14 @@ analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::Clock
   rec.finalized = run.log.meta.finalized;
   rec.events = timeline.events;
   rec.dropped_events = run.log.meta.dropped_events;
-  if (rec.threads == 0) {
-    uint32_t team = 1;
-    for (const auto& r : timeline.regions)
-      if (r.parent_parallel_id == 0) team = std::max(team, r.team_size);
-    rec.threads = static_cast<int>(team);
-  }
+  // The team that ran, not the count asked for: a program that sets its own (omp_set_num_threads,
+  // num_threads, a count from its command line) ignores OMP_NUM_THREADS.
+  uint32_t team = 0;
+  for (const auto& r : timeline.regions)
+    if (r.parent_parallel_id == 0) team = std::max(team, r.team_size);
+  rec.threads_measured = team > 0;
+  if (team > 0) rec.threads = static_cast<int>(team);
+  else if (rec.threads == 0) rec.threads = 1;
   return analysis::analyze_run(timeline, run.log.meta, *run.symbols);
 }
 

@@ -125,6 +125,10 @@ analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const an
 // For a program swapped onto LLVM libomp (--runtime llvm): runs it once more, bare, on its own
 // GNU libgomp at `threads` (0: as the user set it), and says how its time there compares with the
 // run measured on libomp (`measured_wall_s`, under the tool). Empty for any other target.
+// The program's arguments with every "{threads}" replaced by `threads` (also inside an argument:
+// --threads={threads}), for programs that take their thread count on their command line.
+std::vector<std::string> with_thread_count(const std::vector<std::string>& argv, int threads);
+
 std::string runtime_comparison_note(const Target& target, int threads, double measured_wall_s);
 
 // Notes every report of this target carries (GCC static loops, redirection).

@@ -83,6 +83,7 @@ Command add_scale_command(CLI::App& parent) {
     std::string runtime = "native";
     std::string launcher;
     bool keep_logs = false;
+    bool weak = false;
     std::vector<std::string> program;
   };
   auto options = std::make_shared<Options>();
@@ -99,6 +100,9 @@ Command add_scale_command(CLI::App& parent) {
                       "merges the ranks (docs/mpi.md)");
   app->add_flag("--keep-logs", options->keep_logs,
                 "keep the raw log of every run in runs/ (default: of the first repeat at each thread count)");
+  app->add_flag("--weak", options->weak,
+                "the program scales weakly (its work grows with the team by design): efficiency T(t0)/T(t), time lost "
+                "T(t) - T(t0), and no replicated_work");
   app->add_option("program", options->program, "the program and its arguments, after --")->required();
   app->positionals_at_end();
   return {app, [options, launcher_option]() -> int {
@@ -139,7 +143,9 @@ Command add_scale_command(CLI::App& parent) {
                 progress.starting(index++, t, r, std::max(1, cores / ranks_per_node));
                 // Through a launcher, ompscope binds nothing: the ranks would all take the same
                 // cores; the launcher's binding applies.
-                RunResult result = run_under_tool(target, options->out, RunRequest{t, r, !launcher});
+                Target at_count = target;
+                at_count.argv = with_thread_count(target.argv, t);  // `-t {threads}` in the program's arguments
+                RunResult result = run_under_tool(at_count, options->out, RunRequest{t, r, !launcher});
                 if (!result.outcome.ok()) {
                   fmt::print(stderr, "ompscope: at {} the {} {}{}\n", threads_phrase(t), launcher ? "job" : "program",
                              result.outcome.describe(),
@@ -224,7 +230,7 @@ Command add_scale_command(CLI::App& parent) {
                                  "thread each, so the times measure time-sharing, not scaling",
                                  ranks_per_node, cores),
                      {}});
-              else if (counts.back() > rank_cores)
+              else if ((report.threads.empty() ? counts.back() : report.threads.back()) > rank_cores)  // the team that ran
                 report.notes.push_back(
                     {"oversubscribed",
                      ranks_per_node > 1
@@ -247,7 +253,7 @@ Command add_scale_command(CLI::App& parent) {
                 for (auto& run : its_runs)
                   if (!run.record.log.empty())
                     run.record.log = std::filesystem::relative(std::filesystem::path(options->out) / run.record.log, rank_out).string();
-                analysis::Report report = analysis::build_report(command, rank_cores, its_runs, bench_costs_of(its_runs));
+                analysis::Report report = analysis::build_report(command, rank_cores, its_runs, bench_costs_of(its_runs), options->weak);
                 for (auto& n : target_notes(target)) report.notes.push_back(n);
                 finish(report);
                 write_report_files(rank_out, report);
@@ -263,7 +269,7 @@ Command add_scale_command(CLI::App& parent) {
                          "report in {}/report.json and report.html\n", rank_runs.size(), options->out, options->out);
               return status;
             }
-            analysis::Report report = analysis::build_report(command, cores, runs, bench_costs_of(runs));
+            analysis::Report report = analysis::build_report(command, cores, runs, bench_costs_of(runs), options->weak);
             if (!process_runs.empty()) {
               process_runs.insert(process_runs.begin(), runs);
               process_commands.insert(process_commands.begin(), process_command);

@@ -66,6 +66,10 @@ enum class EventKind : uint8_t {
                       // second's); detail: items in this record (1 or 2)
   TaskDependence,     // the runtime made a recorded task wait for another (ompt_callback_task_dependence,
                       // libomp: only predecessors not yet complete): id: the predecessor, id2: the successor
+  SerialUsage,        // the initial thread at an edge of serial code (capture/serial_usage.h): detail:
+                      // 0 = a top-level join, 1 = a top-level fork, 2 = the run ends; codeptr: its CPU
+                      // time in ns; id (low) and id2 (high): its run-queue wait in ns (schedstat),
+                      // where arg2 is 1 (0: unknown). Both count from the thread's start.
   Count
 };
 

@@ -51,6 +51,8 @@ inline constexpr std::array kCauses{
     Cause{"serial_code", "serial code", "#9c755f", false, CauseCap::kSerialTime},
     Cause{"dependency_bound", "dependency-bound tasks", "#499894", false, CauseCap::kRegionLoss, true},
     Cause{"task_inflation", "task inflation", "#d37295", false, CauseCap::kRegionLoss, true},
+    Cause{"replicated_work", "replicated work", "#86bcb6", false, CauseCap::kRegionLoss, true},
+    Cause{"serial_blocked", "waiting outside regions", "#79706e", false, CauseCap::kSerialTime},
 };
 
 // The colour of what no cause explains (kept apart from every cause's colour).

@@ -69,6 +69,9 @@ struct ThreadSplit {
 };
 
 struct RunRecord {
+  // The team that ran: the largest team of the run's outermost parallel regions (a program that
+  // sets its own count runs what it chose, whatever OMP_NUM_THREADS says); where no region ran,
+  // the count asked for, and threads_measured is false. Runs are labelled by it.
   int threads = 0;
   int repeat = 0;
   double wall_s = 0;
@@ -81,6 +84,8 @@ struct RunRecord {
   uint64_t dropped_events = 0;
   std::string log;             // log directory, relative to the report directory
   int rank = -1;               // the MPI rank the run was (docs/mpi.md); -1: not a rank of a job
+  int threads_requested = 0;    // the count ompscope asked for (OMP_NUM_THREADS, {threads}); 0: none (profile)
+  bool threads_measured = true; // `threads` is the team that ran
 
   bool failed() const { return exit_code != 0 || signal != 0 || status != "ok"; }
 };
@@ -318,6 +323,10 @@ struct Report {
   // The initial thread's time in MPI calls outside parallel regions (docs/mpi.md): never in
   // serial_s. Empty for a program that makes no MPI call observed.
   std::map<int, double> mpi_s;
+  // Of serial_s, the time the initial thread was off its CPU without waiting for one (sleep, I/O,
+  // a child: docs/design.md, "Serial time off the CPU"), and waiting for one (descheduled). Empty
+  // where the capture recorded no readings.
+  std::map<int, double> serial_blocked_s, serial_runqueue_s;
   // A merged report of an MPI job (docs/mpi.md): each rank's program split, by rank; the rank
   // imbalance of the time outside MPI, max − mean over ranks; and the rank whose report the
   // other figures are (the slowest; -1 when not merged).
@@ -343,6 +352,10 @@ struct Report {
   // The report's opening list: at most kMaxFindings causes over all regions, by gain at the
   // ranked count (summary_threads.front()), each worth at least 1% of the run there.
   std::vector<Finding> findings;
+
+  // scale --weak: the program's work grows with the team by design; efficiency T(t0)/T(t), time
+  // lost T(t) − T(t0), no speedup (docs/design.md, "Work that grows with the team").
+  bool weak = false;
 
   bool oversubscribed(int t) const { return cores > 0 && t > cores; }
 };

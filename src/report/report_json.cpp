@@ -355,6 +355,8 @@ Note read_note(const json& n) {
 RunRecord read_run(const json& r) {
   RunRecord run;
   run.threads = get(r, "threads", 0);
+  run.threads_requested = get(r, "threads_requested", 0);
+  run.threads_measured = get(r, "threads_measured", true);
   run.repeat = get(r, "repeat", 0);
   run.wall_s = get(r, "wall_s", 0.0);
   run.exit_code = get(r, "exit_code", 0);
@@ -425,6 +427,7 @@ json to_json(const Report& report) {
   doc["schema_version"] = kSchemaVersion;
   doc["command"] = report.command;
   doc["threads"] = report.threads;
+  doc["scaling"] = report.weak ? "weak" : "strong";
   doc["cores"] = report.cores;
   json over = json::array();
   for (int t : report.threads)
@@ -445,6 +448,8 @@ json to_json(const Report& report) {
   json runs = json::array();
   for (const auto& r : report.runs) {
     runs.push_back({{"threads", r.threads},
+                    {"threads_requested", r.threads_requested > 0 ? json(r.threads_requested) : json(nullptr)},
+                    {"threads_measured", r.threads_measured},
                     {"repeat", r.repeat},
                     {"wall_s", r.wall_s},
                     {"exit_code", r.exit_code},
@@ -469,6 +474,8 @@ json to_json(const Report& report) {
                   {"per_thread", splits_json(report.program_threads, true)}};
   if (!report.program_time_range_s.empty()) program["time_range_s"] = by_threads(report.program_time_range_s);
   if (!report.mpi_s.empty()) program["mpi_s"] = by_threads(report.mpi_s);
+  if (!report.serial_blocked_s.empty()) program["serial_blocked_s"] = by_threads(report.serial_blocked_s);
+  if (!report.serial_runqueue_s.empty()) program["serial_runqueue_s"] = by_threads(report.serial_runqueue_s);
   if (report.amdahl_speedup_bound > 0) program["amdahl_speedup_bound"] = report.amdahl_speedup_bound;
   if (report.program_model) program["model"] = model_json(*report.program_model);
   if (!report.ranks.empty()) {
@@ -563,6 +570,7 @@ Report report_from_json(const json& doc, const std::string& source) {
     report.version = get<std::string>(doc, "version", "");
     report.command = get(doc, "command", std::vector<std::string>{});
     report.threads = get(doc, "threads", std::vector<int>{});
+    report.weak = get<std::string>(doc, "scaling", "strong") == "weak";
     report.cores = get(doc, "cores", 0);
     report.runtime = get<std::string>(doc, "runtime", "");
     if (const json* bench = member(doc, "bench")) {
@@ -581,6 +589,8 @@ Report report_from_json(const json& doc, const std::string& source) {
       report.program_efficiency = read_by_threads<double>(*program, "efficiency");
       report.serial_s = read_by_threads<double>(*program, "serial_s");
       report.mpi_s = read_by_threads<double>(*program, "mpi_s");
+      report.serial_blocked_s = read_by_threads<double>(*program, "serial_blocked_s");
+      report.serial_runqueue_s = read_by_threads<double>(*program, "serial_runqueue_s");
       report.program_time_lost_s = read_by_threads<double>(*program, "time_lost_s");
       report.program_unexplained_s = read_by_threads<double>(*program, "unexplained_s");
       report.program_time_range_s = read_by_threads<std::pair<double, double>>(*program, "time_range_s");

@@ -159,7 +159,8 @@ def scenario_gcc_diagnoses(c):
              ("shared_lock_fortran", "shared_lock_fortran.f90", "lock_contention")]
     for program, source, expected in cases:
         out = c.out("scale-" + program)
-        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], check_rc=0)
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out] + ["--", c.prog(program)],
+                check_rc=0)
         report = load(out)
         if not report["runtime"].startswith("GNU libgomp"):
             fail(f"{program}: measured on {report['runtime']!r}, expected GNU libgomp")
@@ -332,7 +333,7 @@ def scenario_record_kinds(c):
     read = {"ThreadBegin", "ParallelBegin", "ParallelEnd", "ImplicitTaskBegin", "ImplicitTaskEnd", "WorkBegin",
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
             "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps", "ThreadUsage",
-            "HwCounters", "TaskDependences", "TaskDependence"}
+            "HwCounters", "TaskDependences", "TaskDependence", "SerialUsage"}
     seen = set()
     for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
@@ -560,7 +561,8 @@ def scenario_scale_diagnoses(c):
              ("serial_phase", "serial_code")]
     for program, expected in cases:
         out = c.out("scale-" + program)
-        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], check_rc=0)
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out] + ["--", c.prog(program)],
+                check_rc=0)
         report = load(out)
         if report["threads"] != [1, 2] or len(report["runs"]) != 6:
             fail(f"{program}: expected 6 runs at 1 and 2 threads")
@@ -1191,6 +1193,147 @@ def scenario_task_dependences(c):
                                     f"{tasks[2]['parallelism']:.2f} at 2: not the program's graph")
     if failures:
         fail("\n".join(failures))
+
+def scenario_own_thread_counts(c):
+    """A program that sets its own team size (-t N, else 2 whatever OMP_NUM_THREADS says): runs
+    are labelled by the team that ran, the counts asked for beside it; runs asked for 1 and 2
+    that both ran 2 give one count and no efficiency; `-t {threads}` passes each count to it."""
+    for program in ["own_threads", "own_threads_gcc"]:
+        out = c.out("own-" + program)
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "1", "-o", out, "--", c.prog(program)], check_rc=0)
+        report = load(out)
+        ran = [(r["threads_requested"], r["threads"], r["threads_measured"]) for r in report["runs"]]
+        print(f"{program}: (asked for, ran, measured) per run: {ran}; report threads {report['threads']}")
+        if ran != [(1, 2, True), (2, 2, True)] or report["threads"] != [2]:
+            fail(f"{program}: runs {ran}, threads {report['threads']}: want both runs to have run 2 threads")
+        said = [n for n in report["notes"] if n["kind"] == "threads_differ"]
+        if not said or "asked for 1 thread, 2 ran" not in said[0]["text"] or "no speedup or efficiency" not in said[0]["text"]:
+            fail(f"{program}: no note says the team differed from the count asked for: {report['notes']}")
+        if report["program"]["speedup"] or set(report["program"]["efficiency"]) - {"2"}:
+            fail(f"{program}: an efficiency from one team measured twice: {report['program']}")
+        if "asked for 1 thread, 2 ran" not in p.stderr:
+            fail(f"{program}: the text report does not say so:\n{p.stderr}")
+        if "asked for 1 thread, 2 ran" not in open(os.path.join(out, "report.html")).read():
+            fail(f"{program}: the HTML report does not say so")
+        for args in (["-t", "{threads}"], ["--threads={threads}"]):
+            out = c.out("own-args-" + program)
+            p = run([c.bin, "scale", "-t", "1,2", "-r", "1", "-o", out, "--", c.prog(program)] + args, check_rc=0)
+            report = load(out)
+            ran = [(r["threads_requested"], r["threads"]) for r in report["runs"]]
+            if ran != [(1, 1), (2, 2)] or report["threads"] != [1, 2]:
+                fail(f"{program} {' '.join(args)}: runs {ran}: want the count passed in its arguments")
+            if any(n["kind"] == "threads_differ" for n in report["notes"]) or "2" not in report["program"]["efficiency"]:
+                fail(f"{program} {' '.join(args)}: notes {report['notes']}, efficiency {report['program']['efficiency']}")
+            if report["command"][-len(args):] != args:
+                fail(f"{program}: the report's command should keep the placeholder: {report['command']}")
+
+def scenario_replicated_work(c):
+    """Work that grows with the team: a loop every thread runs whole (spmd) and a loop whose trip
+    count is scaled by the team (trips). At 2 threads replicated_work is the region's first cause
+    by a margin, with its fix, and no false sharing or bandwidth is blamed for it; the same loop
+    shared with omp for has none; `scale --weak` reads the spmd run as weak scaling."""
+    cases = [("replicated_work", "spmd", "outside any worksharing construct"),
+             ("replicated_work", "trips", "iterations per visit"),
+             ("replicated_work_gcc", "spmd", "outside any worksharing construct"),
+             # GCC's static loops make no runtime call: the scaled loop is the region's own code.
+             ("replicated_work_gcc", "trips", "outside any worksharing construct")]
+    for program, mode, where in cases:
+        out = c.out(f"replicated-{program}-{mode}")
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program), mode], check_rc=0)
+        report = load(out)
+        region = parallel_regions(report)[0] if len(parallel_regions(report)) == 1 else \
+            max(parallel_regions(report), key=lambda r: r["time_s"].get("2", 0))
+        causes = sorted((q for q in region["problems"] if q["threads"] == 2), key=lambda q: -q["gain_s"])
+        lost = region["time_lost_s"]["2"]
+        print(f"{program} {mode}: lost {lost*1e3:.0f} ms of {region['time_s']['2']*1e3:.0f} ms at 2 threads: " +
+              ", ".join(f"{q['kind']} {q['gain_s']*1e3:.1f} ms" for q in causes))
+        rep = next((q for q in causes if q["kind"] == "replicated_work"), None)
+        if rep is None:
+            fail(f"{program} {mode}: no replicated_work among {[q['kind'] for q in causes]}\n{p.stderr}")
+        # Work inflation that is mostly time off the CPU is another process's (environmental).
+        others = [q["gain_s"] for q in causes if q is not rep and not environmental(q)]
+        margin = rep["gain_s"] / max(others) if others else float("inf")
+        print(f"{program} {mode}: replicated_work {rep['gain_s']*1e3:.1f} ms, x{margin:.1f} the next cause; "
+              f"CPU time x{rep['details']['team_cpu_s'] / rep['details']['base_team_cpu_s']:.2f}")
+        if margin < 2:
+            fail(f"{program} {mode}: replicated_work does not lead by x2: {[(q['kind'], q['gain_s']) for q in causes]}")
+        if where not in rep["hint"] or "divide" not in rep["hint"]:
+            fail(f"{program} {mode}: the hint does not say where and how: {rep['hint']}")
+        inflation = next((q for q in causes if q["kind"] == "work_inflation"), None)
+        if inflation and not environmental(inflation) and inflation["gain_s"] > 0.25 * rep["gain_s"]:
+            fail(f"{program} {mode}: work_inflation blamed too: {inflation['hint']}")
+    for program in ["replicated_work", "replicated_work_gcc"]:
+        out = c.out(f"shared-{program}")
+        run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program), "shared"], check_rc=0)
+        for r in parallel_regions(load(out)):
+            if any(q["kind"] == "replicated_work" for q in r["problems"]):
+                fail(f"{program} shared: replicated_work in a loop shared with omp for: {r['problems']}")
+        out = c.out(f"weak-{program}")
+        run([c.bin, "scale", "--weak", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program), "spmd"], check_rc=0)
+        report = load(out)
+        if report["scaling"] != "weak" or report["program"]["speedup"]:
+            fail(f"{program} --weak: scaling {report['scaling']}, speedup {report['program']['speedup']}")
+        t = report["program"]["time_s"]
+        e = report["program"]["efficiency"]["2"]
+        if abs(e - t["1"] / t["2"]) > 1e-9:
+            fail(f"{program} --weak: efficiency {e}, want T(1)/T(2) = {t['1'] / t['2']}")
+        print(f"{program} --weak: efficiency {e*100:.0f}%")
+        for r in parallel_regions(report):
+            if any(q["kind"] == "replicated_work" for q in r["problems"]):
+                fail(f"{program} --weak: replicated_work in a weak-scaling run")
+
+def scenario_serial_blocked(c):
+    """Serial time off the CPU (two sleeps of 0.3 s between parallel loops): serial_blocked, by a
+    margin over serial code, with the time it waits; never "parallelise"."""
+    for program in ["serial_wait", "serial_wait_gcc"]:
+        out = c.out("blocked-" + program)
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], check_rc=0)
+        report = load(out)
+        blocked = report["program"].get("serial_blocked_s", {})
+        serial = report["program"]["serial_s"]
+        print(f"{program}: serial {serial}, of it blocked {blocked}")
+        if not blocked or not 0.5 <= blocked["2"] <= serial["2"] + 1e-9:
+            fail(f"{program}: serial time blocked {blocked}, want >= 0.5 s of the 0.6 s slept")
+        region = next(r for r in report["regions"] if r["kind"] == "serial")
+        causes = {q["kind"]: q for q in region["problems"] if q["threads"] == 2}
+        if "serial_blocked" not in causes:
+            fail(f"{program}: no serial_blocked among {list(causes)}\n{p.stderr}")
+        b = causes["serial_blocked"]
+        code = causes.get("serial_code", {"gain_s": 0})
+        print(f"{program}: serial_blocked {b['gain_s']*1e3:.0f} ms, serial_code {code['gain_s']*1e3:.0f} ms "
+              f"(x{b['gain_s'] / max(code['gain_s'], 1e-9):.0f})")
+        if b["gain_s"] < 5 * code["gain_s"]:
+            fail(f"{program}: serial_blocked {b['gain_s']} does not lead serial_code {code['gain_s']} by x5")
+        if "waits" not in b["hint"] or "parallelise" in b["hint"]:
+            fail(f"{program}: hint {b['hint']!r}")
+        top = top_problem(report, 2)
+        if top[1]["kind"] != "serial_blocked":
+            fail(f"{program}: top cause at 2 threads is {top[1]['kind']}, want serial_blocked")
+
+def scenario_fork_shapes(c):
+    """A region ending in an explicit barrier (clang and gcc -O2 tail-call the barrier from the
+    body): every region and construct is located in the program, at its directive line, clang and
+    gcc alike; none in ompscope's own sources (before: gcc's barrier at gomp_interposer.cpp:205,
+    clang's at no place)."""
+    source = c.src("barrier_at_end.c")
+    region_line = pragma_lines(source)[0]
+    barrier_line = next(i + 1 for i, l in enumerate(open(source)) if "#pragma omp barrier" in l)
+    for program in ["barrier_at_end", "barrier_at_end_gcc"]:
+        out = c.out("shapes-" + program)
+        run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+        report = load(out)
+        region = region_at(report, source, region_line)
+        places = [(k["kind"], os.path.basename(k["file"]), k["line"]) for k, _ in walk_constructs(region["constructs"])]
+        print(f"{program}: region at {os.path.basename(region['file'])}:{region['line']}, constructs {places}")
+        for r in parallel_regions(report):
+            for k, _ in walk_constructs(r["constructs"]):
+                if k["file"] and not k["file"].endswith("barrier_at_end.c"):
+                    fail(f"{program}: a {k['kind']} located at {k['file']}:{k['line']}, outside the program")
+        barriers = [p for p in places if p[0] == "barrier"]
+        # Both compilers tail-call the barrier (clang: its return address is libomp's): it is the
+        # body's, placed at the directive's line.
+        if not barriers or any(abs(line - region_line) > 1 for _, _, line in barriers):
+            fail(f"{program}: barriers at {barriers}, want line {region_line} (the barrier's own: {barrier_line})")
 
 def scenario_scale_competing_process(c):
     """A busy process shares the second thread's CPU: the balanced loop's loss at 2 threads is time

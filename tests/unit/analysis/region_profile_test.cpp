@@ -282,5 +282,44 @@ TEST(TypicalInstance, IsTheRecordedInstanceOfMedianLengthSoAOneOffDelayIsNotExtr
   EXPECT_EQ(typical_instance({&instances[4]}), nullptr);  // no length to scale by
 }
 
+
+// serial_split (docs/design.md, "Serial time off the CPU"): from the process's start (0, 0) to a
+// fork at 2 s with 0.5 s of CPU time and 0.25 s in the run queue: 1.25 s blocked, all serial.
+// A region 2 → 3 s (busy); a join reading at 3 s (CPU 1.4 s); a fork at 8 s (CPU 1.6 s, queue
+// 0.25 s: 4.8 s blocked, all serial); then a reading at 8.5 s (CPU 1.7, queue 0.5) over a
+// stretch with 0.2 s of serial time: 0.25 s queued, 0.15 s blocked, of which the serial share
+// 0.2 s takes 0.15 s blocked and 0.05 s queued.
+TEST(SerialSplit, OffTheCpuWithoutWaitingForItIsBlockedAndOnlySerialTimeCounts) {
+  const std::vector<SerialReading> readings{{2, 0.5, 0.25}, {3, 1.4, 0.25}, {8, 1.6, 0.25}, {8.5, 1.7, 0.5}};
+  const std::vector<std::pair<double, double>> busy{{2, 3}, {8, 8.3}};
+  const SerialSplit s = serial_split(readings, 0, busy);
+  EXPECT_TRUE(s.read);
+  EXPECT_NEAR(s.blocked_s, 1.25 + 4.8 + 0.15, 1e-12);
+  EXPECT_NEAR(s.runqueue_s, 0.25 + 0.05, 1e-12);
+}
+
+TEST(SerialSplit, WithoutTheRunQueueAllTimeOffTheCpuIsBlockedAndNoReadingsReadNothing) {
+  const SerialSplit s = serial_split({{2, 0.5, -1}}, 0, {});
+  EXPECT_DOUBLE_EQ(s.blocked_s, 1.5);
+  EXPECT_DOUBLE_EQ(s.runqueue_s, 0);
+  EXPECT_FALSE(serial_split({}, 0, {}).read);
+}
+
+// The initial thread's readings in a log: a sleep of 3 s between two regions is serial time
+// blocked; its CPU time outside regions is not.
+TEST(ProfileProgram, SerialTimeOffTheCpuIsBlocked) {
+  Timeline t;
+  t.start = 0;
+  t.end = 10;
+  t.regions.push_back(instance(1, 0xA, 1, 2, {member(0, 1, 2, {})}));
+  t.regions.push_back(instance(2, 0xA, 6, 7, {member(0, 6, 7, {})}));
+  t.serial_usage = {{1, 1, 0}, {2, 2, 0}, {6, 3, 0}, {7, 4, 0}, {10, 7, 0}};
+  const ProgramProfile p = profile_program(t);
+  EXPECT_DOUBLE_EQ(p.serial_s, 8);
+  EXPECT_TRUE(p.serial_usage_read);
+  EXPECT_DOUBLE_EQ(p.serial_blocked_s, 3);  // 2 → 6 s: 1 s of CPU time
+  EXPECT_DOUBLE_EQ(p.serial_runqueue_s, 0);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis

@@ -1100,6 +1100,228 @@ TEST(BuildReport, UnobservedRunsAreListedAndDroppedEventsNoted) {
   EXPECT_EQ(report.notes[0].items[0], "17 in the run at 1 thread (repeat 1)");
 }
 
+// --- hints only what the code can take ------------------------------------------------------------
+
+TEST(DiagnoseRegion, ARegionThatRunsOnceIsNotToldToMergeWithAnEnclosingLoop) {
+  const RegionRun once = region_run("a", 1, 1, BarrierPhases{.fork_s = 0.01, .join_s = 0.02, .barriers = 1});
+  const auto once_causes = diagnose_region({&once}, 2, 1, 0.1);
+  const Problem* p = testing::find(once_causes, "fork_join_overhead");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->hint.find("enclosing loop"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("the region runs once"), std::string::npos) << p->hint;
+  const RegionRun often = region_run("a", 1, 50, BarrierPhases{.fork_s = 0.01, .join_s = 0.02, .barriers = 50});
+  const auto often_causes = diagnose_region({&often}, 2, 1, 0.1);
+  ASSERT_NE(testing::find(often_causes, "fork_join_overhead"), nullptr);
+  EXPECT_NE(testing::find(often_causes, "fork_join_overhead")->hint.find("enclosing loop"), std::string::npos);
+}
+
+TEST(DiagnoseRegion, ATaskRegionIsNotToldToUseTasks) {
+  RegionRun r = region_run("a", 4, 1, BarrierPhases{.imbalance_s = 1, .barriers = 1});
+  const auto plain_causes = diagnose_region({&r}, 2, 4, 1);
+  const Problem* plain = testing::find(plain_causes, "load_imbalance");
+  ASSERT_NE(plain, nullptr);
+  EXPECT_NE(plain->hint.find("or tasks"), std::string::npos) << plain->hint;
+  r.tasks = task_figures_with(0);
+  const auto tasking_causes = diagnose_region({&r}, 2, 4, 1);
+  const Problem* tasking = testing::find(tasking_causes, "load_imbalance");
+  ASSERT_NE(tasking, nullptr);
+  EXPECT_EQ(tasking->hint.find("tasks"), std::string::npos) << tasking->hint;
+}
+
+// --- work that grows with the team ----------------------------------------------------------------
+
+// At 1 thread: 4 s of work on the CPU, all of it outside any worksharing construct (the region
+// has none), in a region of 4 s.
+TeamWork spmd_base() {
+  return TeamWork{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 0, 0, 0}, .usage_read = true, .time_s = 4,
+                  .outside_worksharing_s = 4};
+}
+
+TEST(ReplicatedWork, EachThreadDoingTheWholeWorkIsReplicatedWorkNotInflation) {
+  // At 2 threads each thread does the 4 s again: the team's CPU time is 8 s (x2), the region 4 s.
+  const RegionRun r = worked("a", 4, {{4, {4, 4, 0, 0, 0, 0}}, {4, {4, 4, 0, 0, 0, 0}}});
+  const TeamWork base = spmd_base();
+  const auto problems = diagnose_region({&r}, 2, 4, /*lost_s=*/2, &base);
+  const Problem* p = testing::find(problems, "replicated_work");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 4);  // the team's growth, thread-seconds
+  EXPECT_DOUBLE_EQ(p->gain_s, 2);  // shared among 2 threads: all of the time lost
+  EXPECT_DOUBLE_EQ(detail(*p, "team_cpu_s"), 8);
+  EXPECT_DOUBLE_EQ(detail(*p, "base_team_cpu_s"), 4);
+  EXPECT_DOUBLE_EQ(detail(*p, "expected_growth"), 2);
+  EXPECT_DOUBLE_EQ(detail(*p, "outside_worksharing_growth_s"), 4);
+  EXPECT_NE(p->hint.find("outside any worksharing construct (100% of the region) grew x2.00 from 1 thread to 2"),
+            std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("#pragma omp for"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("divide the work by the team size"), std::string::npos) << p->hint;
+  // No false sharing or bandwidth for the growth replicated work explains.
+  EXPECT_EQ(testing::find(problems, "work_inflation"), nullptr);
+}
+
+TEST(ReplicatedWork, ItsGainIsTheCpuTimesGrowthAtTheRateTheTeamRan) {
+  // A loaded machine: at 1 thread 2 s of CPU time in 4 s of work; at 2 threads 2 s of CPU time
+  // each in 4 s of work (half a CPU each). CPU time x2: 2 s more, at 0.5 CPU per second of work
+  // 4 s of thread time, 2 s of wall time at 2 threads.
+  const RegionRun r = worked("a", 4, {{4, {4, 2, 0, 0, 0, 0}}, {4, {4, 2, 0, 0, 0, 0}}});
+  TeamWork base = spmd_base();
+  base.usage = {4, 2, 0, 0, 0, 0};
+  const auto problems = diagnose_region({&r}, 2, 4, /*lost_s=*/2, &base);
+  const Problem* p = testing::find(problems, "replicated_work");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(detail(*p, "outside_worksharing_growth_s"), 2);
+  EXPECT_DOUBLE_EQ(detail(*p, "cpu_per_wall"), 0.5);
+  EXPECT_DOUBLE_EQ(p->time_s, 4);
+  EXPECT_DOUBLE_EQ(p->gain_s, 2);
+  EXPECT_EQ(testing::find(problems, "work_inflation"), nullptr);  // 8 − 4 − 4: nothing left
+}
+
+TEST(ReplicatedWork, GrowthOutsideTheBandIsInflationNotReplicatedWork) {
+  // x1.5 (3 s each): 25% from x2, outside the band of 20%.
+  const RegionRun r = worked("a", 3, {{3, {3, 3, 0, 0, 0, 0}}, {3, {3, 3, 0, 0, 0, 0}}});
+  const TeamWork base = spmd_base();
+  const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
+  EXPECT_EQ(testing::find(problems, "replicated_work"), nullptr);
+  ASSERT_NE(testing::find(problems, "work_inflation"), nullptr);
+  EXPECT_DOUBLE_EQ(testing::find(problems, "work_inflation")->time_s, 2);
+}
+
+TEST(ReplicatedWork, ALoopWhoseTripCountGrewWithTheTeamIsNamedAtItsLine) {
+  // A worksharing loop of 1000 iterations per visit at 1 thread (4 s) and 2000 at 2 (4 s per
+  // thread): its team time grows 4 → 8 s. Nothing outside it.
+  RegionRun r = worked("a", 4, {{4, {4, 4, 0, 0, 0, 0}}, {4, {4, 4, 0, 0, 0, 0}}});
+  ConstructRun loop;
+  loop.path = "loop@l.c:7";
+  loop.kind = "loop";
+  loop.where.file = "l.c";
+  loop.where.line = 7;
+  loop.instances = 1;
+  loop.time_s = 4;
+  loop.iterations = 2000;
+  r.constructs.nodes.push_back(loop);
+  TeamWork base = spmd_base();
+  base.outside_worksharing_s = 0;
+  base.loops.push_back({"loop@l.c:7", "l.c:7", 1000, 4});
+  const auto problems = diagnose_region({&r}, 2, 4, /*lost_s=*/2, &base);
+  const Problem* p = testing::find(problems, "replicated_work");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(detail(*p, "loop_growth_s"), 4);
+  EXPECT_DOUBLE_EQ(detail(*p, "outside_worksharing_growth_s"), 0);
+  EXPECT_DOUBLE_EQ(p->gain_s, 2);
+  EXPECT_NE(p->hint.find("the loop at l.c:7 ran 2000 iterations per visit at 2 threads against 1000 at 1 (x2.00)"),
+            std::string::npos) << p->hint;
+}
+
+TEST(ReplicatedWork, NoneForAProgramMeantToScaleWeakly) {
+  const RegionRun r = worked("a", 4, {{4, {4, 4, 0, 0, 0, 0}}, {4, {4, 4, 0, 0, 0, 0}}});
+  TeamWork base = spmd_base();
+  base.work_s = 8;  // scaled to the team, as build_report does for --weak
+  base.usage = base.usage * 2;
+  base.weak = true;
+  const auto problems = diagnose_region({&r}, 2, 4, /*lost_s=*/0, &base);
+  EXPECT_EQ(testing::find(problems, "replicated_work"), nullptr);
+  EXPECT_EQ(testing::find(problems, "work_inflation"), nullptr);
+}
+
+TEST(BuildReport, WeakScalingEfficiencyIsTheBaseTimeOverTheTime) {
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 4, 0, {with_location(region_run("a.c:1 f", 4, 1), "a.c", 1, "f")}));
+  runs.push_back(measured(2, 0, 5, 0, {with_location(region_run("a.c:1 f", 5, 1), "a.c", 1, "f")}));
+  const Report report = build_report({"./app"}, 8, runs, std::nullopt, /*weak=*/true);
+  EXPECT_TRUE(report.weak);
+  EXPECT_DOUBLE_EQ(report.program_efficiency.at(2), 0.8);
+  EXPECT_DOUBLE_EQ(report.program_time_lost_s.at(2), 1);
+  EXPECT_TRUE(report.program_speedup.empty());
+  const RegionReport& a = report.regions.at(0);
+  EXPECT_DOUBLE_EQ(a.efficiency.at(2), 0.8);
+  EXPECT_DOUBLE_EQ(a.time_lost_s.at(2), 1);
+}
+
+// --- thread counts measured, not assumed -------------------------------------------------------
+
+TEST(BuildReport, RunsAreLabelledByTheTeamThatRanAndCountsThatRanOneTeamGiveNoEfficiency) {
+  // Asked for 1 and 2 threads, the program ran 2 both times (it sets its own count).
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(2, 0, 4, 1, {with_location(region_run("a.c:1 f", 3, 1), "a.c", 1, "f")}));
+  runs.push_back(measured(2, 0, 4.2, 1, {with_location(region_run("a.c:1 f", 3.2, 1), "a.c", 1, "f")}));
+  runs[0].record.threads_requested = 1;
+  runs[1].record.threads_requested = 2;
+  const Report report = build_report({"./app"}, 8, runs);
+  EXPECT_EQ(report.threads, (std::vector<int>{2}));
+  EXPECT_TRUE(report.program_speedup.empty());
+  EXPECT_DOUBLE_EQ(report.program_time_s.at(2), 4.1);  // one count measured twice
+  const auto note = std::find_if(report.notes.begin(), report.notes.end(),
+                                 [](const Note& n) { return n.kind == "threads_differ"; });
+  ASSERT_NE(note, report.notes.end());
+  EXPECT_EQ(note->text, "the program set its own team size (asked for 1 thread, 2 ran): runs are labelled by the "
+                        "team that ran (the largest team of their outermost regions); the counts 1, 2 all ran 2 "
+                        "threads are one measurement, with no speedup or efficiency between them");
+  EXPECT_EQ(note->items, (std::vector<std::string>{"1 run asked for 1 thread ran 2 threads"}));
+}
+
+TEST(BuildReport, NoEfficiencyOrSerialGainAtACountWhoseTeamIsUnknown) {
+  std::vector<MeasuredRun> runs = two_counts_three_repeats();
+  for (MeasuredRun& run : runs) run.record.threads_requested = run.record.threads;
+  runs[3].record.threads_measured = runs[4].record.threads_measured = runs[5].record.threads_measured = false;
+  const Report report = build_report({"./app"}, 8, runs);
+  EXPECT_EQ(report.program_efficiency.count(2), 0u);
+  EXPECT_EQ(report.program_time_lost_s.count(2), 0u);
+  for (const RegionReport& r : report.regions)
+    if (r.kind == "serial") EXPECT_EQ(testing::find(r.problems, "serial_code"), nullptr);
+  EXPECT_TRUE(std::any_of(report.notes.begin(), report.notes.end(), [](const Note& n) {
+    return n.kind == "threads_unknown" && n.text.find("asked for 2 threads") != std::string::npos;
+  }));
+}
+
+// --- serial time off the CPU ---------------------------------------------------------------------
+
+TEST(BuildReport, SerialTimeOffTheCpuIsItsOwnCauseAndNotSerialCode) {
+  // 3 s of serial time at each count, 2.5 s of it blocked (a sleep): serial_blocked 2.5 s,
+  // serial code only the 0.5 s on the CPU, gain 0.25 s at 2 threads.
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 5, 3, {with_location(region_run("a.c:1 f", 2, 1), "a.c", 1, "f")}));
+  runs.push_back(measured(2, 0, 4, 3, {with_location(region_run("a.c:1 f", 1, 1), "a.c", 1, "f")}));
+  for (MeasuredRun& run : runs) {
+    run.analysis->serial_usage_read = true;
+    run.analysis->serial_blocked_s = 2.5;
+  }
+  const Report report = build_report({"./app"}, 8, runs);
+  EXPECT_DOUBLE_EQ(report.serial_blocked_s.at(2), 2.5);
+  const RegionReport& serial = *std::find_if(report.regions.begin(), report.regions.end(),
+                                             [](const RegionReport& r) { return r.kind == "serial"; });
+  const Problem* blocked = testing::find(serial.problems, "serial_blocked");
+  ASSERT_NE(blocked, nullptr);
+  EXPECT_DOUBLE_EQ(blocked->time_s, 2.5);
+  EXPECT_DOUBLE_EQ(blocked->gain_s, 2.5);
+  EXPECT_NE(blocked->hint.find("the program waits 2.5 s outside parallel regions"), std::string::npos) << blocked->hint;
+  EXPECT_EQ(blocked->hint.find("parallelise"), std::string::npos) << blocked->hint;
+  const Problem* code = testing::find(serial.problems, "serial_code");
+  ASSERT_NE(code, nullptr);
+  EXPECT_DOUBLE_EQ(code->time_s, 0.5);
+  EXPECT_DOUBLE_EQ(code->gain_s, 0.25);
+  // Lost 3 − 1.5 = 1.5 s: 0.25 (serial code) + 1.25 (the wait's share) explain all of it.
+  EXPECT_DOUBLE_EQ(serial.time_lost_s.at(2), 1.5);
+  EXPECT_DOUBLE_EQ(serial.unexplained_s.at(2), 0);
+  // Ranked first: the wait costs most.
+  EXPECT_EQ(report.regions.front().kind, "serial");
+}
+
+TEST(BuildReport, TimeInMpiCallsIsPartOfTheProgramsLossNeverUnexplained) {
+  // A process linked with MPI run without a launcher: 0.3 s in MPI calls outside regions at
+  // each count (MPI_Init, MPI_Finalize). Program 1.3 s at 1 thread (region 1 s), 0.8 s at 2
+  // (region 0.5 s): lost 0.8 − 0.65 = 0.15 s, all of it the MPI time's 0.3 − 0.15.
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 1.3, 0, {with_location(region_run("a.c:1 f", 1, 1), "a.c", 1, "f")}));
+  runs.push_back(measured(2, 0, 0.8, 0, {with_location(region_run("a.c:1 f", 0.5, 1), "a.c", 1, "f")}));
+  for (MeasuredRun& run : runs) {
+    run.analysis->mpi = true;
+    run.analysis->mpi_s = 0.3;
+  }
+  const Report report = build_report({"./app"}, 8, runs);
+  EXPECT_DOUBLE_EQ(report.mpi_s.at(2), 0.3);
+  EXPECT_NEAR(report.program_time_lost_s.at(2), 0.15, 1e-12);
+  EXPECT_NEAR(report.program_unexplained_s.at(2), 0, 1e-12);
+}
+
 TEST(BuildReport, ARunWithoutUsableCountersIsSaidOnceInOneNote) {
   const WorkUsage none{};
   std::vector<MeasuredRun> runs;
