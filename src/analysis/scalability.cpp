@@ -548,9 +548,8 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
       hint = "threads reach the barrier at different times: the last tasks ran on some threads while the others "
              "had none ready; split the longest tasks, or give them a `priority` so that they start first";
     else
-      hint = fmt::format("threads get unequal shares of work before the barrier: partition the work by cost rather "
-                         "than by count, or hand it out dynamically ({})",
-                         tasking ? "schedule(dynamic) on a loop" : "schedule(dynamic) on a loop, or tasks");
+      hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
+             "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";
     Problem p{"load_imbalance", threads, imbalance, imbalance, hint,
               {{"barriers", barriers}, {"per_instance_s", imbalance / std::max(1.0, instances)}}};
     if (cpu_known) {
