@@ -11,11 +11,14 @@ def fail(msg):
     print("FAIL:", msg)
     sys.exit(1)
 
-def run(cmd, env=None, check_rc=None):
+def run(cmd, env=None, check_rc=None, timeout=None, **kw):
     e = dict(os.environ)
     e.update(env or {})
     e["NO_COLOR"] = "1"
-    p = subprocess.run(cmd, env=e, capture_output=True, text=True)
+    try:
+        p = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=timeout, **kw)
+    except subprocess.TimeoutExpired:
+        fail(f"{' '.join(cmd)} did not end within {timeout} s (it hangs)")
     if check_rc is not None and p.returncode != check_rc:
         fail(f"{' '.join(cmd)} exited {p.returncode}, expected {check_rc}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
     return p

@@ -4,20 +4,15 @@
 Each scenario is one CTest test: `safety_checks.py SCENARIO --ompscope BIN --programs DIR
 --sources DIR --work DIR`. Each one failed on the ompscope before the change it checks.
 """
-import argparse, json, os, signal, shutil, stat, subprocess, sys, time
+import argparse, os, signal, shutil, stat, subprocess, sys, time
 
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_checks  # noqa: E402
+from e2e_checks import fail  # noqa: E402
 
-def run(cmd, env=None, cwd=None, timeout=120, **kw):
-    e = dict(os.environ)
-    e.update(env or {})
-    e["NO_COLOR"] = "1"
-    try:
-        return subprocess.run(cmd, env=e, cwd=cwd, capture_output=True, text=True, timeout=timeout, **kw)
-    except subprocess.TimeoutExpired:
-        fail(f"{' '.join(cmd)} did not end within {timeout} s (it hangs)")
+def run(cmd, timeout=120, **kw):
+    """e2e_checks.run with a limit: a command that hangs (a reader on a FIFO) fails the scenario."""
+    return e2e_checks.run(cmd, timeout=timeout, **kw)
 
 def expect_refusal(cmd, what, contains=(), **kw):
     """One 'ompscope: ...' line on stderr and exit 2, nothing else."""
@@ -41,12 +36,11 @@ def tree(d):
             out[os.path.relpath(p, d)] = (stat.S_IFMT(s.st_mode), s.st_size, s.st_mtime_ns)
     return out
 
-class Ctx:
+class Ctx(e2e_checks.Ctx):
+    """e2e_checks.Ctx over a work directory emptied first: every scenario starts from nothing."""
     def __init__(self, a):
-        self.bin, self.programs, self.sources, self.work = a.ompscope, a.programs, a.sources, a.work
-        shutil.rmtree(self.work, ignore_errors=True)
-        os.makedirs(self.work)
-    def prog(self, name): return os.path.join(self.programs, name)
+        shutil.rmtree(a.work, ignore_errors=True)
+        super().__init__(a)
     def path(self, *names): return os.path.join(self.work, *names)
 
 def scenario_safety_output_dir(c):
