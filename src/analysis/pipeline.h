@@ -17,11 +17,11 @@ struct LoadedRun {
   std::unique_ptr<Symbolizer> symbols;
 };
 
-// `end`: a clock point taken after the program ended (calibrates a log whose program died
-// before finalize); `start`: one taken at its launch (serial code before the first OpenMP call
-// ran before the tool started: the timeline then starts there). Throws ompscope::Error on a
-// malformed log.
-LoadedRun load_run(const std::filesystem::path& log_dir, const ClockPoint* end = nullptr,
-                   const ClockPoint* start = nullptr);
+// `launch`: the launcher's clock points (run_log.h), which calibrate any process's log.
+// `starts_at_launch`: the log is the program's own process, started by the launcher: its serial
+// code before the first OpenMP call ran before its tool started, so the timeline starts at the
+// launch. Another process (a child, a rank) starts where its tool did. Throws ompscope::Error on
+// a malformed log.
+LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& launch = {}, bool starts_at_launch = false);
 
 }  // namespace ompscope::analysis

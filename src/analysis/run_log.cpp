@@ -182,7 +182,7 @@ ThreadEvents read_thread_events(const fs::path& file) {
   return out;
 }
 
-RunLog read_run_log(const fs::path& directory, const ClockPoint* fallback_end, const ClockPoint* fallback_start) {
+RunLog read_run_log(const fs::path& directory, const LaunchClock& launch) {
   if (!fs::is_directory(directory))
     throw Error(fmt::format("{}: no such log directory", directory.string()));
   RunLog log;
@@ -200,9 +200,9 @@ RunLog read_run_log(const fs::path& directory, const ClockPoint* fallback_end, c
   ClockPoint end = log.meta.clock_end;
   log.origin_ticks = start.ticks;
   // The launcher's points come before the program started and after it ended: the longer span
-  // calibrates better, and a program that ran for less than a millisecond has no other.
-  if (fallback_end && fallback_end->ns > end.ns) end = *fallback_end;
-  if (fallback_start && fallback_start->ns < start.ns && fallback_start->ticks < start.ticks) start = *fallback_start;
+  // calibrates better, and a process that ran for less than a millisecond has no other.
+  if (launch.end && launch.end->ns > end.ns) end = *launch.end;
+  if (launch.start && launch.start->ns < start.ns && launch.start->ticks < start.ticks) start = *launch.start;
   if (log.meta.clock == "monotonic") {
     log.ticks_per_second = 1e9;
   } else if (end.ns > start.ns + 1000000 && end.ticks > start.ticks) {

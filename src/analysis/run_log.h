@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,14 @@ struct ModuleRange {
 struct ClockPoint {
   uint64_t ticks = 0;
   uint64_t ns = 0;  // CLOCK_MONOTONIC
+};
+
+// The clock points the launcher took right before it started the program and right after the
+// program ended. They bracket every process the program started, so either calibrates the TSC of
+// any of them: a process that died before finalize has no end point of its own, and one that ran
+// for less than a millisecond no pair long enough.
+struct LaunchClock {
+  std::optional<ClockPoint> start, end;
 };
 
 struct RunMeta {
@@ -88,9 +97,7 @@ RunMeta read_run_meta(const std::filesystem::path& meta_file);
 // record cut in half, an unknown event kind or time running backwards.
 ThreadEvents read_thread_events(const std::filesystem::path& file);
 
-// Reads a whole log directory. `fallback_end` is a clock point taken by the launcher after the
-// program ended, used to calibrate the clock when the program died before finalize.
-RunLog read_run_log(const std::filesystem::path& directory, const ClockPoint* fallback_end = nullptr,
-                    const ClockPoint* fallback_start = nullptr);
+// Reads a whole log directory; `launch` widens the span the TSC is calibrated over.
+RunLog read_run_log(const std::filesystem::path& directory, const LaunchClock& launch = {});
 
 }  // namespace ompscope::analysis

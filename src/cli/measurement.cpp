@@ -308,7 +308,10 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   rec.signal = result.outcome.signal;
   rec.status = result.outcome.describe();
   rec.log = fs::relative(result.log_dir, out_dir).string();
-  const analysis::ClockPoint end = result.outcome.end_point;
+  // Ranks may run on other nodes, whose clocks the launcher's start point does not share; the
+  // end point only replaces a rank's own when the rank died before finalize.
+  const analysis::LaunchClock clock{result.outcome.start_point, result.outcome.end_point};
+  const analysis::LaunchClock rank_clock{std::nullopt, result.outcome.end_point};
 
   if (!has_process_logs(process_dir) && has_rank_directories(process_dir)) {
     // The program was a launcher (mpirun, srun): each rank left its own logs, one per process;
@@ -324,7 +327,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
       run.record = rec;
       run.record.log = fs::relative(logs.front().dir, out_dir).string();
       int local_rank = -1;
-      run.analysis = analyse_log(logs.front().dir, &end, run.record, nullptr, &local_rank);
+      run.analysis = analyse_log(logs.front().dir, rank_clock, run.record, false, &local_rank);
       result.ranks_per_node = std::max(result.ranks_per_node, local_rank + 1);
       result.ranks.push_back(std::move(run));
     }
@@ -350,9 +353,10 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   rec.log = fs::relative(result.log_dir, out_dir).string();
   // A rank's time is its tool's own span, however it was launched (docs/mpi.md): the launcher's
   // start point would add the start of the job (MPI_Init's connection set-up) to one form only.
-  const bool from_launch = logs.front().own && !own_rank().ranked() && !target.launcher;
+  const bool this_node = !own_rank().ranked() && !target.launcher;  // every process shares our clocks
+  const bool from_launch = logs.front().own && this_node;
   try {
-    result.run.analysis = analyse_log(result.log_dir, &end, rec, from_launch ? &result.outcome.start_point : nullptr);
+    result.run.analysis = analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, from_launch);
   } catch (const Error& e) {
     if (!result.outcome.signal) throw;
     // Killed (SIGKILL) before its first lines or chunk reached the disk: not a corrupt log.
@@ -374,7 +378,9 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
     other.run.record.status = "ok";
     other.run.record.log = fs::relative(logs[i].dir, out_dir).string();
     try {
-      other.run.analysis = analyse_log(logs[i].dir, &end, other.run.record);
+      // The launcher's points bracket this process too: a child that ran for less than a
+      // millisecond and ended just before the program did has no other span to calibrate over.
+      other.run.analysis = analyse_log(logs[i].dir, this_node ? clock : rank_clock, other.run.record);
     } catch (const Error& e) {
       other.run.record.observed = false;
       other.run.record.status = fmt::format("not read: {}", e.what());
@@ -436,9 +442,9 @@ analysis::Report process_report(const std::vector<std::string>& command, int cor
   return merged;
 }
 
-analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::ClockPoint* end, analysis::RunRecord& rec,
-                                  const analysis::ClockPoint* start, int* local_rank) {
-  const analysis::LoadedRun run = analysis::load_run(log_dir, end, start);
+analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::LaunchClock& launch, analysis::RunRecord& rec,
+                                  bool starts_at_launch, int* local_rank) {
+  const analysis::LoadedRun run = analysis::load_run(log_dir, launch, starts_at_launch);
   if (local_rank) *local_rank = run.log.meta.local_rank;
   const analysis::Timeline& timeline = run.timeline;
   rec.observed = true;

@@ -118,8 +118,9 @@ analysis::Report process_report(const std::vector<std::string>& command, int cor
 
 // Reads and analyses one log directory, filling the record's observation fields. Throws
 // ompscope::Error on a corrupt or truncated log.
-analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const analysis::ClockPoint* end,
-                                  analysis::RunRecord& record, const analysis::ClockPoint* start = nullptr,
+// `launch` and `starts_at_launch` as analysis::load_run takes them.
+analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const analysis::LaunchClock& launch,
+                                  analysis::RunRecord& record, bool starts_at_launch = false,
                                   int* local_rank = nullptr);
 
 // For a program swapped onto LLVM libomp (--runtime llvm): runs it once more, bare, on its own

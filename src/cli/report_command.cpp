@@ -23,7 +23,7 @@ report::Report analyse_raw_log(const std::string& dir) {
   analysis::MeasuredRun run;
   run.record.status = "ok";
   run.record.log = dir;
-  run.analysis = analyse_log(dir, nullptr, run.record);
+  run.analysis = analyse_log(dir, {}, run.record);
   return analysis::build_report({}, core_count(), {run}, bench_costs_of({run}));
 }
 
@@ -59,7 +59,7 @@ report::Report analyse_runs(const fs::path& dir) {
       run.record.status = "ok";
       run.record.log = fs::relative(logs[k].dir, dir).string();
       try {
-        run.analysis = analyse_log(logs[k].dir, nullptr, run.record);
+        run.analysis = analyse_log(logs[k].dir, {}, run.record);
       } catch (const Error& e) {
         if (k == 0) throw;
         continue;

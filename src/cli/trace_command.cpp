@@ -85,12 +85,12 @@ output::Otf2Result write_archive_into(const fs::path& directory, Write write) {
 // One OTF2 archive of a job's ranks (docs/mpi.md, "Traces of a job") from their logs (by rank),
 // written beside `directory` and renamed into it, so a rank's ompscope never sees half of one.
 void write_job_trace(const fs::path& directory, const std::vector<std::pair<int, fs::path>>& rank_logs,
-                     const analysis::ClockPoint* end, const std::string& description) {
+                     const analysis::LaunchClock& launch, const std::string& description) {
   std::vector<analysis::LoadedRun> runs;
   std::vector<analysis::TraceModel> models;
   bool realtime = true;
   for (const auto& [rank, log] : rank_logs) {
-    runs.push_back(analysis::load_run(log, end));
+    runs.push_back(analysis::load_run(log, launch));
     models.push_back(trace_model_of(runs.back()));
     realtime = realtime && runs.back().log.meta.realtime_known;
   }
@@ -122,7 +122,7 @@ bool write_job_trace_when_complete(const fs::path& dir, int size, const std::str
     logs.emplace_back(rank, processes.front().dir);
   }
   const bool complete = static_cast<int>(logs.size()) == size;
-  if (complete) write_job_trace(dir / "trace", logs, nullptr, description);
+  if (complete) write_job_trace(dir / "trace", logs, {}, description);
   if (lock >= 0) close(lock);
   return complete;
 }
@@ -166,8 +166,7 @@ Command add_trace_command(CLI::App& parent) {
               // `trace -- mpirun -np N ./app`: the ranks in one OTF2 archive (docs/mpi.md).
               std::vector<std::pair<int, fs::path>> logs;
               for (const analysis::MeasuredRun& rank : result.ranks) logs.emplace_back(rank.record.rank, out / rank.record.log);
-              const analysis::ClockPoint end = result.outcome.end_point;
-              if (formats.otf2) write_job_trace(otf2_dir, logs, &end, description);
+              if (formats.otf2) write_job_trace(otf2_dir, logs, {std::nullopt, result.outcome.end_point}, description);
               if (formats.perfetto)
                 fmt::print(stderr, "ompscope: no Perfetto trace of a job of {} ranks: the OTF2 archive has them all\n",
                            logs.size());
@@ -184,8 +183,8 @@ Command add_trace_command(CLI::App& parent) {
             }
 
             auto t0 = std::chrono::steady_clock::now();
-            const analysis::ClockPoint end = result.outcome.end_point;
-            const analysis::LoadedRun run = analysis::load_run(result.log_dir, &end);
+            const analysis::LoadedRun run =
+                analysis::load_run(result.log_dir, {result.outcome.start_point, result.outcome.end_point});
             const analysis::RunLog& log = run.log;
             const analysis::Timeline& timeline = run.timeline;
             const analysis::TraceModel model = trace_model_of(run);

@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "common/event_record.h"
+#include "analysis/pipeline.h"
 
 namespace ompscope::analysis {
 namespace {
@@ -310,7 +311,7 @@ TEST_F(RunLogFiles, TscLogOfACrashedProgramNeedsTheLaunchersClockPoint) {
   write_events("thread-0000.evt", header(0), {ev(1000, EventKind::ThreadBegin), ev(1001000, EventKind::SyncBegin)});
   EXPECT_ERROR_NAMING(read_run_log(dir_), dir_.string(), "calibrated");
   const ClockPoint after{6000001000, 3000000000};  // 6e9 ticks over 2 s
-  const RunLog log = read_run_log(dir_, &after);
+  const RunLog log = read_run_log(dir_, {std::nullopt, after});
   EXPECT_DOUBLE_EQ(log.ticks_per_second, 3e9);
   EXPECT_FALSE(log.meta.finalized);
   EXPECT_EQ(log.last_ticks(), 1001000u);  // no finalize point: the last event
@@ -324,12 +325,29 @@ TEST_F(RunLogFiles, TscLogOfAProgramShorterThanAMillisecondIsCalibratedFromTheLa
              "ompscope-log 1\nclock tsc\nclock_start 3000000 1001000000\nclock_end 4500000 1001500000\nfinalized\n");
   write_events("thread-0000.evt", header(0), {ev(3000000, EventKind::ThreadBegin), ev(4500000, EventKind::SyncBegin)});
   const ClockPoint after{4500000, 1001500000};
-  EXPECT_ERROR_NAMING(read_run_log(dir_, &after), dir_.string(), "calibrated");
+  EXPECT_ERROR_NAMING(read_run_log(dir_, {std::nullopt, after}), dir_.string(), "calibrated");
   const ClockPoint before{0, 1000000000};
   const ClockPoint later{6000000, 1002000000};
-  const RunLog log = read_run_log(dir_, &later, &before);
+  const RunLog log = read_run_log(dir_, {before, later});
   EXPECT_DOUBLE_EQ(log.ticks_per_second, 3e9);
   EXPECT_EQ(log.origin_ticks, 3000000u);
+}
+
+TEST_F(RunLogFiles, ALaterProcessCalibratesOnTheLaunchersPointsButStartsWhereItsToolDid) {
+  // A script's second program (e2e_processes, "script"): it started 40 ms after the launch, ran
+  // 0.5 ms and ended 0.2 ms before the launcher's end point, so neither its own pair nor its
+  // start with the launcher's end spans a millisecond. Before, it was "not read" (the TSC cannot
+  // be calibrated) and its regions vanished from the report, one run in ten.
+  write_text("meta.txt",
+             "ompscope-log 1\nclock tsc\nclock_start 120000000 1040000000\nclock_end 121500000 1040500000\nfinalized\n");
+  write_events("thread-0000.evt", header(0), {ev(120000000, EventKind::ThreadBegin), ev(121500000, EventKind::ThreadEnd)});
+  const LaunchClock launch{ClockPoint{0, 1000000000}, ClockPoint{122100000, 1040700000}};
+  EXPECT_ERROR_NAMING(read_run_log(dir_, {std::nullopt, launch.end}), dir_.string(), "calibrated");
+  const LoadedRun child = load_run(dir_, launch);
+  EXPECT_DOUBLE_EQ(child.log.ticks_per_second, 3e9);
+  EXPECT_DOUBLE_EQ(child.timeline.start, 0.0);  // its own start, not 40 ms before it
+  const LoadedRun own = load_run(dir_, launch, true);
+  EXPECT_NEAR(own.timeline.start, -0.04, 1e-9);  // the program's own process starts at the launch
 }
 
 TEST_F(RunLogFiles, CorruptThreadFileFailsTheWholeLog) {
