@@ -28,6 +28,23 @@ bool make_directory(const char* path) {
   return false;
 }
 
+// Creates directory[0..n) + name + pid afresh, or name + pid.1, .2, ... when it exists (an
+// exec'd image keeps its pid; a log left by an earlier run): never one that exists, so every
+// file the process then creates in it is new (O_EXCL) and none can be a planted link.
+bool make_own_directory(char* directory, size_t size, size_t n, const char* name, int pid) {
+  for (int image = 0;; ++image) {
+    const int m = image == 0 ? snprintf(directory + n, size - n, "%s%d", name, pid)
+                             : snprintf(directory + n, size - n, "%s%d.%d", name, pid, image);
+    if (m <= 0 || static_cast<size_t>(m) >= size - n) return false;
+    if (mkdir(directory, 0755) == 0) return true;
+    if (errno != EEXIST || image >= 1000) {
+      fprintf(stderr, "ompscope: cannot create log directory %s: %s; program runs unobserved\n", directory,
+              strerror(errno));
+      return false;
+    }
+  }
+}
+
 int write_module(dl_phdr_info* info, size_t, void*) {
   char exe[4096];
   const char* path = info->dlpi_name;
@@ -54,7 +71,8 @@ bool open_run_meta(const char* directory) {
   char path[4096];
   int n = snprintf(path, sizeof path, "%s/%s", directory, kMetaFileName);
   if (n <= 0 || static_cast<size_t>(n) >= sizeof path) return false;
-  g_meta_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  // In a directory this process just made (make_own_directory): a file there already is not ours.
+  g_meta_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0644);
   return g_meta_fd >= 0;
 }
 
@@ -103,8 +121,7 @@ bool open_log_directory(char* directory, size_t size) {
   const char* dir = getenv("OMPSCOPE_LOG_DIR");
   const int pid = static_cast<int>(getpid());
   if (!(dir && dir[0])) {
-    const int n = snprintf(directory, size, "ompscope-log-%d", pid);
-    if (n <= 0 || static_cast<size_t>(n) >= size || !make_directory(directory)) return false;
+    if (!make_own_directory(directory, size, 0, "ompscope-log-", pid)) return false;
   } else {
     // Every process that loads a tool library shares OMPSCOPE_LOG_DIR (its children inherit it):
     // each writes pid-PID in it (a rank's under rank-R, docs/mpi.md), so none truncates another's
@@ -118,17 +135,7 @@ bool open_log_directory(char* directory, size_t size) {
       if (m <= 0 || static_cast<size_t>(m) >= size - static_cast<size_t>(n) || !make_directory(directory)) return false;
       n += m;
     }
-    for (int image = 0;; ++image) {
-      const int m = image == 0 ? snprintf(directory + n, size - static_cast<size_t>(n), "/pid-%d", pid)
-                               : snprintf(directory + n, size - static_cast<size_t>(n), "/pid-%d.%d", pid, image);
-      if (m <= 0 || static_cast<size_t>(m) >= size - static_cast<size_t>(n)) return false;
-      if (mkdir(directory, 0755) == 0) break;
-      if (errno != EEXIST || image >= 1000) {
-        fprintf(stderr, "ompscope: cannot create log directory %s: %s; program runs unobserved\n", directory,
-                strerror(errno));
-        return false;
-      }
-    }
+    if (!make_own_directory(directory, size, static_cast<size_t>(n), "/pid-", pid)) return false;
   }
   if (!open_run_meta(directory)) {
     fprintf(stderr, "ompscope: cannot write to log directory %s: %s; program runs unobserved\n", directory,

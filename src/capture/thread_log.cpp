@@ -50,11 +50,12 @@ bool open_files(LogFile& file, uint32_t thread_index, const LogConfig& config) {
   int n = snprintf(path, sizeof path, "%s/%s%04u%s", config.directory, kThreadFilePrefix,
                    thread_index, kThreadFileSuffix);
   if (n <= 0 || static_cast<size_t>(n) >= sizeof path) return false;
-  file.tail_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // New in the process's own fresh directory (run_meta.cpp): never through a link, never another's.
+  file.tail_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (file.tail_fd < 0) return false;
   // Full chunks bypass the page cache: on a VM, first-touch page-cache pages cost microseconds
   // each, more than the events they hold. tmpfs and some filesystems refuse O_DIRECT.
-  file.direct_fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+  file.direct_fd = open(path, O_WRONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
   return true;
 }
 
