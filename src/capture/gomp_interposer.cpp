@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "capture/adaptive_sampling.h"
+#include "capture/recorder.h"
 #include "capture/dependence_records.h"
 #include "capture/fatal_signal_flush.h"
 #include "capture/lock_records.h"
@@ -78,21 +79,12 @@ constexpr const char* kParallelLoopChunked[] = {
 constexpr const char* kParallelLoopRuntime[] = {"GOMP_parallel_loop_runtime", "GOMP_parallel_loop_nonmonotonic_runtime",
                                                 "GOMP_parallel_loop_maybe_nonmonotonic_runtime"};
 
-// Plain static storage, as in the OMPT tool: the destructor's finalize may run after others'.
-LogConfig g_config;
-ClockSource g_clock = ClockSource::Monotonic;
-char g_directory[4096];
+// The session and each thread's recording state are the recorder's (recorder.h), as the OMPT
+// tool's are; g_active: this process is recorded (libgomp's, not a libomp one's, and not disabled).
 bool g_active = false;
 // The next tool library's MPI recording entry points (libompscope.so's, when it is preloaded too).
 uint64_t (*g_next_mpi_enter)() = nullptr;
 void (*g_next_mpi_leave)(uint64_t, unsigned) = nullptr;
-SamplingPolicy g_sampling;
-thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
-thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
-thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
-thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
-thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
-thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
 thread_local bool t_usage __attribute__((tls_model("initial-exec")));  // the part this thread runs reads it
 
 // What OMPT would give the callbacks: the thread's innermost parallel region and running task.
@@ -106,14 +98,6 @@ struct ThreadState {
 };
 thread_local ThreadState t_state __attribute__((tls_model("initial-exec")));
 
-inline bool dark() { return t_light_depth || t_tasks.running_light; }
-
-void write_light_batch() {
-  Event batch{0, t_tasks.batch_first, t_tasks.batch_nested, 0, t_tasks.batch_tasks, 0, EventKind::LightTasks, 0};
-  t_tasks.batch_tasks = 0;
-  t_tasks.batch_nested = 0;
-  append_event(t_log, g_config, g_clock, batch);
-}
 
 // libgomp has no thread-end event: a key's destructor runs when a thread exits (the threads of
 // a nested team do when it ends), while its TLS is still there.
@@ -132,8 +116,7 @@ inline void emit(EventKind kind, uint64_t codeptr, uint32_t id, uint32_t id2 = 0
                  uint16_t arg2 = 0, uint8_t detail = 0) {
   if (dark()) return;
   if (!t_state.begun) [[unlikely]] begin_thread(false);
-  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
-  append_event(t_log, g_config, g_clock, Event{0, codeptr, id, id2, arg, arg2, kind, detail});
+  record(Event{0, codeptr, id, id2, arg, arg2, kind, detail});
 }
 
 // Out of line: the lock wrappers' path for an unrecorded operation then saves no registers.
@@ -145,12 +128,6 @@ inline void emit(EventKind kind, uint64_t codeptr, uint32_t id, uint32_t id2 = 0
                      reinterpret_cast<uint64_t>(wait_id), codeptr, arg, arg2);
 }
 
-// The LockOps records of what is counted but unrecorded, where a region's part begins or ends
-// (the OMPT tool writes them at the same points).
-inline void flush_lock_counts() {
-  if (!t_light_depth && has_unrecorded_lock_ops(t_locks)) [[unlikely]]
-    write_unrecorded_lock_ops(t_locks, t_log, g_config, g_clock);
-}
 
 // A light region instance leaves nothing from inside it (adaptive_sampling.h), but omp_set_lock
 // counts its operations without asking (set_lock_counted): when the outermost light instance
@@ -207,6 +184,7 @@ struct Region {
 void end_thread(void*) {
   flush_lock_counts();
   if (t_state.join_pending) close_pending_join();
+  close_thread_counters();
   close_thread_log(t_log, g_config);  // no ThreadEnd record: no analysis reads one
 }
 
@@ -231,14 +209,14 @@ void region_body(void* arg) {
   emit(EventKind::ImplicitTaskBegin, 0, r->id, task, team, clamp16(index), ompt_task_implicit);
   const bool saved_usage = t_usage;
   t_usage = r->usage && !dark();
-  if (t_usage) append_thread_usage(t_log, g_config, g_clock, 0);
+  if (t_usage) record_usage(0);
   const uint64_t saved_body = t_body;
   t_body = r->codeptr;
   call_body(r->fn, r->data);
   t_body = saved_body;
   flush_lock_counts();
   emit(EventKind::SyncBegin, r->codeptr, r->id, task, 0, 0, ompt_sync_region_barrier_implicit_parallel);
-  if (t_usage) append_thread_usage(t_log, g_config, g_clock, 1);  // inside the visit: its cost is waiting
+  if (t_usage) record_usage(1);  // inside the visit: its cost is waiting
   t_usage = saved_usage;
   t_state.parallel = saved_parallel;
   t_state.task = saved_task;
@@ -429,24 +407,14 @@ int find_runtime(dl_phdr_info* info, size_t, void* out) {
   return 0;
 }
 
-void write_clock_point(const char* key) {
-  meta_line("%s %llu %llu", key, static_cast<unsigned long long>(read_ticks(g_clock)),
-            static_cast<unsigned long long>(monotonic_ns()));
-}
-
-// CLOCK_REALTIME beside CLOCK_MONOTONIC: the ranks of a job on different nodes share the one
-// (docs/mpi.md, "Traces of a job").
-void write_realtime_point() {
-  meta_line("clock_realtime %llu %llu", static_cast<unsigned long long>(ompscope::realtime_ns()),
-            static_cast<unsigned long long>(monotonic_ns()));
-}
-
-size_t chunk_bytes_from_env() {
-  const char* kb = getenv("OMPSCOPE_CHUNK_KB");
-  long page = sysconf(_SC_PAGESIZE);
-  size_t bytes = kb ? static_cast<size_t>(strtoul(kb, nullptr, 10)) * 1024u : LogConfig{}.chunk_bytes;
-  if (bytes < static_cast<size_t>(page)) bytes = static_cast<size_t>(page);
-  return bytes / static_cast<size_t>(page) * static_cast<size_t>(page);
+void write_runtime_lines() {
+  const char* release = libgomp_release();
+  if (release) meta_line("runtime GNU libgomp %s (interposed)", release);
+  else meta_line("runtime GNU libgomp (interposed)");
+  const char* runtime_path = nullptr;
+  dl_iterate_phdr(find_runtime, &runtime_path);
+  meta_line("runtime_library %s", runtime_path ? runtime_path : "unknown");
+  meta_line("capture gomp");
 }
 
 __attribute__((constructor)) void start_capture() {
@@ -458,40 +426,9 @@ __attribute__((constructor)) void start_capture() {
   // clang-built program's or one run with --runtime llvm, is observed through OMPT by
   // libompscope.so; here the interposer only forwards.
   if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call")) return;
-  const char* disable = getenv("OMPSCOPE_DISABLE");
-  if (disable && disable[0] && disable[0] != '0') return;
-  if (!open_log_directory(g_directory, sizeof g_directory)) return;
-  g_config.directory = g_directory;
-  g_config.chunk_bytes = chunk_bytes_from_env();
-  g_clock = tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic;
-  meta_line("ompscope-log %u", kLogVersion);
-  write_process_meta();
-  write_rank_meta();
-  const char* release = libgomp_release();
-  if (release) meta_line("runtime GNU libgomp %s (interposed)", release);
-  else meta_line("runtime GNU libgomp (interposed)");
-  const char* runtime_path = nullptr;
-  dl_iterate_phdr(find_runtime, &runtime_path);
-  meta_line("runtime_library %s", runtime_path ? runtime_path : "unknown");
-  meta_line("capture gomp");
-  meta_line("clock %s", clock_source_name(g_clock));
-  write_clock_point("clock_start");
-  write_realtime_point();
-  meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
-  meta_line("atomic_floor %llu %u", static_cast<unsigned long long>(calibrate_atomic_floor(g_clock)), kAtomicFloorOps);
-  meta_line("chunk_bytes %zu", g_config.chunk_bytes);
-  const char* sampling = getenv("OMPSCOPE_SAMPLING");
-  g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
-  if (g_sampling.enabled)
-    meta_line("sampling regions %u %u locks %u %u tasks %u %u %u lock_max %u", g_sampling.full_instances,
-              g_sampling.region_every, g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks,
-              g_sampling.task_every, g_sampling.max_task_every, g_sampling.max_lock_every);
-  else
-    meta_line("sampling off");
-  write_module_map();
+  if (!open_session(write_runtime_lines)) return;
   pthread_key_create(&g_thread_exit_key, end_thread);
-  install_fatal_signal_flush([] { meta_line_from_signal("clock_end", read_ticks(g_clock), monotonic_ns()); });
-  pthread_atfork(nullptr, nullptr, disown_logs_after_fork);
+  arm_session();
   g_active = true;
   // The initial thread and its initial task, as OMPT announces them.
   begin_thread(true);
@@ -505,17 +442,7 @@ __attribute__((constructor)) void start_capture() {
 __attribute__((destructor)) void finish_capture() {
   if (!g_active) return;
   g_active = false;
-  record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
-  write_clock_point("clock_end");
-  if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
-  flush_lock_counts();
-  close_thread_log(t_log, g_config);
-  flush_all_logs();
-  write_module_map();
-  meta_line("threads %u", threads_seen());
-  meta_line("dropped %llu", static_cast<unsigned long long>(total_dropped_events()));
-  meta_line("finalized 1");
-  close_run_meta();
+  close_session();
 }
 
 // Lock operations, sampled per thread as the OMPT tool samples them.
@@ -585,11 +512,11 @@ inline bool reads_usage_at(ompt_sync_region_t kind) {
 inline void sync_begin(ompt_sync_region_t kind, uint64_t codeptr) {
   if (!g_active) return;
   emit(EventKind::SyncBegin, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
-  if (reads_usage_at(kind)) append_thread_usage(t_log, g_config, g_clock, 1);
+  if (reads_usage_at(kind)) record_usage(1);
 }
 inline void sync_end(ompt_sync_region_t kind, uint64_t codeptr) {
   if (!g_active) return;
-  if (reads_usage_at(kind)) append_thread_usage(t_log, g_config, g_clock, 0);
+  if (reads_usage_at(kind)) record_usage(0);
   emit(EventKind::SyncEnd, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
 }
 inline void loop_end(uint64_t codeptr) {

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "capture/adaptive_sampling.h"
+#include "capture/recorder.h"
 #include "capture/dependence_records.h"
 #include "capture/fatal_signal_flush.h"
 #include "capture/hw_counters.h"
@@ -29,17 +30,8 @@
 namespace ompscope::capture {
 namespace {
 
-// Plain static storage: finalize runs after this library's static destructors (docs/runtime-quirks.md Q3).
-LogConfig g_config;
-ClockSource g_clock = ClockSource::Monotonic;
-char g_directory[4096];
-thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
-SamplingPolicy g_sampling;
-thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
-// Depth of light (sampled-out) region instances this thread is inside: nothing is recorded there.
-thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
-thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
-thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
+// The session and each thread's recording state are the recorder's (recorder.h).
+
 // Marks a light region instance in its parallel and implicit-task data, and a light task in its
 // task data (ids stay 32-bit).
 constexpr uint64_t kLightBit = uint64_t{1} << 32;
@@ -55,65 +47,9 @@ inline bool is_light_task(const ompt_data_t* data) {
   return data && (data->value & (kLightBit | kImplicitBit)) == kLightBit;
 }
 
-// Inside a light region instance or a light task nothing but lock operations is recorded.
-inline bool dark() { return t_light_depth || t_tasks.running_light; }
-
-// The light tasks this thread ran since its last record: one record, before the next one.
-void write_light_batch() {
-  Event batch{0, t_tasks.batch_first, t_tasks.batch_nested, 0, t_tasks.batch_tasks, 0, EventKind::LightTasks, 0};
-  t_tasks.batch_tasks = 0;
-  t_tasks.batch_nested = 0;
-  append_event(t_log, g_config, g_clock, batch);
-}
-
 inline void emit(EventKind kind, const void* codeptr, uint32_t id, uint32_t id2 = 0,
                  uint32_t arg = 0, uint16_t arg2 = 0, uint8_t detail = 0) {
-  if (dark()) return;
-  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
-  append_event(t_log, g_config, g_clock, Event{0, reinterpret_cast<uint64_t>(codeptr), id, id2, arg, arg2, kind, detail});
-}
-
-// The thread's hardware counters (docs/lost-time.md, "Hardware counters"): a group opened on the
-// thread at its first reading, read beside the kernel's accounting. Where a thread's group does
-// not open (no PMU, as on a VM; perf_event_paranoid), meta.txt says why once and no thread tries
-// again: the readings then cost one load and a branch.
-std::atomic<bool> g_counters_unusable{false};
-std::atomic<bool> g_counters_said{false};
-thread_local CounterGroup t_counters __attribute__((tls_model("initial-exec")));
-thread_local bool t_counters_tried __attribute__((tls_model("initial-exec")));
-
-[[gnu::noinline]] void open_thread_counters() {
-  t_counters_tried = true;
-  if (const int error = open_counter_group(kHardwareCounters, 3, &t_counters)) {
-    if (!g_counters_unusable.exchange(true)) meta_line("hw_counters none %s", counter_failure_text(error));
-  } else if (!g_counters_said.exchange(true)) {
-    meta_line("hw_counters cycles instructions llc_misses");
-  }
-}
-
-inline void record_counters(uint8_t edge) {
-  if (g_counters_unusable.load(std::memory_order_relaxed)) return;
-  if (!t_counters_tried) [[unlikely]] {
-    open_thread_counters();
-    if (!t_counters.open()) return;
-  }
-  uint64_t v[3];
-  if (!read_counter_group(t_counters, v)) return;
-  append_event(t_log, g_config, g_clock,
-               Event{0, v[0], static_cast<uint32_t>(v[1]), static_cast<uint32_t>(v[1] >> 32),
-                     static_cast<uint32_t>(v[2]), 0, EventKind::HwCounters, edge});
-}
-
-// A forked child's thread is not the thread its parent's group counts.
-void forget_counters_after_fork() {
-  close_counter_group(&t_counters);
-  t_counters_tried = false;
-}
-
-// The thread's kernel accounting at an edge of a stretch of work (capture/thread_usage.h), then
-// its hardware counters.
-[[gnu::noinline]] void record_usage(uint8_t edge) {
-  if (append_thread_usage(t_log, g_config, g_clock, edge)) record_counters(edge);
+  record(Event{0, reinterpret_cast<uint64_t>(codeptr), id, id2, arg, arg2, kind, detail});
 }
 
 // Region instances whose threads read the kernel's accounting: each master's first 100 recorded
@@ -122,7 +58,6 @@ void forget_counters_after_fork() {
 // changed what they measure: with every many_regions instance read, thread 1 waited 50% of the
 // region against 79% in a run that read a few).
 constexpr uint64_t kUsageBit = uint64_t{1} << 35;
-thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
 inline bool usage_instance() { return capture::usage_instance(t_usage_instances); }
 inline bool reads_usage(const ompt_data_t* parallel) { return parallel && (parallel->value & kUsageBit); }
 // Whether the implicit task this thread began last reads it: its end may come without the region.
@@ -141,11 +76,6 @@ inline bool is_barrier(ompt_sync_region_t kind) {
                      reinterpret_cast<uint64_t>(codeptr), hint, impl);
 }
 
-// The LockOps records of what is counted but unrecorded, where a region's part begins or ends.
-inline void flush_lock_counts() {
-  if (!t_light_depth && has_unrecorded_lock_ops(t_locks)) [[unlikely]]
-    write_unrecorded_lock_ops(t_locks, t_log, g_config, g_clock);
-}
 
 // Text range of the OpenMP runtime: a callsite inside it (a nested fork reports one) is
 // replaced by the return address into user code, read from the runtime's entry frame.
@@ -171,7 +101,7 @@ void on_thread_end(ompt_data_t*) {
   // libomp ends the initial thread before it calls finalize: the run's end is read here then.
   record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   flush_lock_counts();
-  close_counter_group(&t_counters);
+  close_thread_counters();
   close_thread_log(t_log, g_config);
 }
 
@@ -435,17 +365,7 @@ const CallbackEntry kCallbacks[] = {
 };
 #undef OMPSCOPE_CB
 
-void write_clock_point(const char* key) {
-  meta_line("%s %llu %llu", key, static_cast<unsigned long long>(read_ticks(g_clock)),
-            static_cast<unsigned long long>(monotonic_ns()));
-}
 
-// CLOCK_REALTIME beside CLOCK_MONOTONIC: the ranks of a job on different nodes share the one
-// (docs/mpi.md, "Traces of a job").
-void write_realtime_point() {
-  meta_line("clock_realtime %llu %llu", static_cast<unsigned long long>(ompscope::realtime_ns()),
-            static_cast<unsigned long long>(monotonic_ns()));
-}
 
 int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
@@ -457,46 +377,26 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
     // The result says whether the runtime will ever call it.
     meta_line("callback %s %d", cb.name, static_cast<int>(set_callback(cb.event, cb.function)));
   }
-  write_module_map();
   module_text_range(reinterpret_cast<const void*>(lookup), &g_runtime_lo, &g_runtime_hi);
   meta_line("runtime_text %lx %lx", static_cast<unsigned long>(g_runtime_lo), static_cast<unsigned long>(g_runtime_hi));
-  install_fatal_signal_flush(
-      [] { meta_line_from_signal("clock_end", read_ticks(g_clock), monotonic_ns()); });
-  pthread_atfork(nullptr, nullptr, [] {
-    disown_logs_after_fork();
-    forget_counters_after_fork();
-  });
+  arm_session();
   meta_line("initialized 1");
   return 1;
 }
 
-void finalize(ompt_data_t*) {
-  record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
-  write_clock_point("clock_end");
-  if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
-  flush_lock_counts();
-  close_thread_log(t_log, g_config);
-  flush_all_logs();  // workers' logs: their thread-end callbacks may come later or never
-  write_module_map();
-  meta_line("threads %u", threads_seen());
-  meta_line("dropped %llu", static_cast<unsigned long long>(total_dropped_events()));
-  meta_line("finalized 1");
-  close_run_meta();
-}
+void finalize(ompt_data_t*) { close_session(); }
 
 ompt_start_tool_result_t g_start_result = {&initialize, &finalize, {0}};
 
 // exit() from a worker thread, or while a region runs, may end the process without finalize.
-__attribute__((destructor)) void flush_at_exit() {
-  if (g_config.directory) flush_all_logs();
-}
+__attribute__((destructor)) void flush_at_exit() { flush_session_at_exit(); }
 
-size_t chunk_bytes_from_env() {
-  const char* kb = getenv("OMPSCOPE_CHUNK_KB");
-  long page = sysconf(_SC_PAGESIZE);
-  size_t bytes = kb ? static_cast<size_t>(strtoul(kb, nullptr, 10)) * 1024u : LogConfig{}.chunk_bytes;
-  if (bytes < static_cast<size_t>(page)) bytes = static_cast<size_t>(page);
-  return bytes / static_cast<size_t>(page) * static_cast<size_t>(page);
+// What ompt_start_tool was told, for meta.txt's runtime lines.
+unsigned g_omp_version = 0;
+const char* g_runtime_version = nullptr;
+void write_runtime_lines() {
+  meta_line("omp_version %u", g_omp_version);
+  meta_line("runtime %s", g_runtime_version ? g_runtime_version : "unknown");
 }
 
 }  // namespace
@@ -507,45 +407,18 @@ using namespace ompscope::capture;
 // The recording entry points of libompscope_mpi.so (docs/mpi.md): the MPI call's entry time, or
 // 0 while the tool is not recording; the call's record, in this thread's log, when it returns.
 extern "C" __attribute__((visibility("default"))) uint64_t ompscope_mpi_enter() {
-  return g_config.directory ? ompscope::read_ticks(g_clock) : 0;
+  return recording() ? ompscope::read_ticks(g_clock) : 0;
 }
 
 extern "C" __attribute__((visibility("default"))) void ompscope_mpi_leave(uint64_t entered, unsigned call) {
-  if (entered == 0 || dark()) return;  // nothing is recorded inside sampled-out instances
-  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
-  append_event(t_log, g_config, g_clock,
-               ompscope::Event{0, entered, 0, 0, 0, 0, ompscope::EventKind::MpiCall, static_cast<uint8_t>(call)});
+  if (entered == 0) return;  // nothing is recorded inside sampled-out instances (record)
+  record(ompscope::Event{0, entered, 0, 0, 0, 0, ompscope::EventKind::MpiCall, static_cast<uint8_t>(call)});
 }
 
 extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
     unsigned int omp_version, const char* runtime_version) {
-  const char* disable = getenv("OMPSCOPE_DISABLE");
-  if (disable && disable[0] && disable[0] != '0') return nullptr;  // lets another tool load
-
-  if (!open_log_directory(g_directory, sizeof g_directory)) return nullptr;
-  g_config.directory = g_directory;
-  g_config.chunk_bytes = chunk_bytes_from_env();
-  g_clock = ompscope::tsc_is_invariant() ? ompscope::ClockSource::Tsc
-                                          : ompscope::ClockSource::Monotonic;
-  meta_line("ompscope-log %u", ompscope::kLogVersion);
-  write_process_meta();
-  write_rank_meta();
-  meta_line("omp_version %u", omp_version);
-  meta_line("runtime %s", runtime_version ? runtime_version : "unknown");
-  meta_line("clock %s", ompscope::clock_source_name(g_clock));
-  write_clock_point("clock_start");
-  write_realtime_point();
-  meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
-  meta_line("atomic_floor %llu %u", static_cast<unsigned long long>(calibrate_atomic_floor(g_clock)), kAtomicFloorOps);
-  meta_line("chunk_bytes %zu", g_config.chunk_bytes);
-  const char* sampling = getenv("OMPSCOPE_SAMPLING");
-  g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
-  if (g_sampling.enabled) {
-    meta_line("sampling regions %u %u locks %u %u tasks %u %u %u lock_max %u", g_sampling.full_instances, g_sampling.region_every,
-              g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks, g_sampling.task_every,
-              g_sampling.max_task_every, g_sampling.max_lock_every);
-  } else {
-    meta_line("sampling off");
-  }
+  g_omp_version = omp_version;
+  g_runtime_version = runtime_version;
+  if (!open_session(write_runtime_lines)) return nullptr;  // disabled: lets another tool load
   return &g_start_result;
 }

@@ -56,9 +56,4 @@ std::string truncate_label(std::string_view text, std::size_t max_chars) {
   return std::string(text);
 }
 
-report::Cause cause_style(std::string_view kind) {
-  if (const report::Cause* cause = report::find_cause(kind)) return *cause;
-  return {kind, kind, report::kUnexplainedColor, false, report::CauseCap::kRegionLoss};
-}
-
 }  // namespace ompscope::output

@@ -27,8 +27,4 @@ TimeUnit time_unit_for(double largest_seconds);
 // ending with "…" when it was cut. Legends and axis labels have fixed room.
 std::string truncate_label(std::string_view text, std::size_t max_chars);
 
-// A cause's entry in the table of causes; a kind the table lacks (a report from a newer
-// version) shows its own name, in the colour of what no cause explains.
-report::Cause cause_style(std::string_view kind);
-
 }  // namespace ompscope::output

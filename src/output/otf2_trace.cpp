@@ -19,15 +19,15 @@
 #include "common/error.h"
 
 namespace ompscope::output {
-// The model is built in analysis (analysis/trace_model.h); this file only writes it.
-using analysis::ParallelInstance;
-using analysis::Slice;
-using analysis::SliceKind;
-using analysis::TaskInfo;
-using analysis::ThreadTrack;
-using analysis::TraceModel;
-using analysis::TraceRegion;
-using analysis::kSliceCompletesTask;
+// The model (report/trace_model.h) is built by the analysis; this file only writes it.
+using report::ParallelInstance;
+using report::Slice;
+using report::SliceKind;
+using report::TaskInfo;
+using report::ThreadTrack;
+using report::TraceModel;
+using report::TraceRegion;
+using report::kSliceCompletesTask;
 namespace {
 
 namespace fs = std::filesystem;

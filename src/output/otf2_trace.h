@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/trace_model.h"
+#include "report/trace_model.h"
 
 namespace ompscope::output {
 
@@ -22,13 +22,13 @@ struct Otf2Result {
 
 // Writes the archive into `directory`, which must not exist yet (OTF2 refuses to overwrite an
 // archive). Throws ompscope::Error when OTF2 reports a failure.
-Otf2Result write_otf2_trace(const analysis::TraceModel& model, const std::filesystem::path& directory,
+Otf2Result write_otf2_trace(const report::TraceModel& model, const std::filesystem::path& directory,
                             const std::string& description = "");
 
 // One rank of an MPI job (docs/mpi.md, "Traces of a job").
 struct TraceRank {
   int rank = 0;
-  const analysis::TraceModel* model = nullptr;
+  const report::TraceModel* model = nullptr;
   // Added to the rank's CLOCK_MONOTONIC times: its CLOCK_REALTIME − CLOCK_MONOTONIC where every
   // rank recorded one, so that ranks on different nodes share one time axis (0: one node's clock).
   int64_t clock_offset_ns = 0;

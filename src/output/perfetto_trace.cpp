@@ -8,13 +8,13 @@
 #include <vector>
 
 namespace ompscope::output {
-// The model is built in analysis (analysis/trace_model.h); this file only writes it.
-using analysis::Slice;
-using analysis::SliceKind;
-using analysis::ThreadTrack;
-using analysis::TraceModel;
-using analysis::TraceRegion;
-using analysis::slice_kind_name;
+// The model (report/trace_model.h) is built by the analysis; this file only writes it.
+using report::Slice;
+using report::SliceKind;
+using report::ThreadTrack;
+using report::TraceModel;
+using report::TraceRegion;
+using report::slice_kind_name;
 namespace {
 
 std::string quoted(const std::string& text) {

@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "analysis/trace_model.h"
+#include "report/trace_model.h"
 
 namespace ompscope::output {
 
@@ -27,6 +27,6 @@ struct PerfettoResult {
   int64_t cut_at_ns = 0;        // when truncated: slices beginning at or after this were left out
 };
 
-PerfettoResult write_perfetto_trace(const analysis::TraceModel& model, std::ostream& out, const PerfettoOptions& options = {});
+PerfettoResult write_perfetto_trace(const report::TraceModel& model, std::ostream& out, const PerfettoOptions& options = {});
 
 }  // namespace ompscope::output

@@ -67,7 +67,7 @@ TEST(ScaleReportReader, RefusesAReportTheTypedReaderRefuses) {
 }
 
 TEST(ScaleReportModels, ModelsSeriesWithFourOrMoreThreadCountsAndSkipsTheRest) {
-  const ModelledSeries result = model_scale_report(report());
+  const ModelledSeries result = model_all(series_of_report(report()), {}, kScaleMinimumThreadCounts);
   ASSERT_EQ(result.models.size(), 2u);
   EXPECT_EQ(result.models[0].region, "program");
   // r3: T(t) = 0.1 + 0.9/t exactly, so its thread-seconds grow linearly (the serial 0.1 s).

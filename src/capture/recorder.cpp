@@ -1,0 +1,155 @@
+#include "capture/recorder.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "capture/fatal_signal_flush.h"
+#include "capture/run_meta.h"
+#include "capture/thread_usage.h"
+
+namespace ompscope::capture {
+
+LogConfig g_config;
+ClockSource g_clock = ClockSource::Monotonic;
+SamplingPolicy g_sampling;
+thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
+thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
+thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
+thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
+thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
+thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
+
+namespace {
+
+char g_directory[4096];
+
+// The thread's hardware counters: a group opened on the thread at its first reading, read beside
+// the kernel's accounting. Where a thread's group does not open (no PMU, as on a VM;
+// perf_event_paranoid), meta.txt says why once and no thread tries again: the readings then cost
+// one load and a branch.
+std::atomic<bool> g_counters_unusable{false};
+std::atomic<bool> g_counters_said{false};
+thread_local CounterGroup t_counters __attribute__((tls_model("initial-exec")));
+thread_local bool t_counters_tried __attribute__((tls_model("initial-exec")));
+
+[[gnu::noinline]] void open_thread_counters() {
+  t_counters_tried = true;
+  if (const int error = open_counter_group(kHardwareCounters, 3, &t_counters)) {
+    if (!g_counters_unusable.exchange(true)) meta_line("hw_counters none %s", counter_failure_text(error));
+  } else if (!g_counters_said.exchange(true)) {
+    meta_line("hw_counters cycles instructions llc_misses");
+  }
+}
+
+void record_counters(uint8_t edge) {
+  if (g_counters_unusable.load(std::memory_order_relaxed)) return;
+  if (!t_counters_tried) [[unlikely]] {
+    open_thread_counters();
+    if (!t_counters.open()) return;
+  }
+  uint64_t v[3];
+  if (!read_counter_group(t_counters, v)) return;
+  append_event(t_log, g_config, g_clock,
+               Event{0, v[0], static_cast<uint32_t>(v[1]), static_cast<uint32_t>(v[1] >> 32),
+                     static_cast<uint32_t>(v[2]), 0, EventKind::HwCounters, edge});
+}
+
+// A forked child's thread is not the thread its parent's group counts, nor are its logs its
+// parent's (thread_log.h).
+void forget_after_fork() {
+  disown_logs_after_fork();
+  close_counter_group(&t_counters);
+  t_counters_tried = false;
+}
+
+void write_clock_point(const char* key) {
+  meta_line("%s %llu %llu", key, static_cast<unsigned long long>(read_ticks(g_clock)),
+            static_cast<unsigned long long>(monotonic_ns()));
+}
+
+// CLOCK_REALTIME beside CLOCK_MONOTONIC: the ranks of a job on different nodes share the one
+// (docs/mpi.md, "Traces of a job").
+void write_realtime_point() {
+  meta_line("clock_realtime %llu %llu", static_cast<unsigned long long>(ompscope::realtime_ns()),
+            static_cast<unsigned long long>(monotonic_ns()));
+}
+
+size_t chunk_bytes_from_env() {
+  const char* kb = getenv("OMPSCOPE_CHUNK_KB");
+  long page = sysconf(_SC_PAGESIZE);
+  size_t bytes = kb ? static_cast<size_t>(strtoul(kb, nullptr, 10)) * 1024u : LogConfig{}.chunk_bytes;
+  if (bytes < static_cast<size_t>(page)) bytes = static_cast<size_t>(page);
+  return bytes / static_cast<size_t>(page) * static_cast<size_t>(page);
+}
+
+}  // namespace
+
+void write_light_batch() {
+  Event batch{0, t_tasks.batch_first, t_tasks.batch_nested, 0, t_tasks.batch_tasks, 0, EventKind::LightTasks, 0};
+  t_tasks.batch_tasks = 0;
+  t_tasks.batch_nested = 0;
+  append_event(t_log, g_config, g_clock, batch);
+}
+
+void record_usage(uint8_t edge) {
+  if (append_thread_usage(t_log, g_config, g_clock, edge)) record_counters(edge);
+}
+
+void close_thread_counters() { close_counter_group(&t_counters); }
+
+bool open_session(void (*runtime_lines)()) {
+  const char* disable = getenv("OMPSCOPE_DISABLE");
+  if (disable && disable[0] && disable[0] != '0') return false;  // lets another tool load
+  if (!open_log_directory(g_directory, sizeof g_directory)) return false;
+  g_config.directory = g_directory;
+  g_config.chunk_bytes = chunk_bytes_from_env();
+  g_clock = tsc_is_invariant() ? ClockSource::Tsc : ClockSource::Monotonic;
+  meta_line("ompscope-log %u", kLogVersion);
+  write_process_meta();
+  write_rank_meta();
+  runtime_lines();
+  meta_line("clock %s", clock_source_name(g_clock));
+  write_clock_point("clock_start");
+  write_realtime_point();
+  meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
+  meta_line("atomic_floor %llu %u", static_cast<unsigned long long>(calibrate_atomic_floor(g_clock)), kAtomicFloorOps);
+  meta_line("chunk_bytes %zu", g_config.chunk_bytes);
+  const char* sampling = getenv("OMPSCOPE_SAMPLING");
+  g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
+  if (g_sampling.enabled)
+    meta_line("sampling regions %u %u locks %u %u tasks %u %u %u lock_max %u", g_sampling.full_instances,
+              g_sampling.region_every, g_sampling.full_lock_ops, g_sampling.lock_every, g_sampling.full_tasks,
+              g_sampling.task_every, g_sampling.max_task_every, g_sampling.max_lock_every);
+  else
+    meta_line("sampling off");
+  return true;
+}
+
+void arm_session() {
+  write_module_map();
+  install_fatal_signal_flush([] { meta_line_from_signal("clock_end", read_ticks(g_clock), monotonic_ns()); });
+  pthread_atfork(nullptr, nullptr, forget_after_fork);
+}
+
+void close_session() {
+  record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
+  write_clock_point("clock_end");
+  if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
+  flush_lock_counts();
+  close_thread_log(t_log, g_config);
+  flush_all_logs();  // workers' logs: their thread-end callbacks may come later or never
+  write_module_map();
+  meta_line("threads %u", threads_seen());
+  meta_line("dropped %llu", static_cast<unsigned long long>(total_dropped_events()));
+  meta_line("finalized 1");
+  close_run_meta();
+}
+
+void flush_session_at_exit() {
+  if (recording()) flush_all_logs();
+}
+
+}  // namespace ompscope::capture

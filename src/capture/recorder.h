@@ -1,0 +1,83 @@
+// The one recording core under both capture front-ends, the OMPT tool (ompt_tool.cpp) and the
+// libgomp interposer (gomp_interposer.cpp): the session (log directory, clock, sampling policy,
+// meta.txt's header and last lines), each thread's recording state, and the helpers that append
+// a record. A front-end is a layer of entry points that turns its runtime's events into calls
+// here; what a run on one runtime records (kernel usage, hardware counters, light-task batches,
+// lock counts), a run on the other records the same way.
+//
+// Each front-end is its own shared library with its own copy of this state (hidden symbols): a
+// process that loads both (a libomp program with the interposer preloaded) keeps them apart, and
+// the interposer then only forwards (gomp_interposer.cpp).
+#pragma once
+#include <cstdint>
+
+#include "capture/adaptive_sampling.h"
+#include "capture/hw_counters.h"
+#include "capture/lock_records.h"
+#include "capture/serial_usage.h"
+#include "capture/thread_log.h"
+#include "common/clock.h"
+#include "common/event_record.h"
+
+namespace ompscope::capture {
+
+// Plain static storage: a runtime's finalize may run after this library's static destructors
+// (docs/runtime-quirks.md Q3).
+extern LogConfig g_config;
+extern ClockSource g_clock;
+extern SamplingPolicy g_sampling;
+extern thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
+extern thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
+extern thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
+// Depth of light (sampled-out) region instances this thread is inside: nothing is recorded there.
+extern thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
+extern thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
+// The region instances this thread forked, for usage_instance (thread_usage.h).
+extern thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
+
+// Whether a session is open and recording (OMPSCOPE_LOG_DIR's log directory was made).
+inline bool recording() { return g_config.directory != nullptr; }
+
+// Inside a light region instance or a light task nothing but lock operations is recorded.
+inline bool dark() { return t_light_depth || t_tasks.running_light; }
+
+// The light tasks this thread ran since its last record: one record, before the next one.
+void write_light_batch();
+
+// Appends one record to this thread's log (after a pending light-task batch), unless dark.
+inline void record(const Event& e) {
+  if (dark()) return;
+  if (t_tasks.batch_tasks) [[unlikely]] write_light_batch();
+  append_event(t_log, g_config, g_clock, e);
+}
+
+// The LockOps records of what is counted but unrecorded, where a region's part begins or ends.
+inline void flush_lock_counts() {
+  if (!t_light_depth && has_unrecorded_lock_ops(t_locks)) [[unlikely]]
+    write_unrecorded_lock_ops(t_locks, t_log, g_config, g_clock);
+}
+
+// The thread's kernel accounting at an edge of a stretch of work (thread_usage.h: ThreadUsage),
+// then its hardware counters (HwCounters; docs/lost-time.md, "Hardware counters"), whichever
+// runtime runs it. Out of line: it is taken at a region instance's edges only.
+[[gnu::noinline]] void record_usage(uint8_t edge);
+// Closes this thread's counter group (at its end).
+void close_thread_counters();
+
+// Opens the session: the log directory, the clock, and meta.txt's header up to the runtime's
+// identity, which `runtime_lines` writes; then the clock's start points, the calibrations and the
+// sampling policy. False (nothing is recorded) when OMPSCOPE_DISABLE is set or no directory can
+// be made.
+bool open_session(void (*runtime_lines)());
+// What both front-ends do once the runtime runs: the module map, the last words of a dying
+// program (fatal_signal_flush.h), and a forked child's logs and counters forgotten.
+void arm_session();
+// The end of the run, from the thread that ends it: its serial usage, the end clock point, what
+// is pending, every thread's log flushed, the module map again (dlopen'ed libraries), the thread
+// and dropped-record counts, "finalized 1".
+void close_session();
+// All threads' logs written out: at exit() from a worker or while a region runs, the process
+// may end without close_session.
+void flush_session_at_exit();
+
+}  // namespace ompscope::capture
