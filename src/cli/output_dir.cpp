@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,11 +15,18 @@
 #include "common/launcher_rank.h"
 #include "common/safe_file.h"
 #include "common/version.h"
+#include "output/reporters.h"
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::vector<std::string> report_file_names() {
+  std::vector<std::string> names;
+  for (const output::Reporter& r : output::reporters()) names.emplace_back(r.file);
+  return names;
+}
 
 bool directory_is_empty(const fs::path& dir) {
   std::error_code ec;
@@ -41,9 +49,9 @@ void write_marker(const fs::path& dir, const std::string& command) {
   std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   const std::string text = fmt::format(
       "ompscope {}\nmade by: ompscope {} (pid {}) at {}\n"
-      "ompscope writes here only: runs/, report.json, report.txt, report.csv, report.html, trace/, trace.json, "
-      "rank-N/ and its dot files; it never touches anything else (docs/safety.md)\n",
-      kVersion, command, getpid(), when);
+      "ompscope writes here only: runs/, {}, trace/, trace.json, rank-N/ and its dot files; it never touches "
+      "anything else (docs/safety.md)\n",
+      kVersion, command, getpid(), when, fmt::join(report_file_names(), ", "));
   const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   close(fd);
   if (!ok) throw Error(fmt::format("cannot write {} (disk full?)", marker.string()));

@@ -1,5 +1,6 @@
 // ompscope report DIR: renders a saved report.json again, in any format.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -10,14 +11,18 @@
 #include "cli/measurement.h"
 #include "cli/report_files.h"
 #include "common/error.h"
-#include "output/csv_report.h"
-#include "output/html_report.h"
-#include "output/text_report.h"
+#include "output/reporters.h"
 #include "report/report_json.h"
 
 namespace ompscope::cli {
 namespace fs = std::filesystem;
 namespace {
+
+std::vector<std::string> format_names() {
+  std::vector<std::string> names;
+  for (const output::Reporter& r : output::reporters()) names.emplace_back(r.name);
+  return names;
+}
 
 report::Report analyse_raw_log(const std::string& dir) {
   analysis::MeasuredRun run;
@@ -97,8 +102,8 @@ Command add_report_command(CLI::App& parent) {
   auto options = std::make_shared<Options>();
   CLI::App* app = parent.add_subcommand("report", "render a saved report (DIR/report.json) as text, json, csv or html");
   app->add_option("dir", options->dir, "output directory of profile or scale")->required();
-  app->add_option("--format", options->format, "text | json | csv | html")
-      ->check(CLI::IsMember({"text", "json", "csv", "html"}));
+  app->add_option("--format", options->format, fmt::format("{}", fmt::join(format_names(), " | ")))
+      ->check(CLI::IsMember(format_names()));
   return {app, [options]() -> int {
             // A raw log directory (e.g. from OMP_TOOL_LIBRARIES set by hand) is analysed first.
             const bool raw_log = std::filesystem::exists(std::filesystem::path(options->dir) / kMetaFileName);
@@ -113,10 +118,7 @@ Command add_report_command(CLI::App& parent) {
                                           : merged     ? *merged
                                           : unreported ? analyse_runs(dir)
                                                        : read_report_file(options->dir);
-            if (options->format == "json") fmt::print("{}\n", report::to_json(report).dump(2));
-            else if (options->format == "csv") fmt::print("{}", output::render_csv_report(report));
-            else if (options->format == "html") fmt::print("{}", output::render_html_report(report));
-            else fmt::print("{}", output::render_text_report(report, {.colour = colour_wanted(stdout)}));
+            fmt::print("{}", output::find_reporter(options->format)->render(report, {.colour = colour_wanted(stdout)}));
             return 0;
           }};
 }

@@ -12,8 +12,7 @@
 #include "analysis/rank_merge.h"
 #include "common/error.h"
 #include "common/safe_file.h"
-#include "output/csv_report.h"
-#include "output/html_report.h"
+#include "output/reporters.h"
 #include "output/text_report.h"
 #include "report/report_json.h"
 
@@ -42,10 +41,8 @@ std::vector<std::pair<int, fs::path>> rank_report_files(const fs::path& dir) {
 }  // namespace
 
 void write_report_files(const fs::path& dir, const report::Report& report) {
-  write_file(dir / "report.json", report::to_json(report).dump(2) + "\n");
-  write_file(dir / "report.txt", output::render_text_report(report));
-  write_file(dir / "report.csv", output::render_csv_report(report));
-  write_file(dir / "report.html", output::render_html_report(report));
+  for (const output::Reporter& format : output::reporters())
+    write_file(dir / format.file, format.render(report, {}));
 }
 
 report::Report read_report_file(const fs::path& dir) {
