@@ -15,6 +15,7 @@
 #include <cmath>
 #include <functional>
 #include <set>
+#include <tuple>
 
 namespace ompscope::analysis {
 
@@ -120,44 +121,71 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
   }
   const double rest = std::max(0.0, inflation - preempted - faulting);
   const double faults = now.usage.minor_faults + now.usage.major_faults;
-  std::vector<std::pair<double, std::string>> parts;
+  const double base_faults = base.usage.minor_faults + base.usage.major_faults;
+  // Each part of the growth: its size, the evidence that names it, and the one thing to do about
+  // it. The hint gives the largest part's advice only, with its evidence; the others are figures
+  // (docs/lost-time.md, "Work inflation"): one hint per cause, never every possible cause at once.
+  struct Part {
+    double s;
+    std::string evidence, advice;
+  };
+  std::vector<Part> parts;
   if (split) {
     if (preempted > 0)
-      parts.emplace_back(preempted + descheduled_s,
-                         fmt::format("threads were off their CPU {} longer ({:.0f} involuntary switches){}: "
-                                     "descheduled by another process or by more threads than cores; run on idle "
-                                     "cores, one thread per core",
-                                     duration_text(preempted), now.usage.switches,
-                                     descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
-                                                                     duration_text(descheduled_s))
-                                                       : ""));
-    // Page faults are named where the kernel's time grew, and where it is a tenth of the work
-    // or more: faults on fresh memory cost at every count, and more when threads fault at once.
-    if (faulting > 0 || (faults > 0 && now.usage.system_s >= 0.1 * now.work_s))
-      parts.emplace_back(faulting, fmt::format("{} more in the kernel ({} in all at {}, with {:.0f} page faults): "
-                                               "memory is allocated and first touched (or freed and allocated "
-                                               "again) inside the region; allocate buffers once outside it and "
-                                               "reuse them (or keep freed memory: glibc's M_MMAP_THRESHOLD / "
-                                               "M_TRIM_THRESHOLD)",
-                                               duration_text(faulting), duration_text(now.usage.system_s),
-                                               threads_phrase(threads), faults));
+      parts.push_back({preempted + descheduled_s,
+                       fmt::format("threads were off their CPU {} longer ({:.0f} involuntary switches){}",
+                                   duration_text(preempted), now.usage.switches,
+                                   descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
+                                                                   duration_text(descheduled_s))
+                                                     : ""),
+                       "descheduled by another process or by more threads than cores; run on idle cores, one "
+                       "thread per core"});
+    // Page faults are named where the kernel's time grew with them (more faults than at the
+    // smallest count, or a tenth of the work in the kernel with faults): faults on fresh memory
+    // cost at every count, and more when threads fault at once. Kernel time that grew without
+    // page faults is system calls, and gets no allocation advice.
+    const bool faulted = faults > 0 && (faults > base_faults || now.usage.system_s >= 0.1 * now.work_s);
+    if (faulted && (faulting > 0 || now.usage.system_s >= 0.1 * now.work_s))
+      parts.push_back({faulting,
+                       fmt::format("{} more in the kernel ({} in all at {}, with {:.0f} page faults against {:.0f} "
+                                   "at {})",
+                                   duration_text(faulting), duration_text(now.usage.system_s), threads_phrase(threads),
+                                   faults, base_faults, threads_phrase(base.threads)),
+                       "memory is allocated and first touched (or freed and allocated again) inside the region; "
+                       "allocate buffers once outside it and reuse them (or keep freed memory: glibc's "
+                       "M_MMAP_THRESHOLD / M_TRIM_THRESHOLD)"});
+    else if (faulting > 0)
+      parts.push_back({faulting,
+                       fmt::format("{} more in the kernel without more page faults ({:.0f} against {:.0f}): system "
+                                   "calls",
+                                   duration_text(faulting), faults, base_faults),
+                       "move system calls (I/O, timers, memory mapping) out of the region"});
   }
   const CpuSlowdown slowdown = name_cpu_slowdown(now.usage, base.usage);
-  if (rest > 0 && slowdown.kind != CpuSlowdown::Kind::Unknown)
-    parts.emplace_back(rest, slowdown_text(slowdown, duration_text(rest)));
-  else if (rest > 0)
-    parts.emplace_back(rest, fmt::format("{} slower on the CPU{}: threads writing the same cache lines (false "
-                                         "sharing: pad per-thread data to its own 64-byte line, or accumulate in "
-                                         "locals), or a loop bound by memory bandwidth (block it for cache reuse, "
-                                         "fuse loops over the same arrays)",
-                                         duration_text(rest),
-                                         split ? "" : " or off it (the kernel's accounting was not read)"));
-  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  if (rest > 0 && slowdown.kind != CpuSlowdown::Kind::Unknown) {
+    // The counters' own text: its evidence (the counters' figures) and its advice in one.
+    const std::string text = slowdown_text(slowdown, duration_text(rest));
+    const std::size_t colon = text.find("): ");
+    parts.push_back({rest, colon == std::string::npos ? text : text.substr(0, colon + 1),
+                     colon == std::string::npos ? std::string() : text.substr(colon + 3)});
+  } else if (rest > 0) {
+    parts.push_back({rest,
+                     fmt::format("{} slower on the CPU{} with no hardware counters to say why", duration_text(rest),
+                                 split ? " (neither off it nor in the kernel)"
+                                       : " or off it (the kernel's accounting was not read)"),
+                     "the CPU waited on memory bandwidth or on cache lines other threads write (false sharing): pad "
+                     "per-thread data to its own 64-byte line, block loops for cache reuse (hardware counters, where perf_event_open is "
+                     "allowed, tell which)"});
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.s > b.s; });
   std::string hint = fmt::format("the team's work (thread time outside waits) grew {:.0f}% from {} to {} ({} "
                                  "of thread time)",
                                  100 * inflation / base.work_s, threads_phrase(base.threads), threads,
                                  duration_text(inflation));
-  for (size_t i = 0; i < parts.size(); ++i) hint += (i == 0 ? ": " : "; ") + parts[i].second;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i == 0) hint += ": " + parts[i].evidence + (parts[i].advice.empty() ? "" : ": " + parts[i].advice);
+    else hint += (i == 1 ? "; besides, " : ", ") + parts[i].evidence;
+  }
   if (uneven_s > 0)
     hint += fmt::format(". It slowed the threads unevenly: the slowest changed from one instance to the next, and "
                         "the others waited {} for it at barriers (not an imbalance of the loop's iterations)",
@@ -297,6 +325,10 @@ std::string schedule_advice(const BarrierPhases& phases, int threads, double ben
 // What the causes leave of a loss: never negative (a loss can be explained more than fully when
 // overheads present at every count, fork/join for one, are among the causes; the cap in
 // diagnose_region bounds that), zero without a loss.
+// A run's threads switched out while runnable for this share of their work (or the initial
+// thread waiting this share of its serial code for a CPU): the machine was busy.
+constexpr double kBusyShare = 0.10;
+
 double unexplained(double lost_s, double explained_s) { return std::max(0.0, lost_s - std::max(0.0, explained_s)); }
 
 // Each cause's part of the time lost (details.lost_share_s), so that the parts and the
@@ -539,7 +571,28 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                       first.phases.imbalanced_after_loop > 0;
     std::string hint;
     const std::string advice = schedule_advice(first.phases, threads, dispatch_per_chunk_s);
-    if (loop)
+    // Whether the same threads are the slow ones in every instance (3 or more instances read at a
+    // barrier position: consistent_cpu_imbalance): the evidence that the iterations differ in cost.
+    double judged = 0;
+    for (const BarrierPhases* ph : all_phases)
+      for (const BarrierPhases::Position& at : ph->positions) judged += at.instances;
+    const double loop_cpu = std::max(0.0, cpu_imbalance - uneven_cpu);
+    const double consistent = std::min(consistent_cpu, loop_cpu);
+    const bool moves = cpu_known && judged >= 3 && loop_cpu > 0 && consistent < 0.5 * loop_cpu;
+    if (loop && moves)
+      // A loop of uniform cost: a different thread is last each time. A schedule cannot even out
+      // what moves between threads, and a dynamic one gives up the static partition's locality.
+      hint = fmt::format("the thread that reaches the barrier after the loop last changes from one instance to the "
+                         "next (only {} of the {} difference in the threads' CPU time stays with the same threads): "
+                         "its iterations do not differ in cost, so no schedule is advised; what slows one thread at "
+                         "a time lies outside the loop's code (another process, interrupts, memory shared with the "
+                         "other threads)",
+                         duration_text(consistent), duration_text(loop_cpu));
+    else if (loop && cpu_known && judged >= 3)
+      hint = fmt::format("iterations of the loop differ in cost (the same threads spend {} more CPU time in it in "
+                         "every instance, of a {} difference): {}",
+                         duration_text(consistent), duration_text(loop_cpu), advice);
+    else if (loop)
       hint = cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): " + advice
                        : "threads reach the barrier after the loop at different times: if its iterations differ in "
                          "cost, " + advice;
@@ -752,6 +805,18 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   const auto ideal = [weak](int t0, double time0, int t) { return weak ? time0 : time0 * t0 / t; };
   report.bench = bench;
   const double bench_dispatch = bench ? bench->dispatch_per_chunk_s : 0;
+  // The entry its figures came from, named (a hint's chunk that changed between two reports says
+  // whether the cache did).
+  if (bench)
+    report.notes.push_back(
+        {"bench_cache",
+         fmt::format("the runtime's costs from the bench cache{}: the entry for {} measured at {}{} with {} (a task "
+                     "{}, a dynamic loop's dispatch {} per chunk)",
+                     bench->cache_file.empty() ? "" : " " + bench->cache_file, bench->runtime_library,
+                     bench->measured_at, bench->machine.empty() ? "" : " on " + bench->machine,
+                     threads_phrase(bench->threads), duration_text(bench->task_s),
+                     bench->dispatch_per_chunk_s > 0 ? duration_text(bench->dispatch_per_chunk_s) : "not measured"),
+         {}});
   report.version = kVersion;
   report.command = command;
   report.cores = cores;
@@ -975,19 +1040,38 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     }
   }
 
-  // Ranked by the gains at the largest count with a core per thread when there is one: an
-  // oversubscribed count's costs are time-sharing (a barrier at 4 threads on 2 cores took 317 ms).
+  // Region ids name a region, not its rank: numbered in source order (file, line, function, then
+  // the module's address for a region without debug info), so r3 is the same region in `profile`,
+  // `scale` and `report` of one program, whatever each run measured it to lose.
+  {
+    std::vector<RegionReport*> by_place;
+    for (RegionReport& r : report.regions)
+      if (r.kind != "serial") by_place.push_back(&r);
+    std::stable_sort(by_place.begin(), by_place.end(), [](const RegionReport* a, const RegionReport* b) {
+      return std::tie(a->file, a->line, a->function, a->module, a->module_offset, a->nested) <
+             std::tie(b->file, b->line, b->function, b->module, b->module_offset, b->nested);
+    });
+    int number = 0;
+    for (RegionReport* r : by_place) r->id = fmt::format("r{}", ++number);
+    for (RegionReport& r : report.regions)
+      if (r.kind == "serial") r.id = "serial";
+  }
+  // Ranked by the time lost at the largest count with a core per thread when there is one (an
+  // oversubscribed count's costs are time-sharing: a barrier at 4 threads on 2 cores took 317 ms):
+  // what the causes explain and what none does together, so a region that lost 84 ms that no
+  // cause explains ranks above 2.58 ms of serial code. A report of one count (profile) has no
+  // loss: its regions rank by their largest gain. Equal ranks: by gain, then by time.
   int largest = report.threads.empty() ? 0 : report.threads.back();
   for (int t : report.threads)
     if (!report.oversubscribed(t)) largest = t;
   std::stable_sort(report.regions.begin(), report.regions.end(), [&](const RegionReport& a, const RegionReport& b) {
+    const double la = a.rank_loss(largest), lb = b.rank_loss(largest);
+    if (la != lb) return la > lb;
     const double ga = a.largest_gain(largest), gb = b.largest_gain(largest);
     if (ga != gb) return ga > gb;
     auto ta = a.time_s.count(largest) ? a.time_s.at(largest) : 0, tb = b.time_s.count(largest) ? b.time_s.at(largest) : 0;
     return ta > tb;
   });
-  int rank = 0;
-  for (RegionReport& r : report.regions) r.id = r.kind == "serial" ? "serial" : fmt::format("r{}", ++rank);
   report.summary_threads = report::summary_counts(report);
 
   // Notes of one kind are one note, whatever the number of regions it is about.
@@ -1063,6 +1147,37 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
          {}});
     break;
   }
+  // The machine's state during each run (docs/lost-time.md, "A busy machine"): where the run's
+  // threads were switched out while runnable for a tenth of their work or more (involuntary
+  // switches, time off the CPU in the stretches read), or the initial thread waited that long
+  // for a CPU in serial code (schedstat's run-queue wait), another process held the CPUs. Said
+  // per run; that time is the machine's, named in work_inflation's preempted_s and its barrier
+  // waits, never the program's barrier, fork/join or imbalance.
+  Note busy{"busy_machine",
+            "these runs were taken on a busy machine: their threads waited for a CPU that another process "
+            "held; the time off the CPU in them (work_inflation's preempted_s and the barrier waits for switched-out "
+            "threads) is the machine's, not the program's: rerun on idle cores to rank from the program's own time",
+            {}};
+  for (const MeasuredRun& run : runs) {
+    if (!run.analysis) continue;
+    WorkUsage work;
+    for (const ThreadSplit& s : run.analysis->threads) work += s.usage;
+    const double off_share = work.wall_s > 0 ? work.off_cpu_s() / work.wall_s : 0.0;
+    const double queued = run.analysis->serial_usage_read ? run.analysis->serial_runqueue_s : 0.0;
+    const double queued_share = run.analysis->serial_s > 0 ? queued / run.analysis->serial_s : 0.0;
+    const bool switched = work.switches > 0 && off_share >= kBusyShare;
+    if (!switched && !(queued_share >= kBusyShare)) continue;
+    std::vector<std::string> parts;
+    if (switched)
+      parts.push_back(fmt::format("threads off their CPU {:.0f}% of their work read ({:.0f} involuntary switches)",
+                                  100 * off_share, work.switches));
+    if (queued_share >= kBusyShare)
+      parts.push_back(fmt::format("the initial thread waited {} for a CPU in serial code ({:.0f}% of it)",
+                                  duration_text(queued), 100 * queued_share));
+    busy.items.push_back(fmt::format("the run at {} (repeat {}): {}", threads_phrase(run.record.threads),
+                                     run.record.repeat, fmt::join(parts, "; ")));
+  }
+  if (!busy.items.empty()) report.notes.push_back(std::move(busy));
   Note faster{"negative_loss",
               "faster than perfect scaling from the smallest count (a negative time lost, efficiency above 100%): "
               "nothing to win back there, and no cause is given a part of it",

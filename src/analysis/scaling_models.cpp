@@ -91,10 +91,10 @@ Fitted fit_time(const Report& report, const std::string& name, const std::map<in
                                        "time-sharing: a verdict needs {} counts of at most {} threads",
                                        fmt::join(out.oversubscribed_threads, ", "), report.cores,
                                        model::kScaleMinimumThreadCounts, report.cores);
-  else if (!(out.adj_r2 >= model::kVerdictMinimumAdjR2))
-    out.verdict_withheld = fmt::format("adj. R² {:.2f} is below {:.2f}: the model does not follow the measured times "
-                                       "closely enough for a verdict",
-                                       out.adj_r2, model::kVerdictMinimumAdjR2);
+  // The rule `ompscope model` gives its verdicts by (model::withheld_reason), so the two agree.
+  else if (const std::string why = model::withheld_reason(models.front()); !why.empty())
+    out.verdict_withheld = fmt::format("{}: the model does not follow the measured times closely enough for a verdict",
+                                       why);
   if (!out.verdict_withheld.empty()) {
     out.growth.clear();
     out.stops_paying_off_at.reset();

@@ -197,6 +197,23 @@ void write_bench_cache(const BenchDocument& merged, bool calibrating) {
     const bench::CacheKey key = bench_cache_key(e.key.library);
     e.key = key;
   }
+  // A calibration whose own samples spread too wide was measured while something else ran: the
+  // cache keeps what it had (docs/tasks.md, "The bench cache").
+  std::vector<std::string> refused;
+  std::erase_if(entries, [&](const bench::CachedCosts& e) {
+    if (!(e.spread > bench::kMaxCachedSpread)) return false;
+    refused.push_back(fmt::format("{}: the middle half of its samples spreads {:.0f}% of their median (at most {:.0f}% "
+                                  "is cached): the machine was busy while it was measured",
+                                  e.key.library, 100 * e.spread, 100 * bench::kMaxCachedSpread));
+    return true;
+  });
+  for (const std::string& r : refused) fmt::print(stderr, "ompscope: bench: not cached: {}\n", r);
+  if (entries.empty()) {
+    if (calibrating)
+      throw Error("bench: --calibrate: nothing cached, every calibration's spread was too wide (rerun it on a quiet "
+                  "machine)");
+    return;
+  }
   const fs::path file = bench_cache_path();
   if (file.empty()) throw Error("bench: cannot cache the results: neither XDG_CACHE_HOME nor HOME is set");
   try {

@@ -74,11 +74,20 @@ std::string cpu_model(const fs::path& cpuinfo) {
   return "unknown CPU";
 }
 
+std::string machine_identity(const fs::path& machine_id_file) {
+  std::ifstream in(machine_id_file);
+  std::string id;
+  if (in >> id && !id.empty()) return "machine-id " + id;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0 && host[0] != '\0') return std::string("host ") + host;
+  return "unknown machine";
+}
+
 bench::CacheKey bench_cache_key(const std::string& library) {
   std::error_code ec;
   fs::path resolved = fs::canonical(library, ec);
   if (ec) resolved = library;
-  return {resolved.string(), library_identity(resolved), cpu_model()};
+  return {resolved.string(), library_identity(resolved), cpu_model(), machine_identity()};
 }
 
 fs::path bench_cache_path() { return bench::bench_cache_file(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")); }
@@ -90,8 +99,8 @@ std::optional<report::BenchCosts> cached_bench_costs(const std::string& runtime_
   const std::optional<bench::CachedCosts> cached = bench::read_cached_costs(bench_cache_path(), key, note);
   if (!note.empty()) std::fprintf(stderr, "ompscope: %s\n", note.c_str());
   if (!cached) return std::nullopt;
-  return report::BenchCosts{cached->key.library, cached->threads, cached->task_s, cached->dispatch_per_chunk_s,
-                            cached->measured_at};
+  return report::BenchCosts{cached->key.library, cached->threads,    cached->task_s,      cached->dispatch_per_chunk_s,
+                            cached->measured_at, bench_cache_path().string(), cached->key.machine};
 }
 
 }  // namespace ompscope::cli

@@ -18,6 +18,10 @@ std::string library_identity(const std::filesystem::path& library);
 // The "model name" line of a /proc/cpuinfo-style file; "unknown CPU" without one.
 std::string cpu_model(const std::filesystem::path& cpuinfo = "/proc/cpuinfo");
 
+// This machine: "machine-id HEX" from the file (/etc/machine-id), else "host NAME", else
+// "unknown machine".
+std::string machine_identity(const std::filesystem::path& machine_id_file = "/etc/machine-id");
+
 // The key of `library` (resolved through symbolic links) on this machine.
 bench::CacheKey bench_cache_key(const std::string& library);
 

@@ -2,6 +2,7 @@
 // bench` output or of an `ompscope scale` report, and prints them as a table or as JSON.
 #include <fmt/core.h>
 
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +13,7 @@
 #include "model/model_input.h"
 #include "model/model_json.h"
 #include "model/model_table.h"
+#include "model/scale_report_models.h"
 #include "model/series_modeler.h"
 
 namespace ompscope::cli {
@@ -43,9 +45,15 @@ int run_model(const ModelCommandOptions& options) {
   if (!options.summary.empty()) model_options.summary = parse_summary(options.summary);
 
   const model::ModelInput input = model::read_model_input(options.file);
-  const model::ModelledSeries result = model::model_all(input.series, model_options);
+  const bool scale_report = input.format == "ompscope-report";
+  // A scale report's series are fitted as `scale` fitted them (one model over all counts, no
+  // split into classes of counts), so the two commands agree on each verdict of one report.
+  if (scale_report)
+    model_options.split_below_adj_r2 = -std::numeric_limits<double>::infinity();
+  const std::size_t minimum = scale_report ? model::kScaleMinimumThreadCounts : model::kMinimumThreadCounts;
+  const model::ModelledSeries result = model::model_all(input.series, model_options, minimum);
   if (result.models.empty())
-    throw Error(options.file + ": no series has " + std::to_string(model::kMinimumThreadCounts) +
+    throw Error(options.file + ": no series has " + std::to_string(minimum) +
                 " or more thread counts: nothing to model");
 
   if (options.json) {

@@ -87,7 +87,7 @@ Command add_scale_command(CLI::App& parent) {
     std::vector<std::string> program;
   };
   auto options = std::make_shared<Options>();
-  CLI::App* app = parent.add_subcommand("scale", "run at several thread counts; rank regions by the time that could be won back");
+  CLI::App* app = parent.add_subcommand("scale", "run at several thread counts; rank regions by the time lost, explained by a cause or not");
   app->add_option("-t,--threads", options->threads, "thread counts, e.g. 1,2,4 (default: powers of two up to the cores, and the cores)")
       ->delimiter(',')
       ->check(CLI::Range(1, 4096));

@@ -40,6 +40,17 @@ struct Model {
   bool scalability_problem = false;                // construct only
   std::optional<double> stops_paying_off_at;       // region_time only (growth.h)
   bool extrapolated = false;                       // stops_paying_off_at beyond the last count
+  // Why `growth` is no verdict (withheld_reason): a constant fit to a series rising 0.23 -> 31 us
+  // is not "constant". Empty: growth and the verdict stand. `model` and `scale` withhold by the
+  // same rule.
+  std::string withheld;
+  bool constant_fit = false;  // the fitted quantity's function has no term besides its constant
 };
+
+// Why a model gives no growth class or verdict, or "" where it gives them: the series' own
+// reason (Series::withheld); else none where its adj. R² is at least kVerdictMinimumAdjR2, or
+// where it is a constant that every point lies close to (SMAPE at most 100·kNegligibleChange %:
+// R² says nothing of a constant fit); else "adj. R² X < 0.95".
+std::string withheld_reason(const Model& model);
 
 }  // namespace ompscope::model

@@ -37,9 +37,10 @@ json model_to_json(const Model& model) {
       {"threads", model.threads},
       {"values", model.values},
       {"summary", to_string(model.summary)},
-      {"growth", to_string(model.growth)},
+      {"growth", withheld_reason(model).empty() ? json(to_string(model.growth)) : json(nullptr)},
       {"growth_of", model.growth_of_thread_seconds ? "thread_seconds" : "value"},
   };
+  if (const std::string why = withheld_reason(model); !why.empty()) out["withheld"] = why;
   if (model.kind == SeriesKind::construct) out["scalability_problem"] = model.scalability_problem;
   if (model.kind == SeriesKind::region_time) {
     out["stops_paying_off_at"] =

@@ -7,9 +7,7 @@
 namespace ompscope::model {
 
 std::string verdict(const Model& model) {
-  if ((model.kind == SeriesKind::construct || model.kind == SeriesKind::region_time) &&
-      !(model.quality.adj_r2 >= kVerdictMinimumAdjR2))
-    return fmt::format("none: adj. R² {:.2f} < {:.2f}", model.quality.adj_r2, kVerdictMinimumAdjR2);
+  if (const std::string why = withheld_reason(model); !why.empty()) return "none: " + why;
   if (model.kind == SeriesKind::construct)
     return model.scalability_problem ? "scalability problem" : "";
   if (model.kind != SeriesKind::region_time) return "";
@@ -24,8 +22,10 @@ std::string models_to_table(const std::vector<Model>& models) {
   std::vector<Row> rows = {
       {"REGION", "METRIC", "CLASS", "MODEL", "ADJ_R2", "SMAPE%", "CV%", "GROWTH", "VERDICT"}};
   for (const Model& model : models) {
-    std::string growth(to_string(model.growth));
-    if (model.growth_of_thread_seconds) growth += " (t*T)";
+    // A growth class is a verdict too: none where the model does not follow its series.
+    const bool withheld = !withheld_reason(model).empty();
+    std::string growth = withheld ? "-" : std::string(to_string(model.growth));
+    if (model.growth_of_thread_seconds && !withheld) growth += " (t*T)";
     rows.push_back({model.region, model.metric, model.thread_class, model.function.to_string(),
                     fmt::format("{:.3f}", model.quality.adj_r2),
                     fmt::format("{:.2f}", model.quality.smape),

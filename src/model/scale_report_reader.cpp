@@ -3,6 +3,8 @@
 #include <map>
 #include <string>
 
+#include "model/scale_report_models.h"
+
 namespace ompscope::model {
 
 namespace {
@@ -24,17 +26,25 @@ std::string region_name(const report::RegionReport& region) {
   return name;
 }
 
-// Every repetition's wall time when the runs are listed: the fit then sees the spread.
-Series program_series(const report::Report& report) {
-  Series series{"program", "time_s", SeriesKind::region_time, Summary::minimum, {}};
-  if (!report.runs.empty()) {
-    std::map<int, std::vector<double>> wall_times;
-    for (const report::RunRecord& run : report.runs) wall_times[run.threads].push_back(run.wall_s);
-    for (auto& [threads, values] : wall_times)
-      series.points.push_back({static_cast<double>(threads), std::move(values)});
-  } else {
-    series.points = by_thread_count(report.program_time_s);
+// A time series of the report as `scale` fitted it (analysis/scaling_models.h): the report's
+// medians, the counts without a core per thread left out where enough others remain, and no
+// verdict where they do not, so `model` and `scale` agree on every verdict of one report.
+Series time_series(const report::Report& report, std::string name, const std::map<int, double>& time_s) {
+  Series series{std::move(name), "time_s", SeriesKind::region_time, Summary::minimum, {}};
+  std::map<int, double> own_cores;
+  std::vector<std::string> oversubscribed;
+  for (const auto& [threads, seconds] : time_s)
+    if (!report.oversubscribed(threads)) own_cores.emplace(threads, seconds);
+    else oversubscribed.push_back(std::to_string(threads));
+  if (own_cores.size() >= kScaleMinimumThreadCounts || oversubscribed.empty()) {
+    series.points = by_thread_count(own_cores);
+    return series;
   }
+  series.points = by_thread_count(time_s);
+  std::string counts;
+  for (const std::string& t : oversubscribed) counts += (counts.empty() ? "" : ", ") + t;
+  series.withheld = "fitted on counts without a core per thread (" + counts + " on " + std::to_string(report.cores) +
+                    " cores), which measure time-sharing";
   return series;
 }
 
@@ -47,12 +57,12 @@ bool looks_like_scale_report(const nlohmann::json& document) {
 
 std::vector<Series> series_of_report(const report::Report& report) {
   std::vector<Series> result;
-  Series program = program_series(report);
+  Series program = time_series(report, "program", report.program_time_s);
   if (!program.points.empty()) result.push_back(std::move(program));
 
   for (const report::RegionReport& region : report.regions) {
     const std::string name = region_name(region);
-    result.push_back({name, "time_s", SeriesKind::region_time, Summary::minimum, by_thread_count(region.time_s)});
+    result.push_back(time_series(report, name, region.time_s));
 
     std::map<std::string, std::map<int, double>> loss_by_kind;  // kind -> threads -> time_s
     std::vector<std::string> kinds;                             // in the order first diagnosed

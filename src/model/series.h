@@ -1,6 +1,7 @@
 // What the model stage consumes: repeated measurements of one quantity over thread counts.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/robust_summary.h"
@@ -20,6 +21,13 @@ struct Measurement {
 };
 
 struct Series {
+  // Built as {region, metric, kind, summary, points} (withheld left empty) without warnings of
+  // a member left out.
+  Series(std::string region_ = {}, std::string metric_ = {}, SeriesKind kind_ = SeriesKind::generic,
+         Summary summary_ = Summary::minimum, std::vector<Measurement> points_ = {}, std::string withheld_ = {})
+      : region(std::move(region_)), metric(std::move(metric_)), kind(kind_), summary(summary_),
+        points(std::move(points_)), withheld(std::move(withheld_)) {}
+
   std::string region;
   std::string metric;
   SeriesKind kind = SeriesKind::generic;
@@ -28,6 +36,9 @@ struct Series {
   // which are differences of two timings).
   Summary summary = Summary::minimum;
   std::vector<Measurement> points;
+  // Why no model of this series may give a growth class or verdict whatever its fit (a scale
+  // report's series fitted on counts without a core per thread); empty: judged by its fit.
+  std::string withheld;
 };
 
 }  // namespace ompscope::model

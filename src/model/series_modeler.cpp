@@ -1,5 +1,7 @@
 #include "model/series_modeler.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -62,6 +64,17 @@ PmnfFunction time_from_thread_seconds(const PmnfFunction& thread_seconds) {
   return time;
 }
 
+}  // namespace
+
+std::string withheld_reason(const Model& model) {
+  if (!model.withheld.empty()) return model.withheld;
+  if (model.quality.adj_r2 >= kVerdictMinimumAdjR2) return {};
+  if (model.constant_fit && model.quality.smape <= 100 * kNegligibleChange) return {};
+  return fmt::format("adj. R² {:.2f} < {:.2f}", model.quality.adj_r2, kVerdictMinimumAdjR2);
+}
+
+namespace {
+
 class GroupModeler {
  public:
   GroupModeler(const Series& series, const ModelOptions& options, Summary summary)
@@ -94,17 +107,22 @@ class GroupModeler {
           in_sample_quality(model.function, points.threads, points.values, fit.quality.cv_error);
       model.growth = classify_growth(fit.function, t_min, t_max);
       model.growth_of_thread_seconds = true;
-      if (model.quality.adj_r2 >= kVerdictMinimumAdjR2) {
-        model.stops_paying_off_at = stops_paying_off_at(model.function, t_min, t_max);
-        model.extrapolated = model.stops_paying_off_at && *model.stops_paying_off_at > t_max;
-      }
+      // Withheld below where the model does not follow its series (withheld_reason).
+      model.stops_paying_off_at = stops_paying_off_at(model.function, t_min, t_max);
+      model.extrapolated = model.stops_paying_off_at && *model.stops_paying_off_at > t_max;
     } else {
       model.function = fit.function;
       model.quality = fit.quality;
       model.growth = classify_growth(fit.function, t_min, t_max);
-      model.scalability_problem = series_.kind == SeriesKind::construct &&
-                                  model.quality.adj_r2 >= kVerdictMinimumAdjR2 &&
-                                  is_scalability_problem(model.growth);
+      model.scalability_problem = series_.kind == SeriesKind::construct && is_scalability_problem(model.growth);
+    }
+    model.constant_fit = fit.function.terms.empty();
+    model.withheld = series_.withheld;
+    model.withheld = withheld_reason(model);
+    if (!model.withheld.empty()) {
+      model.scalability_problem = false;
+      model.stops_paying_off_at.reset();
+      model.extrapolated = false;
     }
     return model;
   }

@@ -338,7 +338,10 @@ std::string program_section(const Report& report) {
 
 std::string regions_section(const Report& report) {
   const std::vector<int>& threads = report.threads;
-  std::string html = "<section id=\"regions\">\n<h2>Regions, ranked by potential gain</h2>\n";
+  std::string html = threads.size() > 1
+                         ? "<section id=\"regions\">\n<h2>Regions, ranked by time lost</h2>\n<p class=\"legend-note\">" +
+                               html_escape(rank_legend()) + ".</p>\n"
+                         : std::string("<section id=\"regions\">\n<h2>Regions, ranked by potential gain</h2>\n");
   if (report.regions.empty()) return html + "<p class=\"empty\">No parallel region was observed.</p>\n</section>\n";
   html +=
       "<div class=\"table-scroll\"><table class=\"regions\"><thead>\n<tr><th rowspan=\"2\">Rank</th>"

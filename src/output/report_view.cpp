@@ -110,6 +110,11 @@ std::string no_findings_text(const report::Report& report) {
 
 std::string_view cost_unit(const report::Cause& cause) { return cause.time_in_thread_seconds ? "thread time" : "wall time"; }
 
+std::string rank_legend() {
+  return "rank: the region's time lost at that count, T(t) minus perfect scaling from the smallest count, what its "
+         "causes explain and what none does together (a region of one count: its largest gain)";
+}
+
 std::string gain_legend() {
   return "gain X of Y: X is the wall time the run would save at that thread count if the cause vanished (the "
          "prediction); Y is what the cause cost in the runs, in wall time of the region, or in thread time summed "

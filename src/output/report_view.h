@@ -51,6 +51,9 @@ std::string_view cost_unit(const report::Cause& cause);
 // The sentence that explains "gain X of Y" (shown once per report, in every format).
 std::string gain_legend();
 
+// The sentence that explains what regions are ranked by (RegionReport::rank_loss).
+std::string rank_legend();
+
 // An excerpt's lines as "  23 | text", the named line marked "> " (text and HTML alike); one
 // line "source not found: ..." where it has none.
 std::vector<std::string> excerpt_lines(const report::SourceExcerpt& excerpt);

@@ -215,7 +215,10 @@ std::string render_text_report(const Report& report, const TextOptions& options)
   if (report.regions.empty()) {
     out += "\nno parallel region was observed\n";
   } else {
-    out += "\n" + st.bold(threads.size() > 1 ? "regions ranked by the time that could be won back" : "parallel regions") + "\n";
+    const int ranked = report.summary_threads.empty() ? largest : report.summary_threads.front();
+    out += "\n" + st.bold(threads.size() > 1 ? fmt::format("regions ranked by the time lost at {}", threads_in_words(ranked, report))
+                                              : std::string("parallel regions")) + "\n";
+    if (threads.size() > 1) out += st.dim(rank_legend()) + ".\n";
     out += st.dim(gain_legend()) + ".\n";
     std::size_t shown = 0;
     for (const report::RegionReport& region : report.regions) {
@@ -224,10 +227,17 @@ std::string render_text_report(const Report& report, const TextOptions& options)
         break;
       }
       const bool serial = region.kind == "serial";
-      out += "\n" + st.bold(fmt::format("{:>7}  {}", region.id, region_name(region)));
+      out += "\n" + st.bold(fmt::format("{:>4} {:>3}  {}", fmt::format("#{}", shown), region.id, region_name(region)));
       if (!serial) out += fmt::format("   {} instances", region.instances);
       if (region.nested) out += " (nested)";
       out += "\n";
+      if (threads.size() > 1) {
+        const auto rest = region.unexplained_s.find(ranked);
+        if (const double lost = region.rank_loss(ranked); lost > 0 && rest != region.unexplained_s.end())
+          out += fmt::format("         lost {} at {}: {} explained by its causes, {} unexplained\n", format_seconds(lost),
+                             threads_in_words(ranked, report), format_seconds(std::max(0.0, lost - rest->second)),
+                             format_seconds(rest->second));
+      }
       for (int t : threads) {
         const auto time = region.time_s.find(t);
         if (time == region.time_s.end()) continue;

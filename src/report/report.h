@@ -216,7 +216,8 @@ struct RankSplit {
 };
 
 struct RegionReport {
-  std::string id;               // "r1", ... by rank; "serial" for the program's serial code
+  std::string id;               // "r1", ... in source order (file, line), the same in every command on
+                                // one program; "serial" for the program's serial code
   std::string kind = "parallel";  // or "serial" for the program's serial code
   std::string file;
   int line = 0;
@@ -245,6 +246,14 @@ struct RegionReport {
   // How much the region's time varied over the repeats at each count: max − min of the repeats'
   // times (absent where one run was measured at that count).
   std::map<int, double> time_spread_s;
+
+  // What regions are ranked by at `threads` (the ranked count): the time lost there, what the causes
+  // explain and what none does together; 0 where it ran faster than perfect scaling or no loss was
+  // measured (a report of one count: then the largest gain ranks).
+  double rank_loss(int threads) const {
+    const auto lost = time_lost_s.find(threads);
+    return lost == time_lost_s.end() || !(lost->second > 0) ? 0.0 : lost->second;
+  }
 
   double largest_gain(int threads) const {
     double g = 0;
@@ -289,6 +298,10 @@ struct BenchCosts {
   double task_s = 0;                // create an empty task, run it, taskwait
   double dispatch_per_chunk_s = 0;  // a dynamic loop's dispatch per chunk; 0: not measured
   std::string measured_at;
+  // The entry the figures came from: the cache file and the machine it was measured on (a report
+  // names it, so two reports whose hints differ say whether the cache changed between them).
+  std::string cache_file;
+  std::string machine;
 };
 
 // One line of the report's opening list: a cause of one region at the count regions are ranked
@@ -342,7 +355,7 @@ struct Report {
   double amdahl_speedup_bound = 0;  // 0: unknown
   std::map<int, std::vector<ThreadSplit>> program_threads;  // per log thread, first repeat
   std::optional<ScalingModel> program_model;
-  std::vector<RegionReport> regions;  // ranked
+  std::vector<RegionReport> regions;  // ranked by RegionReport::rank_loss at the ranked count, then gain
   // The counts whose causes the terminal summary lists: the largest, where regions are ranked,
   // and first, when the largest is oversubscribed, the largest with a core per thread.
   std::vector<int> summary_threads;

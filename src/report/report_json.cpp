@@ -443,7 +443,9 @@ json to_json(const Report& report) {
                     {"dispatch_per_chunk_s", report.bench->dispatch_per_chunk_s > 0
                                                  ? json(report.bench->dispatch_per_chunk_s)
                                                  : json(nullptr)},
-                    {"measured_at", report.bench->measured_at}};
+                    {"measured_at", report.bench->measured_at},
+                    {"cache_file", report.bench->cache_file},
+                    {"machine", report.bench->machine}};
 
   json runs = json::array();
   for (const auto& r : report.runs) {
@@ -580,6 +582,8 @@ Report report_from_json(const json& doc, const std::string& source) {
       b.task_s = get(*bench, "task_s", 0.0);
       b.dispatch_per_chunk_s = get(*bench, "dispatch_per_chunk_s", 0.0);
       b.measured_at = get<std::string>(*bench, "measured_at", "");
+      b.cache_file = get<std::string>(*bench, "cache_file", "");
+      b.machine = get<std::string>(*bench, "machine", "");
       report.bench = b;
     }
     for (const json& r : array_at(doc, "runs")) report.runs.push_back(read_run(r));

@@ -1,8 +1,10 @@
 #include "bench/core/bench_cache.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -29,8 +31,9 @@ constexpr double kChunksPerThread = 4;
 
 json entry_json(const CachedCosts& c) {
   return {{"library", c.key.library},   {"build", c.key.build},   {"cpu_model", c.key.cpu_model},
-          {"threads", c.threads},       {"task_s", c.task_s},     {"dispatch_per_chunk_s", c.dispatch_per_chunk_s},
-          {"measured_at", c.measured_at}};
+          {"machine", c.key.machine},   {"threads", c.threads},   {"task_s", c.task_s},
+          {"dispatch_per_chunk_s", c.dispatch_per_chunk_s},       {"measured_at", c.measured_at},
+          {"spread", c.spread}};
 }
 
 // Throws std::invalid_argument naming what is wrong.
@@ -49,7 +52,9 @@ CachedCosts entry_from_json(const json& j) {
     return v;
   };
   CachedCosts c;
-  c.key = {text("library"), text("build"), text("cpu_model")};
+  c.key = {text("library"), text("build"), text("cpu_model"), ""};
+  if (const auto machine = j.find("machine"); machine != j.end() && machine->is_string())
+    c.key.machine = machine->get<std::string>();  // an older entry has none: another machine's
   const auto threads = j.find("threads");
   if (threads == j.end() || !threads->is_number_integer() || threads->get<int64_t>() < 1 ||
       threads->get<int64_t>() > 1 << 20)
@@ -58,6 +63,8 @@ CachedCosts entry_from_json(const json& j) {
   c.task_s = seconds("task_s");
   c.dispatch_per_chunk_s = seconds("dispatch_per_chunk_s");
   c.measured_at = text("measured_at");
+  if (const auto spread = j.find("spread"); spread != j.end() && spread->is_number() && std::isfinite(spread->get<double>()))
+    c.spread = spread->get<double>();
   return c;
 }
 
@@ -85,6 +92,12 @@ std::vector<CachedCosts> read_entries(const fs::path& file) {
 
 double median_overhead(const SeriesResult& r) {
   return summarize(drop_best_and_worst_quarter(r.samples_s)).median;
+}
+
+// (max − min) ÷ median of the samples the outlier filter keeps; 0 where the median is not positive.
+double relative_spread(const SeriesResult& r) {
+  const Summary s = summarize(drop_best_and_worst_quarter(r.samples_s));
+  return s.median > 0 ? (s.max - s.min) / s.median : 0.0;
 }
 
 }  // namespace
@@ -118,6 +131,7 @@ std::vector<CachedCosts> costs_of_bench(const BenchDocument& doc) {
     c.dispatch_per_chunk_s =
         std::max(0.0, (median_overhead(*dyn->second) - median_overhead(*stat->second)) / kChunksPerThread);
     c.measured_at = task->second->measured_at;
+    c.spread = std::max({relative_spread(*task->second), relative_spread(*stat->second), relative_spread(*dyn->second)});
     out.push_back(std::move(c));
   }
   return out;
@@ -136,12 +150,21 @@ std::optional<CachedCosts> read_cached_costs(const fs::path& file, const CacheKe
   }
   for (const CachedCosts& c : entries) {
     if (c.key.library != key.library) continue;
-    if (c.key == key) return c;
-    note = "ignoring the bench cache's entry for " + key.library + ": it was measured on " +
-           (c.key.build != key.build ? "another build of it (" + c.key.build + ", now " + key.build + ")"
-                                     : "another CPU (" + c.key.cpu_model + ")") +
-           " (rerun `ompscope bench --calibrate`)";
-    return std::nullopt;
+    if (c.key == key) {
+      note.clear();
+      return c;
+    }
+    // Another machine's entry of the same library (a home directory several machines share) is
+    // said only where this machine has none; this machine's stale entry is said first.
+    if (c.key.machine == key.machine)
+      note = "ignoring the bench cache's entry for " + key.library + ": it was measured on " +
+             (c.key.build != key.build ? "another build of it (" + c.key.build + ", now " + key.build + ")"
+                                       : "another CPU (" + c.key.cpu_model + ")") +
+             " (rerun `ompscope bench --calibrate`)";
+    else if (note.empty())
+      note = "ignoring the bench cache's entry for " + key.library + ": it was measured on another machine (" +
+             (c.key.machine.empty() ? std::string("not named: an older cache") : c.key.machine) +
+             ") (rerun `ompscope bench --calibrate`)";
   }
   return std::nullopt;
 }
@@ -149,6 +172,19 @@ std::optional<CachedCosts> read_cached_costs(const fs::path& file, const CacheKe
 void write_cached_costs(const fs::path& file, const std::vector<CachedCosts>& entries) {
   std::vector<CachedCosts> kept;
   std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  if (ec) throw std::runtime_error("cannot create " + file.parent_path().string() + ": " + ec.message());
+  // Two calibrations at once (two libraries, or two machines sharing a home directory) each read,
+  // merge and replace the file: one at a time (a lock on its directory), so that neither drops
+  // the other's entry.
+  const fs::path lock_path = file.parent_path();
+  const int lock = open(lock_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock < 0) throw std::runtime_error("cannot open " + lock_path.string());
+  struct Unlock {
+    int fd;
+    ~Unlock() { close(fd); }
+  } unlock{lock};
+  if (flock(lock, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + lock_path.string());
   if (fs::exists(file, ec)) {
     try {
       kept = read_entries(file);
@@ -158,7 +194,7 @@ void write_cached_costs(const fs::path& file, const std::vector<CachedCosts>& en
   }
   std::erase_if(kept, [&](const CachedCosts& old) {
     for (const CachedCosts& e : entries)
-      if (e.key.library == old.key.library) return true;
+      if (e.key.library == old.key.library && e.key.machine == old.key.machine) return true;
     return false;
   });
   kept.insert(kept.end(), entries.begin(), entries.end());
@@ -166,8 +202,6 @@ void write_cached_costs(const fs::path& file, const std::vector<CachedCosts>& en
   for (const CachedCosts& c : kept) list.push_back(entry_json(c));
   const std::string text = json{{"tool", kCacheTool}, {"format", kCacheFormat}, {"entries", list}}.dump(2) + "\n";
 
-  fs::create_directories(file.parent_path(), ec);
-  if (ec) throw std::runtime_error("cannot create " + file.parent_path().string() + ": " + ec.message());
   // A new temporary beside the cache (O_EXCL|O_NOFOLLOW), synced and renamed onto it.
   write_file_replacing(file, text, /*sync=*/true);
 }

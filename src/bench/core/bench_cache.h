@@ -16,13 +16,22 @@
 namespace ompscope::bench {
 
 // What an entry is valid for: the runtime library (its resolved path), that file's identity
-// ("build-id HEX", or "size N mtime S" for a library without a build id) and the CPU model.
+// ("build-id HEX", or "size N mtime S" for a library without a build id), the CPU model and the
+// machine ("machine-id HEX" from /etc/machine-id, else "host NAME"): a home directory shared by
+// several machines of one CPU model holds an entry per machine. An entry without a machine (an
+// older cache) is another machine's.
 struct CacheKey {
   std::string library;
   std::string build;
   std::string cpu_model;
+  std::string machine;
   bool operator==(const CacheKey&) const = default;
 };
+
+// The widest spread of an entry's own samples that is cached: the middle half of a series (the
+// samples the outlier filter keeps) spanning more than its median means the machine was busy
+// while it was measured, and such a calibration would rank hints by another process's load.
+inline constexpr double kMaxCachedSpread = 1.0;
 
 struct CachedCosts {
   CacheKey key;
@@ -30,6 +39,9 @@ struct CachedCosts {
   double task_s = 0;                // EPCC overhead of `task`: create an empty task, run it, taskwait
   double dispatch_per_chunk_s = 0;  // (for_dynamic − for_static) ÷ the 4 chunks per thread of an instance; 0: not positive
   std::string measured_at;          // ISO 8601, UTC
+  // The widest of its three series' spreads: (max − min) ÷ median of the samples the outlier
+  // filter keeps; above kMaxCachedSpread it is not cached.
+  double spread = 0;
 };
 
 // $XDG_CACHE_HOME/ompscope/bench.json where XDG_CACHE_HOME is set and absolute, else

@@ -43,8 +43,8 @@ class BenchCacheFile : public ::testing::Test {
     std::ofstream(file_) << text;
   }
   fs::path dir_, file_;
-  const CacheKey key_{"/lib/libomp.so.5", "build-id 0123abcd", "AMD EPYC 7B13"};
-  CachedCosts entry(const CacheKey& key, double task_s) const { return {key, 2, task_s, 70e-9, "2026-11-24T02:00:00Z"}; }
+  const CacheKey key_{"/lib/libomp.so.5", "build-id 0123abcd", "AMD EPYC 7B13", "machine-id 0a1b"};
+  CachedCosts entry(const CacheKey& key, double task_s) const { return {key, 2, task_s, 70e-9, "2026-11-24T02:00:00Z", 0.1}; }
 };
 
 TEST(BenchCachePlace, XdgCacheHomeThenHomeDotCacheAndARelativeXdgPathIsIgnored) {
@@ -115,7 +115,7 @@ TEST_F(BenchCacheFile, WrittenThenReadForTheSameKeyOnly) {
   EXPECT_DOUBLE_EQ(got->dispatch_per_chunk_s, 70e-9);
   EXPECT_EQ(note, "");
   // Another library: no entry, nothing to say.
-  EXPECT_FALSE(read_cached_costs(file_, {"/opt/llvm19/lib/libomp.so", key_.build, key_.cpu_model}, note));
+  EXPECT_FALSE(read_cached_costs(file_, {"/opt/llvm19/lib/libomp.so", key_.build, key_.cpu_model, key_.machine}, note));
   EXPECT_EQ(note, "");
   // Written atomically: no temporary file is left beside it.
   EXPECT_EQ(std::distance(fs::directory_iterator(file_.parent_path()), fs::directory_iterator()), 1);
@@ -159,7 +159,7 @@ TEST_F(BenchCacheFile, ACorruptOrForeignFileIsIgnoredWithOneLine) {
 
 TEST_F(BenchCacheFile, WritingReplacesTheSameLibrarysEntryKeepsOthersAndRepairsACorruptFile) {
   write_text("not json");
-  const CacheKey other{"/lib/libgomp.so.1", "build-id ffff", key_.cpu_model};
+  const CacheKey other{"/lib/libgomp.so.1", "build-id ffff", key_.cpu_model, key_.machine};
   write_cached_costs(file_, {entry(key_, 124e-9), entry(other, 300e-9)});
   write_cached_costs(file_, {entry(key_, 130e-9)});
   std::string note;
@@ -169,6 +169,49 @@ TEST_F(BenchCacheFile, WritingReplacesTheSameLibrarysEntryKeepsOthersAndRepairsA
   const auto kept = read_cached_costs(file_, other, note);
   ASSERT_TRUE(kept.has_value()) << note;
   EXPECT_DOUBLE_EQ(kept->task_s, 300e-9);
+}
+
+TEST_F(BenchCacheFile, OneEntryPerMachineOfASharedHomeAndAnOlderUnnamedEntryIsAnotherMachines) {
+  // Two machines of one CPU model share a home directory: each writes its own entry, and each
+  // reads its own (issue 24: the hinted chunk changed because another process rewrote the cache).
+  CacheKey there = key_;
+  there.machine = "machine-id 9f9f";
+  write_cached_costs(file_, {entry(key_, 124e-9)});
+  write_cached_costs(file_, {entry(there, 500e-9)});
+  std::string note;
+  const auto here = read_cached_costs(file_, key_, note);
+  ASSERT_TRUE(here.has_value()) << note;
+  EXPECT_DOUBLE_EQ(here->task_s, 124e-9);
+  EXPECT_EQ(note, "");
+  const auto theirs = read_cached_costs(file_, there, note);
+  ASSERT_TRUE(theirs.has_value()) << note;
+  EXPECT_DOUBLE_EQ(theirs->task_s, 500e-9);
+  // A third machine has none: the others' entries are said, once, and not used.
+  CacheKey third = key_;
+  third.machine = "host c";
+  EXPECT_FALSE(read_cached_costs(file_, third, note).has_value());
+  EXPECT_NE(note.find("another machine (machine-id"), std::string::npos) << note;
+  // An entry written before entries named their machine is no machine's.
+  write_text("{\"tool\": \"ompscope-bench-cache\", \"format\": 1, \"entries\": [{\"library\": \"/lib/libomp.so.5\", "
+             "\"build\": \"build-id 0123abcd\", \"cpu_model\": \"AMD EPYC 7B13\", \"threads\": 2, \"task_s\": 1e-7, "
+             "\"dispatch_per_chunk_s\": 7e-8, \"measured_at\": \"x\"}]}");
+  EXPECT_FALSE(read_cached_costs(file_, key_, note).has_value());
+  EXPECT_NE(note.find("another machine (not named: an older cache)"), std::string::npos) << note;
+}
+
+TEST(BenchCacheCosts, EachEntrySaysHowWideItsOwnSamplesSpread) {
+  // The task's kept samples (the middle half of 8) span 100..300 ns around a median of 200 ns:
+  // a spread of 1.0; the loops' are tight. On a busy machine the spread is what gives it away.
+  BenchDocument doc;
+  doc.results.push_back(overhead("task", 2, {10e-9, 20e-9, 100e-9, 150e-9, 250e-9, 300e-9, 900e-9, 990e-9}));
+  doc.results.push_back(overhead("for_static", 2, {1000e-9, 1000e-9, 1000e-9}));
+  doc.results.push_back(overhead("for_dynamic", 2, {1280e-9, 1280e-9, 1280e-9}));
+  const std::vector<CachedCosts> costs = costs_of_bench(doc);
+  ASSERT_EQ(costs.size(), 1u);
+  EXPECT_NEAR(costs[0].spread, 1.0, 1e-12);
+  EXPECT_FALSE(costs[0].spread > kMaxCachedSpread);  // at the limit: still cached
+  doc.results[0].samples_s = {10e-9, 20e-9, 100e-9, 150e-9, 250e-9, 400e-9, 900e-9, 990e-9};
+  EXPECT_TRUE(costs_of_bench(doc)[0].spread > kMaxCachedSpread);
 }
 
 TEST_F(BenchCacheFile, AnUnwritableDirectoryIsAnErrorNamingTheFileAndLeavesNoFile) {
