@@ -79,9 +79,15 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
       before = out;
       out.positions = std::move(positions);
     }
+    // This barrier's CPU times alone, for the construct that owns it: a construct's barriers
+    // pooled as one position (with a static schedule a thread runs the same iterations at each
+    // visit of one loop, so the same threads stay the slow ones), so that its own diagnosis can
+    // tell a loop whose iterations differ in cost from one whose slow thread moves.
+    BarrierPhases::Position alone;
     const auto record = [&] {
       if (!each) return;
       BarrierPhases& one = each->emplace_back();
+      if (alone.instances > 0) one.positions.push_back(std::move(alone));
       one.imbalance_s = out.imbalance_s - before.imbalance_s;
       one.measured_imbalance_s = out.measured_imbalance_s - before.measured_imbalance_s;
       one.cpu_imbalance_s = out.cpu_imbalance_s - before.cpu_imbalance_s;
@@ -122,6 +128,17 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
       }
       at.instances += 1;
       at.cpu_imbalance_s += cpu_imbalance;
+      if (each) {
+        alone.cpu.resize(n);
+        alone.cpu_squared.resize(n);
+        for (size_t k = 0; k < n; ++k) {
+          const double cpu = std::max(0.0, visits[k][b]->cpu - visits[k][b]->mpi);
+          alone.cpu[k] = cpu;
+          alone.cpu_squared[k] = cpu * cpu;
+        }
+        alone.instances = 1;
+        alone.cpu_imbalance_s = cpu_imbalance;
+      }
     }
     if (imbalance > 0 && after_loop) {
       ++out.imbalanced_after_loop;

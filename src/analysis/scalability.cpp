@@ -329,6 +329,10 @@ std::string schedule_advice(const BarrierPhases& phases, int threads, double ben
 // thread waiting this share of its serial code for a CPU): the machine was busy.
 constexpr double kBusyShare = 0.10;
 
+// A loop whose threads' CPU time differs consistently by less than this share of each thread's
+// work in it has iterations of uniform cost (docs/lost-time.md, "Load imbalance").
+constexpr double kUniformShare = 0.05;
+
 double unexplained(double lost_s, double explained_s) { return std::max(0.0, lost_s - std::max(0.0, explained_s)); }
 
 // Each cause's part of the time lost (details.lost_share_s), so that the parts and the
@@ -579,7 +583,17 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
     const double loop_cpu = std::max(0.0, cpu_imbalance - uneven_cpu);
     const double consistent = std::min(consistent_cpu, loop_cpu);
     const bool moves = cpu_known && judged >= 3 && loop_cpu > 0 && consistent < 0.5 * loop_cpu;
-    if (loop && moves)
+    // The consistent part beside each thread's share of the loop's work: a few per cent is what
+    // two CPUs differ by (a busier host core, a lower clock), not iterations that cost more.
+    const double per_thread_work = first.phases.loop_work_s / threads;
+    const bool slight = cpu_known && judged >= 3 && per_thread_work > 0 && consistent < kUniformShare * per_thread_work;
+    if (loop && !moves && slight)
+      hint = fmt::format("the same threads spend {} more CPU time in the loop in every instance, {:.1f}% of each "
+                         "thread's {} in it: within what two CPUs differ by (a busier host core, a lower clock), so "
+                         "its iterations cost alike and no schedule is advised (a dynamic one would give up the static "
+                         "partition's cache reuse); run on idle cores of one kind",
+                         duration_text(consistent), 100 * consistent / per_thread_work, duration_text(per_thread_work));
+    else if (loop && moves)
       // A loop of uniform cost: a different thread is last each time. A schedule cannot even out
       // what moves between threads, and a dynamic one gives up the static partition's locality.
       hint = fmt::format("the thread that reaches the barrier after the loop last changes from one instance to the "

@@ -244,6 +244,21 @@ TEST(ConsistentCpuImbalance, EachBarrierPositionKeepsEachThreadsCpuTime) {
   EXPECT_DOUBLE_EQ(p.positions[0].cpu_imbalance_s, 1);  // 6 − 5
 }
 
+TEST(ConsistentCpuImbalance, EachBarriersShareCarriesItsCpuTimesForItsConstruct) {
+  // What each barrier adds (the construct that owns it is diagnosed on it) holds its CPU times as
+  // one position, so a construct's own hint can tell iterations that cost more from a slow thread
+  // that moves; the join barrier, whose CPU time was not read, holds none.
+  std::vector<BarrierPhases> each;
+  barrier_phases(loop_with_cpu(4, 6), &each);
+  ASSERT_EQ(each.size(), 2u);
+  ASSERT_EQ(each[0].positions.size(), 1u);
+  EXPECT_DOUBLE_EQ(each[0].positions[0].instances, 1);
+  EXPECT_DOUBLE_EQ(each[0].positions[0].cpu[1], 6);
+  EXPECT_DOUBLE_EQ(each[0].positions[0].cpu_squared[0], 16);
+  EXPECT_DOUBLE_EQ(each[0].positions[0].cpu_imbalance_s, 1);
+  EXPECT_TRUE(each[1].positions.empty());
+}
+
 TEST(ConsistentCpuImbalance, TheSameThreadSlowerInEveryInstanceIsAllConsistent) {
   // Thread 1 uses 2 s more CPU than thread 0 each time (±0.1 s): 1 s of imbalance per instance.
   const BarrierPhases p = phases_of({{4, 6}, {4.1, 6.1}, {3.9, 5.9}, {4, 6}});
