@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "model/scale_report_models.h"
+#include "model/scale_report_reader.h"
 
 namespace ompscope::analysis {
 namespace {
@@ -119,7 +120,9 @@ TEST(ScalingModels, AModelThatDoesNotFollowTheTimesGivesNoVerdictAndSaysWhy) {
 // `ompscope model` on a scale report fits what `scale` fitted (the report's medians, no split,
 // the same counts) and withholds by the same rule: the two never disagree on a verdict.
 void expect_model_agrees_with_scale(const Report& scaled) {
-  const model::ModelledSeries fitted = model::model_scale_report(scaled, scaling_model_options());
+  // As the command fits it (cli/model_command.cpp): one model over all counts, four counts at least.
+  const model::ModelledSeries fitted =
+      model::model_all(model::series_of_report(scaled), scaling_model_options(), model::kScaleMinimumThreadCounts);
   auto region_model = [&](const std::string& name) -> const model::Model* {
     for (const model::Model& m : fitted.models)
       if (m.metric == "time_s" && m.region.rfind(name, 0) == 0) return &m;
