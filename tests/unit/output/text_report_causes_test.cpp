@@ -39,6 +39,19 @@ TEST(TextReportCauses, AreThoseOfTheLargestCountAndSayWhichCountThatIs) {
   EXPECT_EQ(text.find("fork_join_overhead"), std::string::npos) << "a cause at 1 thread is in report.json only\n" << text;
 }
 
+TEST(TextReportCauses, EachRegionSaysWhatItLostWhereRegionsAreRankedAndHowMuchNoCauseExplains) {
+  // A region that lost 84 ms at 2 threads, none of it explained (issue 24: it ranked below 2.58 ms
+  // of serial code, and the rank did not show it).
+  json report = report_with({1, 2}, 2, json::array());
+  report["regions"][0]["time_lost_s"] = {{"1", 0.0}, {"2", 0.084}};
+  report["regions"][0]["unexplained_s"] = {{"1", 0.0}, {"2", 0.084}};
+  const std::string text = render_text_report(report);
+  EXPECT_NE(text.find("regions ranked by the time lost at 2 threads"), std::string::npos) << text;
+  EXPECT_NE(text.find("  #1  r1  "), std::string::npos) << text;
+  EXPECT_NE(text.find("lost 84.0 ms at 2 threads: 0 s explained by its causes, 84.0 ms unexplained"), std::string::npos)
+      << text;
+}
+
 TEST(TextReportCauses, RowsSayOneThreadInTheSingular) {
   const std::string text = render_text_report(report_with({1, 2}, 2, json::array()));
   EXPECT_NE(text.find("  1 thread:      1.00 s"), std::string::npos) << text;
