@@ -131,9 +131,21 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
                                      descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
                                                                      duration_text(descheduled_s))
                                                        : ""));
-    // Page faults are named where the kernel's time grew, and where it is a tenth of the work
-    // or more: faults on fresh memory cost at every count, and more when threads fault at once.
-    if (faulting > 0 || (faults > 0 && now.usage.system_s >= 0.1 * now.work_s))
+    // Page faults are named where the kernel's time grew with them, or where it is a tenth of the
+    // work or more: faults on fresh memory cost at every count, and more when threads fault at
+    // once. Kernel time that grew with no more faults is system calls (EPCC syncbench's worker:
+    // 0.19 s in the kernel, no fault, was "memory is allocated and first touched").
+    const double base_faults = base.usage.minor_faults + base.usage.major_faults;
+    const bool more_faults = faults > 0 && faults > base_faults;
+    if (faulting > 0 && !more_faults)
+      parts.emplace_back(faulting, fmt::format("{} more in the kernel ({} in all at {}) with no more page faults "
+                                               "({:.0f}, against {:.0f} at {}): system calls inside the region "
+                                               "(I/O, sleeping and waking threads, mapping memory); move them out "
+                                               "of it",
+                                               duration_text(faulting), duration_text(now.usage.system_s),
+                                               threads_phrase(threads), faults, base_faults,
+                                               threads_phrase(base.threads)));
+    else if (faulting > 0 || (faults > 0 && now.usage.system_s >= 0.1 * now.work_s))
       parts.emplace_back(faulting, fmt::format("{} more in the kernel ({} in all at {}, with {:.0f} page faults): "
                                                "memory is allocated and first touched (or freed and allocated "
                                                "again) inside the region; allocate buffers once outside it and "
@@ -743,6 +755,50 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   return out;
 }
 
+namespace {
+
+// A top-level region that ran n times at t and n0 at t0 is compared per instance: the base's time
+// and work scaled by n/n0 (docs/design.md, "Instance counts"). A nested region's count grows with
+// the team that forks it, and is compared as it is.
+double per_instance_factor(bool nested, double base_instances, double instances) {
+  if (nested || !(base_instances > 0) || !(instances > 0) || instances == base_instances) return 1.0;
+  return instances / base_instances;
+}
+
+TeamWork scaled_to_instances(TeamWork w, double f) {
+  if (f == 1.0) return w;
+  w.work_s *= f;
+  w.usage = w.usage * f;
+  w.time_s *= f;
+  w.outside_worksharing_s *= f;
+  for (TeamWork::Loop& l : w.loops) l.time_s *= f;
+  return w;
+}
+
+std::optional<Note> instances_differ_note(const Report& report) {
+  Note note{"instances_differ",
+            "these regions ran a different number of times at different thread counts, so the runs did different "
+            "work (a program that sizes its repetitions by time, or converges in a different number of steps): each "
+            "is compared per instance, its time and work at the smallest count scaled by the ratio of the instance "
+            "counts; the program's own times are not the same work at each count",
+            {}};
+  for (const RegionReport& r : report.regions) {
+    if (r.kind == "serial" || r.nested || r.instances_at.size() < 2) continue;
+    const uint64_t n0 = r.instances_at.begin()->second;
+    std::vector<std::string> counts;
+    bool differ = false;
+    for (const auto& [t, n] : r.instances_at) {
+      differ = differ || n != n0;
+      counts.push_back(fmt::format("{}{} at {}", n, counts.empty() ? " instances" : "", threads_phrase(t)));
+    }
+    if (differ) note.items.push_back(fmt::format("{}: {}", region_place(r), fmt::join(counts, ", ")));
+  }
+  if (note.items.empty()) return std::nullopt;
+  return note;
+}
+
+}  // namespace
+
 Report build_report(const std::vector<std::string>& command, int cores, const std::vector<MeasuredRun>& runs,
                     const std::optional<BenchCosts>& bench, bool weak) {
   Report report;
@@ -815,6 +871,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     ConstructReports constructs(bench_dispatch);
     std::optional<std::pair<int, double>> base;  // (t0, T(t0))
     TeamWork base_work;
+    double base_instances = 0;  // the region's instances at t0
     for (const auto& [t, analyses] : by_threads) {
       std::vector<const RegionRun*> repeats;
       for (const RunAnalysis* a : analyses) {
@@ -843,17 +900,25 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         });
         region.time_spread_s[t] = (*high)->profile.time_s - (*low)->profile.time_s;
       }
-      region.instances_at[t] = first.profile.instances;
-      if (first.sampled()) region.recorded_instances_at[t] = first.profile.recorded_instances;
+      // The typical repeat's count, beside its time (a program that sizes its repetitions by
+      // time runs a different number at each repeat).
+      region.instances_at[t] = typical->profile.instances;
+      if (typical->sampled()) region.recorded_instances_at[t] = typical->profile.recorded_instances;
       region.per_thread[t] = typical->profile.per_thread;
       if (!base) {
         base = std::make_pair(t, time);
         base_work = team_work(repeats);
         base_work.threads = t;
+        base_instances = static_cast<double>(typical->profile.instances);
       }
-      const auto [t0, time0] = *base;
+      // A count that ran the region a different number of times did different work: compared per
+      // instance (note instances_differ), the base's time and work scaled to this count's instances.
+      const double per_instance =
+          per_instance_factor(region.nested, base_instances, static_cast<double>(typical->profile.instances));
+      const int t0 = base->first;
+      const double time0 = base->second * per_instance;
       // Weak scaling: the work at t0 is each thread's share; the team's at t is meant to be t/t0 of it.
-      TeamWork base_at_t = base_work;
+      TeamWork base_at_t = scaled_to_instances(base_work, per_instance);
       if (weak && t > t0) {
         const double f = static_cast<double>(t) / t0;
         base_at_t.work_s *= f;
@@ -883,7 +948,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
                                                            : fmt::format("{}:{}", region.file, region.line),
                                        threads_phrase(t),
                                        negative_loss_reason(-lost, efficiency_of(time0, t0, time, t), spread, spread0,
-                                                            base_work.work_s, now.work_s, t0)));
+                                                            base_at_t.work_s, now.work_s, t0)));
       }
       constructs.add(repeats, t, *typical, /*to_median=*/1.0, region);  // the time is the typical repeat's own
       std::vector<const TaskFigures*> tasks;
@@ -989,6 +1054,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   int rank = 0;
   for (RegionReport& r : report.regions) r.id = r.kind == "serial" ? "serial" : fmt::format("r{}", ++rank);
   report.summary_threads = report::summary_counts(report);
+  if (std::optional<Note> note = instances_differ_note(report)) report.notes.push_back(std::move(*note));
 
   // Notes of one kind are one note, whatever the number of regions it is about.
   Note instances{"sampled_instances",
