@@ -1396,6 +1396,8 @@ TEST(BuildReport, TimeInMpiCallsIsPartOfTheProgramsLossNeverUnexplained) {
   EXPECT_DOUBLE_EQ(report.mpi_s.at(2), 0.3);
   EXPECT_NEAR(report.program_time_lost_s.at(2), 0.15, 1e-12);
   EXPECT_NEAR(report.program_unexplained_s.at(2), 0, 1e-12);
+  // The MPI time bounds the speedup with the serial code: 1.3 / 0.3 (was 1.3 / 0: unknown).
+  EXPECT_NEAR(report.amdahl_speedup_bound, 1.3 / 0.3, 1e-12);
 }
 
 TEST(BuildReport, ARunWithoutUsableCountersIsSaidOnceInOneNote) {
