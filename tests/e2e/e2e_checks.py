@@ -1361,9 +1361,10 @@ def scenario_fork_shapes_atomic(c):
 def scenario_timed_repetitions(c):
     """A benchmark that sizes its repetitions by time (timed_reps.c, EPCC's pattern): the region
     runs about twice as often at 2 threads. The report says the instance counts differ and
-    compares per instance: the shared loop scales (before: efficiency ~50% and work_inflation, or
-    gcc's replicated_work, for work that did not grow per instance), and every thread's whole
-    delay (each) is replicated_work, not inflation with an allocation hint."""
+    compares per instance: the shared loop's efficiency is (T1/n1) / (2 T2/n2) (before: the totals'
+    T1 / (2 T2), ~50% on a quiet machine, with work_inflation 183 ms for work that did not grow per
+    instance), and every thread's whole delay (each) is replicated_work, not inflation with an
+    allocation hint."""
     source = c.src("timed_reps.c")
     for program in ["timed_reps", "timed_reps_gcc"]:
         for mode in ["shared", "each"]:
@@ -1387,16 +1388,18 @@ def scenario_timed_repetitions(c):
                 # Twice the instances at 2 threads by design (each takes half as long).
                 if not counts["2"] >= 1.4 * counts["1"]:
                     fail(f"{program} shared: instances {counts}: the program did not size its repetitions by time")
-                grown = [q for q in causes if q["kind"] in ("work_inflation", "replicated_work") and not environmental(q)]
-                share = sum(q["gain_s"] for q in grown) / region["time_s"]["2"]
-                print(f"{program} shared: per instance, efficiency {region['efficiency']['2']*100:.0f}% "
-                      f"(totals compared: {region['time_s']['1'] / (2 * region['time_s']['2'])*100:.0f}%); "
-                      f"work growth named for {share*100:.0f}% of the region (at most 25%)")
-                if share > 0.25:
-                    fail(f"{program} shared: the work did not grow per instance, yet {[(q['kind'], q['hint']) for q in grown]}")
-                if region["efficiency"]["2"] < 0.75:
-                    fail(f"{program} shared: efficiency {region['efficiency']['2']:.2f} per instance, want >= 0.75 "
-                         f"(totals compared give ~0.5)")
+                # Compared per instance: E = (T1/n1) / (2 T2/n2), whatever the machine's load did to
+                # T2 (before: T1 / (2 T2), the totals of different work).
+                t1, t2 = region["time_s"]["1"], region["time_s"]["2"]
+                per_instance = (t1 / counts["1"]) / (2 * t2 / counts["2"])
+                print(f"{program} shared: efficiency {region['efficiency']['2']*100:.1f}%, per instance "
+                      f"{per_instance*100:.1f}%, totals compared {t1 / (2 * t2)*100:.1f}%")
+                if abs(region["efficiency"]["2"] - per_instance) > 1e-9 * per_instance:
+                    fail(f"{program} shared: efficiency {region['efficiency']['2']}, want per instance {per_instance}")
+                # The work per instance does not grow with the team (gcc's static loop is the
+                # region's own code: compared as totals, its team work x2 read as replicated_work).
+                if any(q["kind"] == "replicated_work" for q in causes):
+                    fail(f"{program} shared: replicated_work for a loop shared with omp for: {causes}")
             else:
                 rep = next((q for q in causes if q["kind"] == "replicated_work"), None)
                 if rep is None:
