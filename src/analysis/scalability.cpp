@@ -131,20 +131,17 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
                                      descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
                                                                      duration_text(descheduled_s))
                                                        : ""));
-    // Page faults are named where the kernel's time grew with them, or where it is a tenth of the
-    // work or more: faults on fresh memory cost at every count, and more when threads fault at
-    // once. Kernel time that grew with no more faults is system calls (EPCC syncbench's worker:
-    // 0.19 s in the kernel, no fault, was "memory is allocated and first touched").
-    const double base_faults = base.usage.minor_faults + base.usage.major_faults;
-    const bool more_faults = faults > 0 && faults > base_faults;
-    if (faulting > 0 && !more_faults)
-      parts.emplace_back(faulting, fmt::format("{} more in the kernel ({} in all at {}) with no more page faults "
-                                               "({:.0f}, against {:.0f} at {}): system calls inside the region "
-                                               "(I/O, sleeping and waking threads, mapping memory); move them out "
-                                               "of it",
+    // Page faults are named where the kernel's time grew, and where it is a tenth of the work
+    // or more: faults on fresh memory cost at every count, and more when threads fault at once
+    // (as many faults at t as at t0, each slower). Kernel time that grew with no page fault at
+    // all is system calls (EPCC syncbench's worker: 0.19 s in the kernel, no fault, read "memory
+    // is allocated and first touched").
+    if (faulting > 0 && !(faults > 0))
+      parts.emplace_back(faulting, fmt::format("{} more in the kernel ({} in all at {}) with no page fault: system "
+                                               "calls inside the region (I/O, sleeping and waking threads, mapping "
+                                               "memory); move them out of it",
                                                duration_text(faulting), duration_text(now.usage.system_s),
-                                               threads_phrase(threads), faults, base_faults,
-                                               threads_phrase(base.threads)));
+                                               threads_phrase(threads)));
     else if (faulting > 0 || (faults > 0 && now.usage.system_s >= 0.1 * now.work_s))
       parts.emplace_back(faulting, fmt::format("{} more in the kernel ({} in all at {}, with {:.0f} page faults): "
                                                "memory is allocated and first touched (or freed and allocated "
