@@ -5,6 +5,8 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace ompscope::analysis {
 
 std::vector<std::string> elf_needed_libraries(const std::string& path) {
@@ -58,6 +60,31 @@ std::vector<ElfFunction> elf_functions(const std::string& path) {
   if (elf) elf_end(elf);
   close(fd);
   return functions;
+}
+
+std::vector<uint8_t> elf_x86_64_code(const std::string& path, uint64_t address, uint64_t size) {
+  std::vector<uint8_t> code;
+  elf_version(EV_CURRENT);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return code;
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  GElf_Ehdr ehdr;
+  if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &ehdr) && ehdr.e_machine == EM_X86_64) {
+    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+      GElf_Shdr shdr;
+      if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_PROGBITS || !(shdr.sh_flags & SHF_EXECINSTR)) continue;
+      if (address < shdr.sh_addr || address >= shdr.sh_addr + shdr.sh_size) continue;
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      if (!data || !data->d_buf || data->d_size != shdr.sh_size) break;
+      const uint64_t from = address - shdr.sh_addr, n = std::min<uint64_t>(size, shdr.sh_size - from);
+      const auto* bytes = static_cast<const uint8_t*>(data->d_buf) + from;
+      code.assign(bytes, bytes + n);
+      break;
+    }
+  }
+  if (elf) elf_end(elf);
+  close(fd);
+  return code;
 }
 
 }  // namespace ompscope::analysis

@@ -20,4 +20,8 @@ struct ElfFunction {
 // The defined functions of the file's symbol table (.symtab, else .dynsym); empty when it has none.
 std::vector<ElfFunction> elf_functions(const std::string& path);
 
+// Up to `size` bytes of an x86-64 file's executable code at link-time address `address` (its
+// sections' addresses), fewer where a section ends; empty for another machine or no such code.
+std::vector<uint8_t> elf_x86_64_code(const std::string& path, uint64_t address, uint64_t size);
+
 }  // namespace ompscope::analysis

@@ -13,7 +13,9 @@ LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& laun
   if (starts_at_launch && launch.start)
     run.timeline.start = std::min(run.timeline.start, run.log.seconds(launch.start->ticks));
   run.symbols = std::make_unique<Symbolizer>(run.log.meta.modules);
-  identify_region_bodies(run.timeline, [&](uint64_t address) { return run.symbols->outlined_body_entry(address); });
+  identify_region_bodies(
+      run.timeline, [&](uint64_t address) { return run.symbols->outlined_body_entry(address); },
+      [&](uint64_t address) { return run.symbols->tail_called_fork_body(address); });
   return run;
 }
 

@@ -6,7 +6,8 @@
 
 namespace ompscope::analysis {
 
-void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of) {
+void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of,
+                            const BodyEntryOf& tail_called_body) {
   // Evidence per instance, by parallel id, in order of strength.
   std::unordered_map<uint32_t, std::vector<uint64_t>> evidence;
   std::unordered_map<uint32_t, std::unordered_set<uint32_t>> implicit_tasks;
@@ -56,6 +57,17 @@ void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of
         waiting.push_back(i);
       }
     }
+  }
+
+  // Still none: a fork the function holding the region tail-called (its return address is the
+  // caller's), and a body that called no runtime entry point (only atomics inside).
+  if (!tail_called_body) return;
+  std::unordered_map<uint64_t, uint64_t> tail_body_of;  // fork return address → body (0: none)
+  for (RegionInstance& r : timeline.regions) {
+    if (r.body || !r.codeptr) continue;
+    auto [e, inserted] = tail_body_of.try_emplace(r.codeptr, 0);
+    if (inserted) e->second = tail_called_body(r.codeptr);
+    r.body = e->second;
   }
 }
 

@@ -20,6 +20,9 @@ using BodyEntryOf = std::function<uint64_t(uint64_t return_address)>;
 // acquisitions; the first address inside an outlined function decides. An instance without
 // such evidence (nothing recorded inside it, as in a sampled-out instance) takes the body of
 // the nearest recorded instance forked from the same callsite (the one before it, else after).
-void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of);
+// Instances left without a body then take `tail_called_body` of their fork's return address
+// (Symbolizer::tail_called_fork_body: a fork tail-called by a function holding one region).
+void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of,
+                            const BodyEntryOf& tail_called_body = {});
 
 }  // namespace ompscope::analysis

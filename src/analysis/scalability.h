@@ -61,6 +61,9 @@ struct TeamWork {
   std::vector<Loop> loops;
   // A base scaled to the team (scale --weak): work is meant to grow with the team; no replicated_work.
   bool weak = false;
+  // Lock operations the team took in the region (recorded and counted: lock sampling), a count of
+  // the work it did that no machine's speed changes (replicated_work).
+  double lock_operations = 0;
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
 
@@ -70,6 +73,11 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats);
 inline constexpr double kReplicatedBand = 0.2;
 // The part of the region outside worksharing constructs at t0 that counts (below it, noise).
 inline constexpr double kReplicatedMinShare = 0.1;
+// A region that does all of its work outside worksharing and takes at least this many lock
+// operations at t0 shows in their count whether its work grew with the team: where it did not,
+// CPU time that grew t/t0 is the same work running slower (work_inflation), not repeated.
+inline constexpr double kReplicatedMinOperations = 1000;
+inline constexpr double kReplicatedAllOutside = 0.9;  // share of the region outside worksharing
 
 // serial_blocked is named where the serial time off the CPU is at least this share of the serial
 // time (below it: the loader, a page fault's wait, the tool's own writes).

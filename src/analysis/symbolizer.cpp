@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "analysis/elf_needed.h"
@@ -30,6 +31,9 @@ struct Symbolizer::ModuleState {
   };
   std::vector<FunctionLine> function_lines;
   bool function_lines_read = false;
+  // The module's function symbols by link-time address (tail_called_fork_body). Read on first need.
+  std::unordered_map<uint64_t, ElfFunction> functions_at;
+  bool functions_read = false;
 };
 
 std::string enclosing_function(const char* name);
@@ -115,16 +119,21 @@ void on_symbol(void* data, uintptr_t, const char*, uintptr_t start, uintptr_t si
 // the smallest line of the function's own code in its file (GCC gives it the body's closing
 // barrier and return).
 constexpr uintptr_t kOutlinedScanBytes = 4096;
-int directive_line(backtrace_state* state, uintptr_t entry, const std::string& file, int line) {
+// Where a helper is inlined at the body's start (its first statement calls it), the body's own
+// line there is the outermost frame's: the directive is searched from it, in its file (a region
+// whose body began with an inlined helper was placed at the helper's loop).
+void directive_line(backtrace_state* state, uintptr_t entry, std::string& file, int& line) {
   Symbol sym;
   backtrace_syminfo(state, entry, on_symbol, ignore_error, &sym);
-  if (sym.start != entry || sym.size == 0) return line;
+  if (sym.start != entry || sym.size == 0) return;
+  std::pair<std::string, int> own{"", 0};
+  backtrace_pcinfo(state, entry, on_outer_line, ignore_error, &own);
+  if (own.second > 0) file = own.first, line = own.second;
   for (uintptr_t pc = entry; pc < entry + std::min(sym.size, kOutlinedScanBytes); ++pc) {
     std::pair<std::string, int> at{"", 0};
     backtrace_pcinfo(state, pc, on_outer_line, ignore_error, &at);
     if (at.first == file && at.second > 0 && at.second < line) line = at.second;
   }
-  return line;
 }
 
 }  // namespace
@@ -248,7 +257,21 @@ void Symbolizer::locate(SourceLocation& location, uint64_t address, bool call_it
   if (is_outlined_body_name(location.function) && info.found && location.line > 0)
     if (std::string user = function_holding(*found.state, m.path, location.file, location.line); !user.empty())
       location.function = std::move(user);
-  if (gcc && info.found && location.line > 0) location.line = directive_line(state, pc, location.file, location.line);
+  if (gcc && info.found && location.line > 0) {
+    directive_line(state, pc, location.file, location.line);
+    // A GCC body's own function, not a helper inlined at its start.
+    struct Named {
+      std::string name;
+      uintptr_t start = 0;
+    } named;
+    backtrace_syminfo(
+        state, pc,
+        [](void* data, uintptr_t, const char* symbol, uintptr_t start, uintptr_t) {
+          if (symbol) *static_cast<Named*>(data) = {symbol, start};
+        },
+        ignore_error, &named);
+    if (named.start == pc && is_outlined_body_name(named.name)) location.function = enclosing_function(named.name.c_str());
+  }
 }
 
 namespace {
@@ -290,6 +313,46 @@ uint64_t Symbolizer::outlined_body_entry(uint64_t address) {
   return entry;
 }
 
+uint64_t Symbolizer::tail_called_fork_body(uint64_t address) {
+  auto cached = tail_cache_.find(address);
+  if (cached != tail_cache_.end()) return cached->second;
+  uint64_t& body = tail_cache_[address];
+  const Lookup found = find(address);
+  if (!found.state || found.state->gcc_line_convention) return body;
+  const std::string& path = found.module->path;
+  ModuleState& module = *found.state;
+  if (!module.functions_read) {
+    module.functions_read = true;
+    for (ElfFunction& f : elf_functions(path)) module.functions_at.emplace(f.address, std::move(f));
+  }
+  // The direct call (E8 rel32) the return address follows, and the function it calls.
+  const uint64_t ra = address - found.module->load_bias;
+  if (ra < 5) return body;
+  const std::vector<uint8_t> call = elf_x86_64_code(path, ra - 5, 5);
+  if (call.size() != 5 || call[0] != 0xE8) return body;
+  int32_t rel = 0;
+  std::memcpy(&rel, &call[1], sizeof rel);
+  const auto callee = module.functions_at.find(ra + static_cast<int64_t>(rel));
+  if (callee == module.functions_at.end() || callee->second.size == 0 || is_outlined_body_name(callee->second.name))
+    return body;
+  // The outlined bodies it passes as the microtask: lea disp32(%rip), %rdx (48 8D 15).
+  constexpr uint64_t kCalleeScanBytes = 4096;
+  const uint64_t start = callee->first;
+  const std::vector<uint8_t> code = elf_x86_64_code(path, start, std::min(callee->second.size, kCalleeScanBytes));
+  uint64_t only = 0;
+  for (size_t i = 0; i + 7 <= code.size(); ++i) {
+    if (code[i] != 0x48 || code[i + 1] != 0x8D || code[i + 2] != 0x15) continue;
+    int32_t disp = 0;
+    std::memcpy(&disp, &code[i + 3], sizeof disp);
+    const uint64_t target = start + i + 7 + static_cast<int64_t>(disp);
+    const auto f = module.functions_at.find(target);
+    if (f == module.functions_at.end() || !is_outlined_body_name(f->second.name)) continue;
+    if (only && only != target) return body;  // two regions: which one forked is not known
+    only = target;
+  }
+  if (only) body = only + found.module->load_bias;
+  return body;
+}
 
 const SourceLocation& Symbolizer::resolve_body(uint64_t entry) {
   auto cached = body_cache_.find(entry);
@@ -302,9 +365,14 @@ const SourceLocation& Symbolizer::resolve_body(uint64_t entry) {
   if (!found.state) return location;
   PcInfo info{&location};
   backtrace_pcinfo(found.state->state, found.pc, on_pcinfo, ignore_error, &info);
+  // The body's own line at its entry, not that of a helper inlined at its start (the innermost
+  // frame there: a region whose body calls a static inline function was placed at its line).
+  std::pair<std::string, int> own{"", 0};
+  backtrace_pcinfo(found.state->state, found.pc, on_outer_line, ignore_error, &own);
+  if (info.found && own.second > 0) location.file = own.first, location.line = own.second;
   // GCC's body starts at its first statement; the directive is its smallest line.
   if (found.state->gcc_line_convention && info.found && location.line > 0)
-    location.line = directive_line(found.state->state, found.pc, location.file, location.line);
+    directive_line(found.state->state, found.pc, location.file, location.line);
   SymbolAt symbol;
   backtrace_syminfo(found.state->state, found.pc, on_named_symbol, ignore_error, &symbol);
   // GCC names a body after the function it was outlined from; clang's name says nothing.

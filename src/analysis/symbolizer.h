@@ -45,6 +45,13 @@ class Symbolizer {
   // GCC's and gfortran's "f._omp_fn.N") holding return address `address`; 0 when the function
   // holding it is none (user code called from a body, the runtime, no symbols).
   uint64_t outlined_body_entry(uint64_t address);
+  // clang -O2 ends a function whose last statement is a parallel region in `jmp
+  // __kmpc_fork_call`: the fork's return address is then its caller's, just after a direct call
+  // of that function, and a body that calls no runtime entry point leaves no other trace. Where
+  // the called function loads exactly one outlined body as the fork's microtask (x86-64: `lea
+  // disp(%rip), %rdx`, the third argument), that body's entry; 0 otherwise (an indirect call,
+  // several regions in the function, a GCC-built module: its interposer names the body itself).
+  uint64_t tail_called_fork_body(uint64_t return_address);
   // Such a body named at its own entry: the line of its directive, in every compiler's line
   // table; `function` is the user function it was outlined from where the symbol says so (GCC).
   const SourceLocation& resolve_body(uint64_t entry);
@@ -60,6 +67,7 @@ class Symbolizer {
   void locate(SourceLocation& location, uint64_t address, bool call_itself);
   std::unordered_map<uint64_t, SourceLocation> body_cache_;
   std::unordered_map<uint64_t, uint64_t> entry_cache_;
+  std::unordered_map<uint64_t, uint64_t> tail_cache_;
   struct Lookup;
   Lookup find(uint64_t address);
 };

@@ -329,8 +329,8 @@ std::string program_section(const Report& report) {
   html += "</tbody></table>\n";
   if (report.amdahl_speedup_bound > 0)
     html += fmt::format(
-        "<p class=\"amdahl\">Serial code bounds the program's speedup at <strong>{}</strong> (Amdahl's law).</p>\n",
-        format_speedup(report.amdahl_speedup_bound));
+        "<p class=\"amdahl\">Serial code{} bounds the program's speedup at <strong>{}</strong> (Amdahl's law).</p>\n",
+        report.mpi_s.empty() ? "" : " with the MPI calls outside parallel regions", format_speedup(report.amdahl_speedup_bound));
   if (report.program_model)
     html += fmt::format("<p class=\"model\">Fitted model of the program's time: {}</p>\n", model_html(*report.program_model));
   return html + "</section>\n";

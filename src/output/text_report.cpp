@@ -186,7 +186,9 @@ std::string render_text_report(const Report& report, const TextOptions& options)
     out += "\n";
   }
   if (report.amdahl_speedup_bound > 0 && threads.size() > 1)
-    out += fmt::format("serial code bounds the speedup at {}\n", format_speedup(report.amdahl_speedup_bound));
+    out += fmt::format("serial code{} bounds the speedup at {}\n",
+                       report.mpi_s.empty() ? "" : " with the MPI calls outside parallel regions",
+                       format_speedup(report.amdahl_speedup_bound));
   if (report.program_model) out += "program model: " + model_line(*report.program_model, st);
   if (!report.ranks.empty() && report.ranks_are_processes) {
     // A program whose processes ran OpenMP code (docs/safety.md, "Processes and signals"): its own first.

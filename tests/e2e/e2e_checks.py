@@ -1342,6 +1342,79 @@ def scenario_fork_shapes(c):
         if not barriers or any(abs(line - region_line) > 1 for _, _, line in barriers):
             fail(f"{program}: barriers at {barriers}, want line {region_line} (the barrier's own: {barrier_line})")
 
+def scenario_fork_shapes_atomic(c):
+    """Regions whose fork hides the directive (fork_shapes.c): a function ending in a plain
+    parallel region with only an atomic inside, called from a loop (clang -O2 tail-calls the fork,
+    and the body calls no runtime entry point: it was placed at its caller's line); a region in a
+    static inline helper; a region whose body inlines a helper. Each is located at its own
+    directive line, with its own instance count, clang and gcc alike."""
+    source = c.src("fork_shapes.c")
+    lines = pragma_lines(source)
+    want = {lines[0]: 40, lines[1]: 20, lines[2]: 20}  # tally, scale_all, the region in main
+    for program in ["fork_shapes", "fork_shapes_gcc"]:
+        out = c.out("atomic-" + program)
+        run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+        got = {r["line"]: r["instances"] for r in parallel_regions(load(out)) if r["file"].endswith("fork_shapes.c")}
+        places = sorted((os.path.basename(r["file"]), r["line"], r["instances"]) for r in parallel_regions(load(out)))
+        print(f"{program}: regions (file, line, instances) {places}; directives at {sorted(want)}")
+        if got != want:
+            fail(f"{program}: regions at {got} (line: instances), want {want}")
+
+def scenario_timed_repetitions(c):
+    """A benchmark that sizes its repetitions by time (timed_reps.c, EPCC's pattern): the region
+    runs about twice as often at 2 threads. The report says the instance counts differ and
+    compares per instance: the shared loop's efficiency is (T1/n1) / (2 T2/n2) (before: the totals'
+    T1 / (2 T2), ~50% on a quiet machine, with work_inflation 183 ms for work that did not grow per
+    instance), and every thread's whole delay (each) is replicated_work, not inflation with an
+    allocation hint."""
+    source = c.src("timed_reps.c")
+    for program in ["timed_reps", "timed_reps_gcc"]:
+        for mode in ["shared", "each"]:
+            out = c.out(f"timed-{program}-{mode}")
+            p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program), mode], check_rc=0)
+            report = load(out)
+            region = max((r for r in parallel_regions(report) if r["file"].endswith("timed_reps.c")),
+                         key=lambda r: r["time_s"].get("2", 0))
+            counts = region["instances_at"]
+            causes = sorted((q for q in region["problems"] if q["threads"] == 2), key=lambda q: -q["gain_s"])
+            print(f"{program} {mode}: instances {counts}, efficiency at 2 {region['efficiency']['2']*100:.0f}%, "
+                  f"time {region['time_s']}: " + ", ".join(f"{q['kind']} {q['gain_s']*1e3:.1f} ms" for q in causes))
+            said = [n for n in report["notes"] if n["kind"] == "instances_differ"]
+            if counts["1"] != counts["2"]:
+                if not said or not any(f"{counts['1']} instances at 1 thread, {counts['2']} at 2 threads" in i
+                                       for i in said[0]["items"]):
+                    fail(f"{program} {mode}: instance counts {counts} differ and no note says so: {notes(report)}")
+                if "instances at 1 thread" not in p.stderr:
+                    fail(f"{program} {mode}: the text report does not say so:\n{p.stderr}")
+            if mode == "shared":
+                # Twice the instances at 2 threads by design (each takes half as long).
+                if not counts["2"] >= 1.4 * counts["1"]:
+                    fail(f"{program} shared: instances {counts}: the program did not size its repetitions by time")
+                # Compared per instance: E = (T1/n1) / (2 T2/n2), whatever the machine's load did to
+                # T2 (before: T1 / (2 T2), the totals of different work).
+                t1, t2 = region["time_s"]["1"], region["time_s"]["2"]
+                per_instance = (t1 / counts["1"]) / (2 * t2 / counts["2"])
+                print(f"{program} shared: efficiency {region['efficiency']['2']*100:.1f}%, per instance "
+                      f"{per_instance*100:.1f}%, totals compared {t1 / (2 * t2)*100:.1f}%")
+                if abs(region["efficiency"]["2"] - per_instance) > 1e-9 * per_instance:
+                    fail(f"{program} shared: efficiency {region['efficiency']['2']}, want per instance {per_instance}")
+                # The work per instance does not grow with the team (gcc's static loop is the
+                # region's own code: compared as totals, its team work x2 read as replicated_work).
+                if any(q["kind"] == "replicated_work" for q in causes):
+                    fail(f"{program} shared: replicated_work for a loop shared with omp for: {causes}")
+            else:
+                rep = next((q for q in causes if q["kind"] == "replicated_work"), None)
+                if rep is None:
+                    fail(f"{program} each: no replicated_work among {[q['kind'] for q in causes]}\n{p.stderr}")
+                others = [q["gain_s"] for q in causes if q is not rep and not environmental(q)]
+                margin = rep["gain_s"] / max(others) if others else float("inf")
+                print(f"{program} each: replicated_work {rep['gain_s']*1e3:.1f} ms, x{margin:.1f} the next cause")
+                if margin < 2:
+                    fail(f"{program} each: replicated_work does not lead by x2: {[(q['kind'], q['gain_s']) for q in causes]}")
+                for q in causes:
+                    if q["kind"] == "work_inflation" and "allocated" in q["hint"]:
+                        fail(f"{program} each: an allocation hint for a delay loop: {q['hint']}")
+
 def scenario_scale_competing_process(c):
     """A busy process shares the second thread's CPU: the balanced loop's loss at 2 threads is time
     off the CPU (work_inflation, preempted), not an imbalance of the loop."""
@@ -1472,7 +1545,7 @@ def scenario_doctor(c):
 # Scenarios that diagnose or validate a gain at 2 threads: each needs 2 CPUs that run at once.
 NEEDS_TWO_CPUS = {"scale_diagnoses", "gcc_diagnoses", "gain_validation", "cutoff_gain_validation",
                   "scale_task_diagnoses", "scale_task_thresholds", "lock_volume", "scale_work_inflation",
-                  "scale_competing_process", "gain_validation_memory"}
+                  "scale_competing_process", "gain_validation_memory", "timed_repetitions"}
 
 def cgroup_quota_cpus():
     """The smallest CPU quota on this process's cgroup path (v2 cpu.max, v1 cfs quota), in CPUs;

@@ -125,6 +125,35 @@ TEST(RegionIdentity, WithoutAnyEvidenceTheRegionIsItsForkCallsite) {
   EXPECT_EQ(p.regions[1].site(), 0x600u);
 }
 
+TEST(RegionIdentity, AForkWithNoEvidenceTakesTheBodyItsTailCallingFunctionPasses) {
+  // Two functions each end in a plain parallel region holding only an atomic (clang -O2: `jmp
+  // __kmpc_fork_call`), called from the caller at 0x500 and 0x600: nothing inside the bodies;
+  // the fork at 0x700 is a normal one whose function holds two regions (no body known).
+  Timeline t;
+  for (uint32_t id = 1; id <= 4; ++id) t.regions.push_back(instance(id, id));
+  t.regions[1].codeptr = 0x600;
+  t.regions[2].codeptr = 0x700;
+  t.regions[3].codeptr = 0x600;
+  t.regions.push_back(instance(5, 5));  // evidence inside it: its own body, whatever the fork
+  t.regions[4].codeptr = 0x800;
+  t.work.push_back(loop_at(5, 0x3010));
+  int asked = 0;
+  const BodyEntryOf tail_called = [&](uint64_t ra) -> uint64_t {
+    ++asked;
+    return ra == 0x500 ? 0x1000 : ra == 0x600 ? 0x2000 : 0;
+  };
+  identify_region_bodies(t, body_entry_of, tail_called);
+  EXPECT_EQ(t.regions[0].body, 0x1000u);
+  EXPECT_EQ(t.regions[1].body, 0x2000u);
+  EXPECT_EQ(t.regions[2].body, 0u);
+  EXPECT_EQ(t.regions[2].site(), 0x700u);
+  EXPECT_EQ(t.regions[3].body, 0x2000u);
+  EXPECT_EQ(t.regions[4].body, 0x3000u);
+  EXPECT_EQ(asked, 3);  // once per fork return address, never for an instance with evidence
+  const ProgramProfile p = profile_program(t);
+  EXPECT_EQ(p.regions.size(), 4u);  // bodies 0x1000, 0x2000, 0x3000 and the fork 0x700
+}
+
 }  // namespace
 }  // namespace ompscope::analysis
 
