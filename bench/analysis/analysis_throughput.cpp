@@ -19,11 +19,9 @@ namespace {
 
 std::filesystem::path g_log_dir;
 
-uint64_t event_count(const RunLog& log) {
-  uint64_t n = 0;
-  for (const ThreadEvents& t : log.threads) n += t.events.size();
-  return n;
-}
+uint64_t event_count(const RunLog& log) { return log.event_count(); }
+
+constexpr LogReading kStreamed{.stream = true};
 
 void BM_ReadLog(benchmark::State& state) {
   uint64_t events = 0;
@@ -44,11 +42,44 @@ void BM_BuildTimeline(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(event_count(log) * state.iterations()));
 }
 
+// The checking read of the streamed path: every record read and checked, none kept.
+void BM_ScanLogStreamed(benchmark::State& state) {
+  uint64_t events = 0;
+  for (auto _ : state) {
+    RunLog log = read_run_log(g_log_dir, {}, kStreamed);
+    events = event_count(log);
+    benchmark::DoNotOptimize(log);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(events * state.iterations()));
+}
+
+// The timeline of a streamed log: its walks read the files again, block by block.
+void BM_BuildTimelineStreamed(benchmark::State& state) {
+  const RunLog log = read_run_log(g_log_dir, {}, kStreamed);
+  for (auto _ : state) {
+    Timeline t = build_timeline(log);
+    benchmark::DoNotOptimize(t);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(event_count(log) * state.iterations()));
+}
+
+// The analyses after the timeline alone (profile, barrier phases, constructs, locks, tasks).
+void BM_AnalysesOfTheTimeline(benchmark::State& state) {
+  const RunLog log = read_run_log(g_log_dir, {}, kStreamed);
+  const Timeline timeline = build_timeline(log);
+  Symbolizer symbols(log.meta.modules);
+  for (auto _ : state) {
+    RunAnalysis a = analyze_run(timeline, log.meta, symbols);
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(event_count(log) * state.iterations()));
+}
+
 void BM_AnalyseRun(benchmark::State& state) {
   const RunLog log = read_run_log(g_log_dir);
   Symbolizer symbols(log.meta.modules);
   for (auto _ : state) {
-    RunAnalysis a = analyze_run(build_timeline(log), log.meta, symbols);
+    RunAnalysis a = analyze_run(build_timeline(log), log.meta, symbols);  // in memory, as before
     benchmark::DoNotOptimize(a);
   }
   state.SetItemsProcessed(static_cast<int64_t>(event_count(log) * state.iterations()));
@@ -56,6 +87,9 @@ void BM_AnalyseRun(benchmark::State& state) {
 
 BENCHMARK(BM_ReadLog)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_BuildTimeline)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ScanLogStreamed)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_BuildTimelineStreamed)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AnalysesOfTheTimeline)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AnalyseRun)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

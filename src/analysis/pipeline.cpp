@@ -8,7 +8,7 @@ namespace ompscope::analysis {
 
 LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& launch, bool starts_at_launch) {
   LoadedRun run;
-  run.log = read_run_log(log_dir, launch);
+  run.log = read_run_log(log_dir, launch, {.stream = true});  // the records stay in their files
   run.timeline = build_timeline(run.log);
   if (starts_at_launch && launch.start)
     run.timeline.start = std::min(run.timeline.start, run.log.seconds(launch.start->ticks));

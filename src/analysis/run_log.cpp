@@ -1,6 +1,11 @@
 #include "analysis/run_log.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cstdlib>
@@ -22,7 +27,7 @@ bool RunMeta::callback_active(const std::string& name) const {
 
 uint64_t RunLog::event_count() const {
   uint64_t n = 0;
-  for (const auto& t : threads) n += t.events.size();
+  for (const auto& t : threads) n += t.size();
   return n;
 }
 
@@ -31,7 +36,7 @@ uint64_t RunLog::last_ticks() const {
   // an end point: its run ends where it started, never before.
   uint64_t last = std::max(meta.clock_end.ticks, meta.clock_start.ticks);
   for (const auto& t : threads)
-    if (!t.events.empty()) last = std::max(last, t.events.back().time);
+    if (!t.empty()) last = std::max(last, t.back_ticks());
   return last;
 }
 
@@ -121,23 +126,53 @@ RunMeta read_run_meta(const fs::path& meta_file) {
   return meta;
 }
 
-ThreadEvents read_thread_events(const fs::path& file) {
+namespace {
+
+// One thread file opened for reading, its header checked.
+struct ThreadFile {
+  int fd = -1;
+  uint64_t records = 0;  // whole records after the header, the zero tail included
+  uint32_t thread_index = 0;
+  ThreadFile() = default;
+  ThreadFile(const ThreadFile&) = delete;
+  ThreadFile& operator=(const ThreadFile&) = delete;
+  ~ThreadFile() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Reads `k` records at record `at` (after the header) into `into`; false on a short read.
+bool read_records(int fd, uint64_t at, Event* into, size_t k) {
+  auto* p = reinterpret_cast<char*>(into);
+  size_t left = k * sizeof(Event);
+  auto offset = static_cast<off_t>(sizeof(LogFileHeader) + at * sizeof(Event));
+  while (left > 0) {
+    const ssize_t n = ::pread(fd, p, left, offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    offset += n;
+    left -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+void open_thread_file(const fs::path& file, ThreadFile& out) {
   if (fs::exists(file)) require_regular_file(file);  // a FIFO would block (docs/safety.md)
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read", file.string()));
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<uint64_t>(in.tellg());
-  in.seekg(0);
-  LogFileHeader header{};
+  out.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (out.fd < 0) throw Error(fmt::format("{}: cannot read", file.string()));
+  struct stat st {};
+  if (::fstat(out.fd, &st) != 0) throw Error(fmt::format("{}: cannot read", file.string()));
+  const auto size = static_cast<uint64_t>(st.st_size);
   if (size == 0) {
     // Created at the thread's first record, written at its first full chunk or at the end: a
     // process killed (SIGKILL) before either left it empty. Not corrupt: nothing was captured.
-    ThreadEvents empty;
     const std::string name = file.filename().string();
-    empty.thread_index = static_cast<uint32_t>(std::strtoul(name.c_str() + std::strlen(kThreadFilePrefix), nullptr, 10));
-    return empty;
+    out.thread_index = static_cast<uint32_t>(std::strtoul(name.c_str() + std::strlen(kThreadFilePrefix), nullptr, 10));
+    return;
   }
-  if (size < sizeof header || !in.read(reinterpret_cast<char*>(&header), sizeof header))
+  LogFileHeader header{};
+  if (size < sizeof header || ::pread(out.fd, &header, sizeof header, 0) != static_cast<ssize_t>(sizeof header))
     throw Error(fmt::format("{}: truncated log (shorter than its header)", file.string()));
   if (memcmp(header.magic, kLogMagic, sizeof header.magic) != 0)
     throw Error(fmt::format("{}: not an ompscope event log (bad magic)", file.string()));
@@ -147,42 +182,119 @@ ThreadEvents read_thread_events(const fs::path& file) {
   const uint64_t body = size - sizeof header;
   if (body % sizeof(Event) != 0)
     throw Error(fmt::format("{}: truncated log (ends inside record {})", file.string(), body / sizeof(Event)));
-
-  ThreadEvents out;
   out.thread_index = header.thread_index;
-  // Read through a small block and appended: resize() would construct every record first (the
-  // record has member initialisers), which took a third of the reading time.
-  const size_t records = body / sizeof(Event);
-  out.events.reserve(records);
-  std::vector<Event> block(std::min<size_t>(records, 4096));
-  for (size_t left = records; left > 0;) {
-    const size_t k = std::min(left, block.size());
-    if (!in.read(reinterpret_cast<char*>(block.data()), static_cast<std::streamsize>(k * sizeof(Event))))
-      throw Error(fmt::format("{}: read error", file.string()));
-    out.events.insert(out.events.end(), block.begin(), block.begin() + static_cast<std::ptrdiff_t>(k));
-    left -= k;
-  }
+  out.records = body / sizeof(Event);
+}
 
-  size_t n = 0;
-  uint64_t previous = 0;
-  for (; n < out.events.size(); ++n) {
-    const Event& e = out.events[n];
-    if (e.kind == EventKind::None) break;  // zero tail of a log whose program died
-    if (static_cast<uint8_t>(e.kind) >= static_cast<uint8_t>(EventKind::Count))
-      throw Error(fmt::format("{}: corrupt log: record {} has unknown kind {}", file.string(), n,
-                              static_cast<int>(e.kind)));
-    if (e.time < previous)
-      throw Error(fmt::format("{}: corrupt log: record {} goes back in time", file.string(), n));
-    previous = e.time;
+// Checks records in file order: known kinds, time never going back, nothing but zeros after the
+// first zero kind (the unwritten tail of a log whose program died).
+class RecordCheck {
+ public:
+  explicit RecordCheck(const fs::path& file) : file_(file) {}
+  void check(const Event* block, size_t k) {
+    for (size_t i = 0; i < k; ++i, ++at_) {
+      const Event& e = block[i];
+      if (ended_) {
+        if (e.kind != EventKind::None)
+          throw Error(fmt::format("{}: corrupt log: record {} follows the end marker", file_.string(), at_));
+        continue;
+      }
+      if (e.kind == EventKind::None) {
+        ended_ = true;
+        continue;
+      }
+      if (static_cast<uint8_t>(e.kind) >= static_cast<uint8_t>(EventKind::Count))
+        throw Error(fmt::format("{}: corrupt log: record {} has unknown kind {}", file_.string(), at_,
+                                static_cast<int>(e.kind)));
+      if (e.time < previous_)
+        throw Error(fmt::format("{}: corrupt log: record {} goes back in time", file_.string(), at_));
+      if (valid_ == 0) first_ = e.time;
+      previous_ = e.time;
+      creations_ += e.kind == EventKind::TaskCreate;
+      ++valid_;
+    }
   }
-  for (size_t rest = n; rest < out.events.size(); ++rest)
-    if (out.events[rest].kind != EventKind::None)
-      throw Error(fmt::format("{}: corrupt log: record {} follows the end marker", file.string(), rest));
-  out.events.resize(n);
+  uint64_t valid() const { return valid_; }
+  uint64_t first() const { return first_; }
+  uint64_t last() const { return previous_; }
+  uint64_t creations() const { return creations_; }
+
+ private:
+  const fs::path& file_;
+  uint64_t at_ = 0, valid_ = 0, previous_ = 0, first_ = 0, creations_ = 0;
+  bool ended_ = false;
+};
+
+// Reads the file's records in blocks of `block_records`, checks them and hands each block to `f`.
+template <class F>
+RecordCheck read_checked(const fs::path& file, ThreadFile& tf, size_t block_records, F&& f) {
+  open_thread_file(file, tf);
+  RecordCheck check(file);
+  // Read through a block: a vector resized to the whole file would construct every record first
+  // (the record has member initialisers), which took a third of the reading time.
+  std::vector<Event> block;
+  block.reserve(std::min<uint64_t>(tf.records, std::max<size_t>(block_records, 1)));
+  for (uint64_t at = 0; at < tf.records;) {
+    const size_t k = static_cast<size_t>(std::min<uint64_t>(tf.records - at, std::max<size_t>(block_records, 1)));
+    if (block.size() < k) block.insert(block.end(), k - block.size(), Event{});
+    if (!read_records(tf.fd, at, block.data(), k)) throw Error(fmt::format("{}: read error", file.string()));
+    check.check(block.data(), k);
+    f(block.data(), k);
+    at += k;
+  }
+  return check;
+}
+
+}  // namespace
+
+ThreadEvents read_thread_events(const fs::path& file) {
+  ThreadFile tf;
+  ThreadEvents out;
+  const RecordCheck check = read_checked(file, tf, kStreamBlockRecords, [&](const Event* block, size_t k) {
+    if (out.events.empty()) out.events.reserve(tf.records);
+    out.events.insert(out.events.end(), block, block + k);
+  });
+  out.thread_index = tf.thread_index;
+  out.events.resize(check.valid());
   return out;
 }
 
-RunLog read_run_log(const fs::path& directory, const LaunchClock& launch) {
+ThreadEvents scan_thread_events(const fs::path& file, size_t block_records) {
+  ThreadFile tf;
+  const RecordCheck check = read_checked(file, tf, block_records, [](const Event*, size_t) {});
+  ThreadEvents out;
+  out.thread_index = tf.thread_index;
+  out.file = file;
+  out.records = check.valid();
+  out.first_ticks = check.first();
+  out.last_ticks = check.last();
+  out.task_creations = check.creations();
+  out.block_records = std::max<size_t>(block_records, 1);
+  return out;
+}
+
+ThreadFileStream::ThreadFileStream(const ThreadEvents& thread) : thread_(thread) {
+  if (thread.records == 0) return;
+  fd_ = ::open(thread.file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw Error(fmt::format("{}: cannot read", thread.file.string()));
+  block_.reserve(static_cast<size_t>(std::min<uint64_t>(thread.records, thread.block_records)));
+}
+
+ThreadFileStream::~ThreadFileStream() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::pair<const Event*, size_t> ThreadFileStream::next() {
+  if (done_ >= thread_.records) return {nullptr, 0};
+  const auto k = static_cast<size_t>(std::min<uint64_t>(thread_.records - done_, thread_.block_records));
+  if (block_.size() < k) block_.insert(block_.end(), k - block_.size(), Event{});
+  if (!read_records(fd_, done_, block_.data(), k))
+    throw Error(fmt::format("{}: the log changed while it was read (record {} is gone)", thread_.file.string(), done_));
+  done_ += k;
+  return {block_.data(), k};
+}
+
+RunLog read_run_log(const fs::path& directory, const LaunchClock& launch, LogReading how) {
   if (!fs::is_directory(directory))
     throw Error(fmt::format("{}: no such log directory", directory.string()));
   RunLog log;
@@ -191,7 +303,8 @@ RunLog read_run_log(const fs::path& directory, const LaunchClock& launch) {
   for (const auto& entry : fs::directory_iterator(directory)) {
     const std::string name = entry.path().filename().string();
     if (name.starts_with(kThreadFilePrefix) && name.ends_with(kThreadFileSuffix))
-      log.threads.push_back(read_thread_events(entry.path()));
+      log.threads.push_back(how.stream ? scan_thread_events(entry.path(), how.block_records)
+                                        : read_thread_events(entry.path()));
   }
   std::sort(log.threads.begin(), log.threads.end(),
             [](const ThreadEvents& a, const ThreadEvents& b) { return a.thread_index < b.thread_index; });

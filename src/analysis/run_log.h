@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/event_record.h"
@@ -68,10 +70,72 @@ struct RunMeta {
   bool callback_active(const std::string& name) const;
 };
 
+// One thread's records, in time order. Either in memory (`events`: read_thread_events, hand-built
+// logs) or, as read_run_log leaves them, streamed from `file` in blocks of `block_records` each
+// time the timeline walks them (`events` stays empty): reading a log then takes memory for one
+// block per thread walked at a time, never for the whole log (docs/design.md, "Reading a log").
+// for_each_block() walks both alike.
 struct ThreadEvents {
+  ThreadEvents() = default;
+  explicit ThreadEvents(uint32_t index, std::vector<Event> records = {}) : thread_index(index), events(std::move(records)) {}
+
   uint32_t thread_index = 0;
-  std::vector<Event> events;  // in time order
+  std::vector<Event> events;  // in memory; empty where streamed
+  // Streamed: the file, its valid records (the zero tail of a program that died left out), the
+  // first and last record's ticks and the task creations among them, as the checking read found them.
+  std::filesystem::path file;
+  uint64_t records = 0;
+  uint64_t first_ticks = 0;
+  uint64_t last_ticks = 0;
+  uint64_t task_creations = 0;
+  size_t block_records = 0;
+
+  bool streamed() const { return !file.empty(); }
+  uint64_t size() const { return streamed() ? records : events.size(); }
+  bool empty() const { return size() == 0; }
+  uint64_t front_ticks() const { return streamed() ? first_ticks : events.front().time; }
+  uint64_t back_ticks() const { return streamed() ? last_ticks : events.back().time; }
 };
+
+// Records per block of a streamed thread file: 1 MiB of 32-byte records.
+inline constexpr size_t kStreamBlockRecords = 32768;
+
+// Reads a streamed thread file's records block by block. Throws ompscope::Error where the file
+// no longer holds the records the checking read found (it changed, or a read failed).
+class ThreadFileStream {
+ public:
+  explicit ThreadFileStream(const ThreadEvents& thread);
+  ~ThreadFileStream();
+  ThreadFileStream(const ThreadFileStream&) = delete;
+  ThreadFileStream& operator=(const ThreadFileStream&) = delete;
+  // The next block (at most block_records records); empty at the end.
+  std::pair<const Event*, size_t> next();
+
+ private:
+  const ThreadEvents& thread_;
+  int fd_ = -1;
+  uint64_t done_ = 0;
+  std::vector<Event> block_;
+};
+
+// Calls f(const Event* first, size_t count) for consecutive blocks of the thread's records, in order.
+template <class F>
+void for_each_block(const ThreadEvents& thread, F&& f) {
+  if (!thread.streamed()) {
+    if (!thread.events.empty()) f(thread.events.data(), thread.events.size());
+    return;
+  }
+  ThreadFileStream stream(thread);
+  for (auto [first, count] = stream.next(); count > 0; std::tie(first, count) = stream.next()) f(first, count);
+}
+
+// Calls f(const Event&) for each of the thread's records, in order.
+template <class F>
+void for_each_event(const ThreadEvents& thread, F&& f) {
+  for_each_block(thread, [&f](const Event* first, size_t count) {
+    for (const Event* e = first; e != first + count; ++e) f(*e);
+  });
+}
 
 struct RunLog {
   std::filesystem::path directory;
@@ -97,7 +161,18 @@ RunMeta read_run_meta(const std::filesystem::path& meta_file);
 // record cut in half, an unknown event kind or time running backwards.
 ThreadEvents read_thread_events(const std::filesystem::path& file);
 
+// Checks one thread's file as read_thread_events does, in blocks, and returns it streamed: its
+// records stay in the file (ThreadEvents::file), read again block by block by for_each_block.
+ThreadEvents scan_thread_events(const std::filesystem::path& file, size_t block_records = kStreamBlockRecords);
+
+// How read_run_log leaves the threads' records: read into memory (read_thread_events), or
+// checked and left in their files, streamed in blocks of `block_records` (scan_thread_events).
+struct LogReading {
+  bool stream = false;
+  size_t block_records = kStreamBlockRecords;
+};
+
 // Reads a whole log directory; `launch` widens the span the TSC is calibrated over.
-RunLog read_run_log(const std::filesystem::path& directory, const LaunchClock& launch = {});
+RunLog read_run_log(const std::filesystem::path& directory, const LaunchClock& launch = {}, LogReading how = {});
 
 }  // namespace ompscope::analysis

@@ -702,15 +702,20 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   // creations of all threads first, then everything. Counted first: growing the vector of 400 000
   // tasks a push at a time was 6% of the analysis of a task-heavy run.
   size_t creations = 0;
-  for (const ThreadEvents& thread : log.threads)
+  for (const ThreadEvents& thread : log.threads) {
+    if (thread.streamed()) {
+      creations += thread.task_creations;  // counted by the checking read
+      continue;
+    }
     for (const Event& e : thread.events) creations += e.kind == EventKind::TaskCreate;
+  }
   out.tasks.reserve(creations);
   task_index.reserve(creations);
   for (const ThreadEvents& thread : log.threads) {
     // A depend clause's records follow its task's creation on the creating thread; anything else
     // between them (a `taskwait depend`'s clause names the waiting task) is not one.
     uint32_t clause_of = 0;
-    for (const Event& e : thread.events) {
+    for_each_event(thread, [&](const Event& e) {
       if (e.kind == EventKind::TaskDependences) {
         if (e.id != 0 && e.id == clause_of) {
           TaskInstance& task = out.tasks[task_index[e.id]];
@@ -718,10 +723,10 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
           task.depends.push_back({e.codeptr, static_cast<uint8_t>(e.arg2 & 0xff)});
           if (e.detail >= 2) task.depends.push_back({second, static_cast<uint8_t>(e.arg2 >> 8)});
         }
-        continue;
+        return;
       }
       clause_of = 0;
-      if (e.kind != EventKind::TaskCreate) continue;
+      if (e.kind != EventKind::TaskCreate) return;
       clause_of = e.id;
       TaskInstance task;
       task.id = e.id;
@@ -733,17 +738,16 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
       task.created = log.seconds(e.time);
       task_index[e.id] = out.tasks.size();
       out.tasks.push_back(std::move(task));
-    }
+    });
   }
   for (const ThreadEvents& thread : log.threads) {
     ThreadWalk walk(log, thread.thread_index, parts, spans, task_index, light_body, out);
-    for (const Event& e : thread.events) walk.on(e);
+    for_each_event(thread, [&walk](const Event& e) { walk.on(e); });
     walk.finish(run_end);
     unrecorded_locks.insert(unrecorded_locks.end(), walk.unrecorded_locks.begin(), walk.unrecorded_locks.end());
-    if (!thread.events.empty())
-      out.threads.push_back({thread.thread_index, log.seconds(thread.events.front().time),
-                             log.seconds(thread.events.back().time)});
-    out.events += thread.events.size();
+    if (!thread.empty())
+      out.threads.push_back({thread.thread_index, log.seconds(thread.front_ticks()), log.seconds(thread.back_ticks())});
+    out.events += thread.size();
   }
   out.end = run_end;
 

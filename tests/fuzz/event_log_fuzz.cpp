@@ -1,5 +1,5 @@
-// An event log directory, as `ompscope report DIR` on a raw log reads it: analysis/run_log reads
-// the per-thread records, then the timeline and the run's analyses are built from them (the
+// An event log directory, as `ompscope report DIR` on a raw log reads it: analysis/run_log checks
+// the per-thread records and streams them, then the timeline and the run's analyses are built from them (the
 // records are outside input: a log from another version, a crashed program, a damaged disk).
 // The input is the thread files one after another; each starts with the log's magic, at which
 // it is cut. meta.txt is a fixed, valid one (log_meta_fuzz fuzzes that file).
@@ -48,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     begin = next;
   }
   try {
-    const ompscope::analysis::RunLog log = ompscope::analysis::read_run_log(dir);
+    // Streamed, as load_run reads a log, in blocks of 5 records: block boundaries everywhere.
+    const ompscope::analysis::RunLog log = ompscope::analysis::read_run_log(dir, {}, {.stream = true, .block_records = 5});
     ompscope::analysis::Symbolizer symbols(log.meta.modules);
     const ompscope::analysis::Timeline timeline = ompscope::analysis::build_timeline(log);
     ompscope::analysis::analyze_run(timeline, log.meta, symbols);

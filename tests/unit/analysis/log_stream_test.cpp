@@ -1,0 +1,268 @@
+// The streamed reading of a log (scan_thread_events, for_each_block, read_run_log with
+// LogReading::stream): the records it hands out are the file's, in order, whatever the block
+// size; a timeline built from a streamed log is the one built from the same log in memory, down to
+// the last bit of every time; a file cut short or changed between the checking read and the walk
+// is an error naming it.
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "analysis/run_log.h"
+#include "analysis/timeline.h"
+#include "common/error.h"
+#include "common/event_record.h"
+#include "scenarios.h"
+#include "task_scenarios.h"
+
+namespace ompscope::analysis {
+namespace {
+namespace fs = std::filesystem;
+
+class LogStream : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) / (std::string("ompscope-log-stream-") + info->name() + "-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static LogFileHeader header(uint32_t thread_index) {
+    LogFileHeader h{};
+    memcpy(h.magic, kLogMagic, sizeof h.magic);
+    h.version = kLogVersion;
+    h.record_size = sizeof(Event);
+    h.thread_index = thread_index;
+    h.pid = 4242;
+    return h;
+  }
+
+  fs::path write_events(const fs::path& p, uint32_t thread_index, const std::vector<Event>& events,
+                        const std::string& extra = "") {
+    std::ofstream out(p, std::ios::binary);
+    const LogFileHeader h = header(thread_index);
+    out.write(reinterpret_cast<const char*>(&h), sizeof h);
+    out.write(reinterpret_cast<const char*>(events.data()), static_cast<std::streamsize>(events.size() * sizeof(Event)));
+    out << extra;
+    return p;
+  }
+
+  // The hand-built log as the tool would have left it: meta.txt and one file per thread.
+  fs::path write_log(const RunLog& log, const std::string& name) {
+    const fs::path d = dir_ / name;
+    fs::create_directories(d);
+    const RunMeta& m = log.meta;
+    std::ofstream meta(d / kMetaFileName);
+    meta << "ompscope-log " << kLogVersion << "\npid 4242\nruntime " << m.runtime << "\nclock " << m.clock
+         << "\nclock_start " << m.clock_start.ticks << " " << m.clock_start.ns << "\ninitialized\n";
+    if (m.lock_record_gap_ticks) meta << "lock_record_gap " << m.lock_record_gap_ticks << "\n";
+    if (m.atomic_floor_ops) meta << "atomic_floor " << m.atomic_floor_ticks << " " << m.atomic_floor_ops << "\n";
+    if (m.clock_end.ticks) meta << "clock_end " << m.clock_end.ticks << " " << m.clock_end.ns << "\nfinalized\n";
+    for (const ThreadEvents& t : log.threads)
+      write_events(d / fmt::format("{}{:04}{}", kThreadFilePrefix, t.thread_index, kThreadFileSuffix), t.thread_index,
+                   t.events);
+    return d;
+  }
+
+  // Many records of every kind the timeline reads, for the block boundaries to fall anywhere.
+  static std::vector<Event> varied_records(size_t n) {
+    std::vector<Event> out;
+    for (size_t i = 0; i < n; ++i) {
+      const auto kind = static_cast<EventKind>(1 + i % (static_cast<size_t>(EventKind::Count) - 1));
+      out.push_back(Event{1000 + 7 * i, 0x400000 + i, static_cast<uint32_t>(i), static_cast<uint32_t>(i * 3),
+                          static_cast<uint32_t>(i * 5), static_cast<uint16_t>(i), kind, static_cast<uint8_t>(i)});
+    }
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+bool same_records(const std::vector<Event>& a, const std::vector<Event>& b) {
+  return a.size() == b.size() && (a.empty() || memcmp(a.data(), b.data(), a.size() * sizeof(Event)) == 0);
+}
+
+std::vector<Event> streamed(const ThreadEvents& t) {
+  std::vector<Event> out;
+  for_each_event(t, [&](const Event& e) { out.push_back(e); });
+  return out;
+}
+
+// Every field of the timeline the analyses read, times in full precision: equal text, equal timeline.
+std::string dump(const Timeline& t) {
+  std::string s = fmt::format("start {} end {} events {} light {} untimed {} floor {} gap {}\n", t.start, t.end, t.events,
+                              t.light_tasks, t.untimed_lock_ops, t.atomic_floor_s, t.lock_record_gap_s);
+  for (const RegionInstance& r : t.regions) {
+    s += fmt::format("region {} {:x} {:x} req {} team {} master {} parent {} [{}, {}] {} {}\n", r.parallel_id, r.codeptr,
+                     r.body, r.requested_threads, r.team_size, r.master_thread, r.parent_parallel_id, r.begin, r.end,
+                     r.complete, r.light);
+    for (const ThreadInRegion& p : r.threads) {
+      s += fmt::format(" part {} {} {} [{}, {}] begin {} lock {} outside {} done {} mpi {} loop {} usage {} {}\n", p.thread,
+                       p.index, p.implicit_task, p.start, p.end, p.thread_begin, p.lock_wait, p.tasks_outside_syncs,
+                       p.tasks_completed, p.mpi, p.saw_loop, p.usage.wall_s, p.usage.cpu_s);
+      for (const SyncVisit& v : p.syncs)
+        s += fmt::format("  sync {} {:x} [{}, {}] tasks {} loop {} {} {} nested {} task {} cpu {} off {}\n",
+                         static_cast<int>(v.kind), v.codeptr, v.arrive, v.depart, v.tasks, v.follows_loop,
+                         v.loop_iterations, v.loop_schedule, v.nested, v.task, v.cpu, v.off_cpu);
+    }
+  }
+  for (const LockAcquisition& a : t.locks)
+    s += fmt::format("lock {} {:x} {:x} {} in {} [{}, {}, {}] w {} slot {} scale {} caps {} {}\n", a.thread, a.wait_id,
+                     a.codeptr, a.mutex_kind, a.parallel_id, a.request, a.acquired, a.released, a.weight,
+                     a.sampling_slot, a.scale, a.wait_cap, a.hold_cap);
+  for (const TaskInstance& k : t.tasks) {
+    s += fmt::format("task {} w {} light {} {} parent {} in {} by {} {:x} flags {} [{}, {}]", k.id, k.weight, k.light,
+                     k.light_children, k.parent, k.parallel_id, k.creator_thread, k.codeptr, k.flags, k.created,
+                     k.completed);
+    for (const TaskFragment& f : k.fragments) s += fmt::format(" ({} {} {})", f.thread, f.begin, f.end);
+    for (const TaskDependenceItem& d : k.depends) s += fmt::format(" dep {:x} {}", d.address, d.type);
+    for (uint32_t p : k.runtime_predecessors) s += fmt::format(" after {}", p);
+    s += "\n";
+  }
+  for (const WorkSpan& w : t.work)
+    s += fmt::format("work {} {} {:x} [{}, {}] in {} it {}\n", w.thread, w.work, w.codeptr, w.begin, w.end,
+                     w.parallel_id, w.iterations);
+  for (const ThreadSummary& th : t.threads) s += fmt::format("thread {} [{}, {}]\n", th.thread, th.first, th.last);
+  return s;
+}
+
+TEST_F(LogStream, BlocksHandOutTheFilesRecordsInOrderWhateverTheirSize) {
+  const std::vector<Event> records = varied_records(1000);
+  const fs::path p = write_events(dir_ / "thread-0002.evt", 2, records);
+  for (size_t block : {size_t{1}, size_t{3}, size_t{7}, size_t{999}, size_t{1000}, size_t{1001}, kStreamBlockRecords}) {
+    SCOPED_TRACE(block);
+    const ThreadEvents t = scan_thread_events(p, block);
+    EXPECT_TRUE(t.streamed());
+    EXPECT_TRUE(t.events.empty());  // nothing held in memory
+    EXPECT_EQ(t.thread_index, 2u);
+    EXPECT_EQ(t.size(), 1000u);
+    EXPECT_EQ(t.front_ticks(), 1000u);
+    EXPECT_EQ(t.back_ticks(), 1000u + 7 * 999);
+    EXPECT_TRUE(same_records(streamed(t), records));
+    size_t blocks = 0, largest = 0;
+    for_each_block(t, [&](const Event*, size_t n) {
+      ++blocks;
+      largest = std::max(largest, n);
+    });
+    EXPECT_EQ(blocks, (1000 + block - 1) / block);
+    EXPECT_EQ(largest, std::min<size_t>(block, 1000));
+  }
+  // The task creations were counted by the checking read, as the in-memory walk counts them.
+  const ThreadEvents whole = read_thread_events(p);
+  size_t creations = 0;
+  for (const Event& e : whole.events) creations += e.kind == EventKind::TaskCreate;
+  EXPECT_GT(creations, 0u);
+  EXPECT_EQ(scan_thread_events(p, 3).task_creations, creations);
+}
+
+TEST_F(LogStream, ZeroTailIsLeftOutWhereverABlockEnds) {
+  std::vector<Event> records = varied_records(10);
+  records.resize(25, Event{});
+  const fs::path p = write_events(dir_ / "thread-0000.evt", 0, records);
+  for (size_t block : {size_t{1}, size_t{4}, size_t{10}, size_t{11}, size_t{64}}) {
+    const ThreadEvents t = scan_thread_events(p, block);
+    EXPECT_EQ(t.size(), 10u);
+    EXPECT_EQ(t.back_ticks(), 1000u + 7 * 9);
+    EXPECT_TRUE(same_records(streamed(t), read_thread_events(p).events));
+  }
+}
+
+TEST_F(LogStream, EmptyAndHeaderOnlyFilesStreamNothing) {
+  std::ofstream(dir_ / "thread-0005.evt");
+  const ThreadEvents empty = scan_thread_events(dir_ / "thread-0005.evt");
+  EXPECT_EQ(empty.thread_index, 5u);
+  EXPECT_TRUE(empty.empty());
+  EXPECT_TRUE(streamed(empty).empty());
+  EXPECT_TRUE(streamed(scan_thread_events(write_events(dir_ / "thread-0001.evt", 1, {}))).empty());
+}
+
+TEST_F(LogStream, TruncatedOrCorruptFileIsRefusedByTheCheckingRead) {
+  const std::vector<Event> records = varied_records(50);
+  const fs::path cut = write_events(dir_ / "thread-0000.evt", 0, records, std::string(sizeof(Event) / 2, '\x01'));
+  try {
+    scan_thread_events(cut, 8);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated log (ends inside record 50)"), std::string::npos) << e.what();
+  }
+  std::vector<Event> back = records;
+  back[37].time = 5;  // in the fifth block of 8
+  const fs::path p = write_events(dir_ / "thread-0001.evt", 1, back);
+  try {
+    scan_thread_events(p, 8);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("record 37 goes back in time"), std::string::npos) << e.what();
+  }
+  std::vector<Event> after_end = records;
+  after_end[20] = Event{};  // the end marker; record 45 is not zero
+  std::fill(after_end.begin() + 21, after_end.begin() + 45, Event{});
+  const fs::path q = write_events(dir_ / "thread-0002.evt", 2, after_end);
+  try {
+    scan_thread_events(q, 8);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("record 45 follows the end marker"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(LogStream, FileCutShortAfterTheCheckingReadIsAnErrorNotAShortWalk) {
+  const fs::path p = write_events(dir_ / "thread-0000.evt", 0, varied_records(100));
+  const ThreadEvents t = scan_thread_events(p, 16);
+  fs::resize_file(p, sizeof(LogFileHeader) + 40 * sizeof(Event));
+  size_t seen = 0;
+  try {
+    for_each_event(t, [&](const Event&) { ++seen; });
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(p.string() + ": the log changed while it was read (record 32 is gone)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(seen, 32u);  // the whole blocks before the cut
+}
+
+// The timeline of a streamed log is the in-memory one, for every hand-built scenario and block
+// size (1 record per block puts a boundary between every two records).
+TEST_F(LogStream, TimelineOfAStreamedLogIsTheOneBuiltInMemory) {
+  const std::vector<std::pair<std::string, RunLog>> logs = {
+      {"two_thread_loop", testing::two_thread_loop_log()},
+      {"two_thread_loop_libomp14", testing::two_thread_loop_log(true)},
+      {"task_with_taskwait_in_barrier", testing::task_with_taskwait_in_barrier_log()},
+      {"creator_with_preparation", testing::creator_with_preparation_log()},
+      {"three_tasks_on_two_threads", testing::three_tasks_on_two_threads_log()},
+      {"twenty_tiny_tasks", testing::twenty_tiny_tasks_log()},
+      {"twenty_tiny_tasks_sampled", testing::twenty_tiny_tasks_sampled_log()},
+      {"two_level_tree", testing::two_level_tree_log()},
+      {"tied_waits_for_stolen_child", testing::tied_task_waits_for_a_stolen_child_log(ompt_task_explicit)},
+      {"sampled_tree_whose_recorded_tasks_wait", testing::sampled_tree_whose_recorded_tasks_wait_log()},
+      {"one_chain", testing::one_chain_log(20)},
+  };
+  for (const auto& [name, log] : logs) {
+    SCOPED_TRACE(name);
+    const fs::path d = write_log(log, name);
+    const std::string in_memory = dump(build_timeline(read_run_log(d)));
+    EXPECT_EQ(dump(build_timeline(log)), in_memory);  // the files hold the hand-built log
+    EXPECT_NE(in_memory.find("region "), std::string::npos);
+    for (size_t block : {size_t{1}, size_t{2}, size_t{5}, kStreamBlockRecords}) {
+      SCOPED_TRACE(block);
+      const RunLog s = read_run_log(d, {}, {.stream = true, .block_records = block});
+      ASSERT_FALSE(s.threads.empty());
+      for (const ThreadEvents& t : s.threads) EXPECT_TRUE(t.streamed() && t.events.empty());
+      EXPECT_EQ(s.event_count(), log.event_count());
+      EXPECT_EQ(s.last_ticks(), log.last_ticks());
+      EXPECT_EQ(dump(build_timeline(s)), in_memory);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ompscope::analysis
