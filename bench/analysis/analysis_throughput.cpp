@@ -1,6 +1,8 @@
 // Events per second of the offline analysis, stage by stage, on a real log directory (one run):
-// reading the per-thread files, building the timeline, and the whole per-run analysis (profile,
-// barrier phases, locks, tasks; symbolising is cached after the first repetition). Google
+// reading the per-thread files (into memory, and the streamed path's checking read), building the
+// timeline (from memory and from the streamed files), the analyses of a built timeline alone, and
+// the whole per-run analysis (profile, barrier phases, locks, tasks; symbolising is cached after
+// the first repetition). Google
 // Benchmark repetitions give min/median/stddev; items are log events.
 //   analysis_throughput LOG_DIR [--benchmark_repetitions=5 ...]
 // bench/analysis_throughput.sh records the logs BENCHMARKS.md quotes.
