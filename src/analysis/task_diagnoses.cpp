@@ -433,13 +433,22 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
     off_cpu += std::max(0.0, body * at.off_cpu - base_body * at_base.off_cpu) * site_tasks;
     kernel += std::max(0.0, body * at.kernel - base_body * at_base.kernel) * site_tasks;
   }
-  if (grown.empty() || growth < kSignificantShare * team_time) return std::nullopt;
   if (off_cpu + kernel > growth) {
     const double f = growth / (off_cpu + kernel);
     off_cpu *= f;
     kernel *= f;
   }
   const double on_cpu = std::max(0.0, growth - off_cpu - kernel);
+  // The team's time off the CPU over its work and the barrier visits where it ran tasks, grown
+  // from t0 to t: threads switched out while their tasks waited (in a body, or in the wait between
+  // two: a worker descheduled for a scheduler tick while the creator's tasks queue). Where more
+  // than the bodies' own share shows, the rest is time lost off the CPU too (as work_inflation
+  // counts a loop's).
+  const double team_off_cpu = split ? std::max(0.0, usage->off_cpu_s() - base_usage->off_cpu_s()) : 0.0;
+  const double waiting_off_cpu = std::max(0.0, team_off_cpu - off_cpu);
+  off_cpu += waiting_off_cpu;
+  growth += waiting_off_cpu;
+  if (growth < kSignificantShare * team_time || (grown.empty() && waiting_off_cpu <= 0)) return std::nullopt;
   std::sort(grown.begin(), grown.end(), [](const Grown& a, const Grown& b) { return a.growth_s > b.growth_s; });
   std::vector<std::string> sites;
   for (const Grown& g : grown)
@@ -461,17 +470,27 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
                                            "(allocate and first-touch their buffers once, outside the region)",
                                            duration_text(kernel)));
   if (off_cpu > 0)
-    parts.emplace_back(off_cpu, fmt::format("{} more off the CPU: threads descheduled by another process or by more "
+    parts.emplace_back(off_cpu, fmt::format("{} more off the CPU{}: threads descheduled by another process or by more "
                                             "threads than cores; run on idle cores, one thread per core",
-                                            duration_text(off_cpu)));
+                                            duration_text(off_cpu),
+                                            waiting_off_cpu > 0 ? fmt::format(" ({} of it between the bodies, "
+                                                                              "while tasks waited to run)",
+                                                                              duration_text(waiting_off_cpu))
+                                                                : std::string()));
   std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::string hint = fmt::format("task bodies take longer at {} than at {} ({} more thread time): {}",
-                                 threads_phrase(threads), base_threads, duration_text(growth), fmt::join(sites, "; "));
+  std::string hint =
+      grown.empty()
+          ? fmt::format("the threads running the tasks are off the CPU longer at {} than at {} ({} more thread "
+                        "time), the task bodies no slower",
+                        threads_phrase(threads), base_threads, duration_text(growth))
+          : fmt::format("task bodies take longer at {} than at {} ({} more thread time): {}", threads_phrase(threads),
+                        base_threads, duration_text(growth), fmt::join(sites, "; "));
   for (size_t i = 0; i < parts.size(); ++i) hint += (i == 0 ? ". " : "; ") + parts[i].second;
   if (!split) hint += " (the kernel's accounting was not read: on or off the CPU is not known)";
-  const Grown& top = grown.front();
+  const Grown top = grown.empty() ? Grown{} : grown.front();
   return Problem{"task_inflation", threads, growth, growth / threads, hint,
-                 {{"task_body_growth_s", growth},
+                 {{"task_body_growth_s", growth - waiting_off_cpu},
+                  {"waiting_off_cpu_s", waiting_off_cpu},
                   {"tasks", tasks},
                   {"base_body_s", top.base_body_s},
                   {"body_s", top.body_s},
