@@ -444,7 +444,10 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
   // two: a worker descheduled for a scheduler tick while the creator's tasks queue). Where more
   // than the bodies' own share shows, the rest is time lost off the CPU too (as work_inflation
   // counts a loop's).
-  const double team_off_cpu = split ? std::max(0.0, usage->off_cpu_s() - base_usage->off_cpu_s()) : 0.0;
+  // As shares of each count's team time: the accounting's own totals are scaled from what it was
+  // read over, and a creator's stretch holds its taskwaits too.
+  const double base_team_time = median_of(base, [](const TaskFigures& f) { return f.thread_time_s; });
+  const double team_off_cpu = split ? std::max(0.0, at.off_cpu * team_time - at_base.off_cpu * base_team_time) : 0.0;
   const double waiting_off_cpu = std::max(0.0, team_off_cpu - off_cpu);
   off_cpu += waiting_off_cpu;
   growth += waiting_off_cpu;
@@ -457,7 +460,7 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
                                 base_threads, 100 * (g.body_s / g.base_body_s - 1)));
   // The parts, largest first, each with what would win it back in a task region.
   std::vector<std::pair<double, std::string>> parts;
-  if (on_cpu > 0)
+  if (on_cpu > 0.01 * growth)  // a part under 1% is rounding, not a finding
     parts.emplace_back(on_cpu, fmt::format("{} slower on the CPU: bodies that stream through memory share its "
                                            "bandwidth with the other threads' (block each task's data to fit the "
                                            "cache, fewer sweeps over the same arrays per task), or a task that "
@@ -465,11 +468,11 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
                                            "that update neighbouring data move cache lines between cores (create "
                                            "tasks near their data; pad what tasks update to its own 64-byte line)",
                                            duration_text(on_cpu)));
-  if (kernel > 0)
+  if (kernel > 0.01 * growth)  // a part under 1% is rounding, not a finding
     parts.emplace_back(kernel, fmt::format("{} more in the kernel: page faults or system calls inside the tasks "
                                            "(allocate and first-touch their buffers once, outside the region)",
                                            duration_text(kernel)));
-  if (off_cpu > 0)
+  if (off_cpu > 0.01 * growth)  // a part under 1% is rounding, not a finding
     parts.emplace_back(off_cpu, fmt::format("{} more off the CPU{}: threads descheduled by another process or by more "
                                             "threads than cores; run on idle cores, one thread per core",
                                             duration_text(off_cpu),

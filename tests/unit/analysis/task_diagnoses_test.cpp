@@ -321,7 +321,9 @@ TEST(TaskInflation, TheGrowthIsSplitOnTheCpuInTheKernelAndOffTheCpu) {
   // longer off the CPU in all). Off the CPU: merge 3 × 0.2 − 1 × 0.1 = 0.5 µs per task, split
   // 2.4 × 0.2 − 2 × 0.1 = 0.28, over 500 tasks each: 0.39 ms; in the kernel: (3 + 2.4) × 0.05 ×
   // 500 = 0.135 ms; on the CPU the rest of the 1.2 ms: 0.675 ms, named first.
-  const TaskFigures base = sites(1e-6, 2e-6), now = sites(3e-6, 2.4e-6);
+  TaskFigures base = sites(1e-6, 2e-6);
+  base.thread_time_s = 0.02;
+  const TaskFigures now = sites(3e-6, 2.4e-6);
   WorkUsage at2, at1;
   at2.wall_s = 0.01;
   at2.cpu_s = 0.008;
@@ -347,11 +349,13 @@ TEST(TaskInflation, TheGrowthIsSplitOnTheCpuInTheKernelAndOffTheCpu) {
 
 TEST(TaskInflation, ThreadsOffTheCpuBetweenTheBodiesAreTimeLostToo) {
   // KASTORS jacobi on a loaded machine: bodies no slower at 2 threads (2 µs each at both), but
-  // the team's 10 ms there (work and the barrier visits where it ran tasks) were 4 ms off the
-  // CPU, involuntarily, against 0.5 ms of 5 ms at 1 thread: 3.5 ms more, none of it inside a
-  // body that grew, so all of it between the bodies (a worker switched out while the creator's
-  // tasks waited). 35% of the team's time: task_inflation, its gain shared by 2 threads.
-  const TaskFigures base = sites(2e-6, 2e-6), now = sites(2e-6, 2e-6);
+  // the team's 10 ms there (work and the barrier visits where it ran tasks) were 40% off the
+  // CPU, involuntarily (4 ms), against 10% of 5 ms at 1 thread (0.5 ms): 3.5 ms more, none of it
+  // inside a body that grew, so all of it between the bodies (a worker switched out while the
+  // creator's tasks waited). 35% of the team's time: task_inflation, its gain shared by 2 threads.
+  TaskFigures base = sites(2e-6, 2e-6);
+  base.thread_time_s = 0.005;
+  const TaskFigures now = sites(2e-6, 2e-6);
   WorkUsage at2, at1;
   at2.wall_s = 0.01;
   at2.cpu_s = 0.006;
@@ -369,7 +373,7 @@ TEST(TaskInflation, ThreadsOffTheCpuBetweenTheBodiesAreTimeLostToo) {
   EXPECT_NE(p->hint.find("3.5 ms more off the CPU (3.5 ms of it between the bodies"), std::string::npos) << p->hint;
   // Where the kernel's accounting was not read, nothing grew that is known: no finding.
   EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1).has_value());
-  // Nor where the team was off the CPU no longer than at 1 thread.
+  // Nor where the team was off the CPU no longer than at 1 thread (80% of 5 ms: 4 ms).
   at1.cpu_s = 0.001;
   EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1, &at2, &at1).has_value());
 }
