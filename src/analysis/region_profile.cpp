@@ -32,6 +32,8 @@ ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion
   s.tasks = static_cast<double>(part.tasks_completed);
   s.fork_join_s = region_s - inside;
   s.usage = part.usage;
+  s.task_usage = part.task_usage;
+  s.task_usage_tasks_s = part.task_usage_tasks_s;
   return s;
 }
 
@@ -45,6 +47,8 @@ ThreadSplit& operator+=(ThreadSplit& into, const ThreadSplit& s) {
   into.tasks += s.tasks;
   into.usage += s.usage;
   into.mpi_s += s.mpi_s;
+  into.task_usage += s.task_usage;
+  into.task_usage_tasks_s += s.task_usage_tasks_s;
   return into;
 }
 
@@ -58,6 +62,8 @@ ThreadSplit operator*(ThreadSplit s, double f) {
   s.tasks *= f;
   s.usage = s.usage * f;
   s.mpi_s *= f;
+  s.task_usage = s.task_usage * f;
+  s.task_usage_tasks_s *= f;
   return s;
 }
 

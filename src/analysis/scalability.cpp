@@ -499,8 +499,14 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     team.work_s = std::max(0.0, team.work_s - held);
     work.push_back(team.work_s);
     if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
-    if (team.usage.wall_s <= 0) continue;
-    const WorkUsage u = team.usage * (team.work_s / team.usage.wall_s);
+    // A task region's bodies run in barriers, outside the work stretches: the readings around
+    // the visits in which tasks ran cover them (ThreadSplit::task_usage). Together they stand for
+    // the work stretches and the task time in those visits.
+    WorkUsage read = team.usage;
+    read += team.task_usage;
+    const double read_over = team.usage.wall_s + team.task_usage_tasks_s;
+    if (read_over <= 0 || read.wall_s <= 0) continue;
+    const WorkUsage u = read * (team.work_s / read_over);
     wall.push_back(u.wall_s);
     cpu.push_back(u.cpu_s);
     system.push_back(u.system_s);

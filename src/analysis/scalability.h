@@ -39,8 +39,9 @@ const RegionRun& typical_repeat(const std::vector<const RegionRun*>& repeats);
 
 // The team's work in a region (thread time outside waits in barriers, locks, fork/join, and
 // outside the locks it holds), in the typical repeat, with the kernel's accounting of it scaled
-// from the stretches of work it was read over to all of it (usage.wall_s == work_s when any was
-// read).
+// from what it was read over to all of it: the stretches of work, and the barrier visits in which
+// the team ran tasks (ThreadSplit::task_usage: a task region's bodies run there), standing for
+// their task time (usage.wall_s == work_s when any was read and no task ran in a barrier).
 struct TeamWork {
   int threads = 0;  // the count it was measured at
   double work_s = 0;

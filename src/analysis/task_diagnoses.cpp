@@ -433,13 +433,25 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
     off_cpu += std::max(0.0, body * at.off_cpu - base_body * at_base.off_cpu) * site_tasks;
     kernel += std::max(0.0, body * at.kernel - base_body * at_base.kernel) * site_tasks;
   }
-  if (grown.empty() || growth < kSignificantShare * team_time) return std::nullopt;
   if (off_cpu + kernel > growth) {
     const double f = growth / (off_cpu + kernel);
     off_cpu *= f;
     kernel *= f;
   }
   const double on_cpu = std::max(0.0, growth - off_cpu - kernel);
+  // The team's time off the CPU over its work and the barrier visits where it ran tasks, grown
+  // from t0 to t: threads switched out while their tasks waited (in a body, or in the wait between
+  // two: a worker descheduled for a scheduler tick while the creator's tasks queue). Where more
+  // than the bodies' own share shows, the rest is time lost off the CPU too (as work_inflation
+  // counts a loop's).
+  // As shares of each count's team time: the accounting's own totals are scaled from what it was
+  // read over, and a creator's stretch holds its taskwaits too.
+  const double base_team_time = median_of(base, [](const TaskFigures& f) { return f.thread_time_s; });
+  const double team_off_cpu = split ? std::max(0.0, at.off_cpu * team_time - at_base.off_cpu * base_team_time) : 0.0;
+  const double waiting_off_cpu = std::max(0.0, team_off_cpu - off_cpu);
+  off_cpu += waiting_off_cpu;
+  growth += waiting_off_cpu;
+  if (growth < kSignificantShare * team_time || (grown.empty() && waiting_off_cpu <= 0)) return std::nullopt;
   std::sort(grown.begin(), grown.end(), [](const Grown& a, const Grown& b) { return a.growth_s > b.growth_s; });
   std::vector<std::string> sites;
   for (const Grown& g : grown)
@@ -448,7 +460,7 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
                                 base_threads, 100 * (g.body_s / g.base_body_s - 1)));
   // The parts, largest first, each with what would win it back in a task region.
   std::vector<std::pair<double, std::string>> parts;
-  if (on_cpu > 0)
+  if (on_cpu > 0.01 * growth)  // a part under 1% is rounding, not a finding
     parts.emplace_back(on_cpu, fmt::format("{} slower on the CPU: bodies that stream through memory share its "
                                            "bandwidth with the other threads' (block each task's data to fit the "
                                            "cache, fewer sweeps over the same arrays per task), or a task that "
@@ -456,22 +468,32 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
                                            "that update neighbouring data move cache lines between cores (create "
                                            "tasks near their data; pad what tasks update to its own 64-byte line)",
                                            duration_text(on_cpu)));
-  if (kernel > 0)
+  if (kernel > 0.01 * growth)  // a part under 1% is rounding, not a finding
     parts.emplace_back(kernel, fmt::format("{} more in the kernel: page faults or system calls inside the tasks "
                                            "(allocate and first-touch their buffers once, outside the region)",
                                            duration_text(kernel)));
-  if (off_cpu > 0)
-    parts.emplace_back(off_cpu, fmt::format("{} more off the CPU: threads descheduled by another process or by more "
+  if (off_cpu > 0.01 * growth)  // a part under 1% is rounding, not a finding
+    parts.emplace_back(off_cpu, fmt::format("{} more off the CPU{}: threads descheduled by another process or by more "
                                             "threads than cores; run on idle cores, one thread per core",
-                                            duration_text(off_cpu)));
+                                            duration_text(off_cpu),
+                                            waiting_off_cpu > 0 ? fmt::format(" ({} of it between the bodies, "
+                                                                              "while tasks waited to run)",
+                                                                              duration_text(waiting_off_cpu))
+                                                                : std::string()));
   std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::string hint = fmt::format("task bodies take longer at {} than at {} ({} more thread time): {}",
-                                 threads_phrase(threads), base_threads, duration_text(growth), fmt::join(sites, "; "));
+  std::string hint =
+      grown.empty()
+          ? fmt::format("the threads running the tasks are off the CPU longer at {} than at {} ({} more thread "
+                        "time), the task bodies no slower",
+                        threads_phrase(threads), base_threads, duration_text(growth))
+          : fmt::format("task bodies take longer at {} than at {} ({} more thread time): {}", threads_phrase(threads),
+                        base_threads, duration_text(growth), fmt::join(sites, "; "));
   for (size_t i = 0; i < parts.size(); ++i) hint += (i == 0 ? ". " : "; ") + parts[i].second;
   if (!split) hint += " (the kernel's accounting was not read: on or off the CPU is not known)";
-  const Grown& top = grown.front();
+  const Grown top = grown.empty() ? Grown{} : grown.front();
   return Problem{"task_inflation", threads, growth, growth / threads, hint,
-                 {{"task_body_growth_s", growth},
+                 {{"task_body_growth_s", growth - waiting_off_cpu},
+                  {"waiting_off_cpu_s", waiting_off_cpu},
                   {"tasks", tasks},
                   {"base_body_s", top.base_body_s},
                   {"body_s", top.body_s},

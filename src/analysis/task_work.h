@@ -25,6 +25,7 @@ class IntervalSet {
   double total() const { return prefix_.empty() ? 0 : prefix_.back(); }
   double length_between(double a, double b) const;  // length of the set inside [a, b]
   IntervalSet minus(const IntervalSet& holes) const;
+  IntervalSet first(double length) const;  // the set's first `length` of time (cut at its end)
   const std::vector<Interval>& intervals() const { return intervals_; }
 
  private:
@@ -80,6 +81,14 @@ struct TaskNodes {
 std::vector<std::vector<DependenceEdge>> dependence_edges(const std::vector<const TaskInstance*>& siblings);
 
 // `tasks`: the explicit tasks created in `region` (TaskInstance::parallel_id), by creation.
+// A task's own work is its time on a thread, less its waits; where the kernel's accounting shows
+// a thread off the CPU involuntarily in the instance (ThreadInRegion::usage, task_usage), that
+// time is no task's work: a leaf task (no children, no waits, one thread) whose body is more than
+// kDescheduledBody times the median body of its construct in the instance (at least
+// kMinBodiesForMedian of them) loses the excess over that median, longest first, until the
+// thread's time off the CPU is spent (docs/tasks.md, "Time off the CPU is no task's work").
 TaskNodes task_nodes(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks);
+inline constexpr double kDescheduledBody = 2.0;
+inline constexpr size_t kMinBodiesForMedian = 8;
 
 }  // namespace ompscope::analysis

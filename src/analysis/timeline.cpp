@@ -328,11 +328,23 @@ class ThreadWalk {
       // out involuntarily in the visit, the wall time its CPU time does not cover is time it was
       // runnable and not running (another process held its CPU), which can hold the barrier's
       // release back (barrier_phases). A voluntary sleep in the runtime's wait is the barrier's.
-      if (arrival_valid_ && p != kNoPart && !syncs_.empty() && syncs_.back().part == p &&
-          r.switches != arrival_.switches) {
+      if (arrival_valid_ && p != kNoPart && !syncs_.empty() && syncs_.back().part == p) {
         SyncVisit& v = syncs_.back().visit;
         const double cpu = static_cast<double>(r.cpu_ns - arrival_.cpu_ns) * 1e-9;
-        v.off_cpu = std::max(0.0, (r.time - arrival_.time) - cpu);
+        const bool preempted = r.switches != arrival_.switches;
+        if (preempted) v.off_cpu = std::max(0.0, (r.time - arrival_.time) - cpu);
+        // A visit in which the thread ran tasks: its bodies' kernel accounting (a task region's
+        // bodies run in barriers, outside every work stretch).
+        if (v.tasks > 0) {
+          WorkUsage& u = parts_[p].data.task_usage;
+          u.wall_s += cpu + (preempted ? v.off_cpu : 0.0);
+          u.cpu_s += cpu;
+          u.system_s += static_cast<uint32_t>(r.system_us - arrival_.system_us) * 1e-6;
+          u.minor_faults += static_cast<uint32_t>(r.minor_faults - arrival_.minor_faults);
+          u.major_faults += static_cast<uint16_t>(r.major_faults - arrival_.major_faults);
+          u.switches += static_cast<uint32_t>(r.switches - arrival_.switches);
+          parts_[p].data.task_usage_tasks_s += v.tasks;
+        }
       }
       arrival_valid_ = false;
       counters_valid_ = false;  // until this edge's counters come

@@ -93,6 +93,9 @@ struct ThreadInRegion {
   double mpi = 0;            // time in MPI calls the thread made in this part (docs/mpi.md)
   bool saw_loop = false;
   WorkUsage usage;
+  // Over the barrier visits in which it ran explicit tasks (report::ThreadSplit::task_usage).
+  WorkUsage task_usage;
+  double task_usage_tasks_s = 0;  // task time in those visits
 };
 
 struct RegionInstance {

@@ -164,7 +164,12 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                     ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
   // The readings sit inside the barrier visit (after its arrival, before its departure), so
   // their cost counts as waiting, not as the work they measure.
-  const bool usage = is_barrier(kind) && !dark() && reads_usage(parallel);
+  // libomp passes no parallel data at the end of the region's join barrier (its workers' and
+  // the master's alike): the thread's own implicit task says whether this instance reads, so that
+  // tasks run in that barrier have their closing reading (docs/tasks.md, "The kernel's accounting
+  // of task bodies").
+  const bool usage = is_barrier(kind) && !dark() &&
+                     (reads_usage(parallel) || (parallel == nullptr && endpoint == ompt_scope_end && t_usage_task));
   if (usage && endpoint == ompt_scope_end) record_usage(0);
   emit(endpoint == ompt_scope_begin ? EventKind::SyncBegin : EventKind::SyncEnd, codeptr,
        id32(parallel), id32(task), 0, 0, static_cast<uint8_t>(kind));

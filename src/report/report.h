@@ -66,6 +66,13 @@ struct ThreadSplit {
   double mpi_s = 0;        // time in MPI calls (docs/mpi.md): in a region, those inside it (not in
                            // work_s); for the program, those inside regions and outside them (not
                            // in outside_s)
+  // The kernel's accounting over the barrier visits in which the thread ran explicit tasks
+  // (docs/tasks.md, "The kernel's accounting of task bodies"): a task region's bodies run there,
+  // outside the work stretches `usage` covers. Its wall_s is the visits' CPU time plus the part of
+  // their wall time off the CPU where the thread was switched out involuntarily (a voluntary
+  // sleep in the runtime's wait is no time lost); `task_usage_tasks_s` is the task time in them.
+  WorkUsage task_usage;
+  double task_usage_tasks_s = 0;
 };
 
 struct RunRecord {

@@ -40,6 +40,14 @@ json split_json(const ThreadSplit& s, bool program) {
                             {"cycles", s.usage.cycles},
                             {"instructions", s.usage.instructions},
                             {"llc_misses", s.usage.llc_misses}});
+  if (s.task_usage.wall_s > 0)
+    j["task_usage"] = {{"tasks_s", s.task_usage_tasks_s},
+                       {"cpu_s", s.task_usage.cpu_s},
+                       {"off_cpu_s", s.task_usage.off_cpu_s()},
+                       {"system_s", s.task_usage.system_s},
+                       {"minor_faults", s.task_usage.minor_faults},
+                       {"major_faults", s.task_usage.major_faults},
+                       {"involuntary_switches", s.task_usage.switches}};
   return j;
 }
 
@@ -181,6 +189,12 @@ std::map<int, std::vector<ThreadSplit>> read_splits(const json& object) {
                        get(*u, "minor_faults", 0.0), get(*u, "major_faults", 0.0), get(*u, "involuntary_switches", 0.0),
                        get(*u, "counted_s", 0.0),    get(*u, "cycles", 0.0),       get(*u, "instructions", 0.0),
                        get(*u, "llc_misses", 0.0)};
+      if (const json* u = member(row, "task_usage"); u != nullptr && u->is_object()) {
+        split.task_usage = {get(*u, "cpu_s", 0.0) + get(*u, "off_cpu_s", 0.0), get(*u, "cpu_s", 0.0),
+                            get(*u, "system_s", 0.0), get(*u, "minor_faults", 0.0), get(*u, "major_faults", 0.0),
+                            get(*u, "involuntary_switches", 0.0)};
+        split.task_usage_tasks_s = get(*u, "tasks_s", 0.0);
+      }
       list.push_back(split);
     }
   }

@@ -420,6 +420,26 @@ RegionRun worked(const std::string& key, double time_s, std::vector<std::pair<do
   return r;
 }
 
+// A task region whose bodies ran in the join barrier (KASTORS jacobi at 2 threads): the master's
+// 0.3 s of work is 0.2 s read in its work stretch (0.19 on the CPU) and 0.1 s of tasks in a visit
+// read at 0.35 s on the CPU and 0.05 off; the worker's 0.3 s is all tasks, in a visit of 0.15 s on
+// the CPU and 0.35 off. The team's accounting is both, over the 0.6 s they stand for: 0.69 s on
+// the CPU, 0.41 off (before: the master's work stretch alone, scaled to 0.6 s: 0.03 off).
+TEST(TeamWork, ATaskRegionsBarrierVisitsWithTasksCountBesideItsWorkStretches) {
+  RegionRun r = worked("r", 0.5, {{0.3, {0.2, 0.19, 0, 0, 0, 0}}, {0.3, {}}});
+  r.profile.per_thread[0].task_usage = {0.4, 0.35, 0, 0, 0, 2};
+  r.profile.per_thread[0].task_usage_tasks_s = 0.1;
+  r.profile.per_thread[1].task_usage = {0.5, 0.15, 0.01, 0, 0, 3};
+  r.profile.per_thread[1].task_usage_tasks_s = 0.3;
+  const TeamWork w = team_work({&r});
+  ASSERT_TRUE(w.usage_read);
+  EXPECT_NEAR(w.work_s, 0.6, 1e-12);
+  EXPECT_NEAR(w.usage.cpu_s, 0.19 + 0.35 + 0.15, 1e-12);
+  EXPECT_NEAR(w.usage.off_cpu_s(), 0.01 + 0.05 + 0.35, 1e-12);
+  EXPECT_NEAR(w.usage.system_s, 0.01, 1e-12);
+  EXPECT_NEAR(w.usage.switches, 5, 1e-12);
+}
+
 // At 1 thread: 4 s of work, all on the CPU, 0.5 s of it in the kernel, 100 faults.
 TeamWork one_thread_base() {
   return TeamWork{.threads = 1, .work_s = 4, .usage = {4, 4, 0.5, 100, 0, 0}, .usage_read = true};

@@ -316,17 +316,20 @@ TEST(TaskInflation, BodiesOfAConstructSlowerAtTwoThreadsWithTheirShareOfTheTasks
 }
 
 TEST(TaskInflation, TheGrowthIsSplitOnTheCpuInTheKernelAndOffTheCpu) {
-  // The same bodies. At 2 threads the team's work was 20% off the CPU and 5% in the kernel, at 1
-  // thread 10% off the CPU and none in the kernel. Off the CPU: merge 3 × 0.2 − 1 × 0.1 = 0.5 µs
-  // per task, split 2.4 × 0.2 − 2 × 0.1 = 0.28, over 500 tasks each: 0.39 ms; in the kernel:
-  // (3 + 2.4) × 0.05 × 500 = 0.135 ms; on the CPU the rest of the 1.2 ms: 0.675 ms, named first.
-  const TaskFigures base = sites(1e-6, 2e-6), now = sites(3e-6, 2.4e-6);
+  // The same bodies. At 2 threads the team's 10 ms were 20% off the CPU and 5% in the kernel, at 1
+  // thread 20 ms 10% off the CPU and none in the kernel (2 ms off at each count: the team was no
+  // longer off the CPU in all). Off the CPU: merge 3 × 0.2 − 1 × 0.1 = 0.5 µs per task, split
+  // 2.4 × 0.2 − 2 × 0.1 = 0.28, over 500 tasks each: 0.39 ms; in the kernel: (3 + 2.4) × 0.05 ×
+  // 500 = 0.135 ms; on the CPU the rest of the 1.2 ms: 0.675 ms, named first.
+  TaskFigures base = sites(1e-6, 2e-6);
+  base.thread_time_s = 0.02;
+  const TaskFigures now = sites(3e-6, 2.4e-6);
   WorkUsage at2, at1;
-  at2.wall_s = 1;
-  at2.cpu_s = 0.8;
-  at2.system_s = 0.05;
-  at1.wall_s = 1;
-  at1.cpu_s = 0.9;
+  at2.wall_s = 0.01;
+  at2.cpu_s = 0.008;
+  at2.system_s = 0.0005;
+  at1.wall_s = 0.02;
+  at1.cpu_s = 0.018;
   const auto p = task_inflation({&now}, {&base}, 2, 1, &at2, &at1);
   ASSERT_TRUE(p.has_value());
   EXPECT_NEAR(p->time_s, 1.2e-3, 1e-12);
@@ -336,11 +339,43 @@ TEST(TaskInflation, TheGrowthIsSplitOnTheCpuInTheKernelAndOffTheCpu) {
   EXPECT_LT(p->hint.find("slower on the CPU"), p->hint.find("more off the CPU")) << p->hint;
   EXPECT_LT(p->hint.find("more off the CPU"), p->hint.find("more in the kernel")) << p->hint;
   EXPECT_EQ(p->hint.find("not read"), std::string::npos) << p->hint;
+  EXPECT_NEAR(detail(*p, "waiting_off_cpu_s"), 0, 1e-15);
   // Unread, all of it counts on the CPU, and the hint says the split is not known.
   const auto unread = task_inflation({&now}, {&base}, 2, 1);
   ASSERT_TRUE(unread.has_value());
   EXPECT_NEAR(detail(*unread, "on_cpu_s"), 1.2e-3, 1e-12);
   EXPECT_NE(unread->hint.find("not read"), std::string::npos) << unread->hint;
+}
+
+TEST(TaskInflation, ThreadsOffTheCpuBetweenTheBodiesAreTimeLostToo) {
+  // KASTORS jacobi on a loaded machine: bodies no slower at 2 threads (2 µs each at both), but
+  // the team's 10 ms there (work and the barrier visits where it ran tasks) were 40% off the
+  // CPU, involuntarily (4 ms), against 10% of 5 ms at 1 thread (0.5 ms): 3.5 ms more, none of it
+  // inside a body that grew, so all of it between the bodies (a worker switched out while the
+  // creator's tasks waited). 35% of the team's time: task_inflation, its gain shared by 2 threads.
+  TaskFigures base = sites(2e-6, 2e-6);
+  base.thread_time_s = 0.005;
+  const TaskFigures now = sites(2e-6, 2e-6);
+  WorkUsage at2, at1;
+  at2.wall_s = 0.01;
+  at2.cpu_s = 0.006;
+  at1.wall_s = 0.005;
+  at1.cpu_s = 0.0045;
+  const auto p = task_inflation({&now}, {&base}, 2, 1, &at2, &at1);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_NEAR(p->time_s, 3.5e-3, 1e-12);
+  EXPECT_NEAR(p->gain_s, 1.75e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "off_cpu_s"), 3.5e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "waiting_off_cpu_s"), 3.5e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "task_body_growth_s"), 0, 1e-15);
+  EXPECT_NEAR(detail(*p, "on_cpu_s"), 0, 1e-15);
+  EXPECT_NE(p->hint.find("off the CPU longer at 2 threads than at 1"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("3.5 ms more off the CPU (3.5 ms of it between the bodies"), std::string::npos) << p->hint;
+  // Where the kernel's accounting was not read, nothing grew that is known: no finding.
+  EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1).has_value());
+  // Nor where the team was off the CPU no longer than at 1 thread (80% of 5 ms: 4 ms).
+  at1.cpu_s = 0.001;
+  EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1, &at2, &at1).has_value());
 }
 
 TEST(TaskInflation, LessThanATenthOfTheTeamsTimeIsNot) {

@@ -221,5 +221,69 @@ TEST(TaskGraph, TheRuntimesOwnEdgesOrderTasksWithoutTheirClauses) {
   EXPECT_EQ(none.dependence_path_s, 0);
 }
 
+// One thread ran ten leaf tasks of one construct, 50 µs each, one after the other, where the
+// sixth was stretched by a scheduler's round (the thread switched out 500 µs in it, as the
+// kernel's accounting of the instance says): the graph's task work is 10 × 50 µs, as on a quiet
+// run. Where the kernel says the thread was off the CPU only 200 µs, only that comes out (the
+// sixth keeps 350 µs); with no time off the CPU read, nothing does.
+RegionInstance ten_bodies_one_stretched(std::vector<TaskInstance>& tasks) {
+  RegionInstance r;
+  r.parallel_id = 10;
+  r.team_size = 1;
+  r.begin = 0;
+  r.end = 2000e-6;
+  ThreadInRegion part;
+  part.thread = 0;
+  part.implicit_task = 11;
+  part.start = 0;
+  part.end = 2000e-6;
+  r.threads.push_back(part);
+  double at = 100e-6;
+  for (uint32_t k = 0; k < 10; ++k) {
+    TaskInstance t;
+    t.id = 50 + k;
+    t.parent = 11;
+    t.parallel_id = 10;
+    t.codeptr = 0xF1;
+    t.created = (1 + k) * 1e-6;
+    const double body = k == 5 ? 550e-6 : 50e-6;
+    t.fragments.push_back({0, at, at + body});
+    t.completed = at + body;
+    at += body + 10e-6;
+    tasks.push_back(t);
+  }
+  return r;
+}
+
+TEST(TaskGraph, TimeOffTheCpuInABodyIsNoTasksWork) {
+  std::vector<TaskInstance> tasks;
+  RegionInstance r = ten_bodies_one_stretched(tasks);
+  std::vector<const TaskInstance*> list;
+  for (const TaskInstance& t : tasks) list.push_back(&t);
+  const auto task_work = [&](const TaskNodes& g) {
+    double sum = 0;
+    for (size_t i = g.implicit_count; i < g.nodes.size(); ++i) sum += g.nodes[i].own_work.total();
+    return sum;
+  };
+  const TaskNodes unread = task_nodes(r, list);
+  EXPECT_US(task_work(unread), 9 * 50 + 550);
+
+  r.threads[0].usage = {2000e-6, 1500e-6, 0, 0, 0, /*switches*/ 3};  // 500 µs off, involuntarily
+  const TaskNodes off = task_nodes(r, list);
+  EXPECT_US(task_work(off), 10 * 50);
+  EXPECT_US(off.nodes[off.implicit_count + 5].own_work.total(), 50);
+  const TaskGraphSize quiet = task_graph_size(off), noisy = task_graph_size(unread);
+  EXPECT_US(noisy.work_s - quiet.work_s, 500);
+
+  r.threads[0].usage = {2000e-6, 1800e-6, 0, 0, 0, 3};  // 200 µs off
+  EXPECT_US(task_nodes(r, list).nodes[1 + 5].own_work.total(), 350);
+  // A voluntary sleep (no involuntary switch in the work stretches) is not taken out.
+  r.threads[0].usage = {2000e-6, 1500e-6, 0, 0, 0, 0};
+  EXPECT_US(task_work(task_nodes(r, list)), 9 * 50 + 550);
+  // Nor in the barrier visits' accounting, which counts only involuntary time off the CPU.
+  r.threads[0].task_usage = {600e-6, 100e-6, 0, 0, 0, 1};  // 500 µs off
+  EXPECT_US(task_work(task_nodes(r, list)), 10 * 50);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis

@@ -199,6 +199,80 @@ TEST(BuildTimeline, ABarrierVisitKnowsHowLongItsThreadWasSwitchedOutInIt) {
   EXPECT_US(part.syncs[1].off_cpu, 0);
 }
 
+// A task region (KASTORS jacobi: one thread creates under `master`, the team runs the tasks in
+// the region's join barrier): the worker has no work stretch at all, so its work usage read
+// nothing (cpu 0, as every task region's worker read in the KASTORS runs), while it ran
+// 300 µs of task bodies. The readings around the barrier visits in which tasks ran are its task
+// usage: the master's visit (readings 301 → 700) ran task 50 (100 µs), 350 µs of its 399 on the
+// CPU and 2 involuntary switches: 49 µs off; the worker's (123 → 623) ran 51 and 52 (300 µs), 150
+// µs of 500 on the CPU, 20 in the kernel, 3 involuntary switches: 350 µs off. A visit with no task in it (the worker's
+// earlier loop barrier) and a voluntary sleep (no involuntary switch) count nothing off the CPU.
+TEST(BuildTimeline, TheBarrierVisitsInWhichTasksRanGiveTheTaskBodiesTheirKernelAccounting) {
+  const auto loop = ompt_sync_region_barrier_implicit_workshare;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 2000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0xA0)
+      .implicit_begin(100, 10, 11, 2, 0)
+      .usage(101, 0, 1000, 50, 0, 0, 0)
+      .task_create(150, 50, 11, 0xE1)
+      .task_create(160, 51, 11, 0xE1)
+      .task_create(170, 52, 11, 0xE1)
+      .sync_begin(300, join)
+      .usage(301, 1, 1190, 50, 0, 0, 0)  // 200 µs of work: 190 on the CPU
+      .task_schedule(400, 11, ompt_task_switch, 50)
+      .task_schedule(500, 50, ompt_task_complete, 11)
+      .usage(700, 0, 1540, 50, 0, 0, 2)  // 399 µs: 350 on the CPU, 2 switches
+      .sync_end(701, join)
+      .implicit_end(702, 10, 11, 0)
+      .parallel_end(703, 10, 2, 0xA0)
+      .thread_end(2000);
+  b.thread(1)
+      .thread_begin(50, ompt_thread_worker)
+      .implicit_begin(100, 10, 12, 2, 1)
+      .usage(101, 0, 5000, 100, 10, 0, 1)
+      .sync_begin(102, loop)
+      .usage(103, 1, 5001, 100, 10, 0, 1)  // 2 µs of work
+      .usage(120, 0, 5003, 100, 10, 0, 1)  // a barrier of spinning: no task, not the tasks'
+      .sync_end(121, loop)
+      .sync_begin(122, join)
+      .usage(123, 1, 5004, 100, 10, 0, 1)  // 3 µs of work, 1 on the CPU
+      .task_schedule(200, 12, ompt_task_switch, 51)
+      .task_schedule(350, 51, ompt_task_complete, 12)
+      .task_schedule(400, 12, ompt_task_switch, 52)
+      .task_schedule(550, 52, ompt_task_complete, 12)
+      .usage(523 + 100, 0, 5154, 120, 14, 0, 4)  // 500 µs: 150 on the CPU, 20 in the kernel
+      .sync_end(624, join)
+      .implicit_end(625, 0, 12, 1)
+      .thread_end(2000);
+  const Timeline t = build_timeline(b.log());
+  const RegionInstance& r = region_by_id(t, 10);
+  ASSERT_EQ(r.threads.size(), 2u);
+  const ThreadInRegion& master = r.threads[0];
+  const ThreadInRegion& worker = r.threads[1];
+  EXPECT_US(master.usage.wall_s, 200);
+  EXPECT_US(master.usage.cpu_s, 190);
+  EXPECT_US(master.task_usage_tasks_s, 100);
+  EXPECT_US(master.task_usage.cpu_s, 350);
+  EXPECT_US(master.task_usage.off_cpu_s(), 399 - 350);
+  EXPECT_US(master.task_usage.wall_s, 399);
+  EXPECT_DOUBLE_EQ(master.task_usage.switches, 2);
+  EXPECT_US(worker.usage.wall_s, 2 + 3);
+  EXPECT_US(worker.usage.cpu_s, 1 + 1);
+  EXPECT_US(worker.task_usage_tasks_s, 300);
+  EXPECT_US(worker.task_usage.cpu_s, 150);
+  EXPECT_US(worker.task_usage.system_s, 20);
+  EXPECT_DOUBLE_EQ(worker.task_usage.minor_faults, 4);
+  EXPECT_DOUBLE_EQ(worker.task_usage.switches, 3);
+  EXPECT_US(worker.task_usage.off_cpu_s(), 500 - 150);
+  // The split carries it beside the work usage.
+  const ThreadSplit split = split_thread_time(r, worker);
+  EXPECT_US(split.task_usage.cpu_s, 150);
+  EXPECT_US(split.task_usage_tasks_s, 300);
+}
+
 // Hardware counters (docs/lost-time.md, "Hardware counters") follow the usage record of the same
 // edge; a stretch gets their differences where both its edges read them. The instruction count
 // crosses 2^32 (it is 64 bits in the record), the miss count wraps its 32 bits.
