@@ -12,6 +12,7 @@ pkgs=(
   libotf2-trace-dev otf2-tools python3-otf2
   chromium python3
   openmpi-bin libopenmpi-dev
+  time numactl
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -120,6 +120,16 @@ SerialSplit serial_split(const std::vector<SerialReading>& readings, double star
       const double blocked = std::min(off - queued, serial);
       out.blocked_s += blocked;
       out.runqueue_s += std::min(queued, serial - blocked);
+      // What the stretch waited for, where both ends carry the kernel's counts (the process's
+      // start reads 0 for them too). Counters are 32-bit: differences modulo their width.
+      if (r.waits_read && (last.waits_read || &r == &readings.front())) {
+        out.waits.read = true;
+        const uint32_t io = r.block_io - (last.waits_read ? last.block_io : 0u);
+        if (blocked > 0 && r.children_cpu_s > (last.waits_read ? last.children_cpu_s : 0.0))
+          out.waits.child_s += blocked;
+        else if (blocked > 0 && io > 0)
+          out.waits.io_s += blocked, out.waits.io_operations += io;
+      }
     }
     last = r;
   }
@@ -216,6 +226,11 @@ ProgramProfile profile_program(const Timeline& timeline) {
     out.serial_usage_read = split.read;
     out.serial_blocked_s = std::min(out.serial_s, split.blocked_s);
     out.serial_runqueue_s = std::min(out.serial_s - out.serial_blocked_s, split.runqueue_s);
+    out.serial_waits = split.waits;
+    // Its parts within the time blocked that serial time keeps (blocked_s is capped at serial_s).
+    const double scale = split.blocked_s > 0 ? out.serial_blocked_s / split.blocked_s : 0.0;
+    out.serial_waits.child_s *= scale;
+    out.serial_waits.io_s *= scale;
   }
   for (ThreadSplit& t : out.threads) {
     const double outside_mpi = mpi_outside.count(t.thread) ? mpi_outside[t.thread] : 0.0;

@@ -35,6 +35,17 @@ struct RegionProfile {
   std::vector<ThreadSplit> per_thread;  // by index in team, summed over instances
 };
 
+// Of the serial time blocked, what the kernel's accounting says it waited for, stretch by
+// stretch between two readings (event_record.h: SerialWaits): a stretch in which a child process
+// ended and was waited for is a child's; else one with block I/O is I/O; the rest (a sleep, a
+// pipe, a socket, a signal) neither. read: the readings carried the counts.
+struct SerialWaits {
+  bool read = false;
+  double child_s = 0;
+  double io_s = 0;
+  double io_operations = 0;  // block input and output operations in the I/O stretches
+};
+
 struct ProgramProfile {
   double wall_s = 0;          // clock start → finalize (or last event)
   double in_regions_s = 0;    // top-level regions' wall time
@@ -46,6 +57,7 @@ struct ProgramProfile {
   double serial_blocked_s = 0;
   double serial_runqueue_s = 0;
   bool serial_usage_read = false;
+  SerialWaits serial_waits;
   std::vector<RegionProfile> regions;  // ordered by first appearance
   std::vector<ThreadSplit> threads;    // by log thread index
 };
@@ -67,6 +79,7 @@ struct SerialSplit {
   double blocked_s = 0;
   double runqueue_s = 0;
   bool read = false;
+  SerialWaits waits;
 };
 SerialSplit serial_split(const std::vector<SerialReading>& readings, double start,
                          const std::vector<std::pair<double, double>>& busy);

@@ -60,6 +60,7 @@ struct RunAnalysis {
   double serial_blocked_s = 0;
   double serial_runqueue_s = 0;
   bool serial_usage_read = false;
+  SerialWaits serial_waits;  // of serial_blocked_s, what it waited for (ProgramProfile)
   bool mpi = false;      // MPI calls were observed
   std::vector<ThreadSplit> threads;
   std::map<CallsiteKey, RegionRun> regions;

@@ -873,6 +873,44 @@ std::optional<Note> instances_differ_note(const Report& report) {
 
 }  // namespace
 
+namespace {
+
+// What serial time off the CPU waited for, as the kernel counted it (SerialWaits), and the one
+// hint that fits the wait that dominates it: the evidence is named, not every possible wait.
+std::pair<std::string, std::vector<std::pair<std::string, double>>> serial_wait_hint(const SerialWaits& w,
+                                                                                   double blocked) {
+  const double child = std::min(w.child_s, blocked), io = std::min(w.io_s, blocked - child);
+  const double neither = std::max(0.0, blocked - child - io);
+  std::vector<std::pair<std::string, double>> details;
+  if (!w.read)
+    return {"sleep, I/O, or waiting for a child process or a signal (the kernel's counts of what it waited for "
+            "were not recorded); remove the wait, or overlap it with the computation (asynchronous I/O, a thread "
+            "or task that waits while the others compute)",
+            details};
+  details = {{"wait_child_s", child}, {"wait_block_io_s", io}, {"wait_other_s", neither},
+             {"block_io_operations", w.io_operations}};
+  if (child >= io && child >= neither)
+    return {fmt::format("{} of it while a child process ran, which ended and was waited for (system(), popen, "
+                        "fork and wait); run the child in the background and wait for it when its result is "
+                        "needed, or do its work in the program",
+                        duration_text(child)),
+            details};
+  if (io >= neither)
+    return {fmt::format("{} of it in stretches with block I/O ({:.0f} block input and output operations: files "
+                        "read or written past the page cache); overlap the I/O with the computation "
+                        "(asynchronous I/O, or a thread or task that reads or writes while the others compute), "
+                        "or do less of it",
+                        duration_text(io), w.io_operations),
+            details};
+  return {fmt::format("{} of it with no block I/O and no child process ended (a sleep, or a wait on a pipe, a "
+                      "socket, a lock or a signal); remove the wait, or overlap it with the computation (a thread "
+                      "or task that waits while the others compute)",
+                      duration_text(neither)),
+          details};
+}
+
+}  // namespace
+
 Report build_report(const std::vector<std::string>& command, int cores, const std::vector<MeasuredRun>& runs,
                     const std::optional<BenchCosts>& bench, bool weak) {
   Report report;
@@ -912,8 +950,9 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
   for (Note& note : thread_count_notes(runs)) report.notes.push_back(std::move(note));
 
   std::map<int, double> serial_spread;  // max − min of the serial time over the repeats
+  std::map<int, SerialWaits> serial_waits;  // of serial_blocked_s, what it waited for (medians)
   for (const auto& [t, analyses] : by_threads) {
-    std::vector<double> wall, serial, mpi, blocked, queued;
+    std::vector<double> wall, serial, mpi, blocked, queued, child, io, io_operations;
     bool any_mpi = false;
     for (const RunAnalysis* a : analyses) {
       wall.push_back(a->wall_s);
@@ -921,7 +960,13 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       mpi.push_back(a->mpi_s);
       any_mpi = any_mpi || a->mpi;
       if (a->serial_usage_read) blocked.push_back(a->serial_blocked_s), queued.push_back(a->serial_runqueue_s);
+      if (a->serial_waits.read) {
+        child.push_back(a->serial_waits.child_s);
+        io.push_back(a->serial_waits.io_s);
+        io_operations.push_back(a->serial_waits.io_operations);
+      }
     }
+    if (!child.empty()) serial_waits[t] = {true, median(child), median(io), median(io_operations)};
     report.program_time_s[t] = median(wall);
     report.program_time_range_s[t] = {*std::min_element(wall.begin(), wall.end()), *std::max_element(wall.begin(), wall.end())};
     report.serial_s[t] = median(serial);
@@ -1071,17 +1116,19 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       const double lost = t == t0 || !known ? 0.0 : s - ideal(t0, report.serial_s[t0], t);
       serial.time_lost_s[t] = lost;
       serial.unexplained_s[t] = unexplained(lost, t > 1 ? std::max(0.0, gain) + blocked_lost : 0.0);
-      if (t > 1 && known && blocked > 0 && blocked >= kSerialBlockedMin * s)
+      if (t > 1 && known && blocked > 0 && blocked >= kSerialBlockedMin * s) {
+        const SerialWaits waits = serial_waits.count(t) ? serial_waits.at(t) : SerialWaits{};
+        auto [what, details] = serial_wait_hint(waits, blocked);
+        const double queued = report.serial_runqueue_s.count(t) ? report.serial_runqueue_s.at(t) : 0.0;
+        details.insert(details.begin(), {{"serial_s", s}, {"on_cpu_s", std::max(0.0, s - blocked - queued)},
+                                         {"runqueue_s", queued}, {"lost_share_s", blocked_lost}});
         serial.problems.push_back(
             {"serial_blocked", t, blocked, blocked,
-             fmt::format("the program waits {} outside parallel regions at {}, off the CPU (sleep, I/O, or "
-                         "waiting for a child process or a signal): no thread count shortens it; remove the wait, "
-                         "or overlap it with the computation (asynchronous I/O, a thread or task that waits while "
-                         "the others compute)",
-                         duration_text(blocked), threads_phrase(t)),
-             {{"serial_s", s}, {"on_cpu_s", std::max(0.0, s - blocked - (report.serial_runqueue_s.count(t) ? report.serial_runqueue_s.at(t) : 0.0))},
-              {"runqueue_s", report.serial_runqueue_s.count(t) ? report.serial_runqueue_s.at(t) : 0.0},
-              {"lost_share_s", blocked_lost}}});
+             fmt::format("the program waits {} outside parallel regions at {}, off the CPU: {}; no thread count "
+                         "shortens it",
+                         duration_text(blocked), threads_phrase(t), what),
+             std::move(details)});
+      }
       if (t > 1 && gain > 0) {
         const double blocked0 = report.serial_blocked_s.count(t0) ? report.serial_blocked_s.at(t0) : 0.0;
         const double fraction = time0 > 0 ? std::max(0.0, report.serial_s[t0] - blocked0) / time0 : 0;

@@ -261,6 +261,16 @@ class ThreadWalk {
               {t, static_cast<double>(e.codeptr) * 1e-9,
                e.arg2 ? static_cast<double>((uint64_t{e.id2} << 32) | e.id) * 1e-9 : -1.0});
         break;
+      case EventKind::SerialWaits:
+        // The kernel's counts read right after the reading before it (capture/serial_usage.h).
+        if (thread_ == 0 && !out_.serial_usage.empty()) {
+          SerialReading& r = out_.serial_usage.back();
+          r.waits_read = true;
+          r.children_cpu_s = static_cast<double>(e.codeptr) * 1e-9;
+          r.block_io = e.id + e.id2;
+          r.voluntary_switches = e.arg;
+        }
+        break;
       case EventKind::MpiCall: {
         const double begin = std::min(t, log_.seconds(e.codeptr));
         out_.mpi.push_back({thread_, e.detail, begin, t});

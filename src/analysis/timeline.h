@@ -179,6 +179,12 @@ struct SerialReading {
   double time = 0;
   double cpu_s = 0;
   double run_delay_s = -1;  // -1: unknown (no schedstat)
+  // What the thread waited for (event_record.h: SerialWaits), cumulative and truncated to 32
+  // bits as recorded (differences are taken modulo 2^32); waits_read false where it has none.
+  bool waits_read = false;
+  double children_cpu_s = 0;     // children that ended and were waited for
+  uint32_t block_io = 0;         // block input + output operations
+  uint32_t voluntary_switches = 0;
 };
 
 struct ThreadSummary {

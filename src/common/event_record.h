@@ -70,6 +70,11 @@ enum class EventKind : uint8_t {
                       // 0 = a top-level join, 1 = a top-level fork, 2 = the run ends; codeptr: its CPU
                       // time in ns; id (low) and id2 (high): its run-queue wait in ns (schedstat),
                       // where arg2 is 1 (0: unknown). Both count from the thread's start.
+  SerialWaits,        // right after a SerialUsage record, what the kernel counted that says what the
+                      // initial thread waited for (getrusage): codeptr: the CPU time, in ns, of the
+                      // process's children that ended and were waited for; id: block input
+                      // operations; id2: block output operations; arg: voluntary context switches
+                      // (the thread's). Cumulative and truncated, as ThreadUsage's counters are.
   Count
 };
 

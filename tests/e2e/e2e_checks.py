@@ -26,8 +26,26 @@ def run(cmd, env=None, check_rc=None, timeout=None, **kw):
 def pragma_lines(source):
     return [i + 1 for i, l in enumerate(open(source)) if re.search(r"#pragma omp parallel\b", l)]
 
+TASK_CAUSES = {"fine_grained_tasks", "coarse_grained_tasks", "task_creation_bottleneck", "dependency_bound",
+               "task_inflation"}
+
+def check_hints_fit(report, where):
+    """A hint suggests only what the code at its line can take (issue 25, item 6), in every report
+    any scenario reads: a region that ran once is not told to open one region around an
+    enclosing loop, and a region made of tasks is not told to use tasks."""
+    for r in report.get("regions", []):
+        hints = [q["hint"] for q in r.get("problems", [])]
+        kinds = {q["kind"] for q in r.get("problems", [])}
+        if r.get("instances") == 1 and any("around the enclosing loop" in h for h in hints):
+            fail(f"{where}: the region at {r['file']}:{r['line']} ran once and is told to open a region around "
+                 f"an enclosing loop: {hints}")
+        if kinds & TASK_CAUSES and any(re.search(r"\b(use|or) tasks\b", h) for h in hints):
+            fail(f"{where}: the task region at {r['file']}:{r['line']} is told to use tasks: {hints}")
+
 def load(dirpath):
-    return json.load(open(os.path.join(dirpath, "report.json")))
+    report = json.load(open(os.path.join(dirpath, "report.json")))
+    check_hints_fit(report, dirpath)
+    return report
 
 def notes(report):
     """Each note as the sentence the text report prints: its text, then what it is about."""
@@ -336,7 +354,7 @@ def scenario_record_kinds(c):
     read = {"ThreadBegin", "ParallelBegin", "ParallelEnd", "ImplicitTaskBegin", "ImplicitTaskEnd", "WorkBegin",
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
             "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps", "ThreadUsage",
-            "HwCounters", "TaskDependences", "TaskDependence", "SerialUsage"}
+            "HwCounters", "TaskDependences", "TaskDependence", "SerialUsage", "SerialWaits"}
     seen = set()
     for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
@@ -1290,11 +1308,16 @@ def scenario_replicated_work(c):
                 fail(f"{program} --weak: replicated_work in a weak-scaling run")
 
 def scenario_serial_blocked(c):
-    """Serial time off the CPU (two sleeps of 0.3 s between parallel loops): serial_blocked, by a
-    margin over serial code, with the time it waits; never "parallelise"."""
-    for program in ["serial_wait", "serial_wait_gcc"]:
-        out = c.out("blocked-" + program)
-        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], check_rc=0)
+    """Serial time off the CPU (two waits of 0.3 s between parallel loops): serial_blocked, by a
+    margin over serial code, with the time it waits and what it waited for as the kernel counted
+    it (a sleep: no block I/O and no child; a child process that sleeps: the child's); never
+    "parallelise"."""
+    for program, args, waited in [("serial_wait", [], "wait_other_s"), ("serial_wait_gcc", [], "wait_other_s"),
+                                  ("serial_wait", ["child"], "wait_child_s"),
+                                  ("serial_wait_gcc", ["child"], "wait_child_s")]:
+        out = c.out("blocked-" + "-".join([program] + args))
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)] + args, check_rc=0)
+        program = " ".join([program] + args)
         report = load(out)
         blocked = report["program"].get("serial_blocked_s", {})
         serial = report["program"]["serial_s"]
@@ -1313,6 +1336,14 @@ def scenario_serial_blocked(c):
             fail(f"{program}: serial_blocked {b['gain_s']} does not lead serial_code {code['gain_s']} by x5")
         if "waits" not in b["hint"] or "parallelise" in b["hint"]:
             fail(f"{program}: hint {b['hint']!r}")
+        # What it waited for: the designed wait holds nearly all of the time blocked, and the
+        # hint names it (one wait, its evidence), not every possible one.
+        parts = {k: v for k, v in b["details"].items() if k.startswith("wait_")}
+        named = {"wait_other_s": "no block I/O and no child", "wait_child_s": "while a child process ran"}[waited]
+        print(f"{program}: blocked {b['time_s']*1e3:.0f} ms, waited for: "
+              + ", ".join(f"{k} {v*1e3:.0f} ms" for k, v in parts.items()))
+        if parts.get(waited, 0) < 0.9 * b["time_s"] or named not in b["hint"]:
+            fail(f"{program}: the time blocked is not {waited} ({parts}), or the hint does not say so: {b['hint']!r}")
         top = top_problem(report, 2)
         if top[1]["kind"] != "serial_blocked":
             fail(f"{program}: top cause at 2 threads is {top[1]['kind']}, want serial_blocked")

@@ -153,17 +153,17 @@ def scenario_mpi_singleton_accounting(c):
         fail(f"singleton: {unexplained*1e3:.1f} ms unexplained of {lost*1e3:.1f} ms lost, want "
              f"{max(0.0, lost - regions - mpi_lost)*1e3:.1f}: MPI's {mpi_lost*1e3:.1f} ms are not in the accounting")
 
-def start(c, out, args):
-    """ompscope profile of `spawns_children wait 20` in the background; returns it once the
-    program ran its regions and waits, with the program's pid (its log's directory name)."""
-    p = subprocess.Popen([c.bin, "profile", "-o", out, "--", c.prog("spawns_children"), "wait", "20"] + args,
+def start(c, out, args, command=("profile",), run_dir="run-r0"):
+    """ompscope profile (or `command`) of `spawns_children wait 20` in the background; returns it
+    once the program ran its regions and waits, with the program's pid (its log's directory name)."""
+    p = subprocess.Popen([c.bin, *command, "-o", out, "--", c.prog("spawns_children"), "wait", "20"] + args,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=dict(os.environ, OMP_NUM_THREADS="2", NO_COLOR="1"))
     line = p.stdout.readline()
     if not line.startswith("waiting"):
         p.kill()
         fail(f"the program did not start: {line!r} {p.stderr.read()}")
-    runs = os.path.join(out, "runs", "run-r0")
+    runs = os.path.join(out, "runs", run_dir)
     pids = [int(d[4:]) for d in os.listdir(runs) if d.startswith("pid-")]
     if not pids and os.path.exists(os.path.join(runs, "meta.txt")):  # a log of the layout before
         pids = [int(l.split()[1]) for l in open(os.path.join(runs, "meta.txt")) if l.startswith("pid ")]
@@ -238,6 +238,37 @@ def scenario_signals(c):
         q = run([c.bin, "report", "--format", "json", d], check_rc=0)
         if f"spawns_children.c" not in q.stdout:
             fail(f"report {d}: the region is not there:\n{q.stdout[:2000]}")
+    # scale ended by SIGTERM in its first run (1 thread): the signal passed on, no further run
+    # started, the report of the run that was cut short; then a scale SIGKILLed in its first run
+    # (the program stopped after it): `report DIR` reads the directory it left.
+    out = c.out("scale-sigterm")
+    p, pid = start(c, out, [], ("scale", "-t", "1,2", "-r", "1"), "t1-r0")
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=60)
+    if p.returncode != 128 + signal.SIGTERM.value or "ended by SIGTERM" not in err or alive(pid):
+        fail(f"scale under SIGTERM: exit {p.returncode}, program alive {alive(pid)}\n{err[-3000:]}")
+    report = load(out)
+    if [r["threads_requested"] for r in report["runs"]] != [1] or "SIGTERM" not in report["runs"][0]["status"]:
+        fail(f"scale under SIGTERM: runs {report['runs']}, expected the one run at 1 thread, ended by SIGTERM")
+    region = region_at(report, src, pragma_lines(src)[0])
+    if region["instances"] != 5:
+        fail(f"scale under SIGTERM: {region['instances']} instances of the region, expected 5")
+    out = c.out("scale-killed")
+    p, pid = start(c, out, [], ("scale", "-t", "1,2", "-r", "1"), "t1-r0")
+    p.kill()
+    p.communicate(timeout=60)
+    os.kill(pid, signal.SIGTERM)
+    for _ in range(600):
+        if not os.path.exists(f"/proc/{pid}"):
+            break
+        time.sleep(0.05)
+    if os.path.exists(os.path.join(out, "report.json")):
+        fail("a killed scale left a report.json")
+    for d in (out, os.path.join(out, "runs", "t1-r0")):
+        q = run([c.bin, "report", "--format", "json", d], check_rc=0)
+        if "spawns_children.c" not in q.stdout:
+            fail(f"report {d} of a killed scale: the region is not there:\n{q.stdout[:2000]}")
+    print("scale: SIGTERM in its first run gives exit 143 and that run's report; a killed scale's directory reads")
     # A trace's directory (no report.json) reads too.
     out = c.out("trace")
     run([c.bin, "trace", "-o", out, "--", c.prog("imbalanced_loop")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
@@ -246,7 +277,7 @@ def scenario_signals(c):
         fail(f"report of a trace's directory lacks the region:\n{q.stdout[:2000]}")
 
 def scenario_wrappers(c):
-    """A program behind a wrapper (a shell's exec, a shell that forks, env) is observed on the
+    """A program behind a wrapper (a shell's exec, a shell that forks, env, time, numactl, taskset) is observed on the
     runtime it loads, libgomp (GCC) or libomp (clang) alike (before, for the GCC build: 'not
     observed: the program is not linked with an OpenMP runtime', six times); --runtime llvm
     still runs the GCC build on libomp."""
@@ -255,7 +286,11 @@ def scenario_wrappers(c):
     cases = [("gcc exec", ["/bin/bash", "-c", f"exec {c.prog('imbalanced_loop_gcc')}"], "GNU libgomp", []),
              ("gcc sh", ["/bin/sh", "-c", f"{c.prog('imbalanced_loop_gcc')} && true"], "GNU libgomp", []),
              ("gcc env", ["/usr/bin/env", "X=1", c.prog("imbalanced_loop_gcc")], "GNU libgomp", []),
+             ("gcc time", ["/usr/bin/time", "-p", c.prog("imbalanced_loop_gcc")], "GNU libgomp", []),
+             ("gcc numactl", ["/usr/bin/numactl", "--localalloc", c.prog("imbalanced_loop_gcc")], "GNU libgomp", []),
+             ("gcc taskset", ["/usr/bin/taskset", "-c", "0-1023", c.prog("imbalanced_loop_gcc")], "GNU libgomp", []),
              ("clang exec", ["/bin/bash", "-c", f"exec {c.prog('imbalanced_loop')}"], "LLVM", []),
+             ("clang numactl", ["/usr/bin/numactl", "--localalloc", c.prog("imbalanced_loop")], "LLVM", []),
              ("gcc on llvm", ["/bin/bash", "-c", f"exec {c.prog('imbalanced_loop_gcc')}"], "LLVM", ["--runtime", "llvm"])]
     for what, command, runtime, options in cases:
         out = c.out("wrapper-" + what.replace(" ", "-"))

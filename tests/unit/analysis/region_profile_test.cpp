@@ -305,6 +305,32 @@ TEST(SerialSplit, WithoutTheRunQueueAllTimeOffTheCpuIsBlockedAndNoReadingsReadNo
   EXPECT_FALSE(serial_split({}, 0, {}).read);
 }
 
+// What each blocked stretch waited for (SerialWaits): a stretch in which a child's CPU time grew
+// is the child's, one with block I/O (its operations counted) is I/O, the rest neither; a stretch
+// on the CPU adds nothing; the 32-bit I/O counter wraps.
+TEST(SerialSplit, EachBlockedStretchIsNamedByWhatTheKernelCountedInIt) {
+  auto reading = [](double time, double cpu, double children, uint32_t io) {
+    SerialReading r{time, cpu, -1};
+    r.waits_read = true;
+    r.children_cpu_s = children;
+    r.block_io = io;
+    return r;
+  };
+  const SerialSplit s = serial_split({reading(1, 1, 0, 0xFFFFFFF0u),   // on the CPU from the start
+                                      reading(3, 1, 0.004, 0xFFFFFFF8u),  // 2 s: a child ended (and I/O)
+                                      reading(4, 1.5, 0.004, 0x10u),      // 0.5 s: 0x18 block operations
+                                      reading(5, 1.5, 0.004, 0x10u),      // 1 s: neither (a sleep)
+                                      reading(6, 2.5, 0.004, 0x10u)},     // on the CPU
+                                     0, {});
+  EXPECT_DOUBLE_EQ(s.blocked_s, 3.5);
+  EXPECT_TRUE(s.waits.read);
+  EXPECT_DOUBLE_EQ(s.waits.child_s, 2);
+  EXPECT_DOUBLE_EQ(s.waits.io_s, 0.5);
+  EXPECT_DOUBLE_EQ(s.waits.io_operations, 0x18);
+  // Readings without the counts (a log of an older tool): nothing named.
+  EXPECT_FALSE(serial_split({{2, 0.5, -1}}, 0, {}).waits.read);
+}
+
 // The initial thread's readings in a log: a sleep of 3 s between two regions is serial time
 // blocked; its CPU time outside regions is not.
 TEST(ProfileProgram, SerialTimeOffTheCpuIsBlocked) {

@@ -1582,6 +1582,41 @@ TEST(BuildReport, SerialTimeOffTheCpuIsItsOwnCauseAndNotSerialCode) {
   EXPECT_EQ(report.regions.front().kind, "serial");
 }
 
+TEST(BuildReport, SerialTimeBlockedNamesTheWaitTheKernelCountedOneHintEach) {
+  // 2.5 s blocked at each count; the repeats at 2 threads say what it waited for: a child
+  // process (2 s of it), block I/O (2 s, 300 operations) or neither (a sleep). The hint names the
+  // wait that holds most of it, with its evidence, and no other; its parts add up to the wait.
+  struct Case {
+    SerialWaits waits;
+    const char* named;
+    const char* not_named;
+  };
+  for (const Case& c : {Case{{true, 2.0, 0.25, 40}, "2 s of it while a child process ran", "block I/O ("},
+                        Case{{true, 0.25, 2.0, 300}, "2 s of it in stretches with block I/O (300 block input", "child process ran"},
+                        Case{{true, 0, 0, 0}, "2.5 s of it with no block I/O and no child process ended (a sleep", "(system()"},
+                        Case{{false, 0, 0, 0}, "were not recorded", "of it"}}) {
+    std::vector<MeasuredRun> runs;
+    runs.push_back(measured(1, 0, 5, 3, {with_location(region_run("a.c:1 f", 2, 1), "a.c", 1, "f")}));
+    runs.push_back(measured(2, 0, 4, 3, {with_location(region_run("a.c:1 f", 1, 1), "a.c", 1, "f")}));
+    for (MeasuredRun& run : runs) {
+      run.analysis->serial_usage_read = true;
+      run.analysis->serial_blocked_s = 2.5;
+      run.analysis->serial_waits = c.waits;
+    }
+    const Report report = build_report({"./app"}, 8, runs);
+    const RegionReport& serial = *std::find_if(report.regions.begin(), report.regions.end(),
+                                               [](const RegionReport& r) { return r.kind == "serial"; });
+    const Problem* blocked = testing::find(serial.problems, "serial_blocked");
+    ASSERT_NE(blocked, nullptr);
+    EXPECT_NE(blocked->hint.find(c.named), std::string::npos) << blocked->hint;
+    EXPECT_EQ(blocked->hint.find(c.not_named), std::string::npos) << blocked->hint;
+    double parts = 0;
+    for (const auto& [k, v] : blocked->details)
+      if (k.rfind("wait_", 0) == 0) parts += v;
+    EXPECT_DOUBLE_EQ(parts, c.waits.read ? 2.5 : 0.0);
+  }
+}
+
 TEST(BuildReport, TimeInMpiCallsIsPartOfTheProgramsLossNeverUnexplained) {
   // A process linked with MPI run without a launcher: 0.3 s in MPI calls outside regions at
   // each count (MPI_Init, MPI_Finalize). Program 1.3 s at 1 thread (region 1 s), 0.8 s at 2
