@@ -245,15 +245,25 @@ std::optional<Problem> replicated_work(const TeamWork& now, const TeamWork& base
   const bool divided = share0 >= kReplicatedAllOutside && share >= kReplicatedAllOutside &&
                        base.lock_operations >= kReplicatedMinOperations &&
                        !proportional(now.lock_operations / base.lock_operations);
-  if (share0 >= kReplicatedMinShare && outside0 > 0 && proportional(outside / outside0) && !divided) {
-    outside_growth = outside - outside0;
-    where.push_back(fmt::format("the team's CPU time outside any worksharing construct ({:.0f}% of the region) grew "
+  // Where the hardware counters were read over the team's work at both counts, its instructions
+  // measure the work itself, which no machine's speed changes: a team whose work doubled and ran
+  // 35% slower per instruction (two threads on one core) grew x2.7 in CPU time, outside the band,
+  // and x2 in instructions (EPCC syncbench's delay() on the 2-vCPU VM of BENCHMARKS.md). The work
+  // added is then valued at the CPU time per instruction at t; the rest of the CPU time's growth
+  // is the same work slower (work_inflation).
+  const bool counted = now.usage_read && base.usage_read && now.usage.counted() && base.usage.counted();
+  const double instructions0 = counted ? counts_of(base.usage).instructions * share0 : 0.0;
+  const double instructions = counted ? counts_of(now.usage).instructions * share : 0.0;
+  const double ratio = counted && instructions0 > 0 ? instructions / instructions0 : outside0 > 0 ? outside / outside0 : 0.0;
+  if (share0 >= kReplicatedMinShare && outside0 > 0 && proportional(ratio) && !divided) {
+    outside_growth = counted ? std::max(0.0, (instructions - instructions0) * (outside / instructions)) : outside - outside0;
+    where.push_back(fmt::format("the team's {} outside any worksharing construct ({:.0f}% of the region) grew "
                                 "x{:.2f} from {} to {} (work each thread repeats grows x{:.2f}; within {:.0f}%): a "
                                 "loop every thread runs whole, or an SPMD region whose work does not shrink with the "
                                 "team; share the loop with #pragma omp for, or divide the work by the team size "
                                 "(omp_get_num_threads())",
-                                100 * share, outside / outside0, threads_phrase(base.threads), threads, expected,
-                                100 * kReplicatedBand));
+                                counted ? "instructions (hardware counters)" : "CPU time", 100 * share, ratio,
+                                threads_phrase(base.threads), threads, expected, 100 * kReplicatedBand));
   }
   double loop_growth = 0;
   for (const TeamWork::Loop& l : now.loops) {
@@ -282,6 +292,7 @@ std::optional<Problem> replicated_work(const TeamWork& now, const TeamWork& base
                   {"expected_growth", expected},
                   {"outside_worksharing_share", share},
                   {"outside_worksharing_growth_s", outside_growth},
+                  {"work_growth", ratio},
                   {"loop_growth_s", loop_growth},
                   {"cpu_per_wall", rate}}};
 }

@@ -129,10 +129,20 @@ def scenario_mpi_singleton_accounting(c):
     regions' and serial code's explained parts less MPI's (before, the MPI part stayed unexplained
     and serial code "bounded the speedup")."""
     env = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-    out = c.out("singleton-accounting")
-    p = run([c.bin, "scale", "-t", "1,2", "-r", "1", "-o", out, "--", c.prog("hybrid"), "1000"], env=env)
+    # The C program built with clang (libomp, OMPT), and the Fortran one with gfortran (GNU
+    # libgomp through the interposer, MPI through the mpif-h bindings), where an MPI Fortran
+    # compiler built it.
+    programs = [("hybrid", ["1000"])]
+    if os.path.exists(c.prog("hybrid_fortran")):
+        programs.append(("hybrid_fortran", []))
+    for name, args in programs:
+        check_singleton_accounting(c, name, args, env)
+
+def check_singleton_accounting(c, name, args, env):
+    out = c.out("singleton-accounting-" + name)
+    p = run([c.bin, "scale", "-t", "1,2", "-r", "1", "-o", out, "--", c.prog(name)] + args, env=env)
     if p.returncode != 0:
-        fail(f"scale of an MPI singleton: exit {p.returncode}\n{p.stderr[-3000:]}")
+        fail(f"scale of an MPI singleton ({name}): exit {p.returncode}\n{p.stderr[-3000:]}")
     report = load(out)
     program = report["program"]
     mpi, serial, time_s = program.get("mpi_s", {}), program["serial_s"], program["time_s"]
@@ -140,17 +150,17 @@ def scenario_mpi_singleton_accounting(c):
     mpi_lost = max(0.0, mpi.get("2", 0) - mpi.get("1", 0) / 2)
     regions = sum(max(0.0, r["time_lost_s"]["2"]) - r["unexplained_s"]["2"] for r in report["regions"]
                   if not r.get("nested") and "2" in r["time_lost_s"])
-    print(f"singleton: time {time_s}, MPI {mpi}, serial {serial}; lost at 2 threads {lost*1e3:.1f} ms: regions and "
+    print(f"{name} singleton: time {time_s}, MPI {mpi}, serial {serial}; lost at 2 threads {lost*1e3:.1f} ms: regions and "
           f"serial code explain {regions*1e3:.1f} ms, MPI {mpi_lost*1e3:.1f} ms, unexplained {unexplained*1e3:.1f} ms")
     if set(mpi) != {"1", "2"} or min(mpi.values()) < 0.02:
-        fail(f"singleton: MPI time {mpi}, want MPI_Init's daemon start (>= 20 ms) at both counts")
+        fail(f"{name} singleton: MPI time {mpi}, want MPI_Init's daemon start (>= 20 ms) at both counts")
     for t in ("1", "2"):
         if serial[t] + mpi[t] > time_s[t] + 1e-6:
-            fail(f"singleton at {t}: serial {serial[t]} + MPI {mpi[t]} exceed the run {time_s[t]}: MPI counted as serial")
+            fail(f"{name} singleton at {t}: serial {serial[t]} + MPI {mpi[t]} exceed the run {time_s[t]}: MPI counted as serial")
     if mpi_lost <= 0.001:
-        fail(f"singleton: MPI's loss {mpi_lost}: nothing to account for")
+        fail(f"{name} singleton: MPI's loss {mpi_lost}: nothing to account for")
     if abs(unexplained - max(0.0, lost - regions - mpi_lost)) > 1e-6:
-        fail(f"singleton: {unexplained*1e3:.1f} ms unexplained of {lost*1e3:.1f} ms lost, want "
+        fail(f"{name} singleton: {unexplained*1e3:.1f} ms unexplained of {lost*1e3:.1f} ms lost, want "
              f"{max(0.0, lost - regions - mpi_lost)*1e3:.1f}: MPI's {mpi_lost*1e3:.1f} ms are not in the accounting")
 
 def start(c, out, args, command=("profile",), run_dir="run-r0"):

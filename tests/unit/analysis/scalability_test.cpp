@@ -1391,6 +1391,37 @@ TEST(ReplicatedWork, GrowthOutsideTheBandIsInflationNotReplicatedWork) {
   EXPECT_DOUBLE_EQ(testing::find(problems, "work_inflation")->time_s, 2);
 }
 
+TEST(ReplicatedWork, InstructionsTellRepeatedWorkRunningSlowerFromDividedWorkInflated) {
+  // EPCC syncbench's shape on two threads sharing a core: each thread runs the whole 4e9
+  // instructions again, 35% slower per instruction (5.4 s each). The team's CPU time grew x2.7,
+  // outside the band; its instructions x2. With the counters: replicated_work for the work added,
+  // valued at the CPU time per instruction at 2 threads (4e9 x 10.8 / 8e9 = 5.4 s), and the rest
+  // of the growth (10.8 - 4 - 5.4 = 1.4 s) the same work slower: work_inflation.
+  const WorkUsage each{5.4, 5.4, 0, 0, 0, 0, 5.4, 5.4e9, 4e9, 0};
+  const RegionRun r = worked("a", 5.4, {{5.4, each}, {5.4, each}});
+  TeamWork base = spmd_base();
+  base.usage = {4, 4, 0, 0, 0, 0, 4, 4e9, 4e9, 0};
+  const auto problems = diagnose_region({&r}, 2, 5.4, /*lost_s=*/3.4, &base);
+  const Problem* p = testing::find(problems, "replicated_work");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(p->time_s, 5.4, 1e-9);
+  EXPECT_NEAR(detail(*p, "work_growth"), 2, 1e-12);
+  EXPECT_NE(p->hint.find("the team's instructions (hardware counters) outside any worksharing construct (100% of the "
+                         "region) grew x2.00"),
+            std::string::npos) << p->hint;
+  const Problem* inflation = testing::find(problems, "work_inflation");
+  ASSERT_NE(inflation, nullptr);
+  EXPECT_NEAR(inflation->time_s, 1.4, 1e-9);
+  // The work divided instead (2e9 instructions each) and each instruction 2.7x slower: the same
+  // CPU time, instructions x1: no replicated_work, all of it inflation.
+  const WorkUsage divided{5.4, 5.4, 0, 0, 0, 0, 5.4, 5.4e9, 2e9, 0};
+  const RegionRun d = worked("a", 5.4, {{5.4, divided}, {5.4, divided}});
+  const auto divided_problems = diagnose_region({&d}, 2, 5.4, /*lost_s=*/3.4, &base);
+  EXPECT_EQ(testing::find(divided_problems, "replicated_work"), nullptr);
+  ASSERT_NE(testing::find(divided_problems, "work_inflation"), nullptr);
+  EXPECT_NEAR(testing::find(divided_problems, "work_inflation")->time_s, 6.8, 1e-9);
+}
+
 TEST(ReplicatedWork, ALoopWhoseTripCountGrewWithTheTeamIsNamedAtItsLine) {
   // A worksharing loop of 1000 iterations per visit at 1 thread (4 s) and 2000 at 2 (4 s per
   // thread): its team time grows 4 → 8 s. Nothing outside it.
