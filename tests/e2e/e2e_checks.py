@@ -508,6 +508,8 @@ def scenario_bad_input(c):
     os.makedirs(bad)
     open(os.path.join(bad, "report.json"), "w").write('{"tool": "ompscope", "regions": [')
     expect_error([c.bin, "report", bad], "corrupt report.json")
+    expect_error([c.bin, "diff", bad, bad], "diff of a corrupt report.json")
+    expect_error([c.bin, "diff", c.out("not-a-report"), bad], "diff of a missing directory")
     # A raw log directory can be analysed directly; damaged ones are refused, never crash.
     good = c.out("log-source")
     run([c.bin, "profile", "-o", good, "--", c.prog("imbalanced_loop")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
@@ -1015,6 +1017,45 @@ def scenario_gain_validation(c):
         if error <= 0.25:
             return
     fail("predicted load_imbalance gain is more than 25% off the real gain of schedule(dynamic)")
+
+def scenario_diff(c):
+    """ompscope diff of the imbalanced loop before and after the change its hint proposes
+    (schedule(static) -> schedule(dynamic, 1), the directive three lines up): the region is
+    matched across the moved line, its change is significant against the repeats' spread, and
+    of the predicted size (A's load_imbalance gain at 2 threads) within 25%. The four formats are
+    written, and the diff of a report with itself finds no significant change."""
+    env = {"OMP_PLACES": "threads", "OMP_PROC_BIND": "close"}
+    before, after, out = c.out("diff-before"), c.out("diff-after"), c.out("diff")
+    run([c.bin, "scale", "-t", "1,2", "-r", "5", "-o", before, "--", c.prog("imbalanced_loop")], env=env, check_rc=0)
+    run([c.bin, "scale", "-t", "1,2", "-r", "5", "-o", after, "--", c.prog("imbalanced_loop"), "dynamic"], env=env,
+        check_rc=0)
+    p = run([c.bin, "diff", before, after, "-o", out], check_rc=0)
+    for name in ("diff.json", "diff.txt", "diff.csv", "diff.html"):
+        if not os.path.isfile(os.path.join(out, name)):
+            fail(f"diff -o wrote no {name}: {os.listdir(out)}")
+    if open(os.path.join(out, "diff.txt")).read() != p.stdout:
+        fail("diff's text on stdout is not diff.txt")
+    diff = json.load(open(os.path.join(out, "diff.json")))
+    lines = pragma_lines(c.src("imbalanced_loop.c"))  # dynamic's directive, then static's
+    loop = [r for r in diff["regions"] if r["kind"] == "parallel"]
+    if len(loop) != 1 or loop[0]["match"] != "moved" or loop[0]["a"]["line"] != lines[1] or loop[0]["b"]["line"] != lines[0]:
+        fail(f"the loop is not matched from line {lines[1]} to {lines[0]}: {loop}")
+    loop = loop[0]
+    predicted = loop["a"]["causes"].get("load_imbalance", {}).get("gain_s", 0)
+    real = -loop["change_s"]
+    print(f"loop {lines[1]} -> {lines[0]}: {loop['a']['time_s']*1e3:.1f} -> {loop['b']['time_s']*1e3:.1f} ms, change "
+          f"{loop['change_s']*1e3:+.1f} ms (spread {loop['spread_s']*1e3:.1f} ms, x{real / loop['spread_s']:.1f}); "
+          f"predicted gain {predicted*1e3:.1f} ms; error {abs(real - predicted) / predicted * 100:.0f}%")
+    if not loop["significant"]:
+        fail("the schedule's change is not significant")
+    if not predicted > 0 or abs(real - predicted) > 0.25 * predicted:
+        fail(f"the change {real*1e3:.1f} ms is more than 25% off the predicted {predicted*1e3:.1f} ms")
+    html = open(os.path.join(out, "diff.html")).read()
+    if "imbalanced_loop.c:" not in html or "load imbalance" not in html:
+        fail("diff.html lacks the loop or its cause")
+    same = json.loads(run([c.bin, "diff", "--format", "json", before, before], check_rc=0).stdout)
+    if any(r["significant"] or r["change_s"] != 0 for r in same["regions"]):
+        fail(f"a report diffed with itself changed: {same['regions']}")
 
 def scenario_cutoff_gain_validation(c):
     """The gain fine_grained_tasks predicts for the depth cutoff it proposes, against the gain

@@ -1,0 +1,144 @@
+#include "output/diff_reporters.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <array>
+#include <cmath>
+
+#include "output/display_format.h"
+#include "output/html_escape.h"
+
+namespace ompscope::output {
+namespace {
+
+using report::CauseChange;
+using report::DiffMatch;
+using report::RegionDiff;
+using report::ReportDiff;
+
+std::string signed_seconds(double s) { return (s < 0 ? "-" : "+") + format_seconds(std::abs(s)); }
+
+// "-33%" of A's time; "" where A did not run it.
+std::string relative(const RegionDiff& d) {
+  if (!d.a || !(d.a->time_s > 0)) return "";
+  return fmt::format("{:+.0f}%", 100 * d.change_s / d.a->time_s);
+}
+
+std::string where(const RegionDiff& d) {
+  if (d.kind == "serial") return "(outside parallel regions)";
+  const report::DiffSide& s = d.b ? *d.b : *d.a;
+  std::string out = fmt::format("{}:{}", s.file, s.line);
+  if (d.match == DiffMatch::Moved) out += fmt::format(" (line {} in A)", d.a->line);
+  if (!d.function.empty()) out += " in " + d.function;
+  return out;
+}
+
+std::string verdict(const RegionDiff& d) {
+  if (!d.spread_s) return "no spread (one repeat): not judged";
+  return fmt::format("{} (repeats spread {})", d.significant ? "significant" : "within the spread",
+                     format_seconds(*d.spread_s));
+}
+
+std::string side_time(const std::optional<report::DiffSide>& s) { return s ? format_seconds(s->time_s) : "-"; }
+
+std::string gain_text(const std::optional<double>& g) { return g ? format_seconds(*g) : "-"; }
+
+std::string text(const ReportDiff& diff) {
+  std::string out = fmt::format("ompscope diff at {} threads\n  A: {}  ({})\n  B: {}  ({})\n", diff.threads,
+                                diff.a.name, fmt::join(diff.a.command, " "), diff.b.name, fmt::join(diff.b.command, " "));
+  out += "change: B's time minus A's; significant where it is larger than the two runs' repeats spread over together\n";
+  out += fmt::format("\nprogram: {} -> {}  {} {}  {}\n", side_time(diff.program.a), side_time(diff.program.b),
+                     signed_seconds(diff.program.change_s), relative(diff.program), verdict(diff.program));
+  out += "\nregions by the size of their change:\n";
+  for (const RegionDiff& d : diff.regions) {
+    const char* only = d.match == DiffMatch::OnlyInA ? "  [only in A]" : d.match == DiffMatch::OnlyInB ? "  [only in B]" : "";
+    out += fmt::format("  {}{}\n    {} -> {}  {} {}  {}\n", where(d), only, side_time(d.a), side_time(d.b),
+                       signed_seconds(d.change_s), relative(d), verdict(d));
+    for (const CauseChange& c : d.causes)
+      out += fmt::format("      {:<26} gain {} -> {}\n", c.kind.cause().label, gain_text(c.a_gain_s), gain_text(c.b_gain_s));
+  }
+  for (const std::string& n : diff.notes) out += "note: " + n + "\n";
+  return out;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_number(const std::optional<double>& v) { return v ? fmt::format("{:.9g}", *v) : ""; }
+
+// One row per region, then one per region and cause (the cause column set).
+std::string csv(const ReportDiff& diff) {
+  std::string out = "threads,kind,file,line,line_a,function,match,cause,a_s,b_s,change_s,spread_s,significant\n";
+  for (const RegionDiff& d : diff.regions) {
+    const report::DiffSide& s = d.b ? *d.b : *d.a;
+    const std::string head = fmt::format("{},{},{},{},{},{},{}", diff.threads, d.kind, csv_field(s.file), s.line,
+                                         d.a ? std::to_string(d.a->line) : "", csv_field(d.function),
+                                         report::diff_match_name(d.match));
+    out += fmt::format("{},,{},{},{:.9g},{},{}\n", head, csv_number(d.a ? std::optional(d.a->time_s) : std::nullopt),
+                       csv_number(d.b ? std::optional(d.b->time_s) : std::nullopt), d.change_s, csv_number(d.spread_s),
+                       d.significant ? "true" : "false");
+    for (const CauseChange& c : d.causes)
+      out += fmt::format("{},{},{},{},{:.9g},,\n", head, c.kind.name(), csv_number(c.a_gain_s), csv_number(c.b_gain_s),
+                         c.b_gain_s.value_or(0) - c.a_gain_s.value_or(0));
+  }
+  return out;
+}
+
+std::string html(const ReportDiff& diff) {
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ompscope diff: {} vs {}</title>\n"
+      "<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}"
+      "td,th{{border:1px solid #ccc;padding:4px 8px;text-align:left}}td.n{{text-align:right}}"
+      ".better{{color:#2a7d2a}}.worse{{color:#b22222}}.causes td{{color:#555;font-size:90%}}</style>\n</head>\n<body>\n"
+      "<h1>ompscope diff at {} threads</h1>\n<p>A: <code>{}</code> ({})<br>B: <code>{}</code> ({})</p>\n"
+      "<p>change: B's time minus A's; <em>significant</em> where it is larger than the two runs' repeats spread over "
+      "together.</p>\n",
+      html_escape(diff.a.name), html_escape(diff.b.name), diff.threads, html_escape(diff.a.name),
+      html_escape(fmt::format("{}", fmt::join(diff.a.command, " "))), html_escape(diff.b.name),
+      html_escape(fmt::format("{}", fmt::join(diff.b.command, " "))));
+  const auto row = [](const std::string& name, const RegionDiff& d) {
+    const char* cls = !d.significant ? "" : d.change_s < 0 ? " class=\"better\"" : " class=\"worse\"";
+    std::string r = fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+                                "<td class=\"n\">{} {}</td><td>{}</td></tr>\n",
+                                cls, html_escape(name), report::diff_match_name(d.match), side_time(d.a), side_time(d.b),
+                                html_escape(signed_seconds(d.change_s)), html_escape(relative(d)), html_escape(verdict(d)));
+    for (const CauseChange& c : d.causes)
+      r += fmt::format("<tr class=\"causes\"><td colspan=\"2\">&nbsp;&nbsp;{}</td><td class=\"n\">gain {}</td>"
+                       "<td class=\"n\">gain {}</td><td></td><td></td></tr>\n",
+                       html_escape(std::string(c.kind.cause().label)), html_escape(gain_text(c.a_gain_s)),
+                       html_escape(gain_text(c.b_gain_s)));
+    return r;
+  };
+  out += "<table id=\"regions\">\n<tr><th>where</th><th>match</th><th>A</th><th>B</th><th>change</th><th>verdict</th></tr>\n";
+  out += row("the whole program", diff.program);
+  for (const RegionDiff& d : diff.regions) out += row(where(d), d);
+  out += "</table>\n";
+  for (const std::string& n : diff.notes) out += "<p class=\"note\">note: " + html_escape(n) + "</p>\n";
+  return out + "</body>\n</html>\n";
+}
+
+std::string json(const ReportDiff& diff) { return report::to_json(diff).dump(2) + "\n"; }
+
+constexpr std::array<DiffReporter, 4> kDiffReporters{{
+    {"json", "diff.json", json},
+    {"text", "diff.txt", text},
+    {"csv", "diff.csv", csv},
+    {"html", "diff.html", html},
+}};
+
+}  // namespace
+
+std::span<const DiffReporter> diff_reporters() { return kDiffReporters; }
+
+const DiffReporter* find_diff_reporter(std::string_view name) {
+  for (const DiffReporter& r : kDiffReporters)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+}  // namespace ompscope::output

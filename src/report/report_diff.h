@@ -1,0 +1,74 @@
+// The typed result of `ompscope diff A B` (docs/diff.md): two reports' regions matched by source
+// location and compared at one thread count, side by side. Built by analysis/report_diff.cpp,
+// rendered by output/diff_reporters.cpp, which compute nothing.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/report.h"
+
+namespace ompscope::report {
+
+// One report's side of a region (or of the whole program) at the compared count.
+struct DiffSide {
+  std::string id;  // the region's id in its report ("r3", "serial"); "" for the program
+  std::string file;
+  int line = 0;
+  uint64_t instances = 0;
+  double time_s = 0;
+  // max − min of the repeats' times at that count; absent where one run was measured.
+  std::optional<double> spread_s;
+  std::vector<Problem> problems;  // its causes at that count, as its report gave them
+};
+
+// A cause of a region on either side: its gain in A and in B (absent: not found on that side).
+struct CauseChange {
+  CauseKind kind;
+  std::optional<double> a_gain_s, b_gain_s;
+};
+
+// How the two sides of a region were matched.
+enum class DiffMatch {
+  SameLine,   // same kind, file and line
+  Moved,      // same kind, file and function, the nearest line within kMaxLineShift
+  OnlyInA,    // no region of B matches: it did not run in B (removed, or merged into another)
+  OnlyInB,
+};
+const char* diff_match_name(DiffMatch m);
+
+struct RegionDiff {
+  std::string kind;      // "parallel", "serial"
+  std::string function;  // as B's report gives it (A's where only A ran it)
+  DiffMatch match = DiffMatch::SameLine;
+  std::optional<DiffSide> a, b;
+  double change_s = 0;   // B's time − A's (a side that did not run the region counts 0)
+  // Both sides' spreads added: where the change is larger, the two ranges of repeats cannot
+  // overlap; absent where a side that ran the region has no spread (one repeat).
+  std::optional<double> spread_s;
+  bool significant = false;  // |change_s| > spread_s
+  std::vector<CauseChange> causes;
+};
+
+struct DiffInput {
+  std::string name;                  // the directory (or file) as given
+  std::vector<std::string> command;
+  std::string runtime;
+  std::vector<int> threads;          // the counts it measured
+};
+
+struct ReportDiff {
+  DiffInput a, b;
+  int threads = 0;                   // the count compared
+  RegionDiff program;                // the whole run: kind "program"
+  std::vector<RegionDiff> regions;   // by the size of their change, largest first
+  std::vector<std::string> notes;
+};
+
+// diff.json (schema 1): `regions[]` with file, line, a, b, change_s, significant.
+nlohmann::ordered_json to_json(const ReportDiff& diff);
+
+}  // namespace ompscope::report

@@ -1,0 +1,135 @@
+// diff_reports (docs/diff.md): two hand-built reports with exact numbers, matched by source
+// location and compared at one count.
+#include "analysis/report_diff.h"
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using report::DiffMatch;
+using report::Problem;
+using report::RegionReport;
+using report::Report;
+
+RegionReport region(const std::string& id, const std::string& file, int line, const std::string& function,
+                    std::map<int, double> time, std::map<int, double> spread = {}) {
+  RegionReport r;
+  r.id = id;
+  r.file = file;
+  r.line = line;
+  r.function = function;
+  r.time_s = std::move(time);
+  r.time_spread_s = std::move(spread);
+  r.instances = 10;
+  return r;
+}
+
+// A scale at 1 and 2 threads with `repeats` runs at each; the program's range at 2 threads.
+Report scale(std::pair<double, double> range2, int repeats) {
+  Report r;
+  r.command = {"./app"};
+  r.runtime = "LLVM";
+  r.threads = {1, 2};
+  for (int t : {1, 2})
+    for (int k = 0; k < repeats; ++k) {
+      report::RunRecord run;
+      run.threads = t;
+      run.repeat = k;
+      r.runs.push_back(run);
+    }
+  r.program_time_s = {{1, 1.0}, {2, (range2.first + range2.second) / 2}};
+  r.program_time_range_s = {{1, {1.0, 1.0}}, {2, range2}};
+  return r;
+}
+
+// Before: a static loop at main.c:24 (0.30 s at 2 threads, repeats within 0.02 s, load_imbalance
+// 0.08 s) and a reduction at main.c:40. After: the loop's directive moved to line 21 (its
+// schedule changed), 0.18 s within 0.03 s, no imbalance; the reduction unchanged at line 40,
+// 0.10 → 0.11 s with 0.02 + 0.03 s of spread; a new region in other.c.
+TEST(DiffReports, RegionsMatchByLineThenByFunctionAndTheChangeIsJudgedAgainstBothSpreads) {
+  Report a = scale({0.38, 0.42}, 3), b = scale({0.28, 0.30}, 3);
+  a.regions.push_back(region("r1", "/src/main.c", 24, "main", {{1, 0.5}, {2, 0.30}}, {{2, 0.02}}));
+  a.regions.back().problems.push_back(Problem{"load_imbalance", 2, 0.08, 0.08, "schedule(dynamic, 1)", {}});
+  a.regions.back().problems.push_back(Problem{"load_imbalance", 1, 0.01, 0.01, "h", {}});  // another count
+  a.regions.push_back(region("r2", "/src/main.c", 40, "main", {{1, 0.2}, {2, 0.10}}, {{2, 0.02}}));
+  b.regions.push_back(region("r1", "/build2/main.c", 21, "main", {{1, 0.5}, {2, 0.18}}, {{2, 0.03}}));
+  b.regions.push_back(region("r2", "/build2/main.c", 40, "main", {{1, 0.2}, {2, 0.11}}, {{2, 0.03}}));
+  b.regions.push_back(region("r3", "/build2/other.c", 7, "f", {{1, 0.01}, {2, 0.005}}, {{2, 0.001}}));
+  const report::ReportDiff d = diff_reports(a, "before", b, "after");
+  EXPECT_EQ(d.threads, 2);
+  EXPECT_NEAR(d.program.change_s, -0.11, 1e-12);
+  EXPECT_NEAR(*d.program.spread_s, 0.04 + 0.02, 1e-12);
+  EXPECT_TRUE(d.program.significant);
+  ASSERT_EQ(d.regions.size(), 3u);
+  // Largest change first: the loop, moved from line 24 to 21, -0.12 s beyond 0.05 s of spread.
+  const report::RegionDiff& loop = d.regions[0];
+  EXPECT_EQ(loop.match, DiffMatch::Moved);
+  EXPECT_EQ(loop.a->line, 24);
+  EXPECT_EQ(loop.b->line, 21);
+  EXPECT_NEAR(loop.change_s, -0.12, 1e-12);
+  EXPECT_NEAR(*loop.spread_s, 0.05, 1e-12);
+  EXPECT_TRUE(loop.significant);
+  ASSERT_EQ(loop.causes.size(), 1u);  // the causes at 2 threads only
+  EXPECT_EQ(loop.causes[0].kind.name(), "load_imbalance");
+  EXPECT_DOUBLE_EQ(*loop.causes[0].a_gain_s, 0.08);
+  EXPECT_FALSE(loop.causes[0].b_gain_s.has_value());
+  // The reduction: the same line in another checkout, +0.01 s within 0.05 s of spread.
+  const report::RegionDiff& reduction = d.regions[1];
+  EXPECT_EQ(reduction.match, DiffMatch::SameLine);
+  EXPECT_NEAR(reduction.change_s, 0.01, 1e-12);
+  EXPECT_FALSE(reduction.significant);
+  // The new region: only in B, its whole time the change, beyond its own spread.
+  const report::RegionDiff& added = d.regions[2];
+  EXPECT_EQ(added.match, DiffMatch::OnlyInB);
+  EXPECT_FALSE(added.a.has_value());
+  EXPECT_NEAR(added.change_s, 0.005, 1e-12);
+  EXPECT_TRUE(added.significant);
+  EXPECT_TRUE(d.notes.empty());
+}
+
+TEST(DiffReports, ARegionTooFarAwayOrInAnotherFunctionIsNotTheSameRegion) {
+  Report a = scale({0.4, 0.4}, 2), b = scale({0.4, 0.4}, 2);
+  a.regions.push_back(region("r1", "main.c", 24, "main", {{2, 0.3}}, {{2, 0.01}}));
+  a.regions.push_back(region("r2", "main.c", 100, "solve", {{2, 0.1}}, {{2, 0.01}}));
+  b.regions.push_back(region("r1", "main.c", 24 + kMaxLineShift + 1, "main", {{2, 0.3}}, {{2, 0.01}}));
+  b.regions.push_back(region("r2", "main.c", 101, "setup", {{2, 0.1}}, {{2, 0.01}}));
+  const report::ReportDiff d = diff_reports(a, "a", b, "b");
+  int only_a = 0, only_b = 0;
+  for (const report::RegionDiff& r : d.regions) {
+    only_a += r.match == DiffMatch::OnlyInA;
+    only_b += r.match == DiffMatch::OnlyInB;
+  }
+  EXPECT_EQ(only_a, 2);
+  EXPECT_EQ(only_b, 2);
+}
+
+TEST(DiffReports, OneRepeatJudgesNothingAndSaysSo) {
+  Report a = scale({0.4, 0.4}, 1), b = scale({0.2, 0.2}, 1);
+  a.regions.push_back(region("r1", "main.c", 24, "main", {{2, 0.3}}));
+  b.regions.push_back(region("r1", "main.c", 24, "main", {{2, 0.1}}));
+  const report::ReportDiff d = diff_reports(a, "a", b, "b");
+  EXPECT_FALSE(d.program.spread_s.has_value());
+  EXPECT_FALSE(d.program.significant);
+  EXPECT_FALSE(d.regions[0].significant);
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("scale -r 3"), std::string::npos) << d.notes[0];
+}
+
+TEST(DiffReports, TheCountIsOneBothMeasured) {
+  Report a = scale({0.4, 0.4}, 2), b = scale({0.4, 0.4}, 2);
+  EXPECT_EQ(diff_reports(a, "a", b, "b", 1).threads, 1);
+  EXPECT_THROW(diff_reports(a, "a", b, "b", 4), Error);
+  b.program_time_s = {{4, 0.2}};
+  try {
+    diff_reports(a, "a", b, "b");
+    FAIL() << "no count in common";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a measured 1,2 threads and b measured 4"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ompscope::analysis
