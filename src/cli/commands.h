@@ -17,6 +17,7 @@ Command add_scale_command(CLI::App& parent);
 Command add_trace_command(CLI::App& parent);
 Command add_report_command(CLI::App& parent);
 Command add_diff_command(CLI::App& parent);
+Command add_verify_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
 Command add_model_command(CLI::App& parent);
 Command add_doctor_command(CLI::App& parent);

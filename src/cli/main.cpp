@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<Command> commands = {
       add_profile_command(app), add_scale_command(app), add_trace_command(app),
-      add_report_command(app),  add_diff_command(app), add_bench_command(app), add_model_command(app),
+      add_report_command(app),  add_diff_command(app), add_verify_command(app), add_bench_command(app), add_model_command(app),
       add_doctor_command(app),
   };
   try {

@@ -1057,6 +1057,46 @@ def scenario_diff(c):
     if any(r["significant"] or r["change_s"] != 0 for r in same["regions"]):
         fail(f"a report diffed with itself changed: {same['regions']}")
 
+def scenario_verify(c):
+    """ompscope verify (docs/verify.md) on three programs whose findings a runtime setting
+    addresses: an allocation-heavy loop (a malloc tunable), a lock per item (libomp's lock kind)
+    and a fork-heavy program (libomp's block time). Each setting is measured without the tool,
+    interleaved with the program as it was, beside the gain the report predicted; verify.json has
+    the fields users script against. The first two settings remove most of what they address
+    (alloc_touch_free 0.12 -> 0.01 s bare; lock_per_item's queuing lock against a test-and-set
+    one): their gains must be significant and positive."""
+    expect = {"alloc_touch_free": ("work_inflation", "GLIBC_TUNABLES=", True),
+              "lock_per_item": ("lock_overhead", "KMP_LOCK_KIND=", True),
+              "many_regions": ("fork_join_overhead", "KMP_BLOCKTIME=", False)}
+    for program, (kind, setting, must_gain) in expect.items():
+        scaled, out = c.out("verify-scale-" + program), c.out("verify-" + program)
+        run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", scaled, "--", c.prog(program)], check_rc=0)
+        p = run([c.bin, "verify", scaled, "-r", "5", "-o", out], check_rc=0)
+        result = json.load(open(os.path.join(out, "verify.json")))
+        if open(os.path.join(out, "verify.txt")).read() != p.stdout:
+            fail(f"{program}: verify's text on stdout is not verify.txt")
+        found = [f for f in result["findings"] if f["kind"] == kind and (f["setting"] or "").startswith(setting)]
+        if not found:
+            fail(f"{program}: no {kind} finding verified with {setting}: "
+                 f"{[(f['kind'], f['setting']) for f in result['findings']]}\n{p.stdout}")
+        f = found[0]
+        for key in ("file", "line", "predicted_gain_s", "measured_gain_s", "spread_s"):
+            if f.get(key) is None:
+                fail(f"{program}: verify.json's finding lacks {key}: {f}")
+        runs = [s for s in result["settings"] if s["setting"] == f["setting"]][0]["wall_s"]
+        if len(runs) != 5 or len(result["baseline_wall_s"]) != 5:
+            fail(f"{program}: {len(runs)} runs with the setting, {len(result['baseline_wall_s'])} without; want 5 each")
+        print(f"{program}: {f['setting']} for {kind} at {os.path.basename(f['file'])}:{f['line']}: measured "
+              f"{f['measured_gain_s']*1e3:+.1f} ms (spread {f['spread_s']*1e3:.1f} ms), predicted "
+              f"{f['predicted_gain_s']*1e3:.1f} ms")
+        if must_gain and not (f["significant"] and f["measured_gain_s"] > 0):
+            fail(f"{program}: {f['setting']} gained {f['measured_gain_s']} s, not significantly "
+                 f"(spread {f['spread_s']} s)")
+    # A code change is listed as such, with no setting and nothing measured.
+    code = [f for f in result["findings"] if f["code_change"]]
+    if any(f["setting"] is not None or f["measured_gain_s"] is not None for f in code):
+        fail(f"a code change carries a setting or a measurement: {code}")
+
 def scenario_cutoff_gain_validation(c):
     """The gain fine_grained_tasks predicts for the depth cutoff it proposes, against the gain
     really obtained by rebuilding nothing but passing that cutoff to the program, measured without
