@@ -1103,6 +1103,22 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
         region.tasks[t] = summarize_tasks(tasks, t, region_speedup.value_or(0));
         if (bench) region.tasks[t].bench_task_s = bench->task_s;
       }
+      // The replay from the smallest count (task_replay.h): each count's median over the repeats,
+      // where every repeat replayed it.
+      if (t == t0 && !tasks.empty() &&
+          std::none_of(tasks.begin(), tasks.end(), [](const TaskFigures* f) { return f->replay_s.empty(); })) {
+        RegionReport::TaskReplay replay{t0, 0, {}};
+        std::vector<double> per_task;
+        for (const TaskFigures* f : tasks) per_task.push_back(f->replay_per_task_s);
+        replay.per_task_s = median(per_task);
+        for (const auto& [count, time] : tasks.front()->replay_s) {
+          std::vector<double> times;
+          for (const TaskFigures* f : tasks)
+            if (f->replay_s.count(count)) times.push_back(f->replay_s.at(count));
+          if (times.size() == tasks.size()) replay.predicted_time_s[count] = median(times);
+        }
+        region.task_replay = replay;
+      }
     }
     if (!region.instances_at.empty()) region.instances = region.instances_at.rbegin()->second;
     constructs.finish(region);

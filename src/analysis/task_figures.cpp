@@ -3,6 +3,7 @@
 #include <omp-tools.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -11,6 +12,7 @@
 #include <unordered_map>
 
 #include "analysis/task_graph.h"
+#include "analysis/task_replay.h"
 #include "analysis/task_work.h"
 
 namespace ompscope::analysis {
@@ -355,6 +357,20 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
       if (next == nullptr) out.starvation_s += std::max(0.0, std::min(w.end, last_creation) - w.begin);
     }
   }
+
+  // The replay's cost per task start: at one thread, all of the instance's time that is no task's
+  // own work (so that the replay at the recorded count gives the recorded time); with more, where
+  // threads also wait idle, the median gap between one task and the next on a thread.
+  const size_t team = region.threads.size();
+  out.replay_per_task_s = team == 1 && out.recorded_tasks > 0
+                              ? std::max(0.0, (region.end - region.begin) - graph.work_s) / static_cast<double>(out.recorded_tasks)
+                              : median_of_samples(out.dispatch_gaps);
+  // The team's size, then each power of two above it.
+  std::vector<int> counts;
+  for (int t = static_cast<int>(team); t <= kReplayMaxThreads; t = static_cast<int>(std::bit_ceil(static_cast<unsigned>(t) + 1)))
+    counts.push_back(t);
+  out.replay_s = replay_instance(nodes, counts, out.replay_per_task_s);
+  out.replay_incomplete = out.replay_s.empty();
   return out;
 }
 
@@ -388,6 +404,18 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.dependence_path_tasks += s.dependence_path_tasks;
   into.dependence_path_output_edges += s.dependence_path_output_edges;
   into.dependence_wait_s += s.dependence_wait_s;
+  // Instances run one after another: their replayed times add up, where each was replayed.
+  // (An instance that created no task has nothing to replay.)
+  const bool first = into.replay_s.empty() && !into.replay_incomplete;
+  if (s.tasks > 0 || !s.replay_s.empty() || s.replay_incomplete) {
+    into.replay_incomplete = into.replay_incomplete || s.replay_incomplete ||
+                             (!first && into.replay_s.size() != s.replay_s.size());
+    if (into.replay_incomplete)
+      into.replay_s.clear();
+    else
+      for (const auto& [t, time] : s.replay_s) into.replay_s[t] += time;
+    into.replay_per_task_s = s.replay_per_task_s;
+  }
   for (const PathSite& p : s.path_sites) {
     auto it = std::find_if(into.path_sites.begin(), into.path_sites.end(), [&](const PathSite& q) {
       return p.site.empty() ? q.site.empty() && q.codeptr == p.codeptr : q.site == p.site;

@@ -124,10 +124,18 @@ struct TaskFigures {
   double dependence_path_output_edges = 0;
   std::vector<PathSite> path_sites;
   double dependence_wait_s = 0;   // thread time
+  // What-if replay (task_replay.h): the instances' time on each thread count from the team's size
+  // to kReplayMaxThreads, summed; `replay_incomplete`: an instance could not be replayed (batches
+  // of sampled-out tasks), so no figure stands for the region.
+  std::map<int, double> replay_s;
+  bool replay_incomplete = false;
+  double replay_per_task_s = 0;   // the runtime's cost per task start the replay charged (last instance's)
 
   double mean_body_s() const { return tasks ? body_s / static_cast<double>(tasks) : 0; }
   double dispatch_s() const;      // median dispatch gap; 0 without any
 };
+
+inline constexpr int kReplayMaxThreads = 256;
 
 // The median of `v`; 0 for none.
 double median_of_samples(std::vector<double> v);

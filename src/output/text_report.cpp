@@ -275,6 +275,16 @@ std::string render_text_report(const Report& report, const TextOptions& options)
       if (!region.tasks.empty()) {
         out += st.dim("         explicit tasks:") + "\n";
         for (const auto& [t, s] : region.tasks) render_tasks(out, s, t, st);
+        if (region.task_replay && region.task_replay->predicted_time_s.size() > 1) {
+          // The what-if replay (docs/tasks.md, "Replay"): the recorded graph on more threads.
+          std::vector<std::string> points;
+          for (const auto& [t, time] : region.task_replay->predicted_time_s)
+            if (t != region.task_replay->from_threads) points.push_back(fmt::format("{}: {}", t, format_seconds(time)));
+          out += st.dim(fmt::format("         task graph of {} replayed on more threads ({} per task start): {}",
+                                    threads_phrase(region.task_replay->from_threads),
+                                    format_seconds(region.task_replay->per_task_s), fmt::join(points, ", "))) +
+                 "\n";
+        }
       }
       for (int t : report.summary_threads) {
         // Causes worth under 1% of the run's time (so of the region's too) stay in report.json.

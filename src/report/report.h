@@ -242,6 +242,15 @@ struct RegionReport {
   std::map<int, double> unexplained_s;
   std::map<int, std::vector<ThreadSplit>> per_thread;
   std::map<int, TaskSummary> tasks;  // only where the region created explicit tasks
+  // What-if replay of its task graphs (docs/tasks.md, "Replay"): the instances that created
+  // tasks, as recorded at `from_threads` (the smallest count), replayed by a list scheduler on
+  // each count up to 256 with the run's per-task cost; absent where a task was sampled out.
+  struct TaskReplay {
+    int from_threads = 0;
+    double per_task_s = 0;
+    std::map<int, double> predicted_time_s;
+  };
+  std::optional<TaskReplay> task_replay;
   std::vector<Problem> problems;
   std::optional<ScalingModel> model;
   std::vector<ConstructReport> constructs;          // the construct tree, by time at the largest count

@@ -355,6 +355,13 @@ RegionReport read_region(const json& r) {
     region.ranks.push_back(std::move(rank));
   }
   region.rank_imbalance_s = read_by_threads<double>(r, "rank_imbalance_s");
+  if (const json* replay = member(r, "task_replay")) {
+    RegionReport::TaskReplay t;
+    t.from_threads = get(*replay, "from_threads", 0);
+    t.per_task_s = get(*replay, "per_task_s", 0.0);
+    t.predicted_time_s = read_by_threads<double>(*replay, "predicted_time_s");
+    region.task_replay = t;
+  }
   region.time_spread_s = read_by_threads<double>(r, "time_spread_s");
   if (!member(r, "speedup") && region.kind == "parallel") region.speedup = speedups(region.time_s);  // schema 1
   return region;
@@ -534,6 +541,10 @@ json to_json(const Report& report) {
     }
     if (r.nested) region["nested"] = true;
     if (!r.tasks.empty()) region["tasks"] = tasks_json(r.tasks);
+    if (r.task_replay)
+      region["task_replay"] = {{"from_threads", r.task_replay->from_threads},
+                               {"per_task_s", r.task_replay->per_task_s},
+                               {"predicted_time_s", by_threads(r.task_replay->predicted_time_s)}};
     region["problems"] = problems_json(r.problems);
     if (r.model) region["model"] = model_json(*r.model);
     if (!r.constructs.empty()) {

@@ -39,7 +39,9 @@ def check_hints_fit(report, where):
         if r.get("instances") == 1 and any("around the enclosing loop" in h for h in hints):
             fail(f"{where}: the region at {r['file']}:{r['line']} ran once and is told to open a region around "
                  f"an enclosing loop: {hints}")
-        if kinds & TASK_CAUSES and any(re.search(r"\b(use|or) tasks\b", h) for h in hints):
+        # "(schedule(dynamic) on a loop, or tasks)" and "use tasks" advise tasks; "a taskloop, or
+        # tasks that create tasks" advises how a task region creates its own.
+        if kinds & TASK_CAUSES and any(re.search(r"\buse tasks\b|, or tasks\)", h) for h in hints):
             fail(f"{where}: the task region at {r['file']}:{r['line']} is told to use tasks: {hints}")
 
 def load(dirpath):
@@ -1096,6 +1098,38 @@ def scenario_verify(c):
     code = [f for f in result["findings"] if f["code_change"]]
     if any(f["setting"] is not None or f["measured_gain_s"] is not None for f in code):
         fail(f"a code change carries a setting or a measurement: {code}")
+
+def scenario_task_replay(c):
+    """The what-if replay of a task region (docs/tasks.md, "Replay"): the graph recorded at 1
+    thread, replayed on 2, predicts the region's time measured at 2 within 15%, for the project's
+    dependence programs (a block LU whose critical path bounds it, a wavefront, one chain), clang
+    and gcc; the replay at the recorded count is the recorded time, and the curve never falls
+    below the graph's span nor rises with more threads."""
+    env = {"OMPSCOPE_SAMPLING": "off"}
+    for program in ("block_lu_deps", "wavefront_deps", "one_chain", "block_lu_deps_gcc", "wavefront_deps_gcc",
+                    "one_chain_gcc"):
+        out = c.out("replay-" + program)
+        run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], env=env, check_rc=0)
+        report = load(out)
+        regions = [r for r in parallel_regions(report) if r.get("task_replay")]
+        if len(regions) != 1:
+            fail(f"{program}: {len(regions)} regions with a task replay, expected the task region")
+        region, replay = regions[0], regions[0]["task_replay"]
+        predicted, measured = replay["predicted_time_s"], region["time_s"]
+        if replay["from_threads"] != 1 or sorted(int(t) for t in predicted) != [1, 2, 4, 8, 16, 32, 64, 128, 256]:
+            fail(f"{program}: replay from {replay['from_threads']} at {sorted(predicted)}")
+        error = abs(predicted["2"] - measured["2"]) / measured["2"]
+        print(f"{program}: measured {measured['1']*1e3:.1f} -> {measured['2']*1e3:.1f} ms at 1 -> 2 threads; replay "
+              f"from 1 thread predicts {predicted['2']*1e3:.1f} ms at 2 (error {error*100:.1f}%), "
+              f"{predicted['256']*1e3:.1f} ms at 256")
+        if abs(predicted["1"] - measured["1"]) > 0.02 * measured["1"]:
+            fail(f"{program}: the replay at the recorded count {predicted['1']} is not the recorded time {measured['1']}")
+        curve = [predicted[str(t)] for t in (1, 2, 4, 8, 16, 32, 64, 128, 256)]
+        if any(b > a * (1 + 1e-9) for a, b in zip(curve, curve[1:])):
+            fail(f"{program}: the replayed time rises with more threads: {curve}")
+        if error > 0.15:
+            fail(f"{program}: the replay predicts {predicted['2']} s at 2 threads, measured {measured['2']} s: "
+                 f"more than 15% off")
 
 def scenario_cutoff_gain_validation(c):
     """The gain fine_grained_tasks predicts for the depth cutoff it proposes, against the gain

@@ -1,0 +1,354 @@
+#include "analysis/task_replay.h"
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <map>
+#include <limits>
+#include <queue>
+#include <utility>
+#include <vector>
+
+namespace ompscope::analysis {
+namespace {
+
+constexpr double kForever = std::numeric_limits<double>::infinity();
+constexpr size_t kNone = static_cast<size_t>(-1);
+
+// One stretch of a task's own work and what ends it.
+enum class StepEnd : uint8_t { Create, Taskwait, Taskgroup, Barrier, End };
+struct Step {
+  double work = 0;
+  StepEnd end = StepEnd::End;
+  size_t child = kNone;  // Create: the node created
+};
+
+// A task's own work cut at its creations and waits, in the order it met them (as task_graph.cpp
+// walks it: a creation before a wait at the same instant).
+std::vector<Step> script_of(const TaskNodes& g, size_t node) {
+  const TaskNode& n = g.nodes[node];
+  std::vector<Step> out;
+  double at = -kForever;
+  size_t child = 0, wait = 0;
+  for (;;) {
+    const bool has_child = child < n.children.size(), has_wait = wait < n.waits.size();
+    if (!has_child && !has_wait) break;
+    const TaskInstance* c = has_child ? g.nodes[n.children[child]].explicit_task : nullptr;
+    if (has_child && (!has_wait || c->created <= n.waits[wait]->arrive)) {
+      out.push_back({n.own_work.length_between(at, c->created), StepEnd::Create, n.children[child]});
+      at = c->created;
+      ++child;
+      continue;
+    }
+    const SyncVisit& v = *n.waits[wait++];
+    StepEnd end = StepEnd::End;
+    switch (v.kind) {
+      case SyncKind::Taskwait: end = StepEnd::Taskwait; break;
+      case SyncKind::Taskgroup: end = StepEnd::Taskgroup; break;
+      case SyncKind::Barrier:
+      case SyncKind::JoinBarrier: end = n.implicit_part ? StepEnd::Barrier : StepEnd::End; break;
+      case SyncKind::Other: break;
+    }
+    if (end == StepEnd::End) continue;  // a wait that joins nothing of the graph's
+    out.push_back({n.own_work.length_between(at, v.arrive), end, kNone});
+    at = v.arrive;
+  }
+  out.push_back({n.own_work.length_between(at, kForever), StepEnd::End, kNone});
+  return out;
+}
+
+struct Task {
+  const Step* steps = nullptr;  // into Scripts::steps
+  size_t step = 0;
+  size_t parent = kNone;
+  size_t open_children = 0;     // created, body not complete (a taskwait joins them)
+  size_t open_descendants = 0;  // created, body not complete, at any depth (a taskgroup joins them)
+  size_t waiting_for = 0;       // predecessors not complete (created tasks only)
+  bool created = false, complete = false, waiting = false;
+  int barrier = 0;              // implicit tasks: barriers passed
+};
+
+// What every replay of one instance shares, laid out flat (one array each, indexed by offsets:
+// a replay walks hundreds of thousands of tasks nine times): each task's script, its parent, its
+// predecessors and its dependents.
+struct Scripts {
+  std::vector<Step> steps;            // node i's from step_begin[i]; node n's: an extra thread's implicit task
+  std::vector<size_t> step_begin;
+  std::vector<size_t> parent;
+  std::vector<size_t> preds, pred_begin;            // node i's predecessors from pred_begin[i]
+  std::vector<size_t> dependents, dependent_begin;  // and the nodes that depend on it
+  bool taskgroups = false;  // any task waits in a taskgroup (descendants are then counted)
+};
+
+Scripts scripts_of(const TaskNodes& g) {
+  Scripts out;
+  const size_t n = g.nodes.size();
+  out.parent.assign(n, kNone);
+  std::vector<size_t> dependent_count(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    out.step_begin.push_back(out.steps.size());
+    for (const Step& s : script_of(g, i)) {
+      out.taskgroups = out.taskgroups || s.end == StepEnd::Taskgroup;
+      out.steps.push_back(s);
+    }
+    out.pred_begin.push_back(out.preds.size());
+    for (const DependenceEdge& e : g.nodes[i].after) {
+      out.preds.push_back(e.from);
+      ++dependent_count[e.from];
+    }
+    for (size_t c : g.nodes[i].children) out.parent[c] = i;
+  }
+  out.pred_begin.push_back(out.preds.size());
+  // An extra thread's implicit task meets the barriers of the recorded ones, with no work.
+  out.step_begin.push_back(out.steps.size());
+  for (size_t k = out.step_begin[0]; k < out.step_begin[1]; ++k)
+    if (out.steps[k].end == StepEnd::Barrier) out.steps.push_back(Step{0, StepEnd::Barrier, kNone});
+  out.steps.push_back(Step{0, StepEnd::End, kNone});
+  out.dependent_begin.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) out.dependent_begin[i + 1] = out.dependent_begin[i] + dependent_count[i];
+  out.dependents.resize(out.dependent_begin[n]);
+  std::vector<size_t> filled(out.dependent_begin.begin(), out.dependent_begin.end() - 1);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = out.pred_begin[i]; k < out.pred_begin[i + 1]; ++k) out.dependents[filled[out.preds[k]]++] = i;
+  return out;
+}
+
+class Replay {
+ public:
+  Replay(const TaskNodes& g, const Scripts& scripts, int threads, double per_task_s)
+      : g_(g), scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)) {
+    const size_t recorded = g.implicit_count;
+    // Nodes keep their indices; the extra threads' implicit tasks follow them.
+    tasks_.resize(g.nodes.size() + (threads_ - recorded));
+    for (size_t i = 0; i < tasks_.size(); ++i) {
+      tasks_[i].steps = scripts.steps.data() + scripts.step_begin[std::min(i, g.nodes.size())];
+      tasks_[i].parent = i < g.nodes.size() ? scripts.parent[i] : kNone;
+    }
+    stacks_.resize(threads_);
+    deques_.resize(threads_);
+    step_end_.assign(threads_, kForever);
+    for (size_t t = 0; t < threads_; ++t) {
+      const size_t implicit = t < recorded ? t : g.nodes.size() + (t - recorded);
+      tasks_[implicit].created = true;
+      stacks_[t].push_back(implicit);
+      start_step(t, 0);
+    }
+    idle_.reserve(threads_);
+  }
+
+  double run() {
+    for (;;) {
+      settle();
+      // The next stretch to end (every running thread advances at the same rate), and every
+      // other one that ends at the same instant.
+      if (ends_.empty()) break;  // nothing runs: everything ended (or a wait nothing will meet)
+      now_ = ends_.top().first;
+      while (!ends_.empty() && ends_.top().first <= now_) {
+        const size_t t = ends_.top().second;
+        ends_.pop();
+        end_step(t);
+        if (step_end_[t] == kForever) idle_.push_back(t);
+      }
+    }
+    return now_;
+  }
+
+ private:
+  void start_step(size_t thread, double extra) {
+    const Task& task = tasks_[stacks_[thread].back()];
+    step_end_[thread] = now_ + task.steps[task.step].work + extra;
+    ends_.push({step_end_[thread], thread});
+  }
+
+  // The stretch running on `thread` ended: what ends it happens.
+  void end_step(size_t thread) {
+    step_end_[thread] = kForever;
+    const size_t id = stacks_[thread].back();
+    Task& task = tasks_[id];
+    const Step step = task.steps[task.step];
+    switch (step.end) {
+      case StepEnd::Create: {
+        Task& child = tasks_[step.child];
+        child.created = true;
+        ++outstanding_;
+        ++task.open_children;
+        if (scripts_.taskgroups)
+          for (size_t a = id; a != kNone; a = tasks_[a].parent) ++tasks_[a].open_descendants;
+        for (size_t k = scripts_.pred_begin[step.child]; k < scripts_.pred_begin[step.child + 1]; ++k)
+          child.waiting_for += !tasks_[scripts_.preds[k]].complete;
+        if (child.waiting_for == 0) push(thread, step.child);
+        ++task.step;
+        start_step(thread, 0);
+        return;
+      }
+      case StepEnd::Taskwait:
+      case StepEnd::Taskgroup:
+        task.waiting = true;
+        wakeups_ = true;  // met already where its children are done
+        return;
+      case StepEnd::Barrier:
+        task.waiting = true;
+        ++arrived_;
+        wakeups_ = true;
+        return;
+      case StepEnd::End:
+        complete(id);
+        stacks_[thread].pop_back();
+        return;
+    }
+  }
+
+  void complete(size_t id) {
+    Task& task = tasks_[id];
+    task.complete = true;
+    wakeups_ = true;
+    if (id >= g_.implicit_count && id < g_.nodes.size()) --outstanding_;
+    if (task.parent != kNone) --tasks_[task.parent].open_children;
+    if (scripts_.taskgroups)
+      for (size_t a = task.parent; a != kNone; a = tasks_[a].parent) --tasks_[a].open_descendants;
+    if (id < g_.nodes.size())
+      for (size_t k = scripts_.dependent_begin[id]; k < scripts_.dependent_begin[id + 1]; ++k) {
+        const size_t d = scripts_.dependents[k];
+        if (tasks_[d].created && --tasks_[d].waiting_for == 0) released_.push_back(d);
+      }
+  }
+
+  // Whether a waiting task's wait is met.
+  bool met(const Task& task) {
+    switch (task.steps[task.step].end) {
+      case StepEnd::Taskwait: return task.open_children == 0;
+      case StepEnd::Taskgroup: return task.open_descendants == 0;
+      case StepEnd::Barrier: {
+        // Open once every implicit task arrived and every task created before it completed; it
+        // stays open for the threads that leave it later (the first ones out may create more).
+        const size_t k = static_cast<size_t>(task.barrier);
+        if (k < barrier_open_.size() && barrier_open_[k]) return true;
+        if (arrived_ < threads_ * (k + 1) || outstanding_ != 0) return false;
+        if (barrier_open_.size() <= k) barrier_open_.resize(k + 1, false);
+        barrier_open_[k] = true;
+        return true;
+      }
+      default: return true;
+    }
+  }
+
+  void push(size_t thread, size_t id) {
+    if (deques_[thread].empty()) nonempty_.push_back(thread);
+    deques_[thread].push_back(id);
+    ++ready_;
+  }
+
+  // A ready task for `thread`: its own newest, else the oldest of another thread's deque (the
+  // deques that hold tasks taken in turn, as a thief picks a victim).
+  size_t take(size_t thread) {
+    if (ready_ == 0) return kNone;
+    size_t id = kNone;
+    if (!deques_[thread].empty()) {
+      id = deques_[thread].back();
+      deques_[thread].pop_back();
+    } else {
+      while (id == kNone && !nonempty_.empty()) {
+        next_victim_ %= nonempty_.size();
+        std::deque<size_t>& victim = deques_[nonempty_[next_victim_]];
+        if (victim.empty()) {  // emptied by its owner since: forget it
+          nonempty_[next_victim_] = nonempty_.back();
+          nonempty_.pop_back();
+          continue;
+        }
+        id = victim.front();
+        victim.pop_front();
+        ++next_victim_;
+      }
+    }
+    if (id != kNone) --ready_;
+    return id;
+  }
+
+  // Every thread not running a stretch resumes its task, or starts a ready one, until none can.
+  void settle() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      // Tasks released by a predecessor's completion go to the deque of the thread that ran it,
+      // as the runtimes do; here, to the first thread's, which any idle thread steals from.
+      for (size_t d : released_) push(0, d);
+      released_.clear();
+      std::vector<size_t>& still_idle = still_idle_;
+      still_idle.clear();
+      for (size_t t : idle_) {
+        if (step_end_[t] < kForever) continue;
+        still_idle.push_back(t);
+        std::vector<size_t>& stack = stacks_[t];
+        // Nothing to take and nothing to resume: skip it without a look at its wait.
+        if (ready_ == 0 && !stack.empty() && tasks_[stack.back()].waiting && !wakeups_) continue;
+        if (!stack.empty()) {
+          Task& top = tasks_[stack.back()];
+          if (!top.waiting) {  // back from a nested task to one that was running
+            start_step(t, 0);
+            changed = true;
+            continue;
+          }
+          if (met(top)) {
+            if (top.steps[top.step].end == StepEnd::Barrier) ++top.barrier;
+            top.waiting = false;
+            ++top.step;
+            start_step(t, 0);
+            changed = true;
+            continue;
+          }
+        }
+        const size_t id = take(t);
+        if (id == kNone) continue;
+        stack.push_back(id);
+        start_step(t, per_task_);
+        changed = true;
+      }
+      idle_.clear();
+      for (size_t t : still_idle)
+        if (step_end_[t] == kForever) idle_.push_back(t);
+    }
+    wakeups_ = false;
+  }
+
+  const TaskNodes& g_;
+  const Scripts& scripts_;
+  double per_task_;
+  size_t threads_;
+  double now_ = 0;
+  std::vector<Task> tasks_;
+  std::vector<std::vector<size_t>> stacks_;
+  std::vector<std::deque<size_t>> deques_;
+  std::vector<double> step_end_;
+  std::vector<size_t> released_;
+  std::vector<size_t> idle_;  // threads running no stretch
+  std::vector<size_t> still_idle_;
+  std::vector<size_t> nonempty_;  // threads whose deque held a task when it was last looked at
+  size_t next_victim_ = 0;
+  size_t ready_ = 0;              // tasks in all deques
+  bool wakeups_ = true;           // a wait may have been met since the last settle
+  using End = std::pair<double, size_t>;
+  std::priority_queue<End, std::vector<End>, std::greater<End>> ends_;  // running stretches by end
+  size_t outstanding_ = 0;  // explicit tasks created whose body has not completed
+  size_t arrived_ = 0;      // barrier arrivals, all barriers together
+  std::vector<bool> barrier_open_;
+};
+
+}  // namespace
+
+std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s) {
+  std::map<int, double> out;
+  if (graph.implicit_count == 0) return out;
+  for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
+    if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return out;
+  const Scripts scripts = scripts_of(graph);
+  for (int t : threads)
+    if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count) out[t] = Replay(graph, scripts, t, per_task_s).run();
+  return out;
+}
+
+std::optional<double> replay_instance(const TaskNodes& graph, int threads, double per_task_s) {
+  const std::map<int, double> one = replay_instance(graph, std::vector<int>{threads}, per_task_s);
+  if (one.empty()) return std::nullopt;
+  return one.begin()->second;
+}
+
+}  // namespace ompscope::analysis

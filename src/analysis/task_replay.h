@@ -1,0 +1,28 @@
+// What-if replay of one region instance's task graph (docs/tasks.md, "Replay"): the recorded
+// tasks, with their own work, creations, waits and dependences, run again by a list scheduler on
+// any number of threads, each task start paying the runtime's per-task cost measured in the run.
+// Predicts the instance's time beyond the machine's cores, from a run at one thread count.
+#pragma once
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "analysis/task_work.h"
+
+namespace ompscope::analysis {
+
+// The instance's time on `threads` threads (at least the recorded team's size): its implicit
+// tasks keep their recorded own work (a worksharing loop among them is not shared out again);
+// the extra threads' implicit tasks only meet the barriers. A thread runs its own newest ready
+// task first and else steals the oldest of another's (libomp's and libgomp's order, near enough);
+// a task waiting in a taskwait, a taskgroup or a barrier lets its thread run other ready tasks
+// meanwhile, and resumes when the thread is back to it (tied tasks nest on their thread's stack).
+// `per_task_s`: the runtime's cost to start a task, added to each task's first stretch of work.
+// nullopt where the graph holds batches of sampled-out tasks (their creators and dependences are
+// unknown: OMPSCOPE_SAMPLING=off records every task).
+std::optional<double> replay_instance(const TaskNodes& graph, int threads, double per_task_s);
+// The same on each of `threads` (the graph's scripts built once); empty where it cannot be replayed,
+// and no entry for a count below the recorded team's size.
+std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s);
+
+}  // namespace ompscope::analysis
