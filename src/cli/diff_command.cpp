@@ -11,18 +11,9 @@
 #include "cli/report_files.h"
 #include "common/safe_file.h"
 #include "output/diff_reporters.h"
+#include "output/reporters.h"
 
 namespace ompscope::cli {
-namespace {
-
-std::vector<std::string> format_names() {
-  std::vector<std::string> names;
-  for (const output::DiffReporter& r : output::diff_reporters()) names.emplace_back(r.name);
-  return names;
-}
-
-}  // namespace
-
 Command add_diff_command(CLI::App& parent) {
   struct Options {
     std::string a, b, out, format = "text";
@@ -33,8 +24,8 @@ Command add_diff_command(CLI::App& parent) {
       "diff", "compare two saved reports (before and after a change): each region's time and causes side by side");
   app->add_option("a", options->a, "the first output directory of profile or scale (before)")->required();
   app->add_option("b", options->b, "the second (after)")->required();
-  app->add_option("--format", options->format, fmt::format("{}", fmt::join(format_names(), " | ")))
-      ->check(CLI::IsMember(format_names()));
+  app->add_option("--format", options->format, fmt::format("{}", fmt::join(output::names_of(output::diff_reporters()), " | ")))
+      ->check(CLI::IsMember(output::names_of(output::diff_reporters())));
   app->add_option("-t,--threads", options->threads, "the thread count to compare at (default: the largest both measured)")
       ->check(CLI::PositiveNumber);
   CLI::Option* out = app->add_option("-o,--output", options->out,

@@ -18,11 +18,7 @@ namespace ompscope::cli {
 namespace fs = std::filesystem;
 namespace {
 
-std::vector<std::string> format_names() {
-  std::vector<std::string> names;
-  for (const output::Reporter& r : output::reporters()) names.emplace_back(r.name);
-  return names;
-}
+std::vector<std::string> format_names() { return output::names_of(output::reporters()); }
 
 report::Report analyse_raw_log(const std::string& dir) {
   analysis::MeasuredRun run;

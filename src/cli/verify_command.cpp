@@ -15,15 +15,10 @@
 #include "common/error.h"
 #include "common/safe_file.h"
 #include "output/verify_reporters.h"
+#include "output/reporters.h"
 
 namespace ompscope::cli {
 namespace {
-
-std::vector<std::string> format_names() {
-  std::vector<std::string> names;
-  for (const output::VerifyReporter& r : output::verify_reporters()) names.emplace_back(r.name);
-  return names;
-}
 
 // One run of the program as the user runs it (stdout discarded: only its time is wanted); a run
 // that fails is an error, since a setting that breaks the program gains nothing.
@@ -47,8 +42,8 @@ Command add_verify_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "verify", "check a report's findings whose fix is a runtime setting: re-run the program with it and measure the gain");
   app->add_option("dir", options->dir, "output directory of profile or scale")->required();
-  app->add_option("--format", options->format, fmt::format("{}", fmt::join(format_names(), " | ")))
-      ->check(CLI::IsMember(format_names()));
+  app->add_option("--format", options->format, fmt::format("{}", fmt::join(output::names_of(output::verify_reporters()), " | ")))
+      ->check(CLI::IsMember(output::names_of(output::verify_reporters())));
   app->add_option("-t,--threads", options->threads, "the thread count to verify at (default: the report's largest)")
       ->check(CLI::PositiveNumber);
   app->add_option("-r,--repeats", options->repeats, "runs of the program with each setting and without (default 5)")

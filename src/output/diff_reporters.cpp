@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "output/display_format.h"
+#include "output/reporters.h"
 #include "output/html_escape.h"
 
 namespace ompscope::output {
@@ -135,10 +136,6 @@ constexpr std::array<DiffReporter, 4> kDiffReporters{{
 
 std::span<const DiffReporter> diff_reporters() { return kDiffReporters; }
 
-const DiffReporter* find_diff_reporter(std::string_view name) {
-  for (const DiffReporter& r : kDiffReporters)
-    if (r.name == name) return &r;
-  return nullptr;
-}
+const DiffReporter* find_diff_reporter(std::string_view name) { return find_by_name(diff_reporters(), name); }
 
 }  // namespace ompscope::output

@@ -26,10 +26,6 @@ constexpr std::array<Reporter, 4> kReporters{{
 
 std::span<const Reporter> reporters() { return kReporters; }
 
-const Reporter* find_reporter(std::string_view name) {
-  for (const Reporter& r : kReporters)
-    if (r.name == name) return &r;
-  return nullptr;
-}
+const Reporter* find_reporter(std::string_view name) { return find_by_name(reporters(), name); }
 
 }  // namespace ompscope::output

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "output/display_format.h"
+#include "output/reporters.h"
 
 namespace ompscope::output {
 namespace {
@@ -65,10 +66,6 @@ constexpr std::array<VerifyReporter, 2> kVerifyReporters{{
 
 std::span<const VerifyReporter> verify_reporters() { return kVerifyReporters; }
 
-const VerifyReporter* find_verify_reporter(std::string_view name) {
-  for (const VerifyReporter& r : kVerifyReporters)
-    if (r.name == name) return &r;
-  return nullptr;
-}
+const VerifyReporter* find_verify_reporter(std::string_view name) { return find_by_name(verify_reporters(), name); }
 
 }  // namespace ompscope::output

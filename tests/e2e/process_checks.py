@@ -182,6 +182,21 @@ def start(c, out, args, command=("profile",), run_dir="run-r0"):
         fail(f"expected one process log in {runs}: {os.listdir(runs)}")
     return p, pids[0]
 
+def kill_ompscope_then_program(c, out, command, run_dir):
+    """ompscope (`command`) SIGKILLed while the program waits, then the program stopped by
+    SIGTERM: no report.json is left, only the runs' logs. Returns the program's pid."""
+    p, pid = start(c, out, [], command, run_dir)
+    p.kill()
+    p.communicate(timeout=60)
+    os.kill(pid, signal.SIGTERM)
+    for _ in range(600):
+        if not os.path.exists(f"/proc/{pid}"):
+            break
+        time.sleep(0.05)
+    if os.path.exists(os.path.join(out, "report.json")):
+        fail(f"a killed {command[0]} left a report.json")
+    return pid
+
 def alive(pid):
     try:
         os.kill(pid, 0)
@@ -234,16 +249,7 @@ def scenario_signals(c):
     # ompscope itself killed (SIGKILL: no report.json), the program then stopped by SIGTERM: the
     # directory reads as the runs' logs; its program log, and the log of the one run, alike.
     out = c.out("ompscope-killed")
-    p, pid = start(c, out, [])
-    p.kill()
-    p.communicate(timeout=60)
-    os.kill(pid, signal.SIGTERM)
-    for _ in range(600):
-        if not os.path.exists(f"/proc/{pid}"):
-            break
-        time.sleep(0.05)
-    if os.path.exists(os.path.join(out, "report.json")):
-        fail("a killed ompscope left a report.json")
+    pid = kill_ompscope_then_program(c, out, ("profile",), "run-r0")
     for d in (out, os.path.join(out, "runs", "run-r0"), os.path.join(out, "runs", "run-r0", f"pid-{pid}")):
         q = run([c.bin, "report", "--format", "json", d], check_rc=0)
         if f"spawns_children.c" not in q.stdout:
@@ -264,16 +270,7 @@ def scenario_signals(c):
     if region["instances"] != 5:
         fail(f"scale under SIGTERM: {region['instances']} instances of the region, expected 5")
     out = c.out("scale-killed")
-    p, pid = start(c, out, [], ("scale", "-t", "1,2", "-r", "1"), "t1-r0")
-    p.kill()
-    p.communicate(timeout=60)
-    os.kill(pid, signal.SIGTERM)
-    for _ in range(600):
-        if not os.path.exists(f"/proc/{pid}"):
-            break
-        time.sleep(0.05)
-    if os.path.exists(os.path.join(out, "report.json")):
-        fail("a killed scale left a report.json")
+    kill_ompscope_then_program(c, out, ("scale", "-t", "1,2", "-r", "1"), "t1-r0")
     for d in (out, os.path.join(out, "runs", "t1-r0")):
         q = run([c.bin, "report", "--format", "json", d], check_rc=0)
         if "spawns_children.c" not in q.stdout:
