@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "analysis/elf_needed.h"
+#include "cli/program_launch.h"
 #include "common/error.h"
 
 #ifndef OMPSCOPE_BUILD_LIBOMP
@@ -95,6 +96,30 @@ std::vector<std::string> unobserved_gomp_entry_points(const std::string& program
   return out;
 }
 
+namespace {
+
+// The shared libraries the dynamic loader would load for `program_path`, every level down, by
+// their names (`ldd`: the loader in its list mode); none where it cannot tell.
+std::vector<std::string> loaded_libraries(const std::string& program_path) {
+  std::vector<std::string> out;
+  const std::string ldd = find_program("ldd");
+  if (ldd.empty()) return out;
+  const std::string listing = capture_output({ldd, program_path});
+  for (size_t begin = 0; begin < listing.size();) {
+    size_t end = listing.find('\n', begin);
+    if (end == std::string::npos) end = listing.size();
+    const std::string line = listing.substr(begin, end - begin);
+    begin = end + 1;
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    const size_t stop = line.find_first_of(" \t", first);
+    out.push_back(line.substr(first, stop == std::string::npos ? std::string::npos : stop - first));
+  }
+  return out;
+}
+
+}  // namespace
+
 ProgramRuntime detect_program_runtime(const std::string& program_path) {
   ProgramRuntime r;
   elf_version(EV_CURRENT);
@@ -112,6 +137,15 @@ ProgramRuntime detect_program_runtime(const std::string& program_path) {
     else if (lib.starts_with("libiomp")) r.kind = RuntimeKind::IntelLibiomp, r.needed = lib;
     if (lib.starts_with("libmpi")) r.mpi = lib;  // Open MPI, MPICH (libmpi.so.12, libmpich), Intel MPI
   }
+  // MPI linked behind a library of the program's (a solver, an extension module's host): the
+  // loader's list of what the program loads, as ldd prints it, names it (the loader resolves the
+  // libraries without running the program).
+  if (r.mpi.empty())
+    for (const std::string& lib : loaded_libraries(program_path))
+      if (lib.starts_with("libmpi")) {
+        r.mpi = lib;
+        break;
+      }
   return r;
 }
 

@@ -129,10 +129,12 @@ def scenario_mpi_singleton_accounting(c):
     regions' and serial code's explained parts less MPI's (before, the MPI part stayed unexplained
     and serial code "bounded the speedup")."""
     env = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-    # The C program built with clang (libomp, OMPT), and the Fortran one with gfortran (GNU
+    # The C program built with clang (libomp, OMPT), the same with its MPI behind a library of its
+    # own, and the Fortran one with gfortran (GNU
     # libgomp through the interposer, MPI through the mpif-h bindings), where an MPI Fortran
     # compiler built it.
-    programs = [("hybrid", ["1000"])]
+    # hybrid_via_lib: MPI linked behind a library of the program's own, not by the program.
+    programs = [("hybrid", ["1000"]), ("hybrid_via_lib", ["1000"])]
     if os.path.exists(c.prog("hybrid_fortran")):
         programs.append(("hybrid_fortran", []))
     for name, args in programs:
