@@ -35,6 +35,9 @@ namespace ompscope::analysis {
 
 inline constexpr double kSignificantShare = 0.10;
 inline constexpr double kBodyPerDispatch = 4.0;
+// fine_grained_tasks: where at least this share of the tasks was sampled out (their bodies
+// estimated), the runtime's cost is at least the cost measured per task times the tasks.
+inline constexpr double kEstimatedBodiesShare = 0.5;
 inline constexpr size_t kMinDispatchGaps = 8;
 inline constexpr double kChainShareOfSpan = 0.5;
 
