@@ -882,10 +882,6 @@ std::optional<Note> instances_differ_note(const Report& report) {
   return note;
 }
 
-}  // namespace
-
-namespace {
-
 // What serial time off the CPU waited for, as the kernel counted it (SerialWaits), and the one
 // hint that fits the wait that dominates it: the evidence is named, not every possible wait.
 std::pair<std::string, std::vector<std::pair<std::string, double>>> serial_wait_hint(const SerialWaits& w,

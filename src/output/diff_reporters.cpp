@@ -18,8 +18,6 @@ using report::DiffMatch;
 using report::RegionDiff;
 using report::ReportDiff;
 
-std::string signed_seconds(double s) { return (s < 0 ? "-" : "+") + format_seconds(std::abs(s)); }
-
 // "-33%" of A's time; "" where A did not run it.
 std::string relative(const RegionDiff& d) {
   if (!d.a || !(d.a->time_s > 0)) return "";
@@ -50,12 +48,12 @@ std::string text(const ReportDiff& diff) {
                                 diff.a.name, fmt::join(diff.a.command, " "), diff.b.name, fmt::join(diff.b.command, " "));
   out += "change: B's time minus A's; significant where it is larger than the two runs' repeats spread over together\n";
   out += fmt::format("\nprogram: {} -> {}  {} {}  {}\n", side_time(diff.program.a), side_time(diff.program.b),
-                     signed_seconds(diff.program.change_s), relative(diff.program), verdict(diff.program));
+                     format_signed_seconds(diff.program.change_s), relative(diff.program), verdict(diff.program));
   out += "\nregions by the size of their change:\n";
   for (const RegionDiff& d : diff.regions) {
     const char* only = d.match == DiffMatch::OnlyInA ? "  [only in A]" : d.match == DiffMatch::OnlyInB ? "  [only in B]" : "";
     out += fmt::format("  {}{}\n    {} -> {}  {} {}  {}\n", where(d), only, side_time(d.a), side_time(d.b),
-                       signed_seconds(d.change_s), relative(d), verdict(d));
+                       format_signed_seconds(d.change_s), relative(d), verdict(d));
     for (const CauseChange& c : d.causes)
       out += fmt::format("      {:<26} gain {} -> {}\n", c.kind.cause().label, gain_text(c.a_gain_s), gain_text(c.b_gain_s));
   }
@@ -107,7 +105,7 @@ std::string html(const ReportDiff& diff) {
     std::string r = fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
                                 "<td class=\"n\">{} {}</td><td>{}</td></tr>\n",
                                 cls, html_escape(name), report::diff_match_name(d.match), side_time(d.a), side_time(d.b),
-                                html_escape(signed_seconds(d.change_s)), html_escape(relative(d)), html_escape(verdict(d)));
+                                html_escape(format_signed_seconds(d.change_s)), html_escape(relative(d)), html_escape(verdict(d)));
     for (const CauseChange& c : d.causes)
       r += fmt::format("<tr class=\"causes\"><td colspan=\"2\">&nbsp;&nbsp;{}</td><td class=\"n\">gain {}</td>"
                        "<td class=\"n\">gain {}</td><td></td><td></td></tr>\n",

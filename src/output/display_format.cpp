@@ -24,6 +24,10 @@ std::string format_seconds(double seconds) {
   return fmt::format("{:.0f} ns", seconds * 1e9);
 }
 
+std::string format_signed_seconds(double seconds) {
+  return (seconds < 0 ? "-" : "+") + format_seconds(std::abs(seconds));
+}
+
 std::string format_percent(double fraction) { return fmt::format("{:.0f}%", fraction * 100.0); }
 
 std::string format_speedup(double speedup) { return fmt::format("{:.2f}×", speedup); }

@@ -10,6 +10,9 @@ namespace ompscope::output {
 // "1.23 s", "12.5 ms", "950 ms", "3.40 µs", "850 ns": three significant digits are plenty for a reader.
 std::string format_seconds(double seconds);
 
+// A change: "+12.5 ms", "-950 ms" (format_seconds with its sign).
+std::string format_signed_seconds(double seconds);
+
 // 0.734 -> "73%".
 std::string format_percent(double fraction);
 

@@ -12,8 +12,6 @@
 namespace ompscope::output {
 namespace {
 
-std::string signed_seconds(double s) { return (s < 0 ? "-" : "+") + format_seconds(std::abs(s)); }
-
 std::string where(const report::VerifyFinding& f) {
   if (f.file.empty()) return f.function.empty() ? f.region_id : f.function;
   return fmt::format("{}:{}{}", f.file, f.line, f.function.empty() ? "" : " in " + f.function);
@@ -32,7 +30,7 @@ std::string text(const report::VerifyResult& r) {
     out += fmt::format("\n{}: {}\n", s.name, s.why);
     if (i < r.gains.size()) {
       const report::SettingGain& g = r.gains[i];
-      out += fmt::format("  measured gain {} (repeats spread {}: {}), predicted {}\n", signed_seconds(g.measured_gain_s),
+      out += fmt::format("  measured gain {} (repeats spread {}: {}), predicted {}\n", format_signed_seconds(g.measured_gain_s),
                          format_seconds(g.spread_s), g.significant ? "significant" : "within the spread",
                          format_seconds(g.predicted_gain_s));
     }
