@@ -21,10 +21,13 @@ namespace ompscope::cli {
 namespace {
 
 // One run of the program as the user runs it (stdout discarded: only its time is wanted); a run
-// that fails is an error, since a setting that breaks the program gains nothing.
-double timed_run(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-                 const std::string& what) {
+// that fails is an error, since a setting that breaks the program gains nothing. A run ended by a
+// signal sent to ompscope (and passed on to the program) counts nothing: verify stops, reports
+// the runs it has, and ends as the signal would (main.cpp).
+std::optional<double> timed_run(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                                const std::string& what) {
   const LaunchOutcome o = launch_and_wait({argv, env, true});
+  if (signal_received()) return std::nullopt;
   if (!o.ok())
     throw Error(fmt::format("{} {}: the program {} (verify needs runs that succeed)", fmt::join(argv, " "), what,
                             o.describe()));
@@ -71,12 +74,12 @@ Command add_verify_command(CLI::App& parent) {
                   const size_t which = (j + static_cast<size_t>(k)) % n;
                   std::map<std::string, std::string> env = result.environment;
                   if (which == 0) {
-                    result.baseline_wall_s.push_back(timed_run(argv, env, "as it was"));
+                    if (const auto wall = timed_run(argv, env, "as it was")) result.baseline_wall_s.push_back(*wall);
                     continue;
                   }
                   report::RuntimeSetting& s = result.settings[which - 1];
                   for (const auto& [k2, v] : s.env) env[k2] = v;
-                  s.wall_s.push_back(timed_run(argv, env, "with " + s.name));
+                  if (const auto wall = timed_run(argv, env, "with " + s.name)) s.wall_s.push_back(*wall);
                 }
               analysis::judge_verify(result);
             }
