@@ -138,7 +138,10 @@ SerialSplit serial_split(const std::vector<SerialReading>& readings, double star
 
 ProgramProfile profile_program(const Timeline& timeline) {
   ProgramProfile out;
-  out.wall_s = timeline.end - timeline.start;
+  // The stretches the program paused the tool in are none of its time (omp_control_tool).
+  double paused = 0;
+  for (const auto& [from, to] : timeline.paused) paused += to - from;
+  out.wall_s = std::max(0.0, timeline.end - timeline.start - paused);
   std::unordered_map<uint64_t, size_t> by_callsite;
   std::unordered_map<uint32_t, size_t> program_thread;
   std::unordered_map<uint32_t, double> in_top_regions;  // per log thread
@@ -221,6 +224,7 @@ ProgramProfile profile_program(const Timeline& timeline) {
     std::vector<std::pair<double, double>> busy = top;  // the initial thread's time that is not serial code
     for (const MpiInterval& m : timeline.mpi)
       if (m.thread == 0) busy.emplace_back(m.begin, m.end);
+    busy.insert(busy.end(), timeline.paused.begin(), timeline.paused.end());
     std::sort(busy.begin(), busy.end());
     const SerialSplit split = serial_split(timeline.serial_usage, timeline.start, busy);
     out.serial_usage_read = split.read;

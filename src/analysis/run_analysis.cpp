@@ -156,6 +156,15 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
       add_task_figures(r.tasks, task_figures(inst, it->second));
   }
+  out.sampled = meta.sample_period_ns > 0;
+  out.sampling_missing = meta.sampling_missing;
+  place_samples(
+      timeline, symbols,
+      [&](const RegionInstance& inst) -> RunSamples* {
+        const auto k = key_of.find(inst.site());
+        return k == key_of.end() ? nullptr : &out.regions[k->second].samples;
+      },
+      out.serial_samples);
   for (auto& [key, r] : out.regions) {
     // A task construct by its file's name and line ("lu.c:40"), as hints name it; its address
     // where the program has no line table.

@@ -9,6 +9,7 @@
 #include "analysis/constructs.h"
 #include "analysis/lock_costs.h"
 #include "analysis/region_profile.h"
+#include "analysis/sampled_code.h"
 #include "analysis/symbolizer.h"
 #include "analysis/task_figures.h"
 
@@ -32,6 +33,7 @@ struct RegionRun {
   std::vector<std::string> lock_kinds;  // "lock", "critical", ... seen
   TaskFigures tasks;               // explicit tasks created in its instances
   ConstructTree constructs;        // the constructs inside it (analysis/constructs.h)
+  RunSamples samples;              // CPU-time samples in its instances (analysis/sampled_code.h)
   uint32_t team_size = 0;
   // Adaptive sampling: profile.per_thread, phases and locks were measured on the recorded
   // instances and scaled by profile.time_s / profile.recorded_time_s to all of them.
@@ -71,6 +73,11 @@ struct RunAnalysis {
   std::string counters_missing;
   std::string runtime_library;  // the OpenMP runtime library the run loaded (its path in the module map)
   LockCalibration lock_calibration;
+  // CPU-time samples outside every region on the initial thread; whether the run was sampled, or
+  // why not (RunMeta's sampling_missing).
+  RunSamples serial_samples;
+  bool sampled = false;
+  std::string sampling_missing;
 };
 
 RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols);

@@ -113,6 +113,18 @@ RunMeta read_run_meta(const fs::path& meta_file) {
       }
     } else if (key == "dropped") {
       fields >> meta.dropped_events;
+    } else if (key == "pc_sampling") {
+      std::string how;
+      fields >> how;
+      if (how == "cpu_timer") {
+        if (!(fields >> meta.sample_period_ns) || meta.sample_period_ns == 0)
+          throw bad("pc_sampling cpu_timer needs its period in ns");
+      } else {
+        std::getline(fields >> std::ws, meta.sampling_missing);
+        if (meta.sampling_missing.empty()) meta.sampling_missing = how;
+      }
+    } else if (key == "pc_samples_dropped") {
+      fields >> meta.dropped_samples;
     } else if (key == "lock_record_gap") {
       if (!(fields >> meta.lock_record_gap_ticks)) throw bad("lock_record_gap needs a tick count");
     } else if (key == "atomic_floor") {

@@ -55,6 +55,11 @@ struct RunMeta {
   // The tool's own ticks between two lock records with nothing between them, measured at the
   // start (docs/locks.md, "The tool's own time"); 0: not measured (an older log).
   uint64_t lock_record_gap_ticks = 0;
+  // CPU-time sampling (capture/pc_sampler.h): the period of its timer in ns (0: no samples), or
+  // why none were taken; samples lost to a full ring.
+  uint64_t sample_period_ns = 0;
+  std::string sampling_missing;
+  uint64_t dropped_samples = 0;
   // One uncontended atomic read-modify-write on this machine, measured at the start as ticks for
   // `atomic_floor_ops` of them (docs/locks.md, "The floor"); 0: not measured (an older log).
   uint64_t atomic_floor_ticks = 0;

@@ -231,6 +231,29 @@ double team_cpu_s(const TeamWork& w) { return w.usage_read ? w.usage.cpu_s : w.w
 // or a loop's iteration count per visit, grew t/t0 within kReplicatedBand. Its time is the team's
 // growth there (thread-seconds of work, the CPU time's growth at the rate the team ran), its gain
 // that growth spread over the team: what dividing the work among the threads wins back.
+// Work each thread repeats repeats every line of it, each line's time growing with the team. A
+// line that held a fifth or more of the base's sampled time (and enough samples to tell:
+// kUnrepeatedLineMin) and grew by less than a quarter of what repeating it would add says the
+// work was not repeated: its growth is some lines getting slower (work_inflation). gcc's
+// `omp for` schedule(static) calls no runtime entry point, so such a loop's time counts as
+// outside worksharing; a loop of one function that stayed as fast and another whose atomics
+// slowed x3 grew x2.4 together, within the band, and was called replicated work
+// (tests/programs/two_functions.c, gcc). Empty: the samples do not contradict it (or none).
+constexpr double kUnrepeatedLineShare = 0.2, kUnrepeatedGrowth = 0.25, kUnrepeatedLineMin = 0.03;
+std::string unrepeated_line(const TeamWork& now, const TeamWork& base, double expected) {
+  double base_total = 0;
+  for (const auto& [key, s] : base.sampled_lines) base_total += s;
+  if (!(base_total > 0) || now.sampled_lines.empty()) return {};
+  for (const auto& [key, s] : base.sampled_lines) {
+    if (s < kUnrepeatedLineShare * base_total || s < kUnrepeatedLineMin) continue;
+    const auto at = now.sampled_lines.find(key);
+    const double grown = (at == now.sampled_lines.end() ? 0.0 : at->second) - s;
+    if (grown < kUnrepeatedGrowth * (expected - 1) * s)
+      return fmt::format("{}:{}", key.first, key.second);
+  }
+  return {};
+}
+
 std::optional<Problem> replicated_work(const TeamWork& now, const TeamWork& base, int threads) {
   const double expected = static_cast<double>(threads) / std::max(1, base.threads);
   if (base.weak || !(expected > 1) || !(base.time_s > 0) || !(now.time_s > 0)) return std::nullopt;
@@ -255,7 +278,9 @@ std::optional<Problem> replicated_work(const TeamWork& now, const TeamWork& base
   const double instructions0 = counted ? counts_of(base.usage).instructions * share0 : 0.0;
   const double instructions = counted ? counts_of(now.usage).instructions * share : 0.0;
   const double ratio = counted && instructions0 > 0 ? instructions / instructions0 : outside0 > 0 ? outside / outside0 : 0.0;
-  if (share0 >= kReplicatedMinShare && outside0 > 0 && proportional(ratio) && !divided) {
+  // Instructions count the work itself; CPU time alone can grow in proportion by chance.
+  const bool unrepeated = !counted && !unrepeated_line(now, base, expected).empty();
+  if (share0 >= kReplicatedMinShare && outside0 > 0 && proportional(ratio) && !divided && !unrepeated) {
     outside_growth = counted ? std::max(0.0, (instructions - instructions0) * (outside / instructions)) : outside - outside0;
     where.push_back(fmt::format("the team's {} outside any worksharing construct ({:.0f}% of the region) grew "
                                 "x{:.2f} from {} to {} (work each thread repeats grows x{:.2f}; within {:.0f}%): a "
@@ -544,6 +569,9 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
                            c.iterations / c.instances, c.time_s});
   }
   out.outside_worksharing_s = std::max(0.0, out.time_s - worksharing);
+  for (const RegionRun* r : repeats)
+    for (const auto& [key, line] : r->samples.lines)
+      out.sampled_lines[key] += line.cpu_s / static_cast<double>(repeats.size());
   if (out.usage_read)
     out.usage = {median(wall),     median(cpu),    median(system),       median(minor),  median(major),
                  median(switches), median(counted), median(cycles), median(instructions), median(misses)};
@@ -857,7 +885,56 @@ TeamWork scaled_to_instances(TeamWork w, double f) {
   w.outside_worksharing_s *= f;
   w.lock_operations *= f;
   for (TeamWork::Loop& l : w.loops) l.time_s *= f;
+  for (auto& [key, s] : w.sampled_lines) s *= f;
   return w;
+}
+
+// Lines shown per region and count, and stacks kept for the flame graph (the largest count's).
+constexpr size_t kSampledLinesShown = 5;
+constexpr size_t kStacksKept = 200;
+// A grown line is named in a hint where it holds at least this share of the team's growth: below
+// it the growth is spread over the code, and one line would mislead.
+constexpr double kGrownLineShare = 0.2;
+
+// The lines whose CPU time grew from the smallest sampled count to the largest, the stacks of the
+// largest, and, in the hint of each cause that says the work got slower (work_inflation,
+// replicated_work, task_inflation), the line where the time grew most at that count.
+void name_grown_lines(RegionReport& region, const std::map<int, std::vector<const RunSamples*>>& samples_at) {
+  if (samples_at.empty()) return;
+  region.stacks = top_stacks(samples_at.rbegin()->second, kStacksKept);
+  if (samples_at.size() < 2) return;
+  const auto& [t0, base] = *samples_at.begin();
+  region.grown_lines = grown_lines(base, samples_at.rbegin()->second, kSampledLinesShown);
+  for (Problem& p : region.problems) {
+    if (!(p.kind == "work_inflation" || p.kind == "replicated_work" || p.kind == "task_inflation")) continue;
+    const auto now = samples_at.find(p.threads);
+    if (p.threads == t0 || now == samples_at.end()) continue;
+    const std::vector<report::SampledLine> top = grown_lines(base, now->second, 1);
+    double growth = 0;
+    for (const report::SampledLine& l : grown_lines(base, now->second, SIZE_MAX)) growth += l.cpu_s;
+    if (top.empty() || !(growth > 0) || top.front().cpu_s < kGrownLineShare * growth) continue;
+    const report::SampledLine& l = top.front();
+    const std::string where = l.file.empty() ? fmt::format("{} in {}", l.function, l.module)
+                                             : fmt::format("{}:{}{}", l.file, l.line,
+                                                           l.function.empty() ? "" : fmt::format(" ({})", l.function));
+    p.hint += fmt::format(". CPU-time samples place the growth: {} of the team's CPU time more at {} than at {} "
+                          "({:.0f}% of the growth the samples saw)",
+                          duration_text(l.cpu_s), where, threads_phrase(t0), 100 * l.cpu_s / growth);
+    p.details.emplace_back("grown_line_s", l.cpu_s);
+    p.details.emplace_back("sampled_growth_s", growth);
+  }
+}
+
+// Where serial code spends its CPU time, in its hint, where one line holds a fair share of it.
+void name_serial_lines(RegionReport& serial) {
+  for (Problem& p : serial.problems) {
+    const auto at = serial.sampled.find(p.threads);
+    if (p.kind != "serial_code" || at == serial.sampled.end() || at->second.lines.empty()) continue;
+    const report::SampledLine& l = at->second.lines.front();
+    if (l.file.empty() || !(l.cpu_s >= kGrownLineShare * at->second.cpu_s)) continue;
+    p.hint += fmt::format(". CPU-time samples put {:.0f}% of its CPU time at {}:{}{}", 100 * l.cpu_s / at->second.cpu_s,
+                          l.file, l.line, l.function.empty() ? "" : fmt::format(" ({})", l.function));
+  }
 }
 
 std::optional<Note> instances_differ_note(const Report& report) {
@@ -1013,6 +1090,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     std::optional<std::pair<int, double>> base;  // (t0, T(t0))
     TeamWork base_work;
     double base_instances = 0;  // the region's instances at t0
+    std::map<int, std::vector<const RunSamples*>> samples_at;  // each count's repeats, where sampled
     for (const auto& [t, analyses] : by_threads) {
       std::vector<const RegionRun*> repeats;
       for (const RunAnalysis* a : analyses) {
@@ -1092,6 +1170,12 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
                                                             base_at_t.work_s, now.work_s, t0)));
       }
       constructs.add(repeats, t, *typical, /*to_median=*/1.0, region);  // the time is the typical repeat's own
+      std::vector<const RunSamples*> samples;
+      for (const RegionRun* r : repeats) samples.push_back(&r->samples);
+      if (std::any_of(samples.begin(), samples.end(), [](const RunSamples* s) { return s->cpu_s > 0; })) {
+        region.sampled[t] = summarize_samples(samples, kSampledLinesShown);
+        samples_at[t] = std::move(samples);
+      }
       std::vector<const TaskFigures*> tasks;
       for (const RegionRun* r : repeats)
         if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
@@ -1117,6 +1201,7 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
       }
     }
     if (!region.instances_at.empty()) region.instances = region.instances_at.rbegin()->second;
+    name_grown_lines(region, samples_at);
     constructs.finish(region);
     report.regions.push_back(std::move(region));
   }
@@ -1167,6 +1252,16 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     }
     serial.instances = 1;
     serial.time_spread_s = serial_spread;
+    std::map<int, std::vector<const RunSamples*>> samples_at;
+    for (const auto& [t, analyses] : by_threads) {
+      std::vector<const RunSamples*> samples;
+      for (const RunAnalysis* a : analyses) samples.push_back(&a->serial_samples);
+      if (std::none_of(samples.begin(), samples.end(), [](const RunSamples* s) { return s->cpu_s > 0; })) continue;
+      serial.sampled[t] = summarize_samples(samples, kSampledLinesShown);
+      samples_at[t] = std::move(samples);
+    }
+    name_serial_lines(serial);
+    name_grown_lines(serial, samples_at);
     report.regions.push_back(std::move(serial));
   }
 

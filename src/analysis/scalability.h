@@ -65,6 +65,9 @@ struct TeamWork {
   // Lock operations the team took in the region (recorded and counted: lock sampling), a count of
   // the work it did that no machine's speed changes (replicated_work).
   double lock_operations = 0;
+  // The team's CPU time per sampled line (mean over the repeats; analysis/sampled_code.h), where
+  // the runs were sampled: repeated work repeats every line of it.
+  std::map<std::pair<std::string, int>, double> sampled_lines;
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
 

@@ -106,11 +106,34 @@ class ThreadWalk {
         light_body_(light_body), out_(out) {}
 
   void on(const Event& e) {
+    // A sample is written when its thread drained them (`time`), with its own time inside: it
+    // moves no clock of the walk.
+    if (e.kind == EventKind::Sample) {
+      frames_left_ = e.detail;
+      const double period = log_.meta.sample_period_ns * 1e-9;
+      out_.samples.push_back({thread_, log_.seconds((uint64_t{e.id2} << 32) | e.id), period * std::max(1u, e.arg),
+                              e.codeptr, {}});
+      out_.samples.back().frames.reserve(frames_left_);
+      return;
+    }
+    if (e.kind == EventKind::SampleFrames) {
+      for (uint64_t frame : {e.codeptr, (uint64_t{e.id2} << 32) | e.id})
+        if (frames_left_ > 0 && !out_.samples.empty()) {
+          --frames_left_;
+          if (frame) out_.samples.back().frames.push_back(frame);
+        }
+      return;
+    }
     const double t = log_.seconds(e.time);
     last_ = t;
     switch (e.kind) {
       case EventKind::ThreadBegin:
         thread_begin_ = t;
+        break;
+      case EventKind::ToolControl:
+        if (e.detail == 1 && !out_.paused.empty() && out_.paused.back().second < 0) out_.paused.back().second = t;
+        else if ((e.detail == 2 || e.detail == 4) && (out_.paused.empty() || out_.paused.back().second >= 0))
+          out_.paused.emplace_back(t, -1.0);
         break;
       case EventKind::ParallelBegin: {
         Span& s = spans_[e.id];
@@ -547,6 +570,7 @@ class ThreadWalk {
   uint32_t loop_iterations_ = 0;  // of the last loop begun
   uint8_t loop_schedule_ = 0;     // its schedule as reported (libomp 19), 0: none
   double last_ = 0;
+  uint32_t frames_left_ = 0;  // of the last Sample, in the SampleFrames records to come
 };
 
 }  // namespace
@@ -772,6 +796,9 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
     out.events += thread.size();
   }
   out.end = run_end;
+  for (auto& [from, to] : out.paused)
+    if (to < 0) to = run_end;  // paused until the run ended
+  std::sort(out.paused.begin(), out.paused.end());
 
   std::unordered_map<uint32_t, std::vector<size_t>> parts_of;
   for (size_t i = 0; i < parts.size(); ++i) parts_of[parts[i].parallel_id].push_back(i);

@@ -187,6 +187,17 @@ struct SerialReading {
   uint32_t voluntary_switches = 0;
 };
 
+// A CPU-time sample of a thread (capture/pc_sampler.h): where it was, with the return addresses
+// of the frames around it (innermost first; as far as frame pointers lead), and the CPU time it
+// stands for (its periods × the sampling period).
+struct CpuSample {
+  uint32_t thread = 0;
+  double time = 0;
+  double cpu_s = 0;
+  uint64_t pc = 0;
+  std::vector<uint64_t> frames;
+};
+
 struct ThreadSummary {
   uint32_t thread = 0;
   double first = 0;  // first event
@@ -202,6 +213,10 @@ struct Timeline {
   std::vector<WorkSpan> work;            // per thread, in order of their ends
   std::vector<MpiInterval> mpi;          // per thread, in order of their ends
   std::vector<SerialReading> serial_usage;  // the initial thread's, in order (empty: not recorded)
+  std::vector<CpuSample> samples;        // per thread, in order
+  // The stretches the program paused the tool (omp_control_tool), in order: nothing was recorded
+  // in them and their time is no part of the program's.
+  std::vector<std::pair<double, double>> paused;
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
   uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)

@@ -110,6 +110,7 @@ void end_thread(void*);
   append_event(t_log, g_config, g_clock,
                Event{0, 0, 0, 0, 0, 0, EventKind::ThreadBegin,
                      static_cast<uint8_t>(initial ? ompt_thread_initial : ompt_thread_worker)});
+  begin_thread_sampling();
 }
 
 inline void emit(EventKind kind, uint64_t codeptr, uint32_t id, uint32_t id2 = 0, uint32_t arg = 0,
@@ -182,6 +183,7 @@ struct Region {
 }
 
 void end_thread(void*) {
+  end_thread_sampling();
   flush_lock_counts();
   if (t_state.join_pending) close_pending_join();
   close_thread_counters();
@@ -232,7 +234,10 @@ void region_body(void* arg) {
 
 // Before the fork, on the encountering thread: the region's id, whether it is recorded in full.
 inline void open_region(Region& r, unsigned num_threads) {
-  if (t_serial.depth++ == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
+  if (t_serial.depth++ == 0) {
+    drain_samples();
+    record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
+  }
   r.id = next_object_id(t_log);
   if (dark()) {
     r.light = 1;
@@ -253,7 +258,10 @@ inline void close_region(const Region& r) {
     emit(EventKind::ImplicitTaskEnd, 0, r.id, 0, 0, 0);
   }
   emit(EventKind::ParallelEnd, r.codeptr, r.id, t_state.task);
-  if (t_serial.depth && --t_serial.depth == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
+  if (t_serial.depth && --t_serial.depth == 0) {
+    drain_samples();
+    record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
+  }
 }
 
 // ---- Explicit tasks ---------------------------------------------------------------------------

@@ -94,11 +94,13 @@ inline uint32_t clamp32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : sta
 void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
   emit(EventKind::ThreadBegin, nullptr, 0, 0, 0, 0, static_cast<uint8_t>(type));
   thread_data->value = t_log.thread_index;
+  begin_thread_sampling();
 }
 
 // Writes what is pending and closes the log: no analysis reads a thread's end as a record.
 void on_thread_end(ompt_data_t*) {
   // libomp ends the initial thread before it calls finalize: the run's end is read here then.
+  end_thread_sampling();
   record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   flush_lock_counts();
   close_thread_counters();
@@ -107,7 +109,10 @@ void on_thread_end(ompt_data_t*) {
 
 void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* frame, ompt_data_t* parallel,
                        unsigned requested, int flags, const void* codeptr) {
-  if (t_serial.depth++ == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
+  if (t_serial.depth++ == 0) {
+    drain_samples();
+    record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
+  }
   parallel->value = next_object_id(t_log);
   if (dark()) {
     parallel->value |= kLightBit;  // inside a light instance or task: its team records nothing either
@@ -125,7 +130,10 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int 
                      const void* codeptr) {
   emit(EventKind::ParallelEnd, codeptr, id32(parallel), id32(encountering_task), 0,
        clamp16(static_cast<unsigned>(flags)));
-  if (t_serial.depth && --t_serial.depth == 0) record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
+  if (t_serial.depth && --t_serial.depth == 0) {
+    drain_samples();
+    record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
+  }
 }
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
@@ -334,6 +342,9 @@ void on_task_dependence(ompt_data_t* src, ompt_data_t* sink) {
   emit(EventKind::TaskDependence, nullptr, static_cast<uint32_t>(source), id32(sink));
 }
 
+// omp_control_tool: the program leaves a phase out (docs/sampling.md, "Leaving a phase out").
+int on_control_tool(uint64_t command, uint64_t, void*, const void*) { return control_tool(command); }
+
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
                const void* codeptr) {
   emit(endpoint == ompt_scope_begin ? EventKind::MaskedBegin : EventKind::MaskedEnd, codeptr,
@@ -367,6 +378,7 @@ const CallbackEntry kCallbacks[] = {
     OMPSCOPE_CB(masked, on_masked),
     OMPSCOPE_CB(dependences, on_dependences),
     OMPSCOPE_CB(task_dependence, on_task_dependence),
+    OMPSCOPE_CB(control_tool, on_control_tool),
 };
 #undef OMPSCOPE_CB
 

@@ -21,6 +21,7 @@ thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
 thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
 thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
 thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
+std::atomic<bool> g_paused{false};
 
 namespace {
 
@@ -95,6 +96,7 @@ void write_light_batch() {
 }
 
 void record_usage(uint8_t edge) {
+  drain_samples();
   if (append_thread_usage(t_log, g_config, g_clock, edge)) record_counters(edge);
 }
 
@@ -125,6 +127,7 @@ bool open_session(void (*runtime_lines)()) {
               g_sampling.task_every, g_sampling.max_task_every, g_sampling.max_lock_every);
   else
     meta_line("sampling off");
+  open_pc_sampling();
   return true;
 }
 
@@ -135,6 +138,7 @@ void arm_session() {
 }
 
 void close_session() {
+  end_thread_sampling();
   record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   write_clock_point("clock_end");
   if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
@@ -144,12 +148,42 @@ void close_session() {
   write_module_map();
   meta_line("threads %u", threads_seen());
   meta_line("dropped %llu", static_cast<unsigned long long>(total_dropped_events()));
+  meta_line("pc_samples_dropped %llu", static_cast<unsigned long long>(dropped_samples()));
   meta_line("finalized 1");
   close_run_meta();
 }
 
 void flush_session_at_exit() {
-  if (recording()) flush_all_logs();
+  if (!recording()) return;
+  drain_samples();
+  flush_all_logs();
+}
+
+int control_tool(uint64_t command) {
+  if (!recording()) return 0;
+  const auto edge = [command] {
+    append_event(t_log, g_config, g_clock, Event{0, 0, 0, 0, 0, 0, EventKind::ToolControl, static_cast<uint8_t>(command)});
+  };
+  switch (command) {
+    case 1:  // start again
+      if (!g_paused.load()) return 0;
+      g_paused.store(false);
+      edge();
+      return 0;
+    case 2:  // pause
+    case 4:  // end: a pause that lasts
+      if (g_paused.load()) return 0;
+      drain_samples();
+      edge();
+      g_paused.store(true);
+      return 0;
+    case 3:  // flush
+      drain_samples();
+      flush_all_logs();
+      return 0;
+    default:
+      return -1;
+  }
 }
 
 }  // namespace ompscope::capture

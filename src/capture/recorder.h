@@ -9,11 +9,13 @@
 // process that loads both (a libomp program with the interposer preloaded) keeps them apart, and
 // the interposer then only forwards (gomp_interposer.cpp).
 #pragma once
+#include <atomic>
 #include <cstdint>
 
 #include "capture/adaptive_sampling.h"
 #include "capture/hw_counters.h"
 #include "capture/lock_records.h"
+#include "capture/pc_sampler.h"
 #include "capture/serial_usage.h"
 #include "capture/thread_log.h"
 #include "common/clock.h"
@@ -38,8 +40,18 @@ extern thread_local uint32_t t_usage_instances __attribute__((tls_model("initial
 // Whether a session is open and recording (OMPSCOPE_LOG_DIR's log directory was made).
 inline bool recording() { return g_config.directory != nullptr; }
 
-// Inside a light region instance or a light task nothing but lock operations is recorded.
-inline bool dark() { return t_light_depth || t_tasks.running_light; }
+// omp_control_tool's pause (ToolControl): nothing but the pause's own edges is recorded until the
+// program starts the tool again.
+extern std::atomic<bool> g_paused;
+
+// Inside a light region instance or a light task nothing but lock operations is recorded; while
+// the program paused the tool, nothing.
+inline bool dark() { return t_light_depth || t_tasks.running_light || g_paused.load(std::memory_order_relaxed); }
+
+// omp_control_tool (either front-end): pause (2), start again (1), flush (3), end (4, a pause
+// that lasts). The ToolControl record marks the edge for the analysis, which leaves the paused
+// time out of the program's.
+int control_tool(uint64_t command);
 
 // The light tasks this thread ran since its last record: one record, before the next one.
 void write_light_batch();

@@ -73,6 +73,19 @@ std::optional<report::Report> merge_rank_reports_in(const fs::path& dir, int exp
   if (lock >= 0) flock(lock, LOCK_EX);
   std::optional<report::Report> merged;
   const auto files = rank_report_files(dir);
+  // The ranks that finish together both find every rank's report; the first to hold the lock
+  // merges them, and the next finds a merged report newer than each of them: nothing is left to
+  // merge, and the merged report is shown once (two ranks both merged and printed it before).
+  std::error_code error;
+  const auto merged_at = fs::last_write_time(dir / "report.json", error);
+  if (!error && expected > 0 && static_cast<int>(files.size()) >= expected &&
+      std::all_of(files.begin(), files.end(), [&](const auto& f) {
+        std::error_code e;
+        return f.first >= expected || fs::last_write_time(f.second, e) < merged_at;
+      })) {
+    if (lock >= 0) close(lock);
+    return std::nullopt;
+  }
   std::vector<report::Report> ranks;
   for (const auto& [rank, file] : files)
     if (expected <= 0 || rank < expected) {

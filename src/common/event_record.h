@@ -75,6 +75,15 @@ enum class EventKind : uint8_t {
                       // process's children that ended and were waited for; id: block input
                       // operations; id2: block output operations; arg: voluntary context switches
                       // (the thread's). Cumulative and truncated, as ThreadUsage's counters are.
+  Sample,             // a CPU-time sample of this thread (capture/pc_sampler.h), written when the thread
+                      // moved its sample ring into the log (so `time` is that moment, not the sample's):
+                      // codeptr: the interrupted program counter; id (low) and id2 (high): the sample's
+                      // own ticks; arg: its weight in sampling periods (1 + the timer's overrun);
+                      // detail: frames that follow in SampleFrames records (return addresses, innermost
+                      // first)
+  SampleFrames,       // two frames of the Sample before it: codeptr, then id (low) and id2 (high); 0: none
+  ToolControl,        // omp_control_tool on this thread: detail: ompt_control_tool_t's command
+                      // (2 = pause, 1 = start again, 3 = flush, 4 = end); nothing is recorded while paused
   Count
 };
 

@@ -60,4 +60,11 @@ std::string truncate_label(std::string_view text, std::size_t max_chars) {
   return std::string(text);
 }
 
+std::string sampled_line_place(const report::SampledLine& line) {
+  if (line.file.empty())
+    return (line.function.empty() ? std::string("(no symbol)") : line.function) + (line.module.empty() ? "" : " " + line.module);
+  std::string place = std::string(std::string_view(line.file).substr(line.file.rfind('/') + 1)) + ":" + std::to_string(line.line);
+  return line.function.empty() ? place : place + " (" + line.function + ")";
+}
+
 }  // namespace ompscope::output

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "report/causes.h"
+#include "report/report.h"
 
 namespace ompscope::output {
 
@@ -25,6 +26,10 @@ struct TimeUnit {
   double per_second;      // multiply seconds by this to get the unit
 };
 TimeUnit time_unit_for(double largest_seconds);
+
+// A sampled line where a reader finds it: "stencil.c:42 (relax)", or "(OpenMP runtime) libomp.so.5"
+// where no frame of the sample had a line of the program's.
+std::string sampled_line_place(const report::SampledLine& line);
 
 // Shortens text to at most max_chars characters (UTF-8 aware, never splits a character),
 // ending with "…" when it was cut. Legends and axis labels have fixed room.

@@ -7,6 +7,7 @@
 
 #include "common/thread_count_phrase.h"
 #include "output/display_format.h"
+#include "output/flame_graph.h"
 #include "output/html_escape.h"
 #include "output/html_report_charts.h"
 #include "output/report_view.h"
@@ -422,12 +423,53 @@ std::string constructs_tree(const RegionReport& region, const Report& report) {
 
 }  // namespace
 
+namespace {
+
+// Where the region's CPU time went (docs/sampling.md, "Sampled lines"): its top lines at the
+// largest count sampled, the lines that grew most, and the flame graph of its stacks.
+std::string sampled_code_html(const RegionReport& region, const Report& report) {
+  if (region.sampled.empty()) return {};
+  const auto& [t, code] = *region.sampled.rbegin();
+  if (!(code.cpu_s > 0)) return {};
+  std::string html = fmt::format(
+      "<h4>Where the CPU time went at {} (CPU-time samples: {} of CPU time)</h4>\n<table class=\"sampled-lines\">"
+      "<thead><tr><th>Line</th><th>CPU time</th><th>Share</th>{}</tr></thead><tbody>\n",
+      threads_phrase(t), format_seconds(code.cpu_s), region.grown_lines.empty() ? "" : "<th>Growth</th>");
+  const auto growth_of = [&](const report::SampledLine& l) -> std::string {
+    for (const report::SampledLine& g : region.grown_lines)
+      if (g.file == l.file && g.line == l.line && g.function == l.function) return "+" + format_seconds(g.cpu_s);
+    return region.grown_lines.empty() ? std::string() : std::string("—");
+  };
+  for (const report::SampledLine& l : code.lines) {
+    const std::string growth = growth_of(l);
+    html += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td>{}</tr>\n",
+                        html_escape(sampled_line_place(l)), format_seconds(l.cpu_s), format_percent(l.cpu_s / code.cpu_s),
+                        region.grown_lines.empty() ? "" : fmt::format("<td class=\"num\">{}</td>", growth));
+  }
+  html += "</tbody></table>\n";
+  if (!region.grown_lines.empty()) {
+    const int t0 = region.sampled.begin()->first;
+    html += fmt::format("<p class=\"legend-note\">Grew most from {} to {}: ", threads_phrase(t0),
+                        threads_phrase(t));
+    for (size_t i = 0; i < region.grown_lines.size() && i < 3; ++i)
+      html += fmt::format("{}<code>{}</code> +{}", i ? ", " : "", html_escape(sampled_line_place(region.grown_lines[i])),
+                          format_seconds(region.grown_lines[i].cpu_s));
+    html += ".</p>\n";
+  }
+  if (!region.stacks.empty())
+    html += "<div class=\"flame\">" + flame_graph_svg(region.stacks, region.kind == "serial" ? "serial code" : region.id) +
+            "</div>\n";
+  return html;
+}
+
+}  // namespace
+
 std::string diagnosis_section(const Report& report) {
   std::string articles;
   std::size_t rank = 0;
   for (const RegionReport& region : report.regions) {
     ++rank;
-    if (region.problems.empty() && region.per_thread.empty() && region.tasks.empty()) continue;
+    if (region.problems.empty() && region.per_thread.empty() && region.tasks.empty() && region.sampled.empty()) continue;
     const std::string location = region_location(region);
     articles += fmt::format("<article class=\"region-detail\" id=\"{}\">\n<h3>#{} {}{}{}</h3>\n",
                             html_escape(region_anchor(region, rank)), rank, function_html(region, "function"),
@@ -435,6 +477,7 @@ std::string diagnosis_section(const Report& report) {
                             location.empty() ? "" : fmt::format(" <span class=\"location\">{}</span>", html_escape(location)));
     if (!region.problems.empty()) articles += hints_table(region.problems, report);
     articles += constructs_tree(region, report);
+    articles += sampled_code_html(region, report);
     if (!region.tasks.empty())
       articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(region.tasks);
     if (!region.per_thread.empty()) {

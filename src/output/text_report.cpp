@@ -14,6 +14,9 @@
 namespace ompscope::output {
 namespace {
 
+// Sampled lines under each ranked region (report.json keeps five).
+constexpr size_t kTopLinesShown = 3;
+
 using report::Report;
 
 struct Style {
@@ -325,6 +328,17 @@ std::string render_text_report(const Report& report, const TextOptions& options)
                                       format_seconds(rest->second))) + "\n";
         }
       }
+      if (!report.summary_threads.empty())
+        if (const auto code = region.sampled.find(report.summary_threads.front());
+            code != region.sampled.end() && code->second.cpu_s > 0 && !code->second.lines.empty()) {
+          out += st.dim(fmt::format("         top lines at {} (CPU-time samples, {} of CPU time):",
+                                    threads_in_words(code->first, report), format_seconds(code->second.cpu_s))) + "\n";
+          for (size_t i = 0; i < code->second.lines.size() && i < kTopLinesShown; ++i) {
+            const report::SampledLine& l = code->second.lines[i];
+            out += st.dim(fmt::format("           {:<44} {:>10} {:>5}", sampled_line_place(l), format_seconds(l.cpu_s),
+                                      format_percent(l.cpu_s / code->second.cpu_s))) + "\n";
+          }
+        }
       if (threads.size() == 1 && !serial)
         if (const auto splits = region.per_thread.find(largest); splits != region.per_thread.end())
           render_split_table(out, splits->second, false, st);

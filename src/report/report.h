@@ -181,6 +181,25 @@ struct SourceExcerpt {
   bool found() const { return !lines.empty(); }
 };
 
+// CPU time the samples put at one source line (docs/sampling.md, "Sampled lines"): the line of
+// the innermost frame in the program's own code (a sample inside a library or the runtime counts
+// at the line that called it, where frame pointers lead there); line 0 where no frame had one
+// (then `function` and `module` say where).
+struct SampledLine {
+  std::string file;
+  int line = 0;
+  std::string function;
+  std::string module;
+  double cpu_s = 0;  // thread time (mean over the repeats); in grown_lines, its growth from t0
+};
+
+// A region's (or serial code's) samples at one count: their CPU time and the lines that hold
+// most of it.
+struct SampledCode {
+  double cpu_s = 0;                 // thread time the samples stand for (mean over the repeats)
+  std::vector<SampledLine> lines;   // the top lines, by cpu_s
+};
+
 // A construct inside a region, at its own line (docs/source-locations.md, "Constructs inside a
 // region"): kind loop, single, sections, masked, barrier, join_barrier (the region's end),
 // taskwait, taskgroup, critical, lock, ..., or task (the tasks created at `line`, under the
@@ -251,6 +270,12 @@ struct RegionReport {
     std::map<int, double> predicted_time_s;
   };
   std::optional<TaskReplay> task_replay;
+  // CPU-time samples (docs/sampling.md, "Sampled lines"): where the region's CPU time went at each
+  // count, the lines whose time grew most from the smallest count to the largest, and the call
+  // stacks at the largest count, folded ("outer;...;inner" → thread time), for flame graphs.
+  std::map<int, SampledCode> sampled;
+  std::vector<SampledLine> grown_lines;
+  std::vector<std::pair<std::string, double>> stacks;
   std::vector<Problem> problems;
   std::optional<ScalingModel> model;
   std::vector<ConstructReport> constructs;          // the construct tree, by time at the largest count

@@ -23,6 +23,16 @@ json by_threads(const std::map<int, T>& values) {
   return out;
 }
 
+json lines_json(const std::vector<SampledLine>& lines) {
+  json out = json::array();
+  for (const SampledLine& l : lines) {
+    json j = {{"file", l.file}, {"line", l.line}, {"function", l.function}, {"cpu_s", l.cpu_s}};
+    if (!l.module.empty()) j["module"] = l.module;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 json split_json(const ThreadSplit& s, bool program) {
   json j = {{"thread", s.thread},           {"work_s", s.work_s},           {"task_s", s.task_s},
             {"barrier_wait_s", s.barrier_wait_s}, {"lock_wait_s", s.lock_wait_s}, {"fork_join_s", s.fork_join_s},
@@ -355,6 +365,20 @@ RegionReport read_region(const json& r) {
     region.ranks.push_back(std::move(rank));
   }
   region.rank_imbalance_s = read_by_threads<double>(r, "rank_imbalance_s");
+  const auto read_lines = [](const json& object, const char* key) {
+    std::vector<SampledLine> lines;
+    for (const json& l : array_at(object, key))
+      lines.push_back({get(l, "file", std::string()), get(l, "line", 0), get(l, "function", std::string()),
+                       get(l, "module", std::string()), get(l, "cpu_s", 0.0)});
+    return lines;
+  };
+  if (const json* sampled = member(r, "sampled")) {
+    if (!sampled->is_object()) throw Bad("\"sampled\" is not an object keyed by thread count");
+    for (const auto& [k, v] : sampled->items())
+      region.sampled[thread_key(k)] = {get(v, "cpu_s", 0.0), read_lines(v, "lines")};
+  }
+  region.grown_lines = read_lines(r, "grown_lines");
+  for (const json& s : array_at(r, "stacks")) region.stacks.emplace_back(get(s, "stack", std::string()), get(s, "cpu_s", 0.0));
   if (const json* replay = member(r, "task_replay")) {
     RegionReport::TaskReplay t;
     t.from_threads = get(*replay, "from_threads", 0);
@@ -545,6 +569,18 @@ json to_json(const Report& report) {
       region["task_replay"] = {{"from_threads", r.task_replay->from_threads},
                                {"per_task_s", r.task_replay->per_task_s},
                                {"predicted_time_s", by_threads(r.task_replay->predicted_time_s)}};
+    if (!r.sampled.empty()) {
+      json sampled = json::object();
+      for (const auto& [t, code] : r.sampled)
+        sampled[std::to_string(t)] = {{"cpu_s", code.cpu_s}, {"lines", lines_json(code.lines)}};
+      region["sampled"] = std::move(sampled);
+    }
+    if (!r.grown_lines.empty()) region["grown_lines"] = lines_json(r.grown_lines);
+    if (!r.stacks.empty()) {
+      json stacks = json::array();
+      for (const auto& [stack, s] : r.stacks) stacks.push_back({{"stack", stack}, {"cpu_s", s}});
+      region["stacks"] = std::move(stacks);
+    }
     region["problems"] = problems_json(r.problems);
     if (r.model) region["model"] = model_json(*r.model);
     if (!r.constructs.empty()) {

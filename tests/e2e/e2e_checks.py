@@ -360,7 +360,8 @@ def scenario_record_kinds(c):
     read = {"ThreadBegin", "ParallelBegin", "ParallelEnd", "ImplicitTaskBegin", "ImplicitTaskEnd", "WorkBegin",
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
             "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps", "ThreadUsage",
-            "HwCounters", "TaskDependences", "TaskDependence", "SerialUsage", "SerialWaits"}
+            "HwCounters", "TaskDependences", "TaskDependence", "SerialUsage", "SerialWaits", "Sample", "SampleFrames",
+            "ToolControl"}
     seen = set()
     for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
@@ -1758,7 +1759,10 @@ def usable_cpus():
     q = cgroup_quota_cpus()
     return max(1, min(n, math.ceil(q - 1e-9))) if q > 0 else n
 
-def main():
+def main(scenarios=None):
+    """Runs one scenario of `scenarios` (a module's globals; this file's by default), with the
+    attempts and the two-CPU skip every scenario file shares."""
+    scenarios = scenarios or globals()
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario")
     ap.add_argument("--ompscope", required=True)
@@ -1776,7 +1780,7 @@ def main():
         sys.exit(77)
     for attempt in range(1, a.attempts + 1):
         try:
-            globals()["scenario_" + a.scenario](Ctx(a))
+            scenarios["scenario_" + a.scenario](Ctx(a))
             break
         except SystemExit as e:
             if e.code != 1 or attempt == a.attempts:

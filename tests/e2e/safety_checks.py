@@ -133,7 +133,7 @@ def scenario_safety_symlinks(c):
     if p.returncode != 0:
         fail(f"profile: exit {p.returncode}\n{p.stderr}")
     victims = []
-    for name in ["report.json", "report.txt", "report.csv", "report.html"]:
+    for name in ["report.json", "report.txt", "report.csv", "report.html", "stacks.folded"]:
         victim = c.path(f"victim-{name}")
         open(victim, "w").write("precious\n")
         victims.append(victim)

@@ -149,6 +149,22 @@ class Stream {
                      static_cast<uint32_t>(instructions >> 32), llc_misses, 0, edge, cycles));
   }
 
+  // A CPU-time sample taken at `sampled` (µs) of `weight` periods at `pc`, with return addresses
+  // `frames` (innermost first), as the thread writes it when it drains its ring at `t`.
+  Stream& sample(uint64_t t, uint64_t sampled, uint64_t pc, uint32_t weight = 1, std::vector<uint64_t> frames = {}) {
+    const uint64_t ticks = sampled * 1000;
+    add(event(t, EventKind::Sample, static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32), weight, 0,
+              static_cast<uint8_t>(frames.size()), pc));
+    for (size_t i = 0; i < frames.size(); i += 2) {
+      const uint64_t second = i + 1 < frames.size() ? frames[i + 1] : 0;
+      add(event(t, EventKind::SampleFrames, static_cast<uint32_t>(second), static_cast<uint32_t>(second >> 32), 0, 0, 0,
+                frames[i]));
+    }
+    return *this;
+  }
+  // omp_control_tool: 2 pauses, 1 starts again.
+  Stream& tool_control(uint64_t t, uint8_t command) { return add(event(t, EventKind::ToolControl, 0, 0, 0, 0, command)); }
+
  private:
   Stream& add(const Event& e) {
     if (!out_.events.empty()) EXPECT_GE(e.time, out_.events.back().time) << "test log goes back in time";
@@ -174,6 +190,8 @@ class LogBuilder {
     for (uint32_t i = 0; i < threads; ++i) log_.threads.push_back(ThreadEvents{i, {}});
   }
   Stream thread(uint32_t index) { return Stream(log_.threads.at(index)); }
+  // The period of the run's CPU-time sampling (meta.txt's pc_sampling).
+  void sample_period_us(uint64_t period) { log_.meta.sample_period_ns = period * 1000; }
   const RunLog& log() const { return log_; }
 
  private:

@@ -1,0 +1,160 @@
+#include "analysis/sampled_code.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <tuple>
+
+namespace ompscope::analysis {
+
+InstanceIndex::InstanceIndex(const Timeline& timeline) {
+  for (const RegionInstance& r : timeline.regions) {
+    if (r.light && r.parent_parallel_id == 0) light_top.push_back(&r);
+    for (const ThreadInRegion& p : r.threads) parts[p.thread].emplace_back(p.start, p.end, &r);
+  }
+  for (auto& [thread, list] : parts) std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+      return std::get<0>(a) < std::get<0>(b);
+    });
+  std::sort(light_top.begin(), light_top.end(),
+            [](const RegionInstance* a, const RegionInstance* b) { return a->begin < b->begin; });
+}
+
+const RegionInstance* InstanceIndex::at(uint32_t thread, double time) const {
+  if (auto it = parts.find(thread); it != parts.end()) {
+    const auto& list = it->second;
+    auto after = std::upper_bound(list.begin(), list.end(), time,
+                                  [](double t, const auto& part) { return t < std::get<0>(part); });
+    // The latest part that began before `time` and still runs is the innermost; an enclosing one
+    // began earlier. A few steps back cover any nesting a program has.
+    for (int steps = 0; after != list.begin() && steps < 16; ++steps) {
+      --after;
+      if (time <= std::get<1>(*after)) return std::get<2>(*after);
+    }
+  }
+  // A sampled-out instance has no threads: its span holds every thread's time in it.
+  auto after = std::upper_bound(light_top.begin(), light_top.end(), time,
+                                [](double t, const RegionInstance* r) { return t < r->begin; });
+  if (after != light_top.begin() && time <= (*std::prev(after))->end) return *std::prev(after);
+  return nullptr;
+}
+
+namespace {
+
+// The system's libraries (libc, libm, libstdc++) carry lines too where their debug info is
+// installed; a line of glibc's is none the user can change: the program's line that called it is.
+bool is_system_module(const std::string& path) {
+  return path.starts_with("/lib/") || path.starts_with("/lib64/") || path.starts_with("/usr/lib/") ||
+         path.starts_with("/usr/lib64/");
+}
+
+// ompscope's own libraries in the program (the capture's time: its records, its drains).
+bool is_tool_module(const std::string& path) {
+  return std::filesystem::path(path).filename().string().starts_with("libompscope");
+}
+
+bool is_program_code(const SourceLocation& where) {
+  return !where.file.empty() && !where.in_runtime && !is_system_module(where.module) && !is_tool_module(where.module);
+}
+
+std::string frame_name(const SourceLocation& where) {
+  if (!where.function.empty()) return where.function;
+  return where.file_line();
+}
+
+}  // namespace
+
+void add_sample(RunSamples& into, const CpuSample& sample, Symbolizer& symbols) {
+  into.cpu_s += sample.cpu_s;
+  // The interrupted instruction itself: resolve() takes a return address (the call before it).
+  const SourceLocation leaf = symbols.resolve(sample.pc + 1);
+  const SourceLocation* line = is_program_code(leaf) ? &leaf : nullptr;
+  std::vector<std::string> names{frame_name(leaf)};
+  // The frames: a chain that leaves the program's symbols (a frame without a frame pointer read
+  // garbage) or enters the runtime (the region's caller) ends there.
+  SourceLocation caller;
+  for (uint64_t ret : sample.frames) {
+    const SourceLocation& where = symbols.resolve(ret);
+    if (where.function.empty() && where.file.empty()) break;
+    if (where.in_runtime && !leaf.in_runtime) break;
+    if (!line && is_program_code(where)) {
+      caller = where;
+      line = &caller;
+    }
+    names.push_back(frame_name(where));
+  }
+  // No line of the program's: the library the sample was in, by its function (all of the
+  // runtime's as one: its symbols are its internals).
+  const SourceLocation& at = line ? *line : leaf;
+  const std::string module = std::filesystem::path(at.module).filename().string();
+  const std::string function = line                          ? at.function
+                               : at.in_runtime               ? std::string("(OpenMP runtime)")
+                               : is_tool_module(at.module)   ? std::string("(ompscope's capture)")
+                                                             : at.function;
+  const std::string file = line ? at.file : std::string();
+  const int line_number = line ? at.line : 0;
+  report::SampledLine& l = into.lines[{file.empty() ? function + "@" + module : file, line_number}];
+  if (l.cpu_s == 0) l = {file, line_number, function, module, 0};
+  l.cpu_s += sample.cpu_s;
+  std::string folded;
+  for (auto it = names.rbegin(); it != names.rend(); ++it) {
+    if (!folded.empty()) folded += ';';
+    folded += *it;
+  }
+  into.stacks[folded] += sample.cpu_s;
+}
+
+namespace {
+
+std::map<std::pair<std::string, int>, report::SampledLine> mean_lines(const std::vector<const RunSamples*>& repeats) {
+  std::map<std::pair<std::string, int>, report::SampledLine> out;
+  for (const RunSamples* r : repeats)
+    for (const auto& [key, line] : r->lines) {
+      auto [it, fresh] = out.try_emplace(key, line);
+      if (fresh) it->second.cpu_s = 0;
+      it->second.cpu_s += line.cpu_s / static_cast<double>(repeats.size());
+    }
+  return out;
+}
+
+std::vector<report::SampledLine> largest(std::vector<report::SampledLine> lines, size_t top) {
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const report::SampledLine& a, const report::SampledLine& b) { return a.cpu_s > b.cpu_s; });
+  if (lines.size() > top) lines.resize(top);
+  return lines;
+}
+
+}  // namespace
+
+report::SampledCode summarize_samples(const std::vector<const RunSamples*>& repeats, size_t top) {
+  report::SampledCode out;
+  if (repeats.empty()) return out;
+  std::vector<report::SampledLine> lines;
+  for (auto& [key, line] : mean_lines(repeats)) lines.push_back(line);
+  for (const RunSamples* r : repeats) out.cpu_s += r->cpu_s / static_cast<double>(repeats.size());
+  out.lines = largest(std::move(lines), top);
+  return out;
+}
+
+std::vector<report::SampledLine> grown_lines(const std::vector<const RunSamples*>& base,
+                                             const std::vector<const RunSamples*>& now, size_t top) {
+  if (base.empty() || now.empty()) return {};
+  const auto before = mean_lines(base);
+  std::vector<report::SampledLine> grown;
+  for (auto [key, line] : mean_lines(now)) {
+    const auto it = before.find(key);
+    line.cpu_s -= it == before.end() ? 0.0 : it->second.cpu_s;
+    if (line.cpu_s > 0) grown.push_back(line);
+  }
+  return largest(std::move(grown), top);
+}
+
+std::vector<std::pair<std::string, double>> top_stacks(const std::vector<const RunSamples*>& repeats, size_t top) {
+  std::map<std::string, double> mean;
+  for (const RunSamples* r : repeats)
+    for (const auto& [stack, s] : r->stacks) mean[stack] += s / static_cast<double>(repeats.size());
+  std::vector<std::pair<std::string, double>> out(mean.begin(), mean.end());
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (out.size() > top) out.resize(top);
+  return out;
+}
+
+}  // namespace ompscope::analysis

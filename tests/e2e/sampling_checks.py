@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Sampled lines (docs/sampling.md, issue 27): the CPU-time samples each thread takes on its own
+CPU clock (no PMU on these machines: this is that mode) name the line where a region's time grew,
+in report.json, in the work_inflation hint and in the text report; `report --format collapsed`
+gives the stacks in the folded format; omp_control_tool pauses the recording.
+
+usage: sampling_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR"""
+import os, re, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_checks  # noqa: E402
+from e2e_checks import fail, load, region_at, run, timed_loop_region  # noqa: E402
+
+def marked_line(source, marker):
+    lines = [i + 1 for i, l in enumerate(open(source)) if marker in l]
+    if len(lines) != 1:
+        fail(f"{source}: {len(lines)} lines hold {marker!r}, expected one")
+    return lines[0]
+
+def inflation_of(region, threads=2):
+    return next((p for p in region["problems"] if p["kind"] == "work_inflation" and p["threads"] == threads), None)
+
+def scenario_sampled_lines(c):
+    """A region calling two functions, one of which (atomic increments of counters sharing a cache
+    line) slows down at 2 threads while the other (register arithmetic) does not: the line that
+    grew most is the slow function's, by a printed margin over the other's growth, and the
+    work_inflation hint names it; clang (OMPT) and gcc (the libgomp interposer). false_sharing:
+    where its loop lost time, the hint names the line of the shared counter. The text report
+    shows the top lines; `report --format collapsed` prints the stacks, each line a stack rooted
+    at its region and an integer count, adding up to the sampled time."""
+    source = c.src("two_functions.c")
+    shared, private = marked_line(source, "the shared counter's line"), marked_line(source, "the private function's line")
+    for program in ("two_functions", "two_functions_gcc"):
+        out = c.out("sampled-" + program)
+        p = run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog(program)], check_rc=0)
+        report = load(out)
+        region = timed_loop_region(report, "two_functions.c", c)
+        grown = region.get("grown_lines", [])
+        if not grown:
+            fail(f"{program}: no grown lines in the region: sampled {region.get('sampled')}")
+        growth = {g["line"]: g["cpu_s"] for g in grown if g["file"].endswith("two_functions.c")}
+        margin = growth.get(shared, 0) / max(growth.get(private, 0), 0.004)  # one sample at 250 Hz
+        print(f"{program}: growth from 1 to 2 threads: shared_count line {shared} +{growth.get(shared, 0)*1e3:.0f} ms, "
+              f"private_sum line {private} +{growth.get(private, 0)*1e3:.0f} ms (margin {margin:.1f}x, asked 3x)")
+        if grown[0]["line"] != shared or grown[0]["function"] != "shared_count":
+            fail(f"{program}: the line that grew most is {grown[0]}, expected two_functions.c:{shared} (shared_count)")
+        if margin < 3:
+            fail(f"{program}: the shared counter's growth is only {margin:.1f}x the private function's")
+        inflation = inflation_of(region)
+        if inflation is None:
+            fail(f"{program}: no work_inflation at 2 threads: {[q['kind'] for q in region['problems']]}")
+        if f"two_functions.c:{shared} (shared_count)" not in inflation["hint"]:
+            fail(f"{program}: the work_inflation hint does not name two_functions.c:{shared}: {inflation['hint']}")
+        if inflation["details"].get("grown_line_s", 0) > inflation["details"].get("sampled_growth_s", 0) + 1e-9:
+            fail(f"{program}: the named line grew more than all lines together: {inflation['details']}")
+        text = open(os.path.join(out, "report.txt")).read()
+        if not re.search(rf"top lines at 2 threads .*\n\s+two_functions\.c:{shared} \(shared_count\)", text):
+            fail(f"{program}: the text report does not list two_functions.c:{shared} first under the region's top lines")
+        folded = run([c.bin, "report", out, "--format", "collapsed"], check_rc=0).stdout.splitlines()
+        counts = {}
+        for line in folded:
+            m = re.fullmatch(r"(\S+) (\d+)", line)
+            if not m:
+                fail(f"{program}: not a folded stack line: {line!r}")
+            counts[m.group(1)] = int(m.group(2))
+        ours = [s for s in counts if s.startswith(region["id"] + "_two_functions.c:")]
+        if not any(s.endswith(";shared_count") for s in ours):
+            fail(f"{program}: no folded stack of region {region['id']} ends in shared_count: {sorted(counts)[:10]}")
+        stacks_s = sum(s["cpu_s"] for s in region["stacks"])
+        folded_s = sum(counts[s] for s in ours) * 1e-6
+        if abs(folded_s - stacks_s) > 1e-3 * len(ours) + 1e-6:
+            fail(f"{program}: the folded counts add up to {folded_s:.6f} s, the report's stacks to {stacks_s:.6f} s")
+        if open(os.path.join(out, "stacks.folded")).read().splitlines() != folded:
+            fail(f"{program}: stacks.folded differs from report --format collapsed")
+
+    out = c.out("sampled-false_sharing")
+    run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog("false_sharing")], check_rc=0)
+    report = load(out)
+    region = timed_loop_region(report, "false_sharing.c", c)
+    counter = marked_line(c.src("false_sharing.c"), "*counter += i & 3")
+    lost = region["time_lost_s"].get("2", 0)
+    inflation = inflation_of(region)
+    print(f"false_sharing: lost {lost*1e3:.0f} ms of {region['time_s']['2']*1e3:.0f} ms at 2 threads; grown lines "
+          + ", ".join(f"{os.path.basename(g['file']) or g['function']}:{g['line']} +{g['cpu_s']*1e3:.0f} ms"
+                      for g in region.get("grown_lines", [])))
+    # The two vCPUs may share a physical core, where false sharing costs little (as in
+    # e2e_scale_work_inflation): judged where the loop lost a tenth of its time.
+    if lost <= 0.1 * region["time_s"]["2"] or inflation is None:
+        print("false_sharing: lost under 10% at 2 threads, or no work_inflation: its line not judged")
+        return
+    if f"false_sharing.c:{counter}" not in inflation["hint"]:
+        fail(f"false_sharing: the work_inflation hint does not name false_sharing.c:{counter}: {inflation['hint']}")
+
+def scenario_tool_pause(c):
+    """omp_control_tool pauses the tool around an initialisation with a region of its own and
+    starts it again before the solver: the report holds the solver's region and none of the
+    initialisation's, and the program's time leaves the pause out (the paused initialisation takes
+    twice the solver's time, bare: the report's program time is under half the bare run's)."""
+    source = c.src("paused_init.c")
+    fill, sweep = marked_line(source, "the initialisation's region"), marked_line(source, "the solver's region")
+    out = c.out("paused")
+    bare = run(["/usr/bin/time", "-f", "%e", c.prog("paused_init")], env={"OMP_NUM_THREADS": "1"}, check_rc=0)
+    bare_s = float(bare.stderr.strip().splitlines()[-1])
+    p = run([c.bin, "scale", "-t", "1,2", "-r", "2", "-o", out, "--", c.prog("paused_init")], check_rc=0)
+    if "no tool to pause" in p.stdout + p.stderr:
+        fail("the program found no tool to pause (omp_control_tool returned omp_control_tool_notool)")
+    report = load(out)
+    region_at(report, source, sweep)
+    lines = [(r["file"], r["line"]) for r in report["regions"] if r["kind"] == "parallel"]
+    if any(f.endswith("paused_init.c") and abs(l - fill) <= 2 for f, l in lines):
+        fail(f"the paused initialisation's region (paused_init.c:{fill}) is in the report: {lines}")
+    program_s = report["program"]["time_s"]["1"]
+    print(f"paused_init: bare {bare_s*1e3:.0f} ms at 1 thread, the report's program {program_s*1e3:.0f} ms; regions {lines}")
+    if not program_s < 0.5 * bare_s:
+        fail(f"the program's time {program_s*1e3:.0f} ms holds the paused initialisation (bare run {bare_s*1e3:.0f} ms)")
+
+if __name__ == "__main__":
+    e2e_checks.NEEDS_TWO_CPUS.add("sampled_lines")
+    e2e_checks.main(globals())

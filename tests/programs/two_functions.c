@@ -1,0 +1,40 @@
+// Designed pathology for sampled lines (docs/sampling.md): one region calls two functions on
+// each chunk of a loop. private_sum() computes in registers and costs the same at any thread
+// count; shared_count() increments one of a few counters that share a cache line, atomically: at
+// 1 thread the line stays in its core, at 2 each increment waits for the line to come back from
+// the other core. The team's work grows (work inflation) and all of the growth is in
+// shared_count(): the samples must name its line, not private_sum's.
+#include <omp.h>
+#include <stdio.h>
+
+static long counters[8] __attribute__((aligned(64)));  // one cache line
+
+__attribute__((noinline)) static double private_sum(long n, double seed) {
+  double s = seed;
+  for (long i = 0; i < n; ++i) s = s * 0.999999 + (double)(i & 7);  // the private function's line
+  return s;
+}
+
+__attribute__((noinline)) static void shared_count(int me, long n) {
+  for (long i = 0; i < n; ++i) __atomic_fetch_add(&counters[me & 7], 1, __ATOMIC_RELAXED);  // the shared counter's line
+}
+
+int main(void) {
+  const long chunks = 400, work = 60000;
+  double total = 0;
+  for (int r = 0; r < 4; ++r) {
+#pragma omp parallel reduction(+ : total)
+    {
+      const int me = omp_get_thread_num();
+#pragma omp for schedule(static)
+      for (long c = 0; c < chunks; ++c) {
+        total += private_sum(work, (double)c);
+        shared_count(me, work / 4);
+      }
+    }
+  }
+  long sum = 0;
+  for (int i = 0; i < 8; ++i) sum += counters[i];
+  printf("total=%.3g counted=%ld\n", total, sum);
+  return 0;
+}

@@ -1,0 +1,142 @@
+// CPU-time samples (capture/pc_sampler.h) through the analysis: read from a hand-built log with
+// their own times and frames, placed in the region instance their thread was working in (or in
+// serial code, or nowhere), and summed per line; omp_control_tool's pause leaves its time out of
+// the program's. Every number here is known.
+#include <gtest/gtest.h>
+
+#include "analysis/region_profile.h"
+#include "analysis/sampled_code.h"
+#include "analysis/timeline.h"
+#include "event_log_builder.h"
+
+namespace ompscope::analysis {
+namespace {
+
+using testing::LogBuilder;
+using testing::us;
+
+// Two threads: serial code 0–100 µs, a region 100–300 µs (thread 1 joins at 110), serial code
+// again, a pause from 380 to 500 µs, serial code to 600. Samples every 10 µs of period, drained
+// late (their records' times are the drains').
+LogBuilder sampled_run() {
+  LogBuilder b(2, 600);
+  b.sample_period_us(10);
+  b.thread(0)
+      .thread_begin(0)
+      .sample(90, 50, 0x1000, 2, {0x2000, 0x3000, 0x4000})  // serial, two periods, three frames
+      .parallel_begin(100, 1, 0, 2, 0x500)
+      .implicit_begin(100, 1, 10, 2, 0)
+      .sample(200, 150, 0x1100)                             // in the region
+      .sync_begin(280, ompt_sync_region_barrier_implicit_parallel)
+      .sync_end(300, ompt_sync_region_barrier_implicit_parallel)
+      .implicit_end(300, 1, 10, 0)
+      .parallel_end(300, 1, 0, 0x500)
+      .tool_control(380, 2)
+      .sample(450, 400, 0x1200)                             // paused: the handler takes none; none counts
+      .tool_control(500, 1)
+      .sample(590, 550, 0x1300, 3);                         // serial again
+  b.thread(1)
+      .thread_begin(110, ompt_thread_worker)
+      .implicit_begin(110, 1, 11, 2, 1)
+      .sample(250, 120, 0x1100)                             // in the region
+      .sync_begin(290, ompt_sync_region_barrier_implicit_parallel)
+      .sync_end(300, ompt_sync_region_barrier_implicit_parallel)
+      .implicit_end(300, 1, 11, 1)
+      .sample(400, 350, 0x1400);                            // between regions: the runtime's idle wait
+  return b;
+}
+
+TEST(Samples, AreReadWithTheirOwnTimeWeightAndFramesWhateverTheTimeOfTheirRecords) {
+  const Timeline t = build_timeline(sampled_run().log());
+  ASSERT_EQ(t.samples.size(), 6u);
+  const CpuSample& first = t.samples[0];
+  EXPECT_EQ(first.thread, 0u);
+  EXPECT_US(first.time, 50);
+  EXPECT_US(first.cpu_s, 20);  // two periods of 10 µs
+  EXPECT_EQ(first.pc, 0x1000u);
+  EXPECT_EQ(first.frames, (std::vector<uint64_t>{0x2000, 0x3000, 0x4000}));
+  EXPECT_TRUE(t.samples[1].frames.empty());
+  // The samples moved no clock of the walk: the region still ends at 300 µs, the run at 600.
+  ASSERT_EQ(t.regions.size(), 1u);
+  EXPECT_US(t.regions[0].end, 300);
+  ASSERT_EQ(t.paused.size(), 1u);
+  EXPECT_US(t.paused[0].first, 380);
+  EXPECT_US(t.paused[0].second, 500);
+}
+
+TEST(Samples, GoToTheInstanceTheirThreadWorkedInElseSerialCodeOnTheInitialThreadElseNowhere) {
+  const Timeline t = build_timeline(sampled_run().log());
+  Symbolizer symbols({});
+  RunSamples region, serial;
+  place_samples(t, symbols, [&](const RegionInstance& inst) { return inst.parallel_id == 1 ? &region : nullptr; },
+                serial);
+  EXPECT_US(region.cpu_s, 20);  // one sample of each thread
+  EXPECT_US(serial.cpu_s, 50);  // 20 µs before the region, 30 after the pause; none in it
+  // No symbols: each sample counts at its module's unknown function, line 0.
+  ASSERT_EQ(serial.lines.size(), 1u);
+  EXPECT_US(serial.lines.begin()->second.cpu_s, 50);
+  EXPECT_EQ(serial.lines.begin()->second.line, 0);
+}
+
+TEST(Samples, APauseNeverStartedAgainLastsToTheRunsEnd) {
+  LogBuilder b(1, 600);
+  b.thread(0).thread_begin(0).tool_control(200, 4);
+  const Timeline t = build_timeline(b.log());
+  ASSERT_EQ(t.paused.size(), 1u);
+  EXPECT_US(t.paused[0].second, 600);
+}
+
+TEST(Samples, ThePausedTimeIsNoneOfTheProgramsNorOfItsSerialCode) {
+  const ProgramProfile p = profile_program(build_timeline(sampled_run().log()));
+  EXPECT_US(p.wall_s, 600 - 120);
+  EXPECT_US(p.in_regions_s, 200);
+  EXPECT_US(p.serial_s, 600 - 120 - 200);
+}
+
+report::SampledLine line(const char* file, int number, double cpu_s) { return {file, number, "f", "prog", cpu_s}; }
+
+RunSamples samples_of(std::vector<report::SampledLine> lines) {
+  RunSamples r;
+  for (const report::SampledLine& l : lines) {
+    r.lines[{l.file, l.line}] = l;
+    r.cpu_s += l.cpu_s;
+  }
+  return r;
+}
+
+TEST(Samples, LinesAreMeansOverTheRepeatsAndGrowthIsTheirDifferenceFromTheBase) {
+  const RunSamples a = samples_of({line("a.c", 10, 0.4), line("a.c", 20, 0.2)});
+  const RunSamples b = samples_of({line("a.c", 10, 0.6)});  // line 20 not sampled in this repeat
+  const report::SampledCode code = summarize_samples({&a, &b}, 5);
+  EXPECT_DOUBLE_EQ(code.cpu_s, 0.6);
+  ASSERT_EQ(code.lines.size(), 2u);
+  EXPECT_EQ(code.lines[0].line, 10);
+  EXPECT_DOUBLE_EQ(code.lines[0].cpu_s, 0.5);
+  EXPECT_DOUBLE_EQ(code.lines[1].cpu_s, 0.1);
+  EXPECT_EQ(summarize_samples({&a, &b}, 1).lines.size(), 1u);
+
+  const RunSamples now = samples_of({line("a.c", 10, 0.5), line("a.c", 20, 0.9), line("a.c", 30, 0.05)});
+  const std::vector<report::SampledLine> grown = grown_lines({&a, &b}, {&now}, 5);
+  ASSERT_EQ(grown.size(), 2u);  // line 10 did not grow (0.5 → 0.5)
+  EXPECT_EQ(grown[0].line, 20);
+  EXPECT_DOUBLE_EQ(grown[0].cpu_s, 0.8);
+  EXPECT_EQ(grown[1].line, 30);
+  EXPECT_DOUBLE_EQ(grown[1].cpu_s, 0.05);
+  EXPECT_TRUE(grown_lines({}, {&now}, 5).empty());
+}
+
+TEST(Samples, StacksAreMeansOverTheRepeatsLargestFirst) {
+  RunSamples a, b;
+  a.stacks["main;solve;kernel"] = 0.3;
+  a.stacks["main;io"] = 0.1;
+  b.stacks["main;solve;kernel"] = 0.1;
+  const auto stacks = top_stacks({&a, &b}, 10);
+  ASSERT_EQ(stacks.size(), 2u);
+  EXPECT_EQ(stacks[0].first, "main;solve;kernel");
+  EXPECT_DOUBLE_EQ(stacks[0].second, 0.2);
+  EXPECT_DOUBLE_EQ(stacks[1].second, 0.05);
+  EXPECT_EQ(top_stacks({&a, &b}, 1).size(), 1u);
+}
+
+}  // namespace
+}  // namespace ompscope::analysis

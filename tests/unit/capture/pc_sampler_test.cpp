@@ -1,0 +1,110 @@
+// The CPU-time sampler (capture/pc_sampler.h) on a real thread, without a runtime: a thread that
+// computes for 300 ms of its CPU is sampled, the samples reach its log as Sample records (with
+// their SampleFrames) when it drains, their weights add up to the CPU time it used (the kernel's
+// tick may be coarser than the period: the overrun counts the periods), and their program
+// counters lie in the function that computed. A thread that sleeps takes no sample. No PMU is
+// needed (the VMs this runs on have none).
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "analysis/run_log.h"
+#include "capture/recorder.h"
+
+namespace ompscope::capture {
+namespace {
+namespace fs = std::filesystem;
+
+double thread_cpu_s() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
+}
+
+// Computes until `seconds` of this thread's CPU time passed.
+__attribute__((noinline)) double compute_for(double seconds) {
+  const double until = thread_cpu_s() + seconds;
+  volatile double x = 1;
+  while (thread_cpu_s() < until)
+    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
+  return x;
+}
+__attribute__((noinline)) void compute_end() {}
+
+struct Drained {
+  uint64_t samples = 0, frames_records = 0, in_compute = 0;
+  double weight_s = 0, cpu_s = 0;
+};
+
+Drained sample_one_thread(const fs::path& dir, void (*work)(Drained&)) {
+  Drained d;
+  std::thread([&] {
+    append_event(t_log, g_config, g_clock, Event{0, 0, 0, 0, 0, 0, EventKind::ThreadBegin, 0});
+    begin_thread_sampling();
+    work(d);
+    end_thread_sampling();  // drains
+    close_thread_log(t_log, g_config);
+  }).join();
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const analysis::ThreadEvents events = analysis::read_thread_events(entry.path());
+    const auto lo = reinterpret_cast<uint64_t>(&compute_for), hi = reinterpret_cast<uint64_t>(&compute_end);
+    for (const Event& e : events.events) {
+      if (e.kind == EventKind::SampleFrames) ++d.frames_records;
+      if (e.kind != EventKind::Sample) continue;
+      ++d.samples;
+      d.weight_s += e.arg * 1e-3;  // periods of 1 ms
+      // compute_for's own code, or the clock it reads (vDSO): either is inside it on the stack.
+      d.in_compute += e.codeptr >= lo && e.codeptr < hi;
+    }
+  }
+  return d;
+}
+
+class PcSamplerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ompscope-pc-sampler-test-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    dir_text_ = dir_.string();
+    g_config.directory = dir_text_.c_str();
+    setenv("OMPSCOPE_SAMPLE_HZ", "1000", 1);
+    open_pc_sampling();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+  std::string dir_text_;
+};
+
+TEST_F(PcSamplerTest, AComputingThreadsSamplesAddUpToItsCpuTimeAndLieInTheFunctionThatComputed) {
+  const Drained d = sample_one_thread(dir_, [](Drained& out) {
+    const double before = thread_cpu_s();
+    compute_for(0.3);
+    out.cpu_s = thread_cpu_s() - before;
+  });
+  std::printf("%llu samples weighing %.3f s for %.3f s of CPU; %llu in compute_for; %llu frame records\n",
+              static_cast<unsigned long long>(d.samples), d.weight_s, d.cpu_s,
+              static_cast<unsigned long long>(d.in_compute), static_cast<unsigned long long>(d.frames_records));
+  // At least one sample per kernel tick (100 Hz is the coarsest Linux tick), at most one per period.
+  EXPECT_GE(d.samples, 25u);
+  EXPECT_LE(d.samples, 320u);
+  // The weights stand for the CPU time within a tick or two at each end (10 ms at 100 Hz).
+  EXPECT_NEAR(d.weight_s, d.cpu_s, 0.03);
+  // Where the clock read is a system call rather than the vDSO, samples land in the kernel's
+  // return path, outside compute_for: most are still in it.
+  EXPECT_GE(d.in_compute, d.samples / 2);
+}
+
+TEST_F(PcSamplerTest, ASleepingThreadTakesNoSample) {
+  const Drained d = sample_one_thread(dir_, [](Drained&) { usleep(200000); });
+  EXPECT_LE(d.samples, 1u);  // the thread's start-up CPU may reach one period
+}
+
+}  // namespace
+}  // namespace ompscope::capture
