@@ -796,6 +796,7 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
     out.events += thread.size();
   }
   out.end = run_end;
+  out.sample_period_s = log.meta.sample_period_ns * 1e-9;
   for (auto& [from, to] : out.paused)
     if (to < 0) to = run_end;  // paused until the run ended
   std::sort(out.paused.begin(), out.paused.end());

@@ -214,6 +214,7 @@ struct Timeline {
   std::vector<MpiInterval> mpi;          // per thread, in order of their ends
   std::vector<SerialReading> serial_usage;  // the initial thread's, in order (empty: not recorded)
   std::vector<CpuSample> samples;        // per thread, in order
+  double sample_period_s = 0;            // 0: the run took no samples
   // The stretches the program paused the tool (omp_control_tool), in order: nothing was recorded
   // in them and their time is no part of the program's.
   std::vector<std::pair<double, double>> paused;

@@ -340,10 +340,26 @@ TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name
       task_slice(thread, be.first, be.second, info.completed && thread == t.fragments[last].thread);
   }
 
+  // Samples, by the place of the interrupted instruction (the address after it names it, as a
+  // return address names its call).
+  std::map<uint32_t, std::vector<report::TraceSample>> samples;
+  {
+    std::unordered_map<uint64_t, uint32_t> site_of;
+    for (const CpuSample& s : timeline.samples) {
+      auto [it, inserted] = site_of.try_emplace(s.pc, static_cast<uint32_t>(model.sample_sites.size()));
+      if (inserted) model.sample_sites.push_back(name_of ? name_of(s.pc + 1, false) : Callsite{});
+      samples[s.thread].push_back({to_ns(s.time), it->second});
+      b.raw()[s.thread];
+    }
+    for (auto& [thread, list] : samples)
+      std::stable_sort(list.begin(), list.end(), [](const auto& x, const auto& y) { return x.time < y.time; });
+    model.sample_period_ns = to_ns(timeline.sample_period_s);
+  }
+
   for (auto& [thread, slices] : b.raw()) {
     model.clamped += nest(slices);
     for (const Slice& s : slices) model.end = std::max(model.end, s.end);
-    model.threads.push_back(ThreadTrack{thread, std::move(slices)});
+    model.threads.push_back(ThreadTrack{thread, std::move(slices), std::move(samples[thread])});
   }
   return model;
 }

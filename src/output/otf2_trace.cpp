@@ -111,11 +111,15 @@ class LocationWriter {
  public:
   // `regions`: the archive's region of each of the model's; `team_base`, `lock_base`: where the
   // model's teams (communicators) and locks start among the archive's (0 but for later ranks).
+  // `contexts`: the archive's calling context of each of the model's sample sites.
   LocationWriter(const TraceModel& model, OTF2_EvtWriter* w, uint64_t base, const std::vector<OTF2_RegionRef>& regions,
-                 uint32_t team_base, uint32_t lock_base)
-      : model_(model), w_(w), base_(base), regions_(regions), team_base_(team_base), lock_base_(lock_base) {}
+                 uint32_t team_base, uint32_t lock_base, const std::vector<OTF2_CallingContextRef>& contexts)
+      : model_(model), w_(w), base_(base), regions_(regions), team_base_(team_base), lock_base_(lock_base),
+        contexts_(contexts) {}
 
   void write(const ThreadTrack& track) {
+    samples_ = &track.samples;
+    next_sample_ = 0;
     std::vector<const Slice*> open;
     for (const Slice& s : track.slices) {
       while (open.size() > s.depth) {
@@ -129,6 +133,7 @@ class LocationWriter {
       leave(*open.back(), open);
       open.pop_back();
     }
+    samples_before(std::numeric_limits<int64_t>::max());
   }
 
  private:
@@ -150,7 +155,18 @@ class LocationWriter {
     return {team_base_, 0, 0};
   }
 
+  // The samples taken before `ns`, between the enter and leave events in time order (OTF2 wants
+  // each location's events by time). Each is one calling context: the sampled instruction's place.
+  void samples_before(int64_t ns) {
+    for (; next_sample_ < samples_->size() && (*samples_)[next_sample_].time < ns; ++next_sample_) {
+      const report::TraceSample& s = (*samples_)[next_sample_];
+      check(OTF2_EvtWriter_CallingContextSample(w_, nullptr, ts(s.time), contexts_[s.site], 1, 0),
+            "CallingContextSample");
+    }
+  }
+
   void enter(const Slice& s) {
+    samples_before(s.begin);
     const OTF2_TimeStamp t = ts(s.begin);
     switch (s.kind) {
       case SliceKind::Parallel: {
@@ -183,6 +199,7 @@ class LocationWriter {
   }
 
   void leave(const Slice& s, const std::vector<const Slice*>& open) {
+    samples_before(s.end);
     const OTF2_TimeStamp t = ts(s.end);
     switch (s.kind) {
       case SliceKind::Parallel: {
@@ -219,6 +236,9 @@ class LocationWriter {
   const std::vector<OTF2_RegionRef>& regions_;
   uint32_t team_base_;
   uint32_t lock_base_;
+  const std::vector<OTF2_CallingContextRef>& contexts_;
+  const std::vector<report::TraceSample>* samples_ = nullptr;
+  size_t next_sample_ = 0;
 };
 
 // One process in the archive: a trace model, its rank (-1: not a rank of a job) and what its
@@ -283,10 +303,16 @@ Otf2Result write_archive(const std::vector<Process>& processes, const fs::path& 
     std::string name, file;
     int line;
     OTF2_RegionRole role;
+    OTF2_Paradigm paradigm = OTF2_PARADIGM_OPENMP;
     bool operator==(const RegionKey&) const = default;
   };
   std::vector<RegionKey> regions;
   std::vector<std::vector<OTF2_RegionRef>> region_of(processes.size());
+  // Sample sites: a function region (paradigm sampling) and one calling context each, shared by
+  // the ranks as regions are.
+  std::vector<OTF2_RegionRef> context_region;  // by calling context
+  std::vector<std::vector<OTF2_CallingContextRef>> context_of(processes.size());
+  int64_t sample_period_ns = 0;
   std::vector<uint32_t> team_base, lock_base;
   uint32_t teams = 0, locks = 0;
   for (size_t p = 0; p < processes.size(); ++p) {
@@ -296,6 +322,17 @@ Otf2Result write_archive(const std::vector<Process>& processes, const fs::path& 
       if (it == regions.end()) it = regions.insert(regions.end(), key);
       region_of[p].push_back(static_cast<OTF2_RegionRef>(it - regions.begin()));
     }
+    for (const report::Callsite& site : processes[p].model->sample_sites) {
+      const RegionKey key{site.function.empty() ? site.label : site.function, site.file, std::max(site.line, 0),
+                          OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_SAMPLING};
+      auto it = std::find(regions.begin(), regions.end(), key);
+      if (it == regions.end()) it = regions.insert(regions.end(), key);
+      const auto region = static_cast<OTF2_RegionRef>(it - regions.begin());
+      auto c = std::find(context_region.begin(), context_region.end(), region);
+      if (c == context_region.end()) c = context_region.insert(context_region.end(), region);
+      context_of[p].push_back(static_cast<OTF2_CallingContextRef>(c - context_region.begin()));
+    }
+    if (!sample_period_ns) sample_period_ns = processes[p].model->sample_period_ns;
     team_base.push_back(teams);
     lock_base.push_back(locks);
     teams += static_cast<uint32_t>(processes[p].model->teams.size());
@@ -322,7 +359,8 @@ Otf2Result write_archive(const std::vector<Process>& processes, const fs::path& 
     for (const ThreadTrack& track : processes[p].model->threads) {
       OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, location(p, track.thread));
       if (!w) throw Error(fmt::format("writing the OTF2 trace: no event writer for thread {}", track.thread));
-      LocationWriter(*processes[p].model, w, static_cast<uint64_t>(base[p]), region_of[p], team_base[p], lock_base[p])
+      LocationWriter(*processes[p].model, w, static_cast<uint64_t>(base[p]), region_of[p], team_base[p], lock_base[p],
+                     context_of[p])
           .write(track);
       uint64_t n = 0;
       check(OTF2_EvtWriter_GetNumberOfEvents(w, &n), "counting events");
@@ -372,6 +410,7 @@ Otf2Result write_archive(const std::vector<Process>& processes, const fs::path& 
   std::vector<RegionStrings> region_strings;
   for (const RegionKey& r : regions) region_strings.push_back({str(r.name), r.file.empty() ? OTF2_UNDEFINED_STRING : str(r.file)});
   const OTF2_StringRef all_threads = str("OpenMP threads");
+  const OTF2_StringRef sampling_name = str("CPU time of each thread (POSIX timer)");
   str.write(g);
 
   check(OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_OPENMP, openmp, OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN),
@@ -391,10 +430,30 @@ Otf2Result write_archive(const std::vector<Process>& processes, const fs::path& 
             "Location");
   for (size_t k = 0; k < regions.size(); ++k)
     check(OTF2_GlobalDefWriter_WriteRegion(g, static_cast<OTF2_RegionRef>(k), region_strings[k].name,
-                                           region_strings[k].name, empty, regions[k].role, OTF2_PARADIGM_OPENMP,
+                                           region_strings[k].name, empty, regions[k].role, regions[k].paradigm,
                                            OTF2_REGION_FLAG_NONE, region_strings[k].file,
                                            static_cast<uint32_t>(regions[k].line), 0),
           "Region");
+  if (!context_region.empty()) {
+    // The sampled place of each calling context, its line where the region has one.
+    for (size_t k = 0; k < context_region.size(); ++k) {
+      const RegionKey& r = regions[context_region[k]];
+      const bool placed = !r.file.empty();
+      if (placed)
+        check(OTF2_GlobalDefWriter_WriteSourceCodeLocation(g, static_cast<OTF2_SourceCodeLocationRef>(k),
+                                                           region_strings[context_region[k]].file,
+                                                           static_cast<uint32_t>(r.line)),
+              "SourceCodeLocation");
+      check(OTF2_GlobalDefWriter_WriteCallingContext(g, static_cast<OTF2_CallingContextRef>(k), context_region[k],
+                                                     placed ? static_cast<OTF2_SourceCodeLocationRef>(k)
+                                                            : OTF2_UNDEFINED_SOURCE_CODE_LOCATION,
+                                                     OTF2_UNDEFINED_CALLING_CONTEXT),
+            "CallingContext");
+    }
+    check(OTF2_GlobalDefWriter_WriteInterruptGenerator(g, 0, sampling_name, OTF2_INTERRUPT_GENERATOR_MODE_TIME,
+                                                       OTF2_BASE_DECIMAL, -9, static_cast<uint64_t>(sample_period_ns)),
+          "InterruptGenerator");
+  }
 
   // Thread teams: a group of all threads (COMM_LOCATIONS), one group of ranks in it per team
   // (COMM_GROUP), and one communicator per team, referenced by the events.

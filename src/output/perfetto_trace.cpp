@@ -51,12 +51,17 @@ PerfettoResult write_perfetto_trace(const TraceModel& model, std::ostream& out, 
 
   // The cut: the earliest begin that is not kept. A slice is written iff it begins before it,
   // so a written slice's parents (which begin no later) are written too.
+  // CPU-time samples are events of the file too: the cut keeps those taken before it.
   int64_t cut = std::numeric_limits<int64_t>::max();
-  if (result.slices_total > budget) {
+  uint64_t samples_total = 0;
+  for (const ThreadTrack& t : model.threads) samples_total += t.samples.size();
+  if (result.slices_total + samples_total > budget) {
     std::vector<int64_t> begins;
-    begins.reserve(result.slices_total);
-    for (const ThreadTrack& t : model.threads)
+    begins.reserve(result.slices_total + samples_total);
+    for (const ThreadTrack& t : model.threads) {
       for (const Slice& s : t.slices) begins.push_back(s.begin);
+      for (const report::TraceSample& s : t.samples) begins.push_back(s.time);
+    }
     std::nth_element(begins.begin(), begins.begin() + static_cast<std::ptrdiff_t>(budget), begins.end());
     cut = begins[budget];
     result.truncated = true;
@@ -168,7 +173,19 @@ PerfettoResult write_perfetto_trace(const TraceModel& model, std::ostream& out, 
       flush(buf, out);
     }
   }
-  result.events_written += result.slices_written;
+  // Samples: an instant event on the thread's track, named by the sampled place.
+  std::vector<std::string> site_names;
+  for (const report::Callsite& c : model.sample_sites) site_names.push_back(quoted("sample " + c.label));
+  for (const ThreadTrack& t : model.threads)
+    for (const report::TraceSample& s : t.samples) {
+      if (s.time >= cut) continue;
+      fmt::format_to(it, ",\n{{\"name\":{},\"cat\":\"sample\",\"ph\":\"i\",\"s\":\"t\",\"ts\":", site_names[s.site]);
+      append_us(buf, s.time);
+      fmt::format_to(it, ",\"pid\":{},\"tid\":{}}}", pid, t.thread + 1);
+      ++result.samples_written;
+      flush(buf, out);
+    }
+  result.events_written += result.slices_written + result.samples_written;
   fmt::format_to(it, "\n]}}\n");
   flush(buf, out, true);
   return result;

@@ -23,6 +23,7 @@ struct PerfettoResult {
   uint64_t slices_written = 0;
   uint64_t events_written = 0;  // slices + metadata events
   uint64_t flows = 0;
+  uint64_t samples_written = 0; // CPU-time samples, as instant events (counted in events_written)
   bool truncated = false;
   int64_t cut_at_ns = 0;        // when truncated: slices beginning at or after this were left out
 };

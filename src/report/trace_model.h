@@ -57,9 +57,16 @@ struct Slice {
   uint16_t depth = 0;  // 0: outermost
 };
 
+// A CPU-time sample (docs/sampling.md, "Sampled lines"): when, and where (TraceModel::sample_sites).
+struct TraceSample {
+  int64_t time = 0;  // ns since the run's clock origin
+  uint32_t site = 0;
+};
+
 struct ThreadTrack {
   uint32_t thread = 0;  // log thread index (0 = initial thread)
   std::vector<Slice> slices;  // pre-order: by begin, a parent before its children; nested exactly
+  std::vector<TraceSample> samples;  // by time
 };
 
 struct ParallelInstance {
@@ -95,6 +102,10 @@ struct TraceModel {
   std::vector<Team> teams;
   std::vector<TaskInfo> tasks;
   uint32_t locks = 0;       // distinct locks (ids 0 .. locks-1)
+  // The places the samples were taken at (the interrupted instruction's function and line), and
+  // the sampling period (0: the run took no samples).
+  std::vector<Callsite> sample_sites;
+  int64_t sample_period_ns = 0;
   uint64_t clamped = 0;     // slices shortened to nest in their parent (inconsistent input)
 
   uint64_t slice_count() const;

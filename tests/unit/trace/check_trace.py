@@ -12,6 +12,10 @@ or after it); every flow has exactly one start and one end, the end not before t
 tid with slices is named by an M thread_name event and the pid by process_name.
 
 Then the same with a small --max-events: the JSON trace is cut, says so, and is still valid.
+With --sampled-program, CPU-time samples (docs/sampling.md): a program that computes for half a
+second gets at least 20 CALLING_CONTEXT_SAMPLE events in OTF2 (in time order per location, each
+calling context defined with its region, the interrupt generator's period given), as many
+instant "sample" events in trace.json, and most of them in the functions that compute.
 Exit 0 when all holds; prints every failure otherwise.
 """
 import argparse
@@ -233,6 +237,43 @@ def check_json(path, expect_tasks, expect_truncated, max_events=None):
           f"{len(slices)} threads, {flows} flows, truncated={meta.get('truncated')}")
 
 
+def check_samples(args):
+    out = os.path.join(args.work_dir, "sampled")
+    cmd = [args.ompscope, "trace", "--format", "otf2,perfetto", "-o", out, "--", args.sampled_program]
+    proc = subprocess.run(cmd, env=dict(os.environ, OMP_NUM_THREADS=str(args.threads)), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+    if proc.returncode != 0:
+        fail(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr}")
+        return
+    anchor = os.path.join(out, "trace", "traces.otf2")
+    events = subprocess.run([args.otf2_print, anchor], stdout=subprocess.PIPE, text=True, timeout=120).stdout
+    defs = subprocess.run([args.otf2_print, "-G", anchor], stdout=subprocess.PIPE, text=True, timeout=120).stdout
+    samples, last = collections.Counter(), {}
+    for line in events.splitlines():
+        m = EVENT_LINE.match(line)
+        if not m or m.group("kind") != "CALLING_CONTEXT_SAMPLE":
+            continue
+        loc, t = int(m.group("loc")), int(m.group("time"))
+        if t < last.get(loc, 0):
+            fail(f"sample at {t} on location {loc} before the event at {last[loc]}")
+        last[loc] = t
+        context = re.search(r'Calling Context: "(.*?)" <\d+>', m.group("rest"))
+        samples[context.group(1) if context else "?"] += 1
+    total = sum(samples.values())
+    if total < 20:
+        fail(f"{total} CALLING_CONTEXT_SAMPLE events in the OTF2 trace, expected at least 20")
+    if not re.search(r"INTERRUPT_GENERATOR\s+0\s+.*Mode: TIME.*Period: [1-9]", defs):
+        fail("no time interrupt generator with its period among the OTF2 definitions")
+    computing = sum(n for name, n in samples.items() if "shared_count" in name or "private_sum" in name)
+    if computing < total / 2:
+        fail(f"only {computing} of {total} samples in the functions that compute: {dict(samples)}")
+    trace = json.load(open(os.path.join(out, "trace.json")))
+    instants = [e for e in trace["traceEvents"] if e.get("cat") == "sample"]
+    if len(instants) != total or not all(e["ph"] == "i" and e["name"].startswith("sample ") for e in instants):
+        fail(f"{len(instants)} sample instants in trace.json against {total} in OTF2")
+    print(f"samples: {total} in OTF2 and trace.json, {computing} in the computing functions: {dict(samples)}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--ompscope", required=True)
@@ -241,6 +282,7 @@ def main():
     p.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
     p.add_argument("--otf2-print", default="/usr/bin/otf2-print")
     p.add_argument("--work-dir", required=True)
+    p.add_argument("--sampled-program", help="a program that computes for about half a second (CPU-time samples)")
     args = p.parse_args()
 
     shutil.rmtree(args.work_dir, ignore_errors=True)
@@ -258,6 +300,8 @@ def main():
     if "cut" not in proc.stderr:
         fail("a cut trace.json is not announced on stderr")
     check_json(os.path.join(cut, "trace.json"), args.tasks, expect_truncated=True, max_events=60)
+    if args.sampled_program:
+        check_samples(args)
 
     if FAILURES:
         print(f"{len(FAILURES)} failure(s)", file=sys.stderr)

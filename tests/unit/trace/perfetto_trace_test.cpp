@@ -116,3 +116,27 @@ TEST(PerfettoTrace, AnEmptyRunIsAValidTraceWithItsThreadNames) {
 
 }  // namespace
 }  // namespace ompscope::trace_test
+
+namespace ompscope::trace_test {
+namespace {
+
+TEST(PerfettoTrace, SamplesAreInstantEventsOnTheirThreadsTrack) {
+  analysis::TraceModel model = two_thread_model();
+  model.sample_sites = {name_of(0x601)};
+  model.threads[1].samples = {{6500, 0}};
+  output::PerfettoResult result;
+  const json doc = json::parse(render(model, named(), &result));
+  const json& events = doc.at("traceEvents");
+  const json& last = events.at(events.size() - 1);
+  EXPECT_EQ(last.at("name"), "sample " + name_of(0x601).label);
+  EXPECT_EQ(last.at("cat"), "sample");
+  EXPECT_EQ(last.at("ph"), "i");
+  EXPECT_EQ(last.at("s"), "t");
+  EXPECT_DOUBLE_EQ(last.at("ts").get<double>(), 6.5);
+  EXPECT_EQ(last.at("tid"), 2);
+  EXPECT_EQ(result.samples_written, 1u);
+  EXPECT_EQ(result.events_written, 5 + result.slices_written + 1);
+}
+
+}  // namespace
+}  // namespace ompscope::trace_test

@@ -182,3 +182,33 @@ TEST(TraceModel, ALoopIsNamedByTheScheduleTheRuntimeReports) {
 
 }  // namespace
 }  // namespace ompscope::trace_test
+
+namespace ompscope::trace_test {
+namespace {
+
+// CPU-time samples (docs/sampling.md): one site per sampled address, named as the address after
+// it would be (the sampled instruction's own place), each thread's samples in time order.
+analysis::Timeline sampled_run() {
+  analysis::Timeline t = two_thread_run();
+  t.sample_period_s = 1e-3;
+  t.samples = {{1, us(9), 1e-3, 0x700, {}}, {0, us(7), 1e-3, 0x600, {}}, {1, us(6), 2e-3, 0x600, {}}};
+  return t;
+}
+
+TEST(TraceModel, SamplesAreTimedOnTheirThreadsAndNamedByTheirPlace) {
+  const analysis::TraceModel model = analysis::build_trace_model(sampled_run(), name_of, 42);
+  EXPECT_EQ(model.sample_period_ns, 1'000'000);
+  ASSERT_EQ(model.sample_sites.size(), 2u);
+  EXPECT_EQ(model.sample_sites[0].label, name_of(0x701).label);
+  EXPECT_EQ(model.sample_sites[1].label, name_of(0x601).label);
+  ASSERT_EQ(model.threads.size(), 2u);
+  ASSERT_EQ(model.threads[0].samples.size(), 1u);
+  EXPECT_EQ(model.threads[0].samples[0].time, 7000);
+  EXPECT_EQ(model.threads[0].samples[0].site, 1u);
+  ASSERT_EQ(model.threads[1].samples.size(), 2u);
+  EXPECT_EQ(model.threads[1].samples[0].time, 6000);  // sorted by time
+  EXPECT_EQ(model.threads[1].samples[1].site, 0u);
+}
+
+}  // namespace
+}  // namespace ompscope::trace_test
