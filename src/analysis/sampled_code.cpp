@@ -10,6 +10,9 @@ InstanceIndex::InstanceIndex(const Timeline& timeline) {
   for (const RegionInstance& r : timeline.regions) {
     if (r.light && r.parent_parallel_id == 0) light_top.push_back(&r);
     for (const ThreadInRegion& p : r.threads) parts[p.thread].emplace_back(p.start, p.end, &r);
+    // The master from the fork to the join: starting and ending the team (GOMP_parallel's own
+    // time on libgomp, before its implicit task begins) is the region's, not serial code's.
+    if (!r.light) parts[r.master_thread].emplace_back(r.begin, r.end, &r);
   }
   for (auto& [thread, list] : parts) std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
       return std::get<0>(a) < std::get<0>(b);

@@ -909,14 +909,17 @@ void name_grown_lines(RegionReport& region, const std::map<int, std::vector<cons
     if (!(p.kind == "work_inflation" || p.kind == "replicated_work" || p.kind == "task_inflation")) continue;
     const auto now = samples_at.find(p.threads);
     if (p.threads == t0 || now == samples_at.end()) continue;
-    const std::vector<report::SampledLine> top = grown_lines(base, now->second, 1);
+    // The program's line that grew most: time that grew in the runtime (threads spinning in a
+    // barrier while a peer was descheduled: Rodinia kmeans on a busy VM) or in a library has no
+    // line the user can change, and the cause's time is outside waits anyway.
+    const std::vector<report::SampledLine> all = grown_lines(base, now->second, SIZE_MAX);
     double growth = 0;
-    for (const report::SampledLine& l : grown_lines(base, now->second, SIZE_MAX)) growth += l.cpu_s;
-    if (top.empty() || !(growth > 0) || top.front().cpu_s < kGrownLineShare * growth) continue;
-    const report::SampledLine& l = top.front();
-    const std::string where = l.file.empty() ? fmt::format("{} in {}", l.function, l.module)
-                                             : fmt::format("{}:{}{}", l.file, l.line,
-                                                           l.function.empty() ? "" : fmt::format(" ({})", l.function));
+    for (const report::SampledLine& l : all) growth += l.cpu_s;
+    const auto top = std::find_if(all.begin(), all.end(), [](const report::SampledLine& l) { return !l.file.empty(); });
+    if (top == all.end() || !(growth > 0) || top->cpu_s < kGrownLineShare * growth) continue;
+    const report::SampledLine& l = *top;
+    const std::string where =
+        fmt::format("{}:{}{}", l.file, l.line, l.function.empty() ? "" : fmt::format(" ({})", l.function));
     p.hint += fmt::format(". CPU-time samples place the growth: {} of the team's CPU time more at {} than at {} "
                           "({:.0f}% of the growth the samples saw)",
                           duration_text(l.cpu_s), where, threads_phrase(t0), 100 * l.cpu_s / growth);

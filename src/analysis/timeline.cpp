@@ -189,10 +189,7 @@ class ThreadWalk {
         break;
       case EventKind::WorkEnd:
         end_work(e.detail, t);
-        if (is_loop(e.detail)) {
-          loop_in_segment_ = true;
-          if (size_t p = current_part(); p != kNoPart) parts_[p].data.saw_loop = true;
-        }
+        if (is_loop(e.detail)) loop_in_segment_ = true;
         break;
       case EventKind::SyncBegin: {
         SyncVisit v;
@@ -296,7 +293,7 @@ class ThreadWalk {
         break;
       case EventKind::MpiCall: {
         const double begin = std::min(t, log_.seconds(e.codeptr));
-        out_.mpi.push_back({thread_, e.detail, begin, t});
+        out_.mpi.push_back({thread_, begin, t});
         // Inside a region (MPI_THREAD_MULTIPLE, or FUNNELED from the master): the part's MPI time
         // and its segment's, which its split and its barrier's imbalance leave out of work.
         if (size_t p = current_part(); p != kNoPart) {
@@ -678,7 +675,7 @@ double percentile_99(std::vector<double>& v) {
 // ones at that site and region counts as that percentile. Multiplying each record by its own
 // weight uncapped let one preempted acquisition stand for 16 preempted ones: a thread showed a
 // lock wait of 3.74 s inside a 1.38 s region, and one lock of 334 600 was "held 134%" of it.
-uint64_t apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<UnrecordedLocks>& unrecorded,
+void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<UnrecordedLocks>& unrecorded,
                              const std::unordered_map<uint32_t, Span>& spans) {
   using Key = std::tuple<uint32_t, uint64_t, uint64_t>;  // thread, site, region instance or callsite
   struct Group {
@@ -708,13 +705,11 @@ uint64_t apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vec
     const double f = (g.weights + g.unrecorded) / g.weights;
     for (size_t i : g.records) locks[i].scale = locks[i].weight * f;
   }
-  uint64_t untimed = 0;
   std::vector<double> waits, holds;
   for (auto& [key, g] : regions) {
-    if (g.records.empty()) {
-      untimed += static_cast<uint64_t>(g.unrecorded);
-      continue;
-    }
+    // Operations of a region whose thread recorded none at that site (rare: a site's first
+    // operations are always recorded) have no time to stand for.
+    if (g.records.empty()) continue;
     if (g.unrecorded > 0) {
       double sum = 0;
       for (size_t i : g.records) sum += locks[i].scale;
@@ -733,7 +728,6 @@ uint64_t apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vec
       locks[i].hold_cap = hold_cap;
     }
   }
-  return untimed;
 }
 
 Timeline walk_log(const RunLog& log, const LightBody* light_body) {
@@ -813,7 +807,7 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
     a.tool_gap = tool_gap;
     a.floor = out.atomic_floor_s;
   }
-  out.untimed_lock_ops = apply_lock_sampling(out.locks, unrecorded_locks, spans);
+  apply_lock_sampling(out.locks, unrecorded_locks, spans);
   for (const LockAcquisition& a : out.locks) {
     auto it = parts_of.find(a.parallel_id);
     if (it == parts_of.end()) continue;

@@ -91,7 +91,6 @@ struct ThreadInRegion {
   double tasks_outside_syncs = 0;  // explicit tasks run outside barriers/taskwaits (e.g. undeferred)
   uint64_t tasks_completed = 0;    // explicit tasks that completed on this thread (light ones by batch)
   double mpi = 0;            // time in MPI calls the thread made in this part (docs/mpi.md)
-  bool saw_loop = false;
   WorkUsage usage;
   // Over the barrier visits in which it ran explicit tasks (report::ThreadSplit::task_usage).
   WorkUsage task_usage;
@@ -168,7 +167,6 @@ struct WorkSpan {
 // An MPI call on one thread (libompscope_mpi.so, docs/mpi.md).
 struct MpiInterval {
   uint32_t thread = 0;
-  uint8_t call = 0;  // MpiCallKind
   double begin = 0;
   double end = 0;
 };
@@ -221,10 +219,6 @@ struct Timeline {
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
   uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)
-  // Lock sampling: operations counted in region instances whose thread recorded none at that
-  // site in any instance of that region (their time is unknown; rare: a site's first operations
-  // are always recorded).
-  uint64_t untimed_lock_ops = 0;
   // One uncontended atomic read-modify-write on the machine, in seconds (0: not measured), and
   // the tool's own time in each recorded lock duration (RunMeta::lock_record_gap_ticks).
   double atomic_floor_s = 0;

@@ -98,16 +98,17 @@ std::vector<Event> streamed(const ThreadEvents& t) {
 
 // Every field of the timeline the analyses read, times in full precision: equal text, equal timeline.
 std::string dump(const Timeline& t) {
-  std::string s = fmt::format("start {} end {} events {} light {} untimed {} floor {} gap {}\n", t.start, t.end, t.events,
-                              t.light_tasks, t.untimed_lock_ops, t.atomic_floor_s, t.lock_record_gap_s);
+  std::string s = fmt::format("start {} end {} events {} light {} floor {} gap {} paused {} samples {}\n", t.start, t.end,
+                              t.events, t.light_tasks, t.atomic_floor_s, t.lock_record_gap_s, t.paused.size(),
+                              t.samples.size());
   for (const RegionInstance& r : t.regions) {
     s += fmt::format("region {} {:x} {:x} req {} team {} master {} parent {} [{}, {}] {} {}\n", r.parallel_id, r.codeptr,
                      r.body, r.requested_threads, r.team_size, r.master_thread, r.parent_parallel_id, r.begin, r.end,
                      r.complete, r.light);
     for (const ThreadInRegion& p : r.threads) {
-      s += fmt::format(" part {} {} {} [{}, {}] begin {} lock {} outside {} done {} mpi {} loop {} usage {} {}\n", p.thread,
+      s += fmt::format(" part {} {} {} [{}, {}] begin {} lock {} outside {} done {} mpi {} usage {} {}\n", p.thread,
                        p.index, p.implicit_task, p.start, p.end, p.thread_begin, p.lock_wait, p.tasks_outside_syncs,
-                       p.tasks_completed, p.mpi, p.saw_loop, p.usage.wall_s, p.usage.cpu_s);
+                       p.tasks_completed, p.mpi, p.usage.wall_s, p.usage.cpu_s);
       for (const SyncVisit& v : p.syncs)
         s += fmt::format("  sync {} {:x} [{}, {}] tasks {} loop {} {} {} nested {} task {} cpu {} off {}\n",
                          static_cast<int>(v.kind), v.codeptr, v.arrive, v.depart, v.tasks, v.follows_loop,
