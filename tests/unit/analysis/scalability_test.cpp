@@ -1613,6 +1613,31 @@ TEST(BuildReport, SerialTimeOffTheCpuIsItsOwnCauseAndNotSerialCode) {
   EXPECT_EQ(report.regions.front().kind, "serial");
 }
 
+TEST(BuildReport, SerialTimeOffTheCpuUnderATwentiethStaysSerialCodesAndExplainsNothingApart) {
+  // 3 s of serial time, 0.1 s of it blocked: no serial_blocked (under a twentieth), so serial code is
+  // all 3 s, its gain 1.5 s at 2 threads, which is all of the 1.5 s lost; the 0.1 s counts once.
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 5, 3, {with_location(region_run("a.c:1 f", 2, 1), "a.c", 1, "f")}));
+  runs.push_back(measured(2, 0, 4, 3, {with_location(region_run("a.c:1 f", 1, 1), "a.c", 1, "f")}));
+  for (MeasuredRun& run : runs) {
+    run.analysis->serial_usage_read = true;
+    run.analysis->serial_blocked_s = 0.1;
+  }
+  const Report report = build_report({"./app"}, 8, runs);
+  const RegionReport& serial = *std::find_if(report.regions.begin(), report.regions.end(),
+                                             [](const RegionReport& r) { return r.kind == "serial"; });
+  EXPECT_EQ(testing::find(serial.problems, "serial_blocked"), nullptr);
+  const Problem* code = testing::find(serial.problems, "serial_code");
+  ASSERT_NE(code, nullptr);
+  EXPECT_DOUBLE_EQ(code->time_s, 3);
+  EXPECT_DOUBLE_EQ(code->gain_s, 1.5);
+  EXPECT_DOUBLE_EQ(serial.unexplained_s.at(2), 0);
+  double explained = 0;
+  for (const Problem& p : serial.problems)
+    if (p.threads == 2) explained += p.gain_s;
+  EXPECT_DOUBLE_EQ(explained + serial.unexplained_s.at(2), serial.time_lost_s.at(2));
+}
+
 TEST(BuildReport, SerialTimeBlockedNamesTheWaitTheKernelCountedOneHintEach) {
   // 2.5 s blocked at each count; the repeats at 2 threads say what it waited for: a child
   // process (2 s of it), block I/O (2 s, 300 operations) or neither (a sleep). The hint names the
