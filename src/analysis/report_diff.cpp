@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "common/error.h"
@@ -64,6 +65,97 @@ void judge(RegionDiff& d) {
     c.b_gain_s = gain(d.b);
     d.causes.push_back(c);
   }
+}
+
+// A construct of a region's tree at `threads`: where it sits (its parents' kinds) and its place.
+struct FlatConstruct {
+  std::string parents;  // "loop/critical": the kinds above it
+  const report::ConstructReport* construct;
+  double time_s;
+};
+
+void flatten(const std::vector<report::ConstructReport>& constructs, const std::string& parents, int threads,
+             std::vector<FlatConstruct>& out) {
+  for (const report::ConstructReport& c : constructs) {
+    if (const auto time = c.time_s.find(threads); time != c.time_s.end()) out.push_back({parents, &c, time->second});
+    flatten(c.constructs, parents + "/" + c.kind, threads, out);
+  }
+}
+
+// Constructs matched as regions are: the same kind under the same kinds of parents at the same
+// line, else the nearest line of that kind there within kMaxLineShift (a changed schedule moves
+// a loop's directive a line or two); the rest are on one side only.
+std::vector<report::PartChange> match_constructs(const std::vector<FlatConstruct>& a, const std::vector<FlatConstruct>& b) {
+  std::vector<report::PartChange> out;
+  std::vector<bool> used(b.size(), false), matched(a.size(), false);
+  const auto same = [](const FlatConstruct& x, const FlatConstruct& y) {
+    return x.parents == y.parents && x.construct->kind == y.construct->kind &&
+           base_name(x.construct->file) == base_name(y.construct->file);
+  };
+  const auto pair = [&](size_t i, size_t j) {
+    used[j] = matched[i] = true;
+    const report::ConstructReport& c = *b[j].construct;
+    out.push_back({c.kind, c.file, c.line, "", a[i].time_s, b[j].time_s, b[j].time_s - a[i].time_s});
+  };
+  for (size_t i = 0; i < a.size(); ++i)
+    for (size_t j = 0; j < b.size() && !matched[i]; ++j)
+      if (!used[j] && same(a[i], b[j]) && a[i].construct->line == b[j].construct->line) pair(i, j);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (matched[i]) continue;
+    size_t found = b.size();
+    int nearest = kMaxLineShift + 1;
+    for (size_t j = 0; j < b.size(); ++j)
+      if (const int shift = std::abs(b[j].construct->line - a[i].construct->line);
+          !used[j] && same(a[i], b[j]) && shift < nearest)
+        nearest = shift, found = j;
+    if (found < b.size()) pair(i, found);
+  }
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!matched[i]) {
+      const report::ConstructReport& c = *a[i].construct;
+      out.push_back({c.kind, c.file, c.line, "", a[i].time_s, std::nullopt, -a[i].time_s});
+    }
+  for (size_t j = 0; j < b.size(); ++j)
+    if (!used[j]) {
+      const report::ConstructReport& c = *b[j].construct;
+      out.push_back({c.kind, c.file, c.line, "", std::nullopt, b[j].time_s, b[j].time_s});
+    }
+  return out;
+}
+
+std::vector<report::PartChange> largest_changes(std::vector<report::PartChange> out) {
+  std::stable_sort(out.begin(), out.end(), [](const report::PartChange& x, const report::PartChange& y) {
+    return std::abs(x.change_s) > std::abs(y.change_s);
+  });
+  if (out.size() > report::kDiffPartsShown) out.resize(report::kDiffPartsShown);
+  return out;
+}
+
+// Where inside a region both sides ran the time changed: its constructs and its sampled lines.
+void compare_insides(RegionDiff& d, const RegionReport& a, const RegionReport& b, int threads) {
+  std::vector<FlatConstruct> left, right;
+  flatten(a.constructs, "", threads, left);
+  flatten(b.constructs, "", threads, right);
+  d.constructs = largest_changes(match_constructs(left, right));
+  std::map<std::string, report::PartChange> lines;
+  for (const auto& [side, a_side] : {std::pair{&a, true}, std::pair{&b, false}}) {
+    const auto code = side->sampled.find(threads);
+    if (code == side->sampled.end()) continue;
+    for (const report::SampledLine& l : code->second.lines) {
+      report::PartChange& p = lines[fmt::format("{}:{}:{}", base_name(l.file), l.line, l.file.empty() ? l.function : "")];
+      p.kind = "line";
+      p.file = l.file;
+      p.line = l.line;
+      p.function = l.function;
+      (a_side ? p.a_s : p.b_s) = l.cpu_s;
+    }
+  }
+  std::vector<report::PartChange> line_changes;
+  for (auto& [key, p] : lines) {
+    p.change_s = p.b_s.value_or(0.0) - p.a_s.value_or(0.0);
+    line_changes.push_back(std::move(p));
+  }
+  d.lines = largest_changes(std::move(line_changes));
 }
 
 }  // namespace
@@ -154,6 +246,7 @@ report::ReportDiff diff_reports(const Report& a, const std::string& a_name, cons
     if (l) d.a = side_of(*l, t);
     if (r) d.b = side_of(*r, t);
     judge(d);
+    if (l && r) compare_insides(d, *l, *r, t);
     out.regions.push_back(std::move(d));
   }
   std::stable_sort(out.regions.begin(), out.regions.end(), [](const RegionDiff& x, const RegionDiff& y) {

@@ -43,6 +43,26 @@ std::string side_time(const std::optional<report::DiffSide>& s) { return s ? for
 
 std::string gain_text(const std::optional<double>& g) { return g ? format_seconds(*g) : "-"; }
 
+// Constructs and sampled lines shown under a region in text and HTML (diff.json keeps kDiffPartsShown).
+constexpr size_t kPartsInText = 3;
+
+// "loop x.c:25", or a sampled line as the report names it.
+std::string part_place(const report::PartChange& p) {
+  if (p.kind == "line") return sampled_line_place({p.file, p.line, p.function, "", 0});
+  if (p.file.empty()) return p.kind;
+  return fmt::format("{} {}:{}", p.kind, p.file.substr(p.file.rfind('/') + 1), p.line);
+}
+
+std::string part_time(const std::optional<double>& s) { return s ? format_seconds(*s) : "-"; }
+
+// The parts with a change, largest first, at most `n`.
+std::vector<const report::PartChange*> changed(const std::vector<report::PartChange>& parts, size_t n) {
+  std::vector<const report::PartChange*> out;
+  for (const report::PartChange& p : parts)
+    if (p.change_s != 0 && out.size() < n) out.push_back(&p);
+  return out;
+}
+
 std::string text(const ReportDiff& diff) {
   std::string out = fmt::format("ompscope diff at {} threads\n  A: {}  ({})\n  B: {}  ({})\n", diff.threads,
                                 diff.a.name, fmt::join(diff.a.command, " "), diff.b.name, fmt::join(diff.b.command, " "));
@@ -56,6 +76,14 @@ std::string text(const ReportDiff& diff) {
                        format_signed_seconds(d.change_s), relative(d), verdict(d));
     for (const CauseChange& c : d.causes)
       out += fmt::format("      {:<26} gain {} -> {}\n", c.kind.cause().label, gain_text(c.a_gain_s), gain_text(c.b_gain_s));
+    for (const auto& [title, parts] : {std::pair{"constructs", &d.constructs}, std::pair{"lines (CPU time, samples)", &d.lines}}) {
+      const auto shown = changed(*parts, kPartsInText);
+      if (shown.empty()) continue;
+      out += fmt::format("      {}:\n", title);
+      for (const report::PartChange* p : shown)
+        out += fmt::format("        {:<40} {} -> {}  {}\n", part_place(*p), part_time(p->a_s), part_time(p->b_s),
+                           format_signed_seconds(p->change_s));
+    }
   }
   for (const std::string& n : diff.notes) out += "note: " + n + "\n";
   return out;
@@ -84,6 +112,11 @@ std::string csv(const ReportDiff& diff) {
     for (const CauseChange& c : d.causes)
       out += fmt::format("{},{},{},{},{:.9g},,\n", head, c.kind.name(), csv_number(c.a_gain_s), csv_number(c.b_gain_s),
                          c.b_gain_s.value_or(0) - c.a_gain_s.value_or(0));
+    // Where inside it: the cause column names the construct or the sampled line.
+    for (const auto* parts : {&d.constructs, &d.lines})
+      for (const report::PartChange& p : *parts)
+        out += fmt::format("{},{},{},{},{:.9g},,\n", head, csv_field((p.kind == "line" ? "" : "construct ") + part_place(p)),
+                           csv_number(p.a_s), csv_number(p.b_s), p.change_s);
   }
   return out;
 }
@@ -111,6 +144,12 @@ std::string html(const ReportDiff& diff) {
                        "<td class=\"n\">gain {}</td><td></td><td></td></tr>\n",
                        html_escape(std::string(c.kind.cause().label)), html_escape(gain_text(c.a_gain_s)),
                        html_escape(gain_text(c.b_gain_s)));
+    for (const auto* parts : {&d.constructs, &d.lines})
+      for (const report::PartChange* p : changed(*parts, kPartsInText))
+        r += fmt::format("<tr class=\"parts\"><td colspan=\"2\">&nbsp;&nbsp;<code>{}</code></td><td class=\"n\">{}</td>"
+                         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td></td></tr>\n",
+                         html_escape(part_place(*p)), part_time(p->a_s), part_time(p->b_s),
+                         html_escape(format_signed_seconds(p->change_s)));
     return r;
   };
   out += "<table id=\"regions\">\n<tr><th>where</th><th>match</th><th>A</th><th>B</th><th>change</th><th>verdict</th></tr>\n";

@@ -40,6 +40,18 @@ enum class DiffMatch {
 };
 const char* diff_match_name(DiffMatch m);
 
+// A construct inside a region matched on both sides (its kind and line, under the same parents),
+// or a sampled line (docs/sampling.md): its time on each side, absent where that side has none
+// (a construct that did not run; a line not among that side's top lines).
+struct PartChange {
+  std::string kind;      // the construct's kind; "line" for a sampled line
+  std::string file;
+  int line = 0;
+  std::string function;  // sampled lines: the function the line is in
+  std::optional<double> a_s, b_s;  // constructs: time (as the report's tree); lines: CPU time
+  double change_s = 0;   // b − a, an absent side counting 0
+};
+
 struct RegionDiff {
   std::string kind;      // "parallel", "serial"
   std::string function;  // as B's report gives it (A's where only A ran it)
@@ -51,7 +63,13 @@ struct RegionDiff {
   std::optional<double> spread_s;
   bool significant = false;  // |change_s| > spread_s
   std::vector<CauseChange> causes;
+  // Where inside it the time changed, for a region both sides ran: its constructs, and its
+  // sampled lines, largest change first (kDiffPartsShown of each). Neither has a spread of
+  // repeats: the region's significance stands for them.
+  std::vector<PartChange> constructs;
+  std::vector<PartChange> lines;
 };
+inline constexpr size_t kDiffPartsShown = 8;
 
 struct DiffInput {
   std::string name;                  // the directory (or file) as given

@@ -28,6 +28,19 @@ json side_json(const std::optional<DiffSide>& s) {
   return out;
 }
 
+json parts_json(const std::vector<PartChange>& parts) {
+  json out = json::array();
+  for (const PartChange& p : parts) {
+    json j = {{"kind", p.kind}, {"file", p.file}, {"line", p.line}};
+    if (!p.function.empty()) j["function"] = p.function;
+    j["a_s"] = optional_number(p.a_s);
+    j["b_s"] = optional_number(p.b_s);
+    j["change_s"] = p.change_s;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 json region_json(const RegionDiff& r) {
   const DiffSide& where = r.b ? *r.b : *r.a;
   json causes = json::array();
@@ -35,12 +48,15 @@ json region_json(const RegionDiff& r) {
     causes.push_back({{"kind", std::string(c.kind.name())},
                       {"a_gain_s", optional_number(c.a_gain_s)},
                       {"b_gain_s", optional_number(c.b_gain_s)}});
-  return {{"kind", r.kind},         {"file", where.file},
-          {"line", where.line},     {"function", r.function},
-          {"match", diff_match_name(r.match)},
-          {"a", side_json(r.a)},    {"b", side_json(r.b)},
-          {"change_s", r.change_s}, {"spread_s", optional_number(r.spread_s)},
-          {"significant", r.significant}, {"causes", causes}};
+  json out = {{"kind", r.kind},         {"file", where.file},
+              {"line", where.line},     {"function", r.function},
+              {"match", diff_match_name(r.match)},
+              {"a", side_json(r.a)},    {"b", side_json(r.b)},
+              {"change_s", r.change_s}, {"spread_s", optional_number(r.spread_s)},
+              {"significant", r.significant}, {"causes", causes}};
+  if (!r.constructs.empty()) out["constructs"] = parts_json(r.constructs);
+  if (!r.lines.empty()) out["lines"] = parts_json(r.lines);
+  return out;
 }
 
 json input_json(const DiffInput& in) {

@@ -1053,8 +1053,10 @@ def scenario_diff(c):
     """ompscope diff of the imbalanced loop before and after the change its hint proposes
     (schedule(static) -> schedule(dynamic, 1), the directive three lines up): the region is
     matched across the moved line, its change is significant against the repeats' spread, and
-    of the predicted size (A's load_imbalance gain at 2 threads) within 25%. The four formats are
-    written, and the diff of a report with itself finds no significant change."""
+    of the predicted size (A's load_imbalance gain at 2 threads) within 25%. Inside it, the loop
+    construct is matched across its moved line and carries the region's change (within a tenth of
+    the region's time). The four formats are written, and the diff of a report with itself finds
+    no significant change."""
     env = {"OMP_PLACES": "threads", "OMP_PROC_BIND": "close"}
     before, after, out = c.out("diff-before"), c.out("diff-after"), c.out("diff")
     run([c.bin, "scale", "-t", "1,2", "-r", "5", "-o", before, "--", c.prog("imbalanced_loop")], env=env, check_rc=0)
@@ -1081,6 +1083,11 @@ def scenario_diff(c):
         fail("the schedule's change is not significant")
     if not predicted > 0 or abs(real - predicted) > 0.25 * predicted:
         fail(f"the change {real*1e3:.1f} ms is more than 25% off the predicted {predicted*1e3:.1f} ms")
+    constructs = [k for k in loop.get("constructs", []) if k["kind"] == "loop"]
+    if not constructs or constructs[0]["a_s"] is None or constructs[0]["b_s"] is None:
+        fail(f"the loop construct is not matched on both sides: {loop.get('constructs')}")
+    if abs(constructs[0]["change_s"] - loop["change_s"]) > 0.1 * loop["a"]["time_s"]:
+        fail(f"the loop construct changed {constructs[0]['change_s']*1e3:+.1f} ms, the region {loop['change_s']*1e3:+.1f} ms")
     html = open(os.path.join(out, "diff.html")).read()
     if "imbalanced_loop.c:" not in html or "load imbalance" not in html:
         fail("diff.html lacks the loop or its cause")

@@ -131,5 +131,39 @@ TEST(DiffReports, TheCountIsOneBothMeasured) {
   }
 }
 
+// Inside a region both ran: its constructs matched by kind and line under the same parents, and
+// its sampled lines by file and line; a side without one counts 0, largest change first.
+TEST(DiffReports, InsideARegionTheConstructsAndSampledLinesWhoseTimeChanged) {
+  Report a = scale({0.38, 0.42}, 3), b = scale({0.28, 0.30}, 3);
+  a.regions.push_back(region("r1", "/src/main.c", 24, "main", {{1, 0.5}, {2, 0.30}}, {{2, 0.02}}));
+  b.regions.push_back(region("r1", "/build2/main.c", 24, "main", {{1, 0.5}, {2, 0.18}}, {{2, 0.03}}));
+  report::ConstructReport loop{"loop", "/src/main.c", 25, "main", 10, {{2, 0.25}}, {}, {}, std::nullopt};
+  report::ConstructReport crit{"critical", "/src/main.c", 27, "main", 100, {{2, 0.05}}, {}, {}, std::nullopt};
+  loop.constructs.push_back(crit);
+  a.regions.back().constructs.push_back(loop);
+  loop.file = "/build2/main.c";
+  loop.time_s = {{2, 0.16}};
+  loop.constructs.clear();  // the critical section is gone
+  b.regions.back().constructs.push_back(loop);
+  a.regions.back().sampled[2] = {0.6, {{"/src/main.c", 26, "main", "app", 0.5}, {"", 0, "(OpenMP runtime)", "libomp.so.5", 0.1}}};
+  b.regions.back().sampled[2] = {0.36, {{"/build2/main.c", 26, "main", "app", 0.33}, {"", 0, "(OpenMP runtime)", "libomp.so.5", 0.03}}};
+  const report::ReportDiff d = diff_reports(a, "a", b, "b");
+  ASSERT_EQ(d.regions.size(), 1u);
+  const auto& constructs = d.regions[0].constructs;
+  ASSERT_EQ(constructs.size(), 2u);
+  EXPECT_EQ(constructs[0].kind, "loop");
+  EXPECT_DOUBLE_EQ(constructs[0].change_s, 0.16 - 0.25);
+  EXPECT_EQ(constructs[1].kind, "critical");
+  EXPECT_DOUBLE_EQ(*constructs[1].a_s, 0.05);
+  EXPECT_FALSE(constructs[1].b_s.has_value());
+  EXPECT_DOUBLE_EQ(constructs[1].change_s, -0.05);
+  const auto& lines = d.regions[0].lines;
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].line, 26);
+  EXPECT_DOUBLE_EQ(lines[0].change_s, 0.33 - 0.5);
+  EXPECT_EQ(lines[1].function, "(OpenMP runtime)");
+  EXPECT_DOUBLE_EQ(lines[1].change_s, 0.03 - 0.1);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis
