@@ -52,6 +52,9 @@ std::string construct_place(const report::ConstructReport& c) {
   return fmt::format("{} at {}:{}", what, base_name(c.file), c.line);
 }
 
+// Lines kept per construct and count (a region keeps five).
+constexpr size_t kConstructLinesKept = 3;
+
 void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int threads, const RegionRun& typical,
                            double to_median, RegionReport& region) {
   // Times and counts from the typical repeat, scaled like the region's split.
@@ -71,6 +74,21 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
   }
   if (!typical.constructs.nodes.empty())
     region.outside_constructs_s[threads] = typical.constructs.outside_s * to_median;
+
+  // Samples: each construct's lines, means over the repeats (a repeat without it counts none).
+  static const RunSamples kNone;
+  std::map<std::string, std::vector<const RunSamples*>> samples;
+  for (size_t k = 0; k < repeats.size(); ++k)
+    for (const ConstructRun& c : repeats[k]->constructs.nodes) {
+      auto& v = samples[c.path];
+      v.resize(repeats.size(), &kNone);
+      v[k] = &c.samples;
+    }
+  for (const auto& [path, v] : samples) {
+    auto e = entries_.find(path);
+    if (e == entries_.end() || std::none_of(v.begin(), v.end(), [](const RunSamples* s) { return s->cpu_s > 0; })) continue;
+    e->second.report.sampled[threads] = summarize_samples(v, kConstructLinesKept);
+  }
 
   // Each construct diagnosed on its own figures, over the repeats; the region's own code (the
   // barriers no construct owns) as one more.

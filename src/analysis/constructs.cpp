@@ -128,6 +128,9 @@ ConstructInputs::ConstructInputs(const Timeline& timeline) {
   for (const LockAcquisition& a : timeline.locks)
     if (a.parallel_id != 0) locks[a.parallel_id].push_back(&a);
   for (const TaskInstance& t : timeline.tasks) tasks[t.parallel_id].push_back(&t);
+  for (const CpuSample& s : timeline.samples) samples[s.thread].push_back(&s);
+  for (auto& [thread, list] : samples)
+    std::stable_sort(list.begin(), list.end(), [](const CpuSample* a, const CpuSample* b) { return a->time < b->time; });
 }
 
 void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, const ConstructInputs& inputs,
@@ -250,12 +253,31 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
     std::unordered_map<const WorkSpan*, int> work_node;
     std::unordered_map<const SyncVisit*, int> sync_node;
     std::vector<const Item*> open;
+    // The thread's samples in its part, each given to the innermost construct open at its time
+    // as the items are swept in order (the region's own code where none is).
+    const std::vector<const CpuSample*>* thread_samples = find(inputs.samples, part.thread);
+    auto next_sample = thread_samples ? std::lower_bound(thread_samples->begin(), thread_samples->end(), part.start,
+                                                         [](const CpuSample* s, double t) { return s->time < t; })
+                                      : std::vector<const CpuSample*>::const_iterator{};
+    const auto samples_before = [&](double until) {
+      if (!thread_samples) return;
+      for (; next_sample != thread_samples->end() && (*next_sample)->time < until && (*next_sample)->time <= part.end;
+           ++next_sample) {
+        const double t = (*next_sample)->time;
+        for (auto o = open.rbegin(); o != open.rend(); ++o)
+          if ((*o)->end > t && (*o)->begin <= t && (*o)->node >= 0) {
+            add_sample(tree.nodes[(*o)->node].samples, **next_sample, symbols);
+            break;
+          }
+      }
+    };
     // Scaled lock times are estimates (docs/locks.md): the top-level ones are held below so that
     // this thread's top constructs take no more than its time in the instance, as its split is.
     double top_total = 0, top_locks = 0;
     std::vector<std::pair<int, double>> top_lock_nodes;  // (node, charged time) of top-level locks
     for (const ItemKey& key : order) {
       Item& i = items[key.index];
+      samples_before(i.begin);
       while (!open.empty() && open.back()->end <= i.begin) open.pop_back();
       int parent = -1;
       for (auto o = open.rbegin(); o != open.rend(); ++o)
@@ -358,6 +380,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       i.node = node;
       open.push_back(&i);
     }
+    samples_before(part.end + 1);
     const double inside = std::clamp(part.end - part.start, 0.0, std::max(0.0, inst.end - inst.begin));
     if (top_total > inside && top_locks > 0) {
       const double cut = std::min(1.0, (top_total - inside) / top_locks);  // the share of the locks' time taken off

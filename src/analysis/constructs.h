@@ -14,6 +14,7 @@
 
 #include "analysis/barrier_phases.h"
 #include "analysis/lock_costs.h"
+#include "analysis/sampled_code.h"
 #include "analysis/symbolizer.h"
 #include "analysis/timeline.h"
 
@@ -37,6 +38,9 @@ struct ConstructRun {
   BarrierPhases phases;   // of the barriers charged to it
   std::vector<const LockAcquisition*> acquisitions;  // made at it (lock sites)
   LockCosts locks;        // of those acquisitions (set by finish_constructs)
+  // CPU-time samples its threads took in it (docs/sampling.md): inside a construct nested in
+  // it, they are that one's.
+  RunSamples samples;
 };
 
 struct ConstructTree {
@@ -61,6 +65,7 @@ struct ConstructInputs {
   std::unordered_map<uint32_t, std::vector<const WorkSpan*>> work;        // by parallel id
   std::unordered_map<uint32_t, std::vector<const LockAcquisition*>> locks;  // by parallel id
   std::unordered_map<uint32_t, std::vector<const TaskInstance*>> tasks;   // by parallel id (created in it)
+  std::unordered_map<uint32_t, std::vector<const CpuSample*>> samples;    // by log thread, by time
   explicit ConstructInputs(const Timeline& timeline);
 };
 

@@ -217,6 +217,8 @@ struct ConstructReport {
   std::vector<Problem> problems;
   std::vector<ConstructReport> constructs;  // inside it, by time at the largest count
   std::optional<SourceExcerpt> source;      // its directive and the lines around it; absent: no file:line
+  // CPU-time samples in it, per count (docs/sampling.md): its CPU time and top three lines.
+  std::map<int, SampledCode> sampled;
 };
 
 // One rank of an MPI job in a merged report (docs/mpi.md, "Merged report"): its time and causes in

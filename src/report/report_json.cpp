@@ -33,6 +33,12 @@ json lines_json(const std::vector<SampledLine>& lines) {
   return out;
 }
 
+json sampled_json(const std::map<int, SampledCode>& sampled) {
+  json out = json::object();
+  for (const auto& [t, code] : sampled) out[std::to_string(t)] = {{"cpu_s", code.cpu_s}, {"lines", lines_json(code.lines)}};
+  return out;
+}
+
 json split_json(const ThreadSplit& s, bool program) {
   json j = {{"thread", s.thread},           {"work_s", s.work_s},           {"task_s", s.task_s},
             {"barrier_wait_s", s.barrier_wait_s}, {"lock_wait_s", s.lock_wait_s}, {"fork_join_s", s.fork_join_s},
@@ -320,6 +326,23 @@ Finding read_finding(const json& f) {
 }
 
 // A construct and what is inside it; a tree deeper than any program's nesting is refused.
+std::vector<SampledLine> read_lines(const json& object, const char* key) {
+  std::vector<SampledLine> lines;
+  for (const json& l : array_at(object, key))
+    lines.push_back({get(l, "file", std::string()), get(l, "line", 0), get(l, "function", std::string()),
+                     get(l, "module", std::string()), get(l, "cpu_s", 0.0)});
+  return lines;
+}
+
+std::map<int, SampledCode> read_sampled(const json& object) {
+  std::map<int, SampledCode> out;
+  const json* sampled = member(object, "sampled");
+  if (!sampled) return out;
+  if (!sampled->is_object()) throw Bad("\"sampled\" is not an object keyed by thread count");
+  for (const auto& [k, v] : sampled->items()) out[thread_key(k)] = {get(v, "cpu_s", 0.0), read_lines(v, "lines")};
+  return out;
+}
+
 ConstructReport read_construct(const json& c, int depth) {
   if (depth > 64) throw Bad("\"constructs\" are nested more than 64 deep");
   ConstructReport construct;
@@ -332,6 +355,7 @@ ConstructReport read_construct(const json& c, int depth) {
   for (const json& p : array_at(c, "problems")) construct.problems.push_back(read_problem(p));
   for (const json& inner : array_at(c, "constructs")) construct.constructs.push_back(read_construct(inner, depth + 1));
   construct.source = read_source(c);
+  construct.sampled = read_sampled(c);
   return construct;
 }
 
@@ -365,18 +389,7 @@ RegionReport read_region(const json& r) {
     region.ranks.push_back(std::move(rank));
   }
   region.rank_imbalance_s = read_by_threads<double>(r, "rank_imbalance_s");
-  const auto read_lines = [](const json& object, const char* key) {
-    std::vector<SampledLine> lines;
-    for (const json& l : array_at(object, key))
-      lines.push_back({get(l, "file", std::string()), get(l, "line", 0), get(l, "function", std::string()),
-                       get(l, "module", std::string()), get(l, "cpu_s", 0.0)});
-    return lines;
-  };
-  if (const json* sampled = member(r, "sampled")) {
-    if (!sampled->is_object()) throw Bad("\"sampled\" is not an object keyed by thread count");
-    for (const auto& [k, v] : sampled->items())
-      region.sampled[thread_key(k)] = {get(v, "cpu_s", 0.0), read_lines(v, "lines")};
-  }
+  region.sampled = read_sampled(r);
   region.grown_lines = read_lines(r, "grown_lines");
   for (const json& s : array_at(r, "stacks")) region.stacks.emplace_back(get(s, "stack", std::string()), get(s, "cpu_s", 0.0));
   if (const json* replay = member(r, "task_replay")) {
@@ -456,6 +469,7 @@ json constructs_json(const std::vector<ConstructReport>& constructs) {
                       {"line", c.line},     {"function", c.function},
                       {"instances", c.instances}, {"time_s", by_threads(c.time_s)},
                       {"problems", problems_json(c.problems)}};
+    if (!c.sampled.empty()) construct["sampled"] = sampled_json(c.sampled);
     if (!c.constructs.empty()) construct["constructs"] = constructs_json(c.constructs);
     if (c.source) construct["source"] = source_json(*c.source);
     out.push_back(construct);
@@ -569,12 +583,7 @@ json to_json(const Report& report) {
       region["task_replay"] = {{"from_threads", r.task_replay->from_threads},
                                {"per_task_s", r.task_replay->per_task_s},
                                {"predicted_time_s", by_threads(r.task_replay->predicted_time_s)}};
-    if (!r.sampled.empty()) {
-      json sampled = json::object();
-      for (const auto& [t, code] : r.sampled)
-        sampled[std::to_string(t)] = {{"cpu_s", code.cpu_s}, {"lines", lines_json(code.lines)}};
-      region["sampled"] = std::move(sampled);
-    }
+    if (!r.sampled.empty()) region["sampled"] = sampled_json(r.sampled);
     if (!r.grown_lines.empty()) region["grown_lines"] = lines_json(r.grown_lines);
     if (!r.stacks.empty()) {
       json stacks = json::array();

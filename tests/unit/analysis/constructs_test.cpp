@@ -322,6 +322,36 @@ RunLog critical_in_loop_log() {
   return b.log();
 }
 
+// CPU-time samples (docs/sampling.md) go to the innermost construct open on their thread at their
+// time: critical_in_loop_log's region with samples of 10 µs each, thread 0 at 130 µs (in the
+// critical section), 170 (in the loop), 205 (the join barrier: the region's own) and thread 1 at
+// 155 (in its critical section).
+TEST(Constructs, EachSampleGoesToTheInnermostConstructOpenOnItsThread) {
+  RunLog log = critical_in_loop_log();
+  log.meta.sample_period_ns = 10000;
+  const auto sample = [](uint64_t drained_us, uint64_t at_us, uint64_t pc) {
+    const uint64_t ticks = at_us * 1000;
+    return Event{drained_us * 1000, pc, static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32), 1, 0,
+                 EventKind::Sample, 0};
+  };
+  auto& t0 = log.threads[0].events;
+  // After the region's end (300 µs), before the initial task's (1000 µs).
+  const auto after_region = std::find_if(t0.begin(), t0.end(), [](const Event& e) { return e.kind == EventKind::ParallelEnd; }) + 1;
+  t0.insert(after_region, {sample(900, 130, 0x1), sample(900, 170, 0x2), sample(900, 205, 0x3)});
+  auto& t1 = log.threads[1].events;
+  t1.insert(t1.end() - 1, sample(500, 155, 0x1));
+  const Report report = report_of(log, 2);
+  const RegionReport& region = parallel_region(report);
+  ASSERT_TRUE(region.sampled.count(2));
+  EXPECT_US(region.sampled.at(2).cpu_s, 40);
+  const report::ConstructReport& for_loop = region.constructs.at(0);
+  const report::ConstructReport& critical = for_loop.constructs.at(0);
+  ASSERT_TRUE(for_loop.sampled.count(2));
+  EXPECT_US(for_loop.sampled.at(2).cpu_s, 10);
+  ASSERT_TRUE(critical.sampled.count(2));
+  EXPECT_US(critical.sampled.at(2).cpu_s, 20);
+}
+
 TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
   const Report report = report_of(critical_in_loop_log(), 2);
   const RegionReport& region = parallel_region(report);
