@@ -8,6 +8,7 @@
 
 #include "analysis/report.h"
 #include "analysis/run_analysis.h"
+#include "analysis/sampled_findings.h"
 
 namespace ompscope::analysis {
 
@@ -67,7 +68,7 @@ struct TeamWork {
   double lock_operations = 0;
   // The team's CPU time per sampled line (mean over the repeats; analysis/sampled_code.h), where
   // the runs were sampled: repeated work repeats every line of it.
-  std::map<std::pair<std::string, int>, double> sampled_lines;
+  LineTimes sampled_lines;
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
 
