@@ -4,7 +4,9 @@
 A screenshot must decode and show the report's charts in their colours (so the inline SVG and
 CSS really render, offline); the DOM Chromium builds must hold C++ template names as text, never
 as elements; and, laid out by Chromium, the first finding (cause, place, gain, action) must come
-before the runs table with the source line it names inside its own box. Standard library only: the PNG is decoded with zlib and struct.
+before the runs table with the source line it names inside its own box. A region with CPU-time
+samples (docs/sampling.md) gets its flame graph laid out across the page, a bar per frame, and its
+table of lines. Standard library only: the PNG is decoded with zlib and struct.
 
 Exit status: 0 passed, 1 a check failed, 77 no Chromium here (CTest's SKIP_RETURN_CODE).
 """
@@ -53,6 +55,17 @@ const probe = {
   line: line ? line.innerText : "",
 };
 document.body.setAttribute("data-probe", JSON.stringify(probe));
+</script>"""
+SAMPLED_FIXTURE = "sampled_two_functions.json"
+FLAME_PROBE = """<script>
+const svg = document.querySelector("svg.flame-graph");
+const bars = svg ? [...svg.querySelectorAll("rect")].map(r => r.getBoundingClientRect().width) : [];
+const table = document.querySelector("table.sampled-lines");
+document.body.setAttribute("data-probe", JSON.stringify({
+  width: svg ? svg.getBoundingClientRect().width : 0,
+  bars: bars.length, widest: bars.length ? Math.max(...bars) : 0,
+  lines: table ? table.innerText : "",
+}));
 </script>"""
 MIN_PNG_BYTES = 40_000
 MIN_DISTINCT_COLOURS = 200
@@ -247,6 +260,27 @@ def check_findings_layout(name, page, chromium, failures):
         failures.append(f"{name}: the first finding's source lacks {FINDINGS_SOURCE_LINE!r}: {probe['sourceText']!r}")
 
 
+def check_flame_graph(name, page, chromium, failures):
+    """Lays the page out in Chromium: the flame graph spans most of the page, with its bars."""
+    with open(page, encoding="utf-8") as f:
+        html_text = f.read()
+    probe_page = page[:-len(".html")] + "-flame.html"
+    with open(probe_page, "w", encoding="utf-8") as f:
+        f.write(html_text.replace("</body>", FLAME_PROBE + "</body>"))
+    dumped = run_chromium(chromium, "--window-size=1280,2000", "--dump-dom", "file://" + probe_page)
+    marker = 'data-probe="'
+    at = dumped.stdout.find(marker)
+    if dumped.returncode != 0 or at < 0:
+        failures.append(f"{name}: the flame graph probe did not run (chromium exited {dumped.returncode})")
+        return
+    probe = json.loads(html.unescape(dumped.stdout[at + len(marker):dumped.stdout.find('"', at + len(marker))]))
+    print(f"{name}: flame graph {probe['width']:.0f} px wide, {probe['bars']} bars, widest {probe['widest']:.0f} px")
+    if probe["width"] < 600 or probe["bars"] < 3 or probe["widest"] < 0.9 * probe["width"]:
+        failures.append(f"{name}: the flame graph is not laid out across the page: {probe}")
+    if "shared_count" not in probe["lines"]:
+        failures.append(f"{name}: the table of sampled lines lacks shared_count: {probe['lines']!r}")
+
+
 def main():
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--renderer", required=True, help="the render_html_fixture program")
@@ -282,6 +316,8 @@ def main():
             check_dom(name, dumped.stdout, failures)
         if name == FINDINGS_FIXTURE:
             check_findings_layout(name, page, options.chromium, failures)
+        if name == SAMPLED_FIXTURE:
+            check_flame_graph(name, page, options.chromium, failures)
 
     for failure in failures:
         print("FAIL:", failure)
