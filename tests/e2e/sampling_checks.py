@@ -42,8 +42,12 @@ def scenario_sampled_lines(c):
         margin = growth.get(shared, 0) / max(growth.get(private, 0), 0.004)  # one sample at 250 Hz
         print(f"{program}: growth from 1 to 2 threads: shared_count line {shared} +{growth.get(shared, 0)*1e3:.0f} ms, "
               f"private_sum line {private} +{growth.get(private, 0)*1e3:.0f} ms (margin {margin:.1f}x, asked 3x)")
-        if grown[0]["line"] != shared or grown[0]["function"] != "shared_count":
-            fail(f"{program}: the line that grew most is {grown[0]}, expected two_functions.c:{shared} (shared_count)")
+        # The program's lines: under a competing process the runtime's spin while a peer is
+        # descheduled grows too, and is named by no hint (docs/sampling.md).
+        own = [g for g in grown if g["file"]]
+        if not own or own[0]["line"] != shared or own[0]["function"] != "shared_count":
+            fail(f"{program}: the program's line that grew most is {own[:1]}, expected two_functions.c:{shared} "
+                 f"(shared_count); all grown lines {grown}")
         if margin < 3:
             fail(f"{program}: the shared counter's growth is only {margin:.1f}x the private function's")
         inflation = inflation_of(region)
@@ -87,6 +91,11 @@ def scenario_sampled_lines(c):
     # e2e_scale_work_inflation): judged where the loop lost a tenth of its time.
     if lost <= 0.1 * region["time_s"]["2"] or inflation is None:
         print("false_sharing: lost under 10% at 2 threads, or no work_inflation: its line not judged")
+        return
+    # Another process on the machine: the growth is time off the CPU, in no line of the program.
+    parts = {k: inflation["details"].get(k, 0) for k in ("preempted_s", "page_fault_s", "memory_or_cache_s")}
+    if max(parts, key=parts.get) != "memory_or_cache_s":
+        print(f"false_sharing: the growth is mostly {max(parts, key=parts.get)} on this run ({parts}): its line not judged")
         return
     if f"false_sharing.c:{counter}" not in inflation["hint"]:
         fail(f"false_sharing: the work_inflation hint does not name false_sharing.c:{counter}: {inflation['hint']}")
