@@ -196,6 +196,20 @@ def check_json(path, expect_tasks, expect_truncated, max_events=None):
         if ph in ("s", "t", "f"):
             v1_flows[(e.get("cat"), e.get("name"), e.get("id"))].append((ph, ns(e.get("ts"), f"event {i} ts")))
             continue
+        if ph == "i":
+            # A CPU-time sample (docs/sampling.md): an instant on its thread's track, at ns precision.
+            try:
+                t = ns(e.get("ts"), f"event {i} ts")
+            except ValueError as err:
+                fail(f"{path}: {err}")
+                continue
+            if (t < 0 or e.get("cat") != "sample" or e.get("s") != "t" or not str(e.get("name", "")).startswith("sample ")
+                    or not isinstance(e.get("pid"), int) or not isinstance(e.get("tid"), int)):
+                fail(f"{path}: event {i}: not a sample instant on a thread: {e!r}")
+                continue
+            if (e["pid"], e["tid"]) not in thread_names:
+                fail(f"{path}: event {i}: a sample on tid {e['tid']}, which has no thread_name")
+            continue
         fail(f"{path}: event {i}: unexpected phase {ph!r}")
 
     for (pid, tid), items in slices.items():
@@ -267,6 +281,7 @@ def check_samples(args):
     computing = sum(n for name, n in samples.items() if "shared_count" in name or "private_sum" in name)
     if computing < total / 2:
         fail(f"only {computing} of {total} samples in the functions that compute: {dict(samples)}")
+    check_json(os.path.join(out, "trace.json"), 0, expect_truncated=False)  # strict, samples included
     trace = json.load(open(os.path.join(out, "trace.json")))
     instants = [e for e in trace["traceEvents"] if e.get("cat") == "sample"]
     if len(instants) != total or not all(e["ph"] == "i" and e["name"].startswith("sample ") for e in instants):
