@@ -436,7 +436,7 @@ namespace {
 
 // Where the region's CPU time went (docs/sampling.md, "Sampled lines"): its top lines at the
 // largest count sampled, the lines that grew most, and the flame graph of its stacks.
-std::string sampled_code_html(const RegionReport& region, const Report& report) {
+std::string sampled_code_html(const RegionReport& region) {
   if (region.sampled.empty()) return {};
   const auto& [t, code] = *region.sampled.rbegin();
   if (!(code.cpu_s > 0)) return {};
@@ -486,7 +486,7 @@ std::string diagnosis_section(const Report& report) {
                             location.empty() ? "" : fmt::format(" <span class=\"location\">{}</span>", html_escape(location)));
     if (!region.problems.empty()) articles += hints_table(region.problems, report);
     articles += constructs_tree(region, report);
-    articles += sampled_code_html(region, report);
+    articles += sampled_code_html(region);
     if (!region.tasks.empty())
       articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(region.tasks);
     if (!region.per_thread.empty()) {
