@@ -286,6 +286,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   launch.env = tool_environment(target);
   launch.env["OMPSCOPE_LOG_DIR"] = fs::absolute(base_log_dir).string();
   if (request.threads > 0) launch.env["OMP_NUM_THREADS"] = std::to_string(request.threads);
+  if (request.every_event && !getenv("OMPSCOPE_SAMPLING")) launch.env["OMPSCOPE_SAMPLING"] = "off";
   if (request.bind && request.threads > 0 && request.threads <= core_count())
     for (const auto& [key, value] : binding_environment()) launch.env[key] = value;
   if (target.swapped) {

@@ -59,6 +59,9 @@ struct RunRequest {
   int repeat = 0;
   bool bind = false;     // set OMP_PROC_BIND/OMP_PLACES unless the user did
   bool quiet = false;    // the program's stdout to /dev/null (doctor's probe)
+  // Record every event: adaptive sampling off (OMPSCOPE_SAMPLING=off) unless the user's
+  // environment sets OMPSCOPE_SAMPLING (trace: a trace shows what ran, not a sample of it).
+  bool every_event = false;
 };
 
 // Another process of the program that ran OpenMP code (it started, or was started by, the

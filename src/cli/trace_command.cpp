@@ -160,7 +160,7 @@ Command add_trace_command(CLI::App& parent) {
             fs::remove_all(otf2_dir, ec);  // ours from an earlier trace (prepare_output_dir checked)
             fs::remove(json_file, ec);
 
-            RunResult result = run_under_tool(target, out, RunRequest{});
+            RunResult result = run_under_tool(target, out, RunRequest{.every_event = true});
             const std::string description = fmt::format("ompscope trace of {}", fmt::join(options->program, " "));
             if (!result.ranks.empty()) {
               // `trace -- mpirun -np N ./app`: the ranks in one OTF2 archive (docs/mpi.md).
@@ -201,8 +201,9 @@ Command add_trace_command(CLI::App& parent) {
                                                      [](const analysis::RegionInstance& r) { return r.light; });
             if (timeline.light_tasks > 0 || light_regions > 0)
               fmt::print(stderr,
-                         "ompscope: note: adaptive sampling left {} tasks and the inside of {} region instances out "
-                         "of the log, so out of the trace (OMPSCOPE_SAMPLING=off records every one)\n",
+                         "ompscope: note: adaptive sampling (OMPSCOPE_SAMPLING in the environment) left {} tasks and "
+                         "the inside of {} region instances out of the log, so out of the trace (unset it to record "
+                         "every one)\n",
                          timeline.light_tasks, light_regions);
 
             if (formats.otf2) {
