@@ -995,8 +995,13 @@ def scenario_task_sampling(c):
         fail(f"first causes {first}, expected fine_grained_tasks in both runs")
     if any("recursive task tree" in n for n in notes(rs)):
         fail(f"fine_tasks creates every task from the implicit task, yet a note speaks of a recursive tree")
+    # A trace records every task unless the user asks for sampling, and then says what it left out.
     t = run([c.bin, "trace", "-o", c.out("trace"), "--", program], env=env, check_rc=0)
-    if "adaptive sampling left" not in t.stderr:
+    if "adaptive sampling" in t.stderr:
+        fail(f"ompscope trace sampled without being asked:\n{t.stderr}")
+    t = run([c.bin, "trace", "-o", c.out("trace-sampled"), "--", program], env=dict(env, OMPSCOPE_SAMPLING="on"),
+            check_rc=0)
+    if "adaptive sampling (OMPSCOPE_SAMPLING in the environment) left" not in t.stderr:
         fail(f"ompscope trace does not say that sampled-out tasks are missing from the trace:\n{t.stderr}")
 
     # A recursive task tree: tasks created by sampled-out tasks are sampled out with them. The
