@@ -396,15 +396,9 @@ std::string construct_items(const std::vector<report::ConstructReport>& construc
       if (!text.empty())
         code = fmt::format(" <code class=\"source-line\" title=\"{}\">{}</code>", html_escape(around), html_escape(text));
     }
-    // Its line that holds most of its CPU time (samples), where it is not the construct's own.
-    std::string hot;
-    if (const auto sampled = c.sampled.find(t);
-        sampled != c.sampled.end() && !sampled->second.lines.empty() && sampled->second.cpu_s > 0) {
-      const report::SampledLine& l = sampled->second.lines.front();
-      if (l.line != c.line || l.file != c.file)
-        hot = fmt::format(" <span class=\"hot-line\">most CPU time at <code>{}</code> ({})</span>",
-                          html_escape(sampled_line_place(l)), format_percent(l.cpu_s / sampled->second.cpu_s));
-    }
+    const std::string hottest = hottest_other_line(c, t);
+    const std::string hot =
+        hottest.empty() ? "" : " <span class=\"hot-line\">most CPU time at " + html_escape(hottest) + "</span>";
     const std::string line =
         fmt::format("<span class=\"construct-kind\">{}</span> <code>{}</code> {} · {}×{}{}{}", html_escape(c.kind),
                     html_escape(construct_location(c)), seconds_or_missing(time), c.instances, causes, code, hot);

@@ -15,6 +15,14 @@ std::string region_location(const report::RegionReport& region) {
   return region.line > 0 ? fmt::format("{}:{}", region.file, region.line) : region.file;
 }
 
+std::string hottest_other_line(const report::ConstructReport& construct, int threads) {
+  const auto code = construct.sampled.find(threads);
+  if (code == construct.sampled.end() || code->second.lines.empty() || !(code->second.cpu_s > 0)) return {};
+  const report::SampledLine& l = code->second.lines.front();
+  if (l.line == construct.line && l.file == construct.file) return {};
+  return sampled_line_place(l) + " (" + format_percent(l.cpu_s / code->second.cpu_s) + ")";
+}
+
 std::string construct_location(const report::ConstructReport& construct) {
   if (construct.kind == "join_barrier") return "the region's end";
   if (construct.file.empty()) return short_function(construct.function);

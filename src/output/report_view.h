@@ -17,6 +17,11 @@ std::string region_location(const report::RegionReport& region);
 // region's end" for its join barrier, else its function or "".
 std::string construct_location(const report::ConstructReport& construct);
 
+// "x.c:26 (f) (97%)": the sampled line that holds most of a construct's CPU time at `threads`,
+// with its share, where it is not the construct's own line; empty where there is none (both the
+// text and the HTML construct trees show it).
+std::string hottest_other_line(const report::ConstructReport& construct, int threads);
+
 // A function's name without its parameter list, for tables and legends:
 // "ns::solve(double*, int) const" -> "ns::solve", "operator()(int)" -> "operator()". Names that
 // are not signatures ("step", "(outside parallel regions)") stay as they are.

@@ -125,13 +125,8 @@ void render_constructs(std::string& out, const std::vector<report::ConstructRepo
       const std::string code = c.source->found() ? named_line(*c.source) : excerpt_lines(*c.source).front();
       if (!code.empty()) out += st.dim(fmt::format("           {}  | {}", std::string(2 * depth, ' '), code)) + "\n";
     }
-    // Its line that holds most of its CPU time (samples), where it is not the construct's own.
-    if (const auto code = c.sampled.find(t); code != c.sampled.end() && !code->second.lines.empty() && code->second.cpu_s > 0) {
-      const report::SampledLine& l = code->second.lines.front();
-      if (l.line != c.line || l.file != c.file)
-        out += st.dim(fmt::format("           {}  most CPU time at {} ({})", std::string(2 * depth, ' '),
-                                  sampled_line_place(l), format_percent(l.cpu_s / code->second.cpu_s))) + "\n";
-    }
+    if (const std::string hot = hottest_other_line(c, t); !hot.empty())
+      out += st.dim(fmt::format("           {}  most CPU time at {}", std::string(2 * depth, ' '), hot)) + "\n";
     render_constructs(out, c.constructs, t, floor, cause_floor, depth + 1, st);
   }
 }
