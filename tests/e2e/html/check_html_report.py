@@ -228,21 +228,28 @@ def check_dom(name, dom, failures):
         failures.append(f"{name}: the command argument '--mode=<fast>' is not shown as text")
 
 
-def check_findings_layout(name, page, chromium, failures):
-    """Lays the page out in Chromium and checks where the first finding and its source are."""
+def run_probe(name, page, chromium, script, what, failures):
+    """Lays the page out in Chromium with `script` before </body>, which leaves its findings as
+    JSON in the body's data-probe attribute: those findings, or None (a failure said why)."""
     with open(page, encoding="utf-8") as f:
         html_text = f.read()
-    probe_page = page[:-len(".html")] + "-probe.html"
+    probe_page = page[:-len(".html")] + f"-{what}.html"
     with open(probe_page, "w", encoding="utf-8") as f:
-        f.write(html_text.replace("</body>", LAYOUT_PROBE + "</body>"))
+        f.write(html_text.replace("</body>", script + "</body>"))
     dumped = run_chromium(chromium, "--window-size=1280,2000", "--dump-dom", "file://" + probe_page)
     marker = 'data-probe="'
     at = dumped.stdout.find(marker)
     if dumped.returncode != 0 or at < 0:
-        failures.append(f"{name}: the layout probe did not run (chromium exited {dumped.returncode})")
+        failures.append(f"{name}: the {what} probe did not run (chromium exited {dumped.returncode})")
+        return None
+    return json.loads(html.unescape(dumped.stdout[at + len(marker):dumped.stdout.find('"', at + len(marker))]))
+
+
+def check_findings_layout(name, page, chromium, failures):
+    """Lays the page out in Chromium and checks where the first finding and its source are."""
+    probe = run_probe(name, page, chromium, LAYOUT_PROBE, "layout", failures)
+    if probe is None:
         return
-    raw = dumped.stdout[at + len(marker):dumped.stdout.find('"', at + len(marker))]
-    probe = json.loads(html.unescape(raw))
     print(f"{name}: first finding at y={probe['first']}, runs table at y={probe['runs']}, source at y={probe['source']}")
     if not probe["first"]:
         failures.append(f"{name}: no finding in the laid-out page")
@@ -262,18 +269,9 @@ def check_findings_layout(name, page, chromium, failures):
 
 def check_flame_graph(name, page, chromium, failures):
     """Lays the page out in Chromium: the flame graph spans most of the page, with its bars."""
-    with open(page, encoding="utf-8") as f:
-        html_text = f.read()
-    probe_page = page[:-len(".html")] + "-flame.html"
-    with open(probe_page, "w", encoding="utf-8") as f:
-        f.write(html_text.replace("</body>", FLAME_PROBE + "</body>"))
-    dumped = run_chromium(chromium, "--window-size=1280,2000", "--dump-dom", "file://" + probe_page)
-    marker = 'data-probe="'
-    at = dumped.stdout.find(marker)
-    if dumped.returncode != 0 or at < 0:
-        failures.append(f"{name}: the flame graph probe did not run (chromium exited {dumped.returncode})")
+    probe = run_probe(name, page, chromium, FLAME_PROBE, "flame", failures)
+    if probe is None:
         return
-    probe = json.loads(html.unescape(dumped.stdout[at + len(marker):dumped.stdout.find('"', at + len(marker))]))
     print(f"{name}: flame graph {probe['width']:.0f} px wide, {probe['bars']} bars, widest {probe['widest']:.0f} px")
     if probe["width"] < 600 or probe["bars"] < 3 or probe["widest"] < 0.9 * probe["width"]:
         failures.append(f"{name}: the flame graph is not laid out across the page: {probe}")
