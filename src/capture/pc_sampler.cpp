@@ -50,7 +50,10 @@ struct SampleRing {
 thread_local SampleRing* t_ring __attribute__((tls_model("initial-exec")));
 long g_period_ns = 0;  // 0: sampling off
 std::atomic<uint64_t> g_dropped{0};
-constexpr int kSignal = SIGPROF;
+// A real-time signal, not SIGPROF: a program that starts its own profiler after the tool loaded
+// (setitimer(ITIMER_PROF) and a SIGPROF handler) would otherwise receive the tool's timer signals
+// too, and the tool its. The highest one the program has left at its default (open_pc_sampling).
+int g_signal = 0;
 
 void on_sample(int, siginfo_t* info, void* context) {
   SampleRing* ring = t_ring;
@@ -115,24 +118,23 @@ void open_pc_sampling() {
     meta_line("pc_sampling off");
     return;
   }
-  // A program that samples itself (gprof's SIGPROF) keeps its signal: ompscope takes no samples.
-  struct sigaction old {};
-  if (sigaction(kSignal, nullptr, &old) == 0 && (old.sa_flags & SA_SIGINFO ? old.sa_sigaction != nullptr
-                                                                           : (old.sa_handler != SIG_DFL &&
-                                                                              old.sa_handler != SIG_IGN))) {
-    meta_line("pc_sampling none SIGPROF is the program's");
-    return;
-  }
+  // The highest real-time signal with no handler and not ignored: programs that use real-time
+  // signals for themselves take them from SIGRTMIN up.
   struct sigaction sa {};
   sa.sa_sigaction = on_sample;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (sigaction(kSignal, &sa, nullptr) != 0) {
-    meta_line("pc_sampling none sigaction failed");
+  for (int sig = SIGRTMAX; sig >= SIGRTMIN && g_signal == 0; --sig) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
+    if (sigaction(sig, &sa, nullptr) == 0) g_signal = sig;
+  }
+  if (g_signal == 0) {
+    meta_line("pc_sampling none every real-time signal is the program's");
     return;
   }
   g_period_ns = hz > 1000000000 ? 1 : 1000000000 / hz;
-  meta_line("pc_sampling cpu_timer %ld", g_period_ns);
+  meta_line("pc_sampling cpu_timer %ld signal %d", g_period_ns, g_signal);
 }
 
 void begin_thread_sampling() {
@@ -143,7 +145,7 @@ void begin_thread_sampling() {
   ring->stack_hi = stack_top();
   sigevent ev{};
   ev.sigev_notify = SIGEV_THREAD_ID;
-  ev.sigev_signo = kSignal;
+  ev.sigev_signo = g_signal;
   ev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
   if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &ring->timer) != 0) {
     munmap(memory, sizeof(SampleRing));

@@ -5,6 +5,7 @@
 // counters lie in the function that computed. A thread that sleeps takes no sample. No PMU is
 // needed (the VMs this runs on have none).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,6 +107,27 @@ TEST_F(PcSamplerTest, AComputingThreadsSamplesAddUpToItsCpuTimeAndLieInTheFuncti
 TEST_F(PcSamplerTest, ASleepingThreadTakesNoSample) {
   const Drained d = sample_one_thread(dir_, [](Drained&) { usleep(200000); });
   EXPECT_LE(d.samples, 1u);  // the thread's start-up CPU may reach one period
+}
+
+// A program that starts its own profiler after the tool loaded (its SIGPROF handler, as gprof or
+// setitimer(ITIMER_PROF) users install) gets none of the tool's timer signals, and the tool keeps
+// sampling: the tool's timers signal a real-time signal of their own.
+volatile sig_atomic_t g_program_sigprofs = 0;
+void program_sigprof(int) { g_program_sigprofs = g_program_sigprofs + 1; }
+
+TEST_F(PcSamplerTest, AProgramsOwnSigprofHandlerInstalledAfterTheToolGetsNoneOfItsSignals) {
+  struct sigaction mine {}, before {};
+  mine.sa_handler = program_sigprof;
+  sigemptyset(&mine.sa_mask);
+  ASSERT_EQ(sigaction(SIGPROF, &mine, &before), 0);
+  g_program_sigprofs = 0;
+  const Drained d = sample_one_thread(dir_, [](Drained&) { compute_for(0.2); });
+  const int received = g_program_sigprofs;
+  sigaction(SIGPROF, &before, nullptr);
+  std::printf("program's SIGPROF handler: %d signals; tool: %llu samples\n", received,
+              static_cast<unsigned long long>(d.samples));
+  EXPECT_EQ(received, 0);
+  EXPECT_GE(d.samples, 15u);  // 200 ms at the coarsest tick (100 Hz), less a margin of a quarter
 }
 
 }  // namespace
