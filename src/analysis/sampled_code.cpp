@@ -105,8 +105,6 @@ void add_sample(RunSamples& into, const CpuSample& sample, Symbolizer& symbols) 
   into.stacks[folded] += sample.cpu_s;
 }
 
-namespace {
-
 std::map<std::pair<std::string, int>, report::SampledLine> mean_lines(const std::vector<const RunSamples*>& repeats) {
   std::map<std::pair<std::string, int>, report::SampledLine> out;
   for (const RunSamples* r : repeats)
@@ -117,6 +115,8 @@ std::map<std::pair<std::string, int>, report::SampledLine> mean_lines(const std:
     }
   return out;
 }
+
+namespace {
 
 std::vector<report::SampledLine> largest(std::vector<report::SampledLine> lines, size_t top) {
   std::stable_sort(lines.begin(), lines.end(),

@@ -59,6 +59,8 @@ void place_samples(const Timeline& timeline, Symbolizer& symbols, RegionOf&& reg
   }
 }
 
+// Each line's mean time over the repeats.
+std::map<std::pair<std::string, int>, report::SampledLine> mean_lines(const std::vector<const RunSamples*>& repeats);
 // The lines of `samples` (one per repeat) by their mean time, the `top` largest.
 report::SampledCode summarize_samples(const std::vector<const RunSamples*>& repeats, size_t top);
 // The lines whose mean time grew most from `base` to `now` (growth > 0), the `top` largest.

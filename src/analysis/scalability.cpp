@@ -546,9 +546,9 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
                            c.iterations / c.instances, c.time_s});
   }
   out.outside_worksharing_s = std::max(0.0, out.time_s - worksharing);
-  for (const RegionRun* r : repeats)
-    for (const auto& [key, line] : r->samples.lines)
-      out.sampled_lines[key] += line.cpu_s / static_cast<double>(repeats.size());
+  std::vector<const RunSamples*> samples;
+  for (const RegionRun* r : repeats) samples.push_back(&r->samples);
+  for (const auto& [key, line] : mean_lines(samples)) out.sampled_lines[key] = line.cpu_s;
   if (out.usage_read)
     out.usage = {median(wall),     median(cpu),    median(system),       median(minor),  median(major),
                  median(switches), median(counted), median(cycles), median(instructions), median(misses)};

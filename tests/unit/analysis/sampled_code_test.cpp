@@ -6,6 +6,7 @@
 
 #include "analysis/region_profile.h"
 #include "analysis/sampled_code.h"
+#include "analysis/sampled_findings.h"
 #include "analysis/timeline.h"
 #include "event_log_builder.h"
 
@@ -136,6 +137,61 @@ TEST(Samples, StacksAreMeansOverTheRepeatsLargestFirst) {
   EXPECT_DOUBLE_EQ(stacks[0].second, 0.2);
   EXPECT_DOUBLE_EQ(stacks[1].second, 0.05);
   EXPECT_EQ(top_stacks({&a, &b}, 1).size(), 1u);
+}
+
+// The line a work_inflation hint names grew out of proportion to the region's other lines, not
+// merely most: the kmeans shape, a distance loop holding 72% of the time that slowed x1.2 with the
+// rest of the machine, and per-thread counters sharing a cache line that grew x15.
+report::RegionReport inflated_region() {
+  report::RegionReport region;
+  region.problems.push_back({"work_inflation", 2, 0.5, 0.25, "the team's work grew", {}});
+  return region;
+}
+
+double detail(const report::Problem& p, const std::string& key) {
+  for (const auto& [k, v] : p.details)
+    if (k == key) return v;
+  return -1;
+}
+
+TEST(GrownLines, TheNamedLineGrewOutOfProportionToTheOthersNotMerelyMost) {
+  // 1 thread: distance 0.60 s, counter 0.02 s, rest 0.20 s; 2 threads: 0.96 (+0.36, x1.6), 0.32
+  // (+0.30, x16), 0.32 (+0.12, x1.6). The distance loop grew most, but only as the others did: its
+  // growth beyond the others' x2.9 (0.22 → 0.64) is below zero; the counter's beyond their x1.6
+  // (0.80 → 1.28) is 0.32 − 0.02 × 1.6 = 0.288 s.
+  const RunSamples t1 = samples_of({line("k.c", 109, 0.60), line("k.c", 206, 0.02), line("k.c", 90, 0.20)});
+  const RunSamples t2 = samples_of({line("k.c", 109, 0.96), line("k.c", 206, 0.32), line("k.c", 90, 0.32)});
+  report::RegionReport region = inflated_region();
+  name_grown_lines(region, {{1, {&t1}}, {2, {&t2}}});
+  const report::Problem& p = region.problems[0];
+  EXPECT_NE(p.hint.find("k.c:206 (f)"), std::string::npos) << p.hint;
+  EXPECT_NE(p.hint.find("x16.0 where the region's other lines grew x1.60"), std::string::npos) << p.hint;
+  EXPECT_DOUBLE_EQ(detail(p, "grown_line_s"), 0.30);
+  EXPECT_NEAR(detail(p, "sampled_growth_s"), 0.78, 1e-12);
+  // The grown lines stay ordered by growth: the distance loop first.
+  ASSERT_EQ(region.grown_lines.size(), 3u);
+  EXPECT_EQ(region.grown_lines[0].line, 109);
+  EXPECT_EQ(region.grown_lines[1].line, 206);
+}
+
+TEST(GrownLines, EveryLineSlowingAlikeNamesNone) {
+  const RunSamples t1 = samples_of({line("k.c", 109, 0.60), line("k.c", 206, 0.10), line("k.c", 90, 0.20)});
+  const RunSamples t2 = samples_of({line("k.c", 109, 0.78), line("k.c", 206, 0.13), line("k.c", 90, 0.26)});
+  report::RegionReport region = inflated_region();
+  name_grown_lines(region, {{1, {&t1}}, {2, {&t2}}});
+  EXPECT_EQ(region.problems[0].hint, "the team's work grew");
+  EXPECT_EQ(detail(region.problems[0], "grown_line_s"), -1);
+}
+
+TEST(GrownLines, ALoopThatIsAllOneLineNamesItsLineByItsOwnGrowth) {
+  // False sharing: the counter's line holds 95% of the base; the others (0.01 s) are too little to
+  // compare with, so the line is measured against its own time.
+  const RunSamples t1 = samples_of({line("fs.c", 12, 0.19), line("fs.c", 11, 0.01)});
+  const RunSamples t2 = samples_of({line("fs.c", 12, 0.50), line("fs.c", 11, 0.04)});
+  report::RegionReport region = inflated_region();
+  name_grown_lines(region, {{1, {&t1}}, {2, {&t2}}});
+  EXPECT_NE(region.problems[0].hint.find("fs.c:12 (f)"), std::string::npos) << region.problems[0].hint;
+  EXPECT_NE(region.problems[0].hint.find("where the region's other lines grew x1.00"), std::string::npos);
 }
 
 }  // namespace
