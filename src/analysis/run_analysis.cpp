@@ -68,7 +68,15 @@ void scale_to_all_instances(RegionRun& r) {
 
 }  // namespace
 
-RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols) {
+std::string runtime_library_of(const RunMeta& meta) {
+  for (const ModuleRange& m : meta.modules) {
+    const std::string name = std::filesystem::path(m.path).filename().string();
+    if (name.starts_with("libomp.") || name.starts_with("libgomp.") || name.starts_with("libiomp5.")) return m.path;
+  }
+  return {};
+}
+
+RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols, double deferred_task_s) {
   RunAnalysis out;
   const ProgramProfile program = profile_program(timeline);
   out.wall_s = program.wall_s;
@@ -84,13 +92,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   out.runtime = meta.runtime;
   out.counters_opened = meta.counters_opened;
   out.counters_missing = meta.counters_missing;
-  for (const ModuleRange& m : meta.modules) {
-    const std::string name = std::filesystem::path(m.path).filename().string();
-    if (name.starts_with("libomp.") || name.starts_with("libgomp.") || name.starts_with("libiomp5.")) {
-      out.runtime_library = m.path;
-      break;
-    }
-  }
+  out.runtime_library = runtime_library_of(meta);
 
   std::unordered_map<uint64_t, CallsiteKey> key_of;  // site → key
   std::unordered_map<uint32_t, const RegionInstance*> instance_of;
@@ -154,7 +156,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     add_phases(r.phases, barrier_phases(inst, &each_barrier));
     add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols);
     if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
-      add_task_figures(r.tasks, task_figures(inst, it->second));
+      add_task_figures(r.tasks, task_figures(inst, it->second, deferred_task_s));
   }
   out.sampled = meta.sample_period_ns > 0;
   out.sampling_missing = meta.sampling_missing;

@@ -80,7 +80,13 @@ struct RunAnalysis {
   std::string sampling_missing;
 };
 
-RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols);
+// `deferred_task_s`: what a recursive tree's task costs a team beyond running at once in its
+// creator (the bench cache's task_tree_s for the run's runtime; 0: unknown), charged to each task
+// of a graph recorded at one thread when it is replayed on more (docs/tasks.md, "Replay").
+RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols, double deferred_task_s = 0);
+
+// The OpenMP runtime library the run loaded (its path in the module map), empty if none.
+std::string runtime_library_of(const RunMeta& meta);
 
 const char* mutex_kind_name(uint8_t ompt_mutex_kind);
 

@@ -939,11 +939,13 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     report.notes.push_back(
         {"bench_cache",
          fmt::format("the runtime's costs from the bench cache{}: the entry for {} measured at {}{} with {} (a task "
-                     "{}, a dynamic loop's dispatch {} per chunk)",
+                     "{}, a dynamic loop's dispatch {} per chunk, a recursive tree's task deferred {} beyond run at "
+                     "once)",
                      bench->cache_file.empty() ? "" : " " + bench->cache_file, bench->runtime_library,
                      bench->measured_at, bench->machine.empty() ? "" : " on " + bench->machine,
                      threads_phrase(bench->threads), duration_text(bench->task_s),
-                     bench->dispatch_per_chunk_s > 0 ? duration_text(bench->dispatch_per_chunk_s) : "not measured"),
+                     bench->dispatch_per_chunk_s > 0 ? duration_text(bench->dispatch_per_chunk_s) : "not measured",
+                     bench->task_tree_s > 0 ? duration_text(bench->task_tree_s) : "not measured"),
          {}});
   report.version = kVersion;
   report.command = command;

@@ -141,8 +141,9 @@ inline constexpr int kReplayMaxThreads = 256;
 double median_of_samples(std::vector<double> v);
 
 
-// `tasks`: the explicit tasks created in `region`.
-TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks);
+// `tasks`: the explicit tasks created in `region`; `deferred_task_s`: analyze_run's.
+TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks,
+                         double deferred_task_s = 0);
 
 // Sums figures of instances of one region (the dispatch gaps pooled, the fastest interval kept).
 void add_task_figures(TaskFigures& into, const TaskFigures& instance);

@@ -334,14 +334,18 @@ class Replay {
 
 }  // namespace
 
-std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s) {
+std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
+                                      double extra_per_task_s) {
   std::map<int, double> out;
   if (graph.implicit_count == 0) return out;
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
     if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return out;
   const Scripts scripts = scripts_of(graph);
   for (int t : threads)
-    if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count) out[t] = Replay(graph, scripts, t, per_task_s).run();
+    if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count)
+      out[t] = Replay(graph, scripts, t,
+                      per_task_s + (static_cast<size_t>(t) > graph.implicit_count ? extra_per_task_s : 0.0))
+                   .run();
   return out;
 }
 

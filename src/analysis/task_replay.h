@@ -22,7 +22,9 @@ namespace ompscope::analysis {
 // unknown: OMPSCOPE_SAMPLING=off records every task).
 std::optional<double> replay_instance(const TaskNodes& graph, int threads, double per_task_s);
 // The same on each of `threads` (the graph's scripts built once); empty where it cannot be replayed,
-// and no entry for a count below the recorded team's size.
-std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s);
+// and no entry for a count below the recorded team's size. Counts above it pay `extra_per_task_s`
+// more per task (what deferring a task costs where the recorded team ran them at once).
+std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
+                                      double extra_per_task_s = 0);
 
 }  // namespace ompscope::analysis

@@ -222,18 +222,20 @@ void write_bench_cache(const BenchDocument& merged, bool calibrating) {
     throw Error(std::string("bench: ") + e.what());
   }
   for (const bench::CachedCosts& e : entries)
-    fmt::print("bench cache {}: {} at {}: a task {:.3f} µs, a dynamic loop's dispatch {} per chunk\n", file.string(),
-               e.key.library, threads_phrase(e.threads), e.task_s * 1e6,
+    fmt::print("bench cache {}: {} at {}: a task {:.3f} µs, a dynamic loop's dispatch {} per chunk, a recursive "
+               "tree's task deferred {} beyond run at once\n",
+               file.string(), e.key.library, threads_phrase(e.threads), e.task_s * 1e6,
                e.dispatch_per_chunk_s > 0 ? fmt::format("{:.3f} µs", e.dispatch_per_chunk_s * 1e6)
-                                          : std::string("not measured (no more than a static loop's)"));
+                                          : std::string("not measured (no more than a static loop's)"),
+               e.task_tree_s > 0 ? fmt::format("{:.3f} µs", e.task_tree_s * 1e6) : std::string("not measured"));
 }
 
 int run_bench(BenchOptions o) {
   if (o.calibrate) {
-    // What scale, profile and report read from the cache: the task construct and the loop
-    // dispatch at 2 threads (about 10 s for both runtimes; --quick's fewer repetitions would
+    // What scale, profile and report read from the cache: the task construct, the loop dispatch
+    // and a recursive tree's deferred task at 2 threads (about 10 s for both runtimes; --quick's fewer repetitions would
     // leave a noisy figure in the cache for good).
-    o.constructs = "task,for_static,for_dynamic";
+    o.constructs = "task,for_static,for_dynamic,task_tree";
     if (o.threads.empty()) o.threads = {2};
   }
   std::vector<Construct> constructs;
@@ -298,7 +300,7 @@ Command add_bench_command(CLI::App& parent) {
       ->default_val("spread");
   app->add_flag("--quick", options->quick, "Fewer repetitions: well under a minute, noisier");
   app->add_flag("--calibrate", options->calibrate,
-                "Only what scale, profile and report read from the bench cache: the task and loop-dispatch "
+                "Only what scale, profile and report read from the bench cache: the task, loop-dispatch and task-tree "
                 "constructs at 2 threads, about 10 s (docs/tasks.md, \"The bench cache\"); any "
                 "bench run that measured them caches them");
   app->add_option("-o,--output", options->output, "Write the results as JSON (read by `ompscope model`)");

@@ -92,15 +92,16 @@ bench::CacheKey bench_cache_key(const std::string& library) {
 
 fs::path bench_cache_path() { return bench::bench_cache_file(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")); }
 
-std::optional<report::BenchCosts> cached_bench_costs(const std::string& runtime_library) {
+std::optional<report::BenchCosts> cached_bench_costs(const std::string& runtime_library, bool say_why_not) {
   if (runtime_library.empty()) return std::nullopt;
   const bench::CacheKey key = bench_cache_key(runtime_library);
   std::string note;
   const std::optional<bench::CachedCosts> cached = bench::read_cached_costs(bench_cache_path(), key, note);
-  if (!note.empty()) std::fprintf(stderr, "ompscope: %s\n", note.c_str());
+  if (say_why_not && !note.empty()) std::fprintf(stderr, "ompscope: %s\n", note.c_str());
   if (!cached) return std::nullopt;
-  return report::BenchCosts{cached->key.library, cached->threads,    cached->task_s,      cached->dispatch_per_chunk_s,
-                            cached->measured_at, bench_cache_path().string(), cached->key.machine};
+  return report::BenchCosts{cached->key.library, cached->threads,    cached->task_s,
+                            cached->dispatch_per_chunk_s, cached->task_tree_s, cached->measured_at,
+                            bench_cache_path().string(), cached->key.machine};
 }
 
 }  // namespace ompscope::cli

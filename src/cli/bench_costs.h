@@ -29,7 +29,8 @@ bench::CacheKey bench_cache_key(const std::string& library);
 std::filesystem::path bench_cache_path();
 
 // The costs cached for `runtime_library` on this machine; none for an empty library. A cache or
-// entry that is there but cannot be used is said in one line on stderr ("ompscope: ignoring ...").
-std::optional<report::BenchCosts> cached_bench_costs(const std::string& runtime_library);
+// entry that is there but cannot be used is said in one line on stderr ("ompscope: ignoring ...")
+// where `say_why_not` (once per report: each run's analysis reads it too, silently).
+std::optional<report::BenchCosts> cached_bench_costs(const std::string& runtime_library, bool say_why_not = true);
 
 }  // namespace ompscope::cli

@@ -461,7 +461,10 @@ analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::Launc
   rec.threads_measured = team > 0;
   if (team > 0) rec.threads = static_cast<int>(team);
   else if (rec.threads == 0) rec.threads = 1;
-  return analysis::analyze_run(timeline, run.log.meta, *run.symbols);
+  // The bench cache's deferred-task cost for the runtime the run loaded, for the replay of task
+  // graphs recorded at one thread (its notes are said once, by the report: bench_costs_of).
+  const std::optional<report::BenchCosts> bench = cached_bench_costs(analysis::runtime_library_of(run.log.meta), false);
+  return analysis::analyze_run(timeline, run.log.meta, *run.symbols, bench ? bench->task_tree_s : 0.0);
 }
 
 std::optional<report::BenchCosts> bench_costs_of(const std::vector<analysis::MeasuredRun>& runs) {

@@ -340,6 +340,7 @@ struct BenchCosts {
   int threads = 0;                  // the team it was measured with
   double task_s = 0;                // create an empty task, run it, taskwait
   double dispatch_per_chunk_s = 0;  // a dynamic loop's dispatch per chunk; 0: not measured
+  double task_tree_s = 0;           // a recursive tree's task deferred, beyond run at once (thread time); 0: not measured
   std::string measured_at;
   // The entry the figures came from: the cache file and the machine it was measured on (a report
   // names it, so two reports whose hints differ say whether the cache changed between them).

@@ -502,6 +502,7 @@ json to_json(const Report& report) {
                     {"dispatch_per_chunk_s", report.bench->dispatch_per_chunk_s > 0
                                                  ? json(report.bench->dispatch_per_chunk_s)
                                                  : json(nullptr)},
+                    {"task_tree_s", report.bench->task_tree_s > 0 ? json(report.bench->task_tree_s) : json(nullptr)},
                     {"measured_at", report.bench->measured_at},
                     {"cache_file", report.bench->cache_file},
                     {"machine", report.bench->machine}};
@@ -651,6 +652,7 @@ Report report_from_json(const json& doc, const std::string& source) {
       b.threads = get(*bench, "threads", 0);
       b.task_s = get(*bench, "task_s", 0.0);
       b.dispatch_per_chunk_s = get(*bench, "dispatch_per_chunk_s", 0.0);
+      b.task_tree_s = get(*bench, "task_tree_s", 0.0);
       b.measured_at = get<std::string>(*bench, "measured_at", "");
       b.cache_file = get<std::string>(*bench, "cache_file", "");
       b.machine = get<std::string>(*bench, "machine", "");

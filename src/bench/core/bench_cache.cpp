@@ -32,8 +32,8 @@ constexpr double kChunksPerThread = 4;
 json entry_json(const CachedCosts& c) {
   return {{"library", c.key.library},   {"build", c.key.build},   {"cpu_model", c.key.cpu_model},
           {"machine", c.key.machine},   {"threads", c.threads},   {"task_s", c.task_s},
-          {"dispatch_per_chunk_s", c.dispatch_per_chunk_s},       {"measured_at", c.measured_at},
-          {"spread", c.spread}};
+          {"dispatch_per_chunk_s", c.dispatch_per_chunk_s},       {"task_tree_s", c.task_tree_s},
+          {"measured_at", c.measured_at},                         {"spread", c.spread}};
 }
 
 // Throws std::invalid_argument naming what is wrong.
@@ -62,6 +62,7 @@ CachedCosts entry_from_json(const json& j) {
   c.threads = threads->get<int>();
   c.task_s = seconds("task_s");
   c.dispatch_per_chunk_s = seconds("dispatch_per_chunk_s");
+  if (j.contains("task_tree_s")) c.task_tree_s = seconds("task_tree_s");  // an older entry has none
   c.measured_at = text("measured_at");
   if (const auto spread = j.find("spread"); spread != j.end() && spread->is_number() && std::isfinite(spread->get<double>()))
     c.spread = spread->get<double>();
@@ -132,6 +133,10 @@ std::vector<CachedCosts> costs_of_bench(const BenchDocument& doc) {
         std::max(0.0, (median_overhead(*dyn->second) - median_overhead(*stat->second)) / kChunksPerThread);
     c.measured_at = task->second->measured_at;
     c.spread = std::max({relative_spread(*task->second), relative_spread(*stat->second), relative_spread(*dyn->second)});
+    if (const auto tree = series.find("task_tree"); tree != series.end()) {
+      c.task_tree_s = std::max(0.0, median_overhead(*tree->second));
+      c.spread = std::max(c.spread, relative_spread(*tree->second));
+    }
     out.push_back(std::move(c));
   }
   return out;

@@ -38,6 +38,10 @@ struct CachedCosts {
   int threads = 0;                  // the team the figures were measured with
   double task_s = 0;                // EPCC overhead of `task`: create an empty task, run it, taskwait
   double dispatch_per_chunk_s = 0;  // (for_dynamic − for_static) ÷ the 4 chunks per thread of an instance; 0: not positive
+  // EPCC task_tree: a recursive tree's thread time per task at `threads` beyond the same tree's in a
+  // team of one (tasks deferred, stolen and waited for, against run at once); 0: not measured
+  // (an older calibration).
+  double task_tree_s = 0;
   std::string measured_at;          // ISO 8601, UTC
   // The widest of its three series' spreads: (max − min) ÷ median of the samples the outlier
   // filter keeps; above kMaxCachedSpread it is not cached.

@@ -7,7 +7,7 @@
 namespace ompscope::bench {
 namespace {
 
-constexpr std::array<ConstructInfo, 12> kConstructs{{
+constexpr std::array<ConstructInfo, 13> kConstructs{{
     {Construct::Parallel, "parallel", "fork and join of a parallel region"},
     {Construct::Barrier, "barrier", "#pragma omp barrier"},
     {Construct::Single, "single", "#pragma omp single, with its closing barrier"},
@@ -20,6 +20,9 @@ constexpr std::array<ConstructInfo, 12> kConstructs{{
     {Construct::Atomic, "atomic", "#pragma omp atomic update of a shared double"},
     {Construct::Reduction, "reduction", "parallel region with reduction(+: one double)"},
     {Construct::Task, "task", "create an empty task, execute it, taskwait"},
+    {Construct::TaskTree, "task_tree",
+     "a task of a binary tree (each creates two and waits for them): the team's thread time per task beyond "
+     "the same tree's in a team of one (epcc only)"},
 }};
 
 std::string_view trim(std::string_view s) {

@@ -10,7 +10,7 @@ namespace ompscope::bench {
 
 enum class Construct {
   Parallel, Barrier, Single, ForStatic, ForDynamic, ForGuided,
-  Firstprivate, Critical, Lock, Atomic, Reduction, Task,
+  Firstprivate, Critical, Lock, Atomic, Reduction, Task, TaskTree,
 };
 
 struct ConstructInfo {

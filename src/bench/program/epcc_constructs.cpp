@@ -53,6 +53,39 @@ double for_loop_test(const TickClock& clock, const DelayWork& delay, int inner, 
   });
 }
 
+// A binary tree of tasks, each creating two and waiting for them, its leaves empty: the shape of a
+// recursive program without a cutoff (fib, nqueens). In a team of one every task runs at once in
+// its creator; in a team its tasks are queued, stolen and waited for.
+constexpr int kTreeDepth = 8;
+constexpr int kTreeTasks = (2 << kTreeDepth) - 2;  // 510
+
+void task_tree(int depth) {
+  if (depth == 0) {
+    asm volatile("" ::: "memory");
+    return;
+  }
+#pragma omp task
+  task_tree(depth - 1);
+#pragma omp task
+  task_tree(depth - 1);
+#pragma omp taskwait
+}
+
+// `trees` trees one after another, started by one thread of a team of `team` threads (0: the
+// default team); returns the team's thread time (elapsed × its size).
+double tree_thread_time(const TickClock& clock, int trees, int team) {
+  int size = 1;
+  const double elapsed = timed(clock, [&] {
+#pragma omp parallel num_threads(team > 0 ? team : omp_get_max_threads())
+#pragma omp single
+    {
+      size = omp_get_num_threads();
+      for (int k = 0; k < trees; ++k) task_tree(kTreeDepth);
+    }
+  });
+  return elapsed * size;
+}
+
 }  // namespace
 
 EpccCase epcc_case(Construct construct, const TickClock& clock, const DelayWork& delay) {
@@ -218,6 +251,14 @@ EpccCase epcc_case(Construct construct, const TickClock& clock, const DelayWork&
                 });
               },
               team_reference};
+    case Construct::TaskTree:
+      // inner counts tasks, a whole number of trees. The test is the team's thread time, the
+      // reference the same trees' in a team of one: their difference per task is what running
+      // a recursive tree's tasks deferred (queued, stolen, waited for) costs beyond running each
+      // at once in its creator, the cost the replay of a graph recorded at one thread lacks
+      // (docs/tasks.md, "Replay").
+      return {[ck](int inner) { return tree_thread_time(*ck, inner / kTreeTasks, 0); },
+              [ck](int inner) { return tree_thread_time(*ck, inner / kTreeTasks, 1); }, kTreeTasks};
   }
   return {};
 }

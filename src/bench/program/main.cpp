@@ -206,7 +206,7 @@ int run(int argc, char** argv) {
               {"test_s", m.test_s},
               {"stopped_by_time_budget", m.stopped_by_time_budget}});
     }
-    if (options.direct) {
+    if (options.direct && c != Construct::TaskTree) {
       const DirectMeasurement m = measure_direct(c, clock, offsets, direct);
       const nlohmann::json details = {{"samples_kept", m.min_cost_s.size()},
                                       {"missed_windows", m.missed_windows},

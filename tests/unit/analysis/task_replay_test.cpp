@@ -36,6 +36,12 @@ TEST(TaskReplay, ADependenceChainTakesItsSpanOnAnyNumberOfThreads) {
   EXPECT_US(*replay_instance(g.nodes, 2, testing::us(1)), 94);
   // Fewer threads than the recorded team: no replay.
   EXPECT_FALSE(replay_instance(g.nodes, 1, 0).has_value());
+  // A cost of deferring a task (the bench's task_tree, charged where the recorded team ran its
+  // tasks at once) is paid on counts above the recorded team's only: 91 µs at 2, 94 at 4.
+  const std::map<int, double> deferred = replay_instance(g.nodes, std::vector<int>{2, 4}, 0, testing::us(1));
+  ASSERT_EQ(deferred.size(), 2u);
+  EXPECT_US(deferred.at(2), 91);
+  EXPECT_US(deferred.at(4), 94);
 }
 
 TEST(TaskReplay, ATaskwaitRunsTheCreatorsOwnNewestTaskAndMoreThreadsShortenTheTail) {

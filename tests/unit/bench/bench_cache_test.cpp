@@ -44,7 +44,7 @@ class BenchCacheFile : public ::testing::Test {
   }
   fs::path dir_, file_;
   const CacheKey key_{"/lib/libomp.so.5", "build-id 0123abcd", "AMD EPYC 7B13", "machine-id 0a1b"};
-  CachedCosts entry(const CacheKey& key, double task_s) const { return {key, 2, task_s, 70e-9, "2026-11-24T02:00:00Z", 0.1}; }
+  CachedCosts entry(const CacheKey& key, double task_s) const { return {key, 2, task_s, 70e-9, 180e-9, "2026-11-24T02:00:00Z", 0.1}; }
 };
 
 TEST(BenchCachePlace, XdgCacheHomeThenHomeDotCacheAndARelativeXdgPathIsIgnored) {
@@ -66,6 +66,7 @@ TEST(BenchCacheCosts, TaskAndDispatchPerChunkAtTheSmallestTeamOfTwoOrMore) {
   doc.results.push_back(overhead("task", 2, {100e-9, 124e-9, 200e-9}));
   doc.results.push_back(overhead("for_static", 2, {1000e-9, 1000e-9, 1000e-9}));
   doc.results.push_back(overhead("for_dynamic", 2, {1280e-9, 1280e-9, 1280e-9}));
+  doc.results.push_back(overhead("task_tree", 2, {170e-9, 182e-9, 190e-9}));  // a recursive tree's task deferred
   doc.results.push_back(overhead("task", 4, {300e-9}));
   doc.results.push_back(overhead("for_static", 4, {1000e-9}));
   doc.results.push_back(overhead("for_dynamic", 4, {2000e-9}));
@@ -76,6 +77,7 @@ TEST(BenchCacheCosts, TaskAndDispatchPerChunkAtTheSmallestTeamOfTwoOrMore) {
   EXPECT_EQ(costs[0].threads, 2);
   EXPECT_DOUBLE_EQ(costs[0].task_s, 124e-9);
   EXPECT_NEAR(costs[0].dispatch_per_chunk_s, 70e-9, 1e-18);
+  EXPECT_DOUBLE_EQ(costs[0].task_tree_s, 182e-9);
   EXPECT_EQ(costs[0].measured_at, "2026-11-24T02:00:00Z");
 }
 
@@ -96,6 +98,7 @@ TEST(BenchCacheCosts, NothingWithoutAllThreeConstructsAndNoNegativeDispatch) {
   const auto costs = costs_of_bench(noisy);
   ASSERT_EQ(costs.size(), 1u);
   EXPECT_EQ(costs[0].dispatch_per_chunk_s, 0);
+  EXPECT_EQ(costs[0].task_tree_s, 0);  // a calibration without the tree (an older one): not measured
 }
 
 TEST_F(BenchCacheFile, AMissingCacheIsNoEntryAndNoNote) {
@@ -113,6 +116,7 @@ TEST_F(BenchCacheFile, WrittenThenReadForTheSameKeyOnly) {
   EXPECT_EQ(got->threads, 2);
   EXPECT_DOUBLE_EQ(got->task_s, 124e-9);
   EXPECT_DOUBLE_EQ(got->dispatch_per_chunk_s, 70e-9);
+  EXPECT_DOUBLE_EQ(got->task_tree_s, 180e-9);
   EXPECT_EQ(note, "");
   // Another library: no entry, nothing to say.
   EXPECT_FALSE(read_cached_costs(file_, {"/opt/llvm19/lib/libomp.so", key_.build, key_.cpu_model, key_.machine}, note));

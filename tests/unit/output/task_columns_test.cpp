@@ -116,7 +116,7 @@ TEST(TaskColumns, HtmlReportHasATaskTableRowPerThreadCount) {
 // Each per-task figure says where it came from: this run (under capture) or `ompscope bench` on
 // this machine, read from its cache (docs/tasks.md, "The bench cache").
 report::Report with_bench(report::Report report) {
-  report.bench = report::BenchCosts{"/usr/lib/libomp.so.5", 2, 124e-9, 70e-9, "2026-11-24T02:00:00Z", "", ""};
+  report.bench = report::BenchCosts{"/usr/lib/libomp.so.5", 2, 124e-9, 70e-9, 0, "2026-11-24T02:00:00Z", "", ""};
   for (auto& [t, s] : report.regions[0].tasks) {
     s.per_task_cost_s = 380e-9;
     s.bench_task_s = report.bench->task_s;
