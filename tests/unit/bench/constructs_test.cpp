@@ -7,10 +7,10 @@
 namespace ompscope::bench {
 namespace {
 
-TEST(Constructs, TheTwelveNamesOfTheIssueInItsOrder) {
+TEST(Constructs, TheTwelveNamesOfTheIssueInItsOrderThenTheTaskTree) {
   EXPECT_EQ(construct_names_joined(","),
             "parallel,barrier,single,for_static,for_dynamic,for_guided,firstprivate,critical,lock,atomic,"
-            "reduction,task");
+            "reduction,task,task_tree");
   for (const ConstructInfo& info : all_constructs()) EXPECT_EQ(&construct_info(info.id), &info);
 }
 
