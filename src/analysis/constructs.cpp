@@ -134,7 +134,8 @@ ConstructInputs::ConstructInputs(const Timeline& timeline) {
 }
 
 void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, const ConstructInputs& inputs,
-                             const std::vector<BarrierPhases>& barriers, Symbolizer& symbols) {
+                             const std::vector<BarrierPhases>& barriers, Symbolizer& symbols,
+                             DescribedSamples& described) {
   if (inst.light || inst.threads.empty()) return;
   if (tree.body_where.file.empty())
     tree.body_where = inst.body ? symbols.resolve_body(inst.body) : symbols.resolve_call(inst.codeptr);
@@ -266,7 +267,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
         const double t = (*next_sample)->time;
         for (auto o = open.rbegin(); o != open.rend(); ++o)
           if ((*o)->end > t && (*o)->begin <= t && (*o)->node >= 0) {
-            add_sample(tree.nodes[(*o)->node].samples, **next_sample, symbols);
+            add_sample(tree.nodes[(*o)->node].samples, described.of(**next_sample));
             break;
           }
       }

@@ -70,9 +70,11 @@ struct ConstructInputs {
 };
 
 // Adds one recorded region instance to the tree; `barriers`: what each of its barriers adds to
-// its phases (barrier_phases' `each`).
+// its phases (barrier_phases' `each`); `described`: the timeline's samples, symbolised once for
+// the constructs and the regions (place_samples).
 void add_instance_constructs(ConstructTree& tree, const RegionInstance& instance, const ConstructInputs& inputs,
-                             const std::vector<BarrierPhases>& barriers, Symbolizer& symbols);
+                             const std::vector<BarrierPhases>& barriers, Symbolizer& symbols,
+                             DescribedSamples& described);
 
 // Lock costs per lock site, and times scaled from the recorded instances to all (`time_s`: the
 // region's time over all its instances).

@@ -148,20 +148,21 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   std::unordered_map<uint32_t, std::vector<const TaskInstance*>> tasks_of;  // by region instance
   for (const TaskInstance& t : timeline.tasks) tasks_of[t.parallel_id].push_back(&t);
   const ConstructInputs construct_inputs(timeline);
+  DescribedSamples described(timeline, symbols);
   std::vector<BarrierPhases> each_barrier;
   for (const RegionInstance& inst : timeline.regions) {
     instance_of[inst.parallel_id] = &inst;
     RegionRun& r = out.regions[key_of[inst.site()]];
     each_barrier.clear();
     add_phases(r.phases, barrier_phases(inst, &each_barrier));
-    add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols);
+    add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols, described);
     if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
       add_task_figures(r.tasks, task_figures(inst, it->second, deferred_task_s));
   }
   out.sampled = meta.sample_period_ns > 0;
   out.sampling_missing = meta.sampling_missing;
   place_samples(
-      timeline, symbols,
+      timeline, described,
       [&](const RegionInstance& inst) -> RunSamples* {
         const auto k = key_of.find(inst.site());
         return k == key_of.end() ? nullptr : &out.regions[k->second].samples;

@@ -65,8 +65,7 @@ std::string frame_name(const SourceLocation& where) {
 
 }  // namespace
 
-void add_sample(RunSamples& into, const CpuSample& sample, Symbolizer& symbols) {
-  into.cpu_s += sample.cpu_s;
+DescribedSample describe_sample(const CpuSample& sample, Symbolizer& symbols) {
   // The interrupted instruction itself: resolve() takes a return address (the call before it).
   const SourceLocation leaf = symbols.resolve(sample.pc + 1);
   const SourceLocation* line = is_program_code(leaf) ? &leaf : nullptr;
@@ -94,15 +93,31 @@ void add_sample(RunSamples& into, const CpuSample& sample, Symbolizer& symbols) 
                                                              : at.function;
   const std::string file = line ? at.file : std::string();
   const int line_number = line ? at.line : 0;
-  report::SampledLine& l = into.lines[{file.empty() ? function + "@" + module : file, line_number}];
-  if (l.cpu_s == 0) l = {file, line_number, function, module, 0};
-  l.cpu_s += sample.cpu_s;
-  std::string folded;
+  DescribedSample out{{file.empty() ? function + "@" + module : file, line_number},
+                      {file, line_number, function, module, sample.cpu_s},
+                      {}};
   for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    if (!folded.empty()) folded += ';';
-    folded += *it;
+    if (!out.folded.empty()) out.folded += ';';
+    out.folded += *it;
   }
-  into.stacks[folded] += sample.cpu_s;
+  return out;
+}
+
+void add_sample(RunSamples& into, const DescribedSample& sample) {
+  into.cpu_s += sample.line.cpu_s;
+  report::SampledLine& l = into.lines[sample.key];
+  if (l.cpu_s == 0) l = {sample.line.file, sample.line.line, sample.line.function, sample.line.module, 0};
+  l.cpu_s += sample.line.cpu_s;
+  into.stacks[sample.folded] += sample.line.cpu_s;
+}
+
+DescribedSamples::DescribedSamples(const Timeline& timeline, Symbolizer& symbols)
+    : timeline_(timeline), symbols_(symbols), described_(timeline.samples.size()) {}
+
+const DescribedSample& DescribedSamples::of(const CpuSample& sample) {
+  const auto i = static_cast<size_t>(&sample - timeline_.samples.data());
+  if (!described_.at(i)) described_[i] = describe_sample(sample, symbols_);
+  return *described_[i];
 }
 
 std::map<std::pair<std::string, int>, report::SampledLine> mean_lines(const std::vector<const RunSamples*>& repeats) {

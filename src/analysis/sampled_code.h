@@ -5,6 +5,7 @@
 // line of its innermost frame in the program's own code, and to its folded call stack.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,13 +23,35 @@ struct RunSamples {
   std::map<std::string, double> stacks;                               // folded, outermost first
 };
 
+// One sample symbolised: the program's line it counts at (its key in RunSamples::lines, and the
+// entry with the sample's CPU time) and its folded call stack.
+struct DescribedSample {
+  std::pair<std::string, int> key;
+  report::SampledLine line;
+  std::string folded;
+};
+DescribedSample describe_sample(const CpuSample& sample, Symbolizer& symbols);
+
+// Each sample of a timeline described once, when first asked for: a sample counts in its region
+// (place_samples) and in the construct open at its time (constructs.h) alike.
+class DescribedSamples {
+ public:
+  DescribedSamples(const Timeline& timeline, Symbolizer& symbols);
+  const DescribedSample& of(const CpuSample& sample);  // `sample`: one of the timeline's
+
+ private:
+  const Timeline& timeline_;
+  Symbolizer& symbols_;
+  std::vector<std::optional<DescribedSample>> described_;
+};
+
 // Where each sample of the timeline goes: `region_of(instance)` is the RunSamples of the region an
 // instance belongs to; samples outside every instance on the initial thread go to `serial`.
 template <typename RegionOf>
-void place_samples(const Timeline& timeline, Symbolizer& symbols, RegionOf&& region_of, RunSamples& serial);
+void place_samples(const Timeline& timeline, DescribedSamples& described, RegionOf&& region_of, RunSamples& serial);
 
 // Adds one sample to `into`.
-void add_sample(RunSamples& into, const CpuSample& sample, Symbolizer& symbols);
+void add_sample(RunSamples& into, const DescribedSample& sample);
 
 // The innermost region instance thread `thread` was in at `time` (nullptr: none), over the
 // intervals index_samples built.
@@ -47,14 +70,14 @@ inline bool in_intervals(const std::vector<std::pair<double, double>>& sorted, d
 }
 
 template <typename RegionOf>
-void place_samples(const Timeline& timeline, Symbolizer& symbols, RegionOf&& region_of, RunSamples& serial) {
+void place_samples(const Timeline& timeline, DescribedSamples& described, RegionOf&& region_of, RunSamples& serial) {
   if (timeline.samples.empty()) return;
   const InstanceIndex index(timeline);
   for (const CpuSample& s : timeline.samples) {
     if (const RegionInstance* inst = index.at(s.thread, s.time)) {
-      if (RunSamples* r = region_of(*inst)) add_sample(*r, s, symbols);
+      if (RunSamples* r = region_of(*inst)) add_sample(*r, described.of(s));
     } else if (s.thread == 0 && !in_intervals(timeline.paused, s.time)) {
-      add_sample(serial, s, symbols);
+      add_sample(serial, described.of(s));
     }
   }
 }

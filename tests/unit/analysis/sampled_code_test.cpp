@@ -69,7 +69,8 @@ TEST(Samples, GoToTheInstanceTheirThreadWorkedInElseSerialCodeOnTheInitialThread
   const Timeline t = build_timeline(sampled_run().log());
   Symbolizer symbols({});
   RunSamples region, serial;
-  place_samples(t, symbols, [&](const RegionInstance& inst) { return inst.parallel_id == 1 ? &region : nullptr; },
+  DescribedSamples described(t, symbols);
+  place_samples(t, described, [&](const RegionInstance& inst) { return inst.parallel_id == 1 ? &region : nullptr; },
                 serial);
   EXPECT_US(region.cpu_s, 20);  // one sample of each thread
   EXPECT_US(serial.cpu_s, 50);  // 20 µs before the region, 30 after the pause; none in it
