@@ -95,7 +95,7 @@ std::vector<report::PartChange> match_constructs(const std::vector<FlatConstruct
   const auto pair = [&](size_t i, size_t j) {
     used[j] = matched[i] = true;
     const report::ConstructReport& c = *b[j].construct;
-    out.push_back({c.kind, c.file, c.line, "", a[i].time_s, b[j].time_s, b[j].time_s - a[i].time_s});
+    out.push_back({c.kind, c.file, c.line, "", a[i].time_s, b[j].time_s});
   };
   for (size_t i = 0; i < a.size(); ++i)
     for (size_t j = 0; j < b.size() && !matched[i]; ++j)
@@ -113,17 +113,19 @@ std::vector<report::PartChange> match_constructs(const std::vector<FlatConstruct
   for (size_t i = 0; i < a.size(); ++i)
     if (!matched[i]) {
       const report::ConstructReport& c = *a[i].construct;
-      out.push_back({c.kind, c.file, c.line, "", a[i].time_s, std::nullopt, -a[i].time_s});
+      out.push_back({c.kind, c.file, c.line, "", a[i].time_s, std::nullopt});
     }
   for (size_t j = 0; j < b.size(); ++j)
     if (!used[j]) {
       const report::ConstructReport& c = *b[j].construct;
-      out.push_back({c.kind, c.file, c.line, "", std::nullopt, b[j].time_s, b[j].time_s});
+      out.push_back({c.kind, c.file, c.line, "", std::nullopt, b[j].time_s});
     }
   return out;
 }
 
+// Each part's change (b − a, an absent side 0), the largest kDiffPartsShown of them.
 std::vector<report::PartChange> largest_changes(std::vector<report::PartChange> out) {
+  for (report::PartChange& p : out) p.change_s = p.b_s.value_or(0.0) - p.a_s.value_or(0.0);
   std::stable_sort(out.begin(), out.end(), [](const report::PartChange& x, const report::PartChange& y) {
     return std::abs(x.change_s) > std::abs(y.change_s);
   });
@@ -151,10 +153,7 @@ void compare_insides(RegionDiff& d, const RegionReport& a, const RegionReport& b
     }
   }
   std::vector<report::PartChange> line_changes;
-  for (auto& [key, p] : lines) {
-    p.change_s = p.b_s.value_or(0.0) - p.a_s.value_or(0.0);
-    line_changes.push_back(std::move(p));
-  }
+  for (auto& [key, p] : lines) line_changes.push_back(std::move(p));
   d.lines = largest_changes(std::move(line_changes));
 }
 
