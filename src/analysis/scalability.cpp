@@ -1208,17 +1208,25 @@ Report build_report(const std::vector<std::string>& command, int cores, const st
     for (const auto& [t, time] : report.program_time_s) {
       if (unmeasured.count(t) || unmeasured.count(t0)) continue;
       const double lost = t == t0 ? 0.0 : time - ideal(t0, time0, t);
-      double explained = 0;
+      // Regions that ran faster than ideal (a negative loss) give time back: their gain offsets
+      // the others' losses, so what the causes explain may exceed what the program lost.
+      double explained = 0, given_back = 0;
       for (const RegionReport& r : report.regions) {
         if (r.nested || !r.time_lost_s.count(t)) continue;
         explained += std::max(0.0, r.time_lost_s.at(t)) - r.unexplained_s.at(t);
+        given_back += std::max(0.0, -r.time_lost_s.at(t));
       }
       // MPI calls outside regions (a singleton run's MPI_Init and MPI_Finalize included) do not
       // shrink with the threads: their share of the loss is measured, never unexplained (docs/mpi.md).
       if (t != t0 && report.mpi_s.count(t) && report.mpi_s.count(t0))
         explained += std::max(0.0, report.mpi_s.at(t) - ideal(t0, report.mpi_s.at(t0), t));
+      // lost = explained − given back + unexplained, exactly: where the causes explain more than
+      // the program lost even with what regions gave back, the rest of the program (its time in
+      // neither a region nor serial code) gave back the difference too.
       report.program_time_lost_s[t] = lost;
-      report.program_unexplained_s[t] = unexplained(lost, explained);
+      report.program_unexplained_s[t] = t == t0 ? 0.0 : std::max(0.0, lost - explained + given_back);
+      report.program_given_back_s[t] =
+          t == t0 ? 0.0 : given_back + std::max(0.0, explained - given_back - lost);
       if (lost < 0 && t > t0) {
         const auto& [fast, slow] = report.program_time_range_s[t];
         const auto& [fast0, slow0] = report.program_time_range_s[t0];

@@ -185,9 +185,18 @@ std::string render_text_report(const Report& report, const TextOptions& options)
       out += fmt::format(", in MPI calls {}", format_seconds(m->second));
     const auto lost = report.program_time_lost_s.find(t);
     const auto rest = report.program_unexplained_s.find(t);
-    if (lost != report.program_time_lost_s.end() && rest != report.program_unexplained_s.end() && lost->second > 0)
-      out += fmt::format(", lost {} ({} of it explained by the causes below)", format_seconds(lost->second),
-                         format_percent(1 - rest->second / lost->second));
+    const auto back = report.program_given_back_s.find(t);
+    const double given_back = back == report.program_given_back_s.end() ? 0.0 : back->second;
+    if (lost != report.program_time_lost_s.end() && rest != report.program_unexplained_s.end() && lost->second > 0) {
+      if (given_back > 0)
+        out += fmt::format(", lost {} (the causes below explain {}, regions faster than ideal gave back {}, {} "
+                           "unexplained)",
+                           format_seconds(lost->second), format_seconds(lost->second + given_back - rest->second),
+                           format_seconds(given_back), format_seconds(rest->second));
+      else
+        out += fmt::format(", lost {} ({} of it explained by the causes below)", format_seconds(lost->second),
+                           format_percent(1 - rest->second / lost->second));
+    }
     out += "\n";
   }
   if (report.amdahl_speedup_bound > 0 && threads.size() > 1)

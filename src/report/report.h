@@ -395,6 +395,9 @@ struct Report {
   bool ranks_are_processes = false;
   // T(t) − T(t0)·t0/t, and what the top-level regions' and serial code's causes leave of it.
   std::map<int, double> program_time_lost_s, program_unexplained_s;
+  // What regions that ran faster than ideal gave back of the others' losses: time lost = the
+  // causes' parts − given back + unexplained.
+  std::map<int, double> program_given_back_s;
   std::map<int, std::pair<double, double>> program_time_range_s;  // the repeats' fastest and slowest
   double amdahl_speedup_bound = 0;  // 0: unknown
   std::map<int, std::vector<ThreadSplit>> program_threads;  // per log thread, first repeat

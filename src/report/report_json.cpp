@@ -533,6 +533,7 @@ json to_json(const Report& report) {
                   {"serial_s", by_threads(report.serial_s)},
                   {"time_lost_s", by_threads(report.program_time_lost_s)},
                   {"unexplained_s", by_threads(report.program_unexplained_s)},
+                  {"given_back_s", by_threads(report.program_given_back_s)},
                   {"per_thread", splits_json(report.program_threads, true)}};
   if (!report.program_time_range_s.empty()) program["time_range_s"] = by_threads(report.program_time_range_s);
   if (!report.mpi_s.empty()) program["mpi_s"] = by_threads(report.mpi_s);
@@ -669,6 +670,7 @@ Report report_from_json(const json& doc, const std::string& source) {
       report.serial_runqueue_s = read_by_threads<double>(*program, "serial_runqueue_s");
       report.program_time_lost_s = read_by_threads<double>(*program, "time_lost_s");
       report.program_unexplained_s = read_by_threads<double>(*program, "unexplained_s");
+      report.program_given_back_s = read_by_threads<double>(*program, "given_back_s");
       report.program_time_range_s = read_by_threads<std::pair<double, double>>(*program, "time_range_s");
       report.program_threads = read_splits(*program);
       report.amdahl_speedup_bound = get(*program, "amdahl_speedup_bound", 0.0);

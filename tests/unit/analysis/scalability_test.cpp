@@ -978,6 +978,25 @@ TEST(BuildReport, CausesOverTheLossLeaveNothingUnexplainedAndNeverANegativeRest)
   EXPECT_DOUBLE_EQ(report.program_unexplained_s.at(2), 0);  // the program lost nothing: 5 = 10/2
 }
 
+// A region faster than ideal gives time back: the program lost 0.5 s, region a lost 1 s (its
+// fork/join, 1 s at both counts), region b ran in 0.5 s what took 2 s at 1 thread (ideal 1 s:
+// −0.5 s). Lost 0.5 = explained 1 − given back 0.5 + unexplained 0.
+TEST(BuildReport, ARegionFasterThanIdealGivesBackWhatTheOthersCausesExplainBeyondTheProgramsLoss) {
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 10, 0, {region_run("a", 8, 1, BarrierPhases{.fork_s = 1}), region_run("b", 2, 1)}));
+  runs.push_back(measured(2, 0, 5.5, 0, {region_run("a", 5, 1, BarrierPhases{.fork_s = 1}), region_run("b", 0.5, 1)}));
+  const Report report = build_report({"./app"}, 8, runs);
+  EXPECT_DOUBLE_EQ(report.program_time_lost_s.at(2), 0.5);
+  EXPECT_DOUBLE_EQ(report.program_given_back_s.at(2), 0.5);
+  EXPECT_DOUBLE_EQ(report.program_unexplained_s.at(2), 0);
+  double explained = 0;
+  for (const RegionReport& r : report.regions)
+    if (r.time_lost_s.at(2) > 0) explained += r.time_lost_s.at(2) - r.unexplained_s.at(2);
+  EXPECT_DOUBLE_EQ(explained, 1);
+  EXPECT_DOUBLE_EQ(report.program_time_lost_s.at(2),
+                   explained - report.program_given_back_s.at(2) + report.program_unexplained_s.at(2));
+}
+
 // Each cause's part of the loss (details.lost_share_s) and the unexplained rest add up to the
 // time lost exactly, also where an overhead present at every count is larger than the loss:
 // lost 0.5 s, fork/join 1 s (gain 1 s, its part 0.5 s, nothing unexplained).
