@@ -76,7 +76,7 @@ std::string runtime_library_of(const RunMeta& meta) {
   return {};
 }
 
-RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols, double deferred_task_s) {
+RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols, const ReplayOptions& replay) {
   RunAnalysis out;
   const ProgramProfile program = profile_program(timeline);
   out.wall_s = program.wall_s;
@@ -157,7 +157,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     add_phases(r.phases, barrier_phases(inst, &each_barrier));
     add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols, described);
     if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
-      add_task_figures(r.tasks, task_figures(inst, it->second, deferred_task_s));
+      add_task_figures(r.tasks, task_figures(inst, it->second, replay));
   }
   out.sampled = meta.sample_period_ns > 0;
   out.sampling_missing = meta.sampling_missing;

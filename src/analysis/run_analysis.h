@@ -80,10 +80,8 @@ struct RunAnalysis {
   std::string sampling_missing;
 };
 
-// `deferred_task_s`: what a recursive tree's task costs a team beyond running at once in its
-// creator (the bench cache's task_tree_s for the run's runtime; 0: unknown), charged to each task
-// of a graph recorded at one thread when it is replayed on more (docs/tasks.md, "Replay").
-RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols, double deferred_task_s = 0);
+// `replay`: how its task graphs are replayed (task_figures.h).
+RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolizer& symbols, const ReplayOptions& replay = {});
 
 // The OpenMP runtime library the run loaded (its path in the module map), empty if none.
 std::string runtime_library_of(const RunMeta& meta);

@@ -10,13 +10,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "analysis/elf_needed.h"
 
 namespace ompscope::analysis {
 
 struct Symbolizer::ModuleState {
-  backtrace_state* state = nullptr;  // libbacktrace has no destroy function: one per module, kept
+  backtrace_state* state = nullptr;  // libbacktrace has no destroy function: one per file, kept
   // GCC's line table puts a pragma's line on the instruction after the runtime call, clang's
   // on the call itself: a GCC-built module (it needs libgomp) is looked up at the return
   // address, any other at the byte before it.
@@ -34,6 +37,9 @@ struct Symbolizer::ModuleState {
   // The module's function symbols by link-time address (tail_called_fork_body). Read on first need.
   std::unordered_map<uint64_t, ElfFunction> functions_at;
   bool functions_read = false;
+  // The two tables above are read on first need by whichever analysis asks: runs analysed at
+  // once share the state (shared_module_state).
+  std::mutex tables;
 };
 
 std::string enclosing_function(const char* name);
@@ -56,6 +62,24 @@ uintptr_t own_executable_bias() {
       },
       &bias);
   return bias;
+}
+
+// Each file's state, once per process: reading a module's debug info (decompressing the
+// compressed sections of Debian's /usr/lib/debug files, libc's among them) was most of a run's
+// fixed cost, paid again for every run of `scale` and every process of a run. Created threaded,
+// as runs may be analysed at once. Null state: the file's debug info cannot be read.
+Symbolizer::ModuleState* shared_module_state(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<Symbolizer::ModuleState>> states;
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Symbolizer::ModuleState>& s = states[path];
+  if (!s) {
+    s = std::make_unique<Symbolizer::ModuleState>();
+    s->state = backtrace_create_state(path.c_str(), /*threaded=*/1, ignore_error, nullptr);
+    for (const std::string& lib : elf_needed_libraries(path))
+      if (lib.starts_with("libgomp")) s->gcc_line_convention = true;
+  }
+  return s.get();
 }
 
 // DWARF joins the compilation directory and the file name; with an absolute file name some
@@ -176,14 +200,9 @@ Symbolizer::Lookup Symbolizer::find(uint64_t address) {
   for (size_t i = 0; i < modules_.size(); ++i) {
     const ModuleRange& m = modules_[i];
     if (address < m.begin || address >= m.end) continue;
-    if (!states_[i]) {
-      states_[i] = std::make_unique<ModuleState>();
-      states_[i]->state = backtrace_create_state(m.path.c_str(), 0, ignore_error, nullptr);
-      for (const std::string& lib : elf_needed_libraries(m.path))
-        if (lib.starts_with("libgomp")) states_[i]->gcc_line_convention = true;
-    }
+    if (!states_[i]) states_[i] = shared_module_state(m.path);
     static const uintptr_t shift = own_executable_bias();
-    return {&m, states_[i]->state ? states_[i].get() : nullptr, static_cast<uintptr_t>(address - m.load_bias) + shift};
+    return {&m, states_[i]->state ? states_[i] : nullptr, static_cast<uintptr_t>(address - m.load_bias) + shift};
   }
   return {};
 }
@@ -202,6 +221,7 @@ const SourceLocation& Symbolizer::resolve_call(uint64_t address) {
   SourceLocation& location = call_cache_[address];
   locate(location, address, true);
   return location;
+
 }
 
 namespace {
@@ -210,6 +230,7 @@ namespace {
 // in that file, the one starting last at or before `line` (C and C++ functions do not nest;
 // a lambda's body is its own function). Empty when none does.
 std::string function_holding(Symbolizer::ModuleState& module, const std::string& path, const std::string& file, int line) {
+  const std::lock_guard<std::mutex> lock(module.tables);
   if (!module.function_lines_read) {
     module.function_lines_read = true;
     static const uintptr_t shift = own_executable_bias();
@@ -321,9 +342,13 @@ uint64_t Symbolizer::tail_called_fork_body(uint64_t address) {
   if (!found.state || found.state->gcc_line_convention) return body;
   const std::string& path = found.module->path;
   ModuleState& module = *found.state;
-  if (!module.functions_read) {
-    module.functions_read = true;
-    for (ElfFunction& f : elf_functions(path)) module.functions_at.emplace(f.address, std::move(f));
+  {
+    // Filled once, under the lock; read-only after, by any thread that saw it filled.
+    const std::lock_guard<std::mutex> lock(module.tables);
+    if (!module.functions_read) {
+      for (ElfFunction& f : elf_functions(path)) module.functions_at.emplace(f.address, std::move(f));
+      module.functions_read = true;
+    }
   }
   // The direct call (E8 rel32) the return address follows, and the function it calls.
   const uint64_t ra = address - found.module->load_bias;

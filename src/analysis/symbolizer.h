@@ -61,7 +61,7 @@ class Symbolizer {
 
  private:
   std::vector<ModuleRange> modules_;
-  std::vector<std::unique_ptr<ModuleState>> states_;  // parallel to modules_, created lazily
+  std::vector<ModuleState*> states_;  // parallel to modules_, found on first need (one per file and process)
   std::unordered_map<uint64_t, SourceLocation> cache_;
   std::unordered_map<uint64_t, SourceLocation> call_cache_;
   void locate(SourceLocation& location, uint64_t address, bool call_itself);

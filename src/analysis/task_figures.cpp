@@ -219,7 +219,7 @@ double end_idle(const TaskNodes& nodes, size_t team) {
 }  // namespace
 
 TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks,
-                         double deferred_task_s) {
+                         const ReplayOptions& replay) {
   TaskFigures out;
   if (tasks.empty()) return out;
   const TaskNodes nodes = task_nodes(region, tasks);
@@ -372,7 +372,8 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
     counts.push_back(t);
   // A team of one ran every task at once in its creator (libomp and libgomp alike): on more
   // threads each is queued, stolen and waited for, which the bench measured (task_tree).
-  out.replay_s = replay_instance(nodes, counts, out.replay_per_task_s, team == 1 ? deferred_task_s : 0.0);
+  if (!replay.replay) return out;
+  out.replay_s = replay_instance(nodes, counts, out.replay_per_task_s, team == 1 ? replay.deferred_task_s : 0.0);
   out.replay_incomplete = out.replay_s.empty();
   return out;
 }

@@ -141,9 +141,19 @@ inline constexpr int kReplayMaxThreads = 256;
 double median_of_samples(std::vector<double> v);
 
 
-// `tasks`: the explicit tasks created in `region`; `deferred_task_s`: analyze_run's.
+// How the task graph is replayed (task_replay.h): whether at all (`scale` replays the runs at its
+// smallest count only, the others' replays being read by nothing), and what a recursive tree's
+// task costs a team beyond running at once in its creator (the bench cache's task_tree_s for the
+// run's runtime; 0: unknown), charged to each task of a graph recorded at one thread when it is
+// replayed on more (docs/tasks.md, "Replay").
+struct ReplayOptions {
+  bool replay = true;
+  double deferred_task_s = 0;
+};
+
+// `tasks`: the explicit tasks created in `region`.
 TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks,
-                         double deferred_task_s = 0);
+                         const ReplayOptions& replay = {});
 
 // Sums figures of instances of one region (the dispatch gaps pooled, the fastest interval kept).
 void add_task_figures(TaskFigures& into, const TaskFigures& instance);

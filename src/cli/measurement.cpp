@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "analysis/pipeline.h"
 #include "analysis/rank_merge.h"
@@ -264,6 +267,8 @@ bool has_process_logs(const fs::path& dir) {
   return false;
 }
 
+void read_logs(RunResult& result);
+
 RunResult run_under_tool(const Target& target, const fs::path& out_dir, const RunRequest& request) {
   RunResult result;
   const std::string name = request.threads > 0 ? fmt::format("t{}-r{}", request.threads, request.repeat)
@@ -311,8 +316,28 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   rec.log = fs::relative(result.log_dir, out_dir).string();
   // Ranks may run on other nodes, whose clocks the launcher's start point does not share; the
   // end point only replaces a rank's own when the rank died before finalize.
-  const analysis::LaunchClock clock{result.outcome.start_point, result.outcome.end_point};
-  const analysis::LaunchClock rank_clock{std::nullopt, result.outcome.end_point};
+  result.unread = RunResult::Unread{out_dir,
+                                    process_dir,
+                                    {result.outcome.start_point, result.outcome.end_point},
+                                    {std::nullopt, result.outcome.end_point},
+                                    target.launcher.has_value(),
+                                    target.runtime.kind != RuntimeKind::None,
+                                    request.replay};
+  if (!request.defer_analysis) read_logs(result);
+  return result;
+}
+
+// The logs of a run that ended: the program's own process, its other processes that ran OpenMP
+// code, or each rank of a launcher's job.
+void read_logs(RunResult& result) {
+  if (!result.unread) return;
+  const RunResult::Unread u = *std::exchange(result.unread, std::nullopt);
+  const fs::path& out_dir = u.out_dir;
+  const fs::path& process_dir = u.process_dir;
+  const analysis::LaunchClock& clock = u.clock;
+  const analysis::LaunchClock& rank_clock = u.rank_clock;
+  analysis::RunRecord& rec = result.run.record;
+  std::error_code ec;
 
   if (!has_process_logs(process_dir) && has_rank_directories(process_dir)) {
     // The program was a launcher (mpirun, srun): each rank left its own logs, one per process;
@@ -328,7 +353,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
       run.record = rec;
       run.record.log = fs::relative(logs.front().dir, out_dir).string();
       int local_rank = -1;
-      run.analysis = analyse_log(logs.front().dir, rank_clock, run.record, false, &local_rank);
+      run.analysis = analyse_log(logs.front().dir, rank_clock, run.record, false, &local_rank, u.replay);
       result.ranks_per_node = std::max(result.ranks_per_node, local_rank + 1);
       result.ranks.push_back(std::move(run));
     }
@@ -339,14 +364,14 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
       for (auto& rank : result.ranks)
         rank.record.status += fmt::format("; {} more processes of the ranks ran OpenMP code, not in the report (their "
                                           "logs are in {})", others, rec.log);
-    return result;
+    return;
   }
   const std::vector<ProcessLog> logs = process_logs(process_dir, result.outcome.pid);
   if (logs.empty()) {
-    rec.status += target.runtime.kind == RuntimeKind::None
+    rec.status += !u.runtime_known
                       ? "; not observed: no process of the program loaded an OpenMP runtime"
                       : "; not observed: the OpenMP runtime did not load the tool (no OMPT?) — run ompscope doctor";
-    return result;
+    return;
   }
   result.log_dir = logs.front().dir;
   result.pid = logs.front().meta.pid;
@@ -354,16 +379,16 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   rec.log = fs::relative(result.log_dir, out_dir).string();
   // A rank's time is its tool's own span, however it was launched (docs/mpi.md): the launcher's
   // start point would add the start of the job (MPI_Init's connection set-up) to one form only.
-  const bool this_node = !own_rank().ranked() && !target.launcher;  // every process shares our clocks
+  const bool this_node = !own_rank().ranked() && !u.launcher;  // every process shares our clocks
   const bool from_launch = logs.front().own && this_node;
   try {
-    result.run.analysis = analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, from_launch);
+    result.run.analysis = analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, from_launch, nullptr, u.replay);
   } catch (const Error& e) {
     if (!result.outcome.signal) throw;
     // Killed (SIGKILL) before its first lines or chunk reached the disk: not a corrupt log.
     rec.observed = false;
     rec.status += fmt::format("; nothing captured before SIG{} ({})", signal_name(result.outcome.signal), e.what());
-    return result;
+    return;
   }
   if (result.outcome.signal && rec.events == 0)
     rec.status += fmt::format("; nothing captured before SIG{}", signal_name(result.outcome.signal));
@@ -381,7 +406,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
     try {
       // The launcher's points bracket this process too: a child that ran for less than a
       // millisecond and ended just before the program did has no other span to calibrate over.
-      other.run.analysis = analyse_log(logs[i].dir, this_node ? clock : rank_clock, other.run.record);
+      other.run.analysis = analyse_log(logs[i].dir, this_node ? clock : rank_clock, other.run.record, false, nullptr, u.replay);
     } catch (const Error& e) {
       other.run.record.observed = false;
       other.run.record.status = fmt::format("not read: {}", e.what());
@@ -390,7 +415,27 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
       other.run.record.status = "the tool was not finalised (the process was killed or left without exit handlers)";
     result.processes.push_back(std::move(other));
   }
-  return result;
+}
+
+void analyse_runs(const std::vector<RunResult*>& runs) {
+  std::vector<std::exception_ptr> failed(runs.size());
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t i = next++; i < runs.size(); i = next++) {
+      try {
+        read_logs(*runs[i]);
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+    }
+  };
+  const size_t workers = std::min(runs.size(), static_cast<size_t>(std::max(1, core_count())));
+  std::vector<std::thread> threads;
+  for (size_t k = 1; k < workers; ++k) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
 }
 
 bool nothing_captured(const RunResult& result) {
@@ -444,7 +489,7 @@ analysis::Report process_report(const std::vector<std::string>& command, int cor
 }
 
 analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::LaunchClock& launch, analysis::RunRecord& rec,
-                                  bool starts_at_launch, int* local_rank) {
+                                  bool starts_at_launch, int* local_rank, bool replay) {
   const analysis::LoadedRun run = analysis::load_run(log_dir, launch, starts_at_launch);
   if (local_rank) *local_rank = run.log.meta.local_rank;
   const analysis::Timeline& timeline = run.timeline;
@@ -464,7 +509,7 @@ analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::Launc
   // The bench cache's deferred-task cost for the runtime the run loaded, for the replay of task
   // graphs recorded at one thread (its notes are said once, by the report: bench_costs_of).
   const std::optional<report::BenchCosts> bench = cached_bench_costs(analysis::runtime_library_of(run.log.meta), false);
-  return analysis::analyze_run(timeline, run.log.meta, *run.symbols, bench ? bench->task_tree_s : 0.0);
+  return analysis::analyze_run(timeline, run.log.meta, *run.symbols, {replay, bench ? bench->task_tree_s : 0.0});
 }
 
 std::optional<report::BenchCosts> bench_costs_of(const std::vector<analysis::MeasuredRun>& runs) {

@@ -62,6 +62,11 @@ struct RunRequest {
   // Record every event: adaptive sampling off (OMPSCOPE_SAMPLING=off) unless the user's
   // environment sets OMPSCOPE_SAMPLING (trace: a trace shows what ran, not a sample of it).
   bool every_event = false;
+  // Replay the run's task graphs (scale: only its smallest count's runs, the replay's source).
+  bool replay = true;
+  // Leave the logs unread: analyse_runs reads them later (scale, once every run has ended: its
+  // runs analysed at once on the machine's cores, never beside a measured run).
+  bool defer_analysis = false;
 };
 
 // Another process of the program that ran OpenMP code (it started, or was started by, the
@@ -87,9 +92,22 @@ struct RunResult {
   // The most ranks the launcher started on one node (the largest local rank + 1; 1 where it did
   // not say): they share that node's cores.
   int ranks_per_node = 1;
+  // What reading the logs needs, until they are read (RunRequest::defer_analysis).
+  struct Unread {
+    std::filesystem::path out_dir, process_dir;
+    analysis::LaunchClock clock, rank_clock;
+    bool launcher = false;
+    bool runtime_known = false;  // the program loaded an OpenMP runtime
+    bool replay = true;
+  };
+  std::optional<Unread> unread;
 };
 
 RunResult run_under_tool(const Target& target, const std::filesystem::path& out_dir, const RunRequest& request);
+// Reads and analyses the logs runs left unread (RunRequest::defer_analysis), as many at once as
+// the machine has cores; each as run_under_tool would have. Throws the first run's error (in
+// the order given) after all have been read.
+void analyse_runs(const std::vector<RunResult*>& runs);
 
 // The program was killed by a signal (SIGKILL) before any record of its own process reached the
 // disk: its log holds nothing, which is no corrupt log (docs/safety.md, "Processes and signals").
@@ -122,9 +140,10 @@ analysis::Report process_report(const std::vector<std::string>& command, int cor
 // Reads and analyses one log directory, filling the record's observation fields. Throws
 // ompscope::Error on a corrupt or truncated log.
 // `launch` and `starts_at_launch` as analysis::load_run takes them.
+// `replay`: whether its task graphs are replayed (task_figures.h's ReplayOptions).
 analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const analysis::LaunchClock& launch,
                                   analysis::RunRecord& record, bool starts_at_launch = false,
-                                  int* local_rank = nullptr);
+                                  int* local_rank = nullptr, bool replay = true);
 
 // For a program swapped onto LLVM libomp (--runtime llvm): runs it once more, bare, on its own
 // GNU libgomp at `threads` (0: as the user set it), and says how its time there compares with the

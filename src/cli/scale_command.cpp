@@ -4,6 +4,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -136,6 +137,63 @@ Command add_scale_command(CLI::App& parent) {
             std::vector<std::string> process_command;
             int status = 0, index = 0;
             uint64_t written = 0, kept = 0;
+            // What a run left, once its logs are read: its failure said, its log kept or removed,
+            // its analysis filed by rank or process.
+            const auto take = [&](RunResult& result, int t, int r, bool first_job) {
+              if (!result.outcome.ok()) {
+                fmt::print(stderr, "ompscope: at {} the {} {}{}\n", threads_phrase(t), launcher ? "job" : "program",
+                           result.outcome.describe(),
+                           nothing_captured(result)
+                               ? fmt::format(": nothing captured before SIG{}", signal_name(result.outcome.signal))
+                               : "");
+                if (status == 0) status = result.outcome.shell_status();
+              }
+              if (launcher && result.ranks.empty() && !result.run.record.observed && first_job)
+                throw Error(fmt::format(
+                    "the launcher '{}' ran, but no rank of the program was observed{}: is it an MPI launcher, "
+                    "and does it pass ompscope's variables on to the ranks (docs/mpi.md)?",
+                    options->launcher, result.outcome.ok() ? "" : " (it " + result.outcome.describe() + ", its message above)"));
+              // The report holds everything read from a log: a later repeat's log is only
+              // disk (NPB UA left 615 MB per run before lock sampling).
+              const uint64_t bytes = directory_bytes(result.run_dir);
+              written += bytes;
+              if (r > 0 && !options->keep_logs && remove_log(result.run_dir)) {
+                result.run.record.log.clear();
+                for (auto& rank : result.ranks) rank.record.log.clear();
+                for (auto& p : result.processes) p.run.record.log.clear();
+              } else {
+                kept += bytes;
+              }
+              if (!result.ranks.empty()) {
+                ranks_per_node = std::max(ranks_per_node, result.ranks_per_node);
+                for (auto& rank : result.ranks) rank_runs[rank.record.rank].push_back(std::move(rank));
+              } else if (launcher && !rank_runs.empty()) {
+                // A job no rank's log came back from (it failed): its run goes with rank 0's.
+                result.run.record.rank = rank_runs.begin()->first;
+                rank_runs.begin()->second.push_back(std::move(result.run));
+              } else {
+                runs.push_back(std::move(result.run));
+                // The other processes that ran OpenMP code, by their place (docs/safety.md, "Processes and signals").
+                for (size_t k = 0; k < result.processes.size(); ++k) {
+                  if (process_runs.size() <= k) {
+                    process_runs.emplace_back();
+                    process_commands.push_back(result.processes[k].command);
+                    process_pids.push_back(result.processes[k].pid);
+                  }
+                  process_runs[k].push_back(std::move(result.processes[k].run));
+                }
+                if (process_pid == 0) process_pid = result.pid, process_command = result.command;
+              }
+            };
+            // Without a launcher, the logs are read once every run has ended, as many at once as
+            // the machine has cores: never beside a measured run, and the command's time beyond
+            // its runs divided by the cores (docs/performance.md). A launcher's jobs are read as
+            // they end: the first tells whether the launcher passes ompscope's variables on.
+            struct Ended {
+              RunResult result;
+              int threads, repeat;
+            };
+            std::vector<Ended> ended;
             // Repeats interleave thread counts so slow drifts of the machine hit all counts alike.
             for (int r = 0; r < options->repeat; ++r) {
               for (int t : counts) {
@@ -145,54 +203,26 @@ Command add_scale_command(CLI::App& parent) {
                 // cores; the launcher's binding applies.
                 Target at_count = target;
                 at_count.argv = with_thread_count(target.argv, t);  // `-t {threads}` in the program's arguments
-                RunResult result = run_under_tool(at_count, options->out, RunRequest{t, r, !launcher});
-                if (!result.outcome.ok()) {
-                  fmt::print(stderr, "ompscope: at {} the {} {}{}\n", threads_phrase(t), launcher ? "job" : "program",
-                             result.outcome.describe(),
-                             nothing_captured(result)
-                                 ? fmt::format(": nothing captured before SIG{}", signal_name(result.outcome.signal))
-                                 : "");
-                  if (status == 0) status = result.outcome.shell_status();
-                }
-                if (launcher && result.ranks.empty() && !result.run.record.observed && index == 1)
-                  throw Error(fmt::format(
-                      "the launcher '{}' ran, but no rank of the program was observed{}: is it an MPI launcher, "
-                      "and does it pass ompscope's variables on to the ranks (docs/mpi.md)?",
-                      options->launcher, result.outcome.ok() ? "" : " (it " + result.outcome.describe() + ", its message above)"));
-                // The report holds everything read from a log: a later repeat's log is only
-                // disk (NPB UA left 615 MB per run before lock sampling).
-                const uint64_t bytes = directory_bytes(result.run_dir);
-                written += bytes;
-                if (r > 0 && !options->keep_logs && remove_log(result.run_dir)) {
-                  result.run.record.log.clear();
-                  for (auto& rank : result.ranks) rank.record.log.clear();
-                  for (auto& p : result.processes) p.run.record.log.clear();
-                } else {
-                  kept += bytes;
-                }
-                if (!result.ranks.empty()) {
-                  ranks_per_node = std::max(ranks_per_node, result.ranks_per_node);
-                  for (auto& rank : result.ranks) rank_runs[rank.record.rank].push_back(std::move(rank));
-                } else if (launcher && !rank_runs.empty()) {
-                  // A job no rank's log came back from (it failed): its run goes with rank 0's.
-                  result.run.record.rank = rank_runs.begin()->first;
-                  rank_runs.begin()->second.push_back(std::move(result.run));
-                } else {
-                  runs.push_back(std::move(result.run));
-                  // The other processes that ran OpenMP code, by their place (docs/safety.md, "Processes and signals").
-                  for (size_t k = 0; k < result.processes.size(); ++k) {
-                    if (process_runs.size() <= k) {
-                      process_runs.emplace_back();
-                      process_commands.push_back(result.processes[k].command);
-                      process_pids.push_back(result.processes[k].pid);
-                    }
-                    process_runs[k].push_back(std::move(result.processes[k].run));
-                  }
-                  if (process_pid == 0) process_pid = result.pid, process_command = result.command;
-                }
+                // Only the smallest count's task graphs are replayed (the replay's source, task_replay.h).
+                RunRequest request{t, r, !launcher};
+                request.replay = t == *std::min_element(counts.begin(), counts.end());
+                request.defer_analysis = !launcher;
+                RunResult result = run_under_tool(at_count, options->out, request);
+                if (request.defer_analysis)
+                  ended.push_back({std::move(result), t, r});
+                else
+                  take(result, t, r, index == 1);
                 if (signal_received()) break;  // passed on to the program: report what ran (main.cpp)
               }
               if (signal_received()) break;
+            }
+            if (!ended.empty()) {
+              std::vector<RunResult*> unread;
+              for (Ended& e : ended) unread.push_back(&e.result);
+              fmt::print(stderr, "ompscope: reading the logs of {} runs on {} cores\n", unread.size(),
+                         std::min<int>(static_cast<int>(unread.size()), std::max(1, cores)));
+              analyse_runs(unread);
+              for (Ended& e : ended) take(e.result, e.threads, e.repeat, false);
             }
             if (!rank_runs.empty() && !runs.empty()) {
               // Jobs that failed before the first whose ranks came back go with rank 0's too.
