@@ -87,7 +87,7 @@ Problem dependency_bound(const std::vector<const TaskFigures*>& repeats, int thr
   const double region_s = team_time / threads;
   const double runs = static_cast<double>(repeats.size());
   std::vector<PathSite> sites;  // pooled over the repeats, in the path's order
-  double output_edges = 0, path_tasks = 0, tasks = 0, work = 0, dep_wait = 0, measured = 0;
+  double output_edges = 0, path_tasks = 0, tasks = 0, work = 0, dep_wait = 0, path_wait = 0, measured = 0;
   for (const TaskFigures* r : repeats) {
     for (const PathSite& p : r->path_sites) {
       auto it = std::find_if(sites.begin(), sites.end(), [&](const PathSite& q) { return q.site == p.site; });
@@ -103,6 +103,7 @@ Problem dependency_bound(const std::vector<const TaskFigures*>& repeats, int thr
     tasks += static_cast<double>(r->tasks);
     work += r->work_s;
     dep_wait += r->dependence_wait_s;
+    path_wait += r->dependence_path_wait_s;
     measured += r->dependence_path_measured_s;
   }
   measured /= runs;
@@ -111,6 +112,7 @@ Problem dependency_bound(const std::vector<const TaskFigures*>& repeats, int thr
   tasks /= runs;
   work /= runs;
   dep_wait /= runs;
+  path_wait /= runs;
   double path_time = 0;
   for (PathSite& p : sites) {
     p.tasks /= runs;
@@ -137,9 +139,13 @@ Problem dependency_bound(const std::vector<const TaskFigures*>& repeats, int thr
   std::string hint = fmt::format(
       "the dependences chain {:.0f} of the {:.0f} tasks one after another: {}; that path is {} of work beside the "
       "region's {} at {}{} (with every task started the moment its predecessors end, {:.2f} threads are busy on "
-      "average), so the other threads wait for tasks to become ready ({} of thread time); shorten the path",
+      "average), so the other threads wait for tasks to become ready ({} of thread time{}); shorten the path",
       path_tasks, tasks, fmt::join(chain, " → "), duration_text(path), duration_text(region_s),
-      threads_phrase(threads), handoffs, parallelism, duration_text(idle));
+      threads_phrase(threads), handoffs, parallelism, duration_text(idle),
+      dep_wait > 0 ? fmt::format("; measured, {} of them idle with no task ready while the dependences held tasks "
+                                 "back, {} of it for the path's next task",
+                                 duration_text(dep_wait), duration_text(path_wait))
+                   : "");
   std::vector<std::string> fixes;
   if (longest != nullptr)
     fixes.push_back(fmt::format("split the work of the path's tasks into finer blocks (the tasks at {}, {} each: "
@@ -165,7 +171,8 @@ Problem dependency_bound(const std::vector<const TaskFigures*>& repeats, int thr
                                                          {"path_tasks", path_tasks},
                                                          {"path_sites", static_cast<double>(sites.size())},
                                                          {"output_edges_on_path", output_edges},
-                                                         {"dependence_wait_s", dep_wait}};
+                                                         {"dependence_wait_s", dep_wait},
+                                                         {"dependence_path_wait_s", path_wait}};
   return {"dependency_bound", threads, idle, idle / t, hint, std::move(details)};
 }
 
@@ -533,6 +540,19 @@ TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int 
   s.starvation_s = median_of(repeats, [](const TaskFigures& f) { return f.starvation_s; });
   s.tail_idle_s = median_of(repeats, [](const TaskFigures& f) { return f.tail_idle_s; });
   s.end_idle_s = median_of(repeats, [](const TaskFigures& f) { return f.end_idle_s; });
+  // Per creation site, its samples pooled over the repeats.
+  std::map<std::string, SiteFigures> sites;
+  for (const TaskFigures* r : repeats)
+    for (const auto& [name, site] : r->sites) sites[name] += site;
+  const double runs = static_cast<double>(repeats.size());
+  for (const auto& [name, site] : sites) {
+    if (site.recorded <= 0) continue;
+    s.sites.push_back({name, site.recorded / runs, site.own_work_s / site.recorded, trusted_median(site.creation_gaps),
+                       trusted_median(site.dispatch_gaps), trusted_median(site.release_gaps),
+                       site.depend_items / site.recorded});
+  }
+  std::stable_sort(s.sites.begin(), s.sites.end(),
+                   [](const report::TaskSiteCost& a, const report::TaskSiteCost& b) { return a.tasks > b.tasks; });
   return s;
 }
 

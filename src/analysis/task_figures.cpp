@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analysis/task_graph.h"
 #include "analysis/task_replay.h"
@@ -78,7 +79,7 @@ const PlacedFragment* fragment_ending_at(const std::vector<PlacedFragment>* frag
 // (ran no task, waited in no taskwait): each is one creation call plus the program's code between
 // the two task constructs, an upper bound of the creation cost (divided among the creations the
 // second record stands for, under adaptive sampling).
-std::vector<double> creation_gaps(const TaskNodes& nodes) {
+std::vector<double> creation_gaps(const TaskNodes& nodes, std::unordered_map<uint64_t, SiteFigures>& sites) {
   std::vector<double> out;
   for (const TaskNode& n : nodes.nodes) {
     for (size_t i = 1; i < n.children.size(); ++i) {
@@ -87,8 +88,10 @@ std::vector<double> creation_gaps(const TaskNodes& nodes) {
       if (a.light || b.light || a.creator_thread != b.creator_thread) continue;  // an untied creator moved
       const double interval = b.created - a.created;
       // b stands for itself and the light creations since a (adaptive sampling): as many calls.
-      if (interval > 0 && n.own_work.length_between(a.created, b.created) >= interval * (1 - 1e-9))
+      if (interval > 0 && n.own_work.length_between(a.created, b.created) >= interval * (1 - 1e-9)) {
         out.push_back(interval / b.weight);
+        sites[b.codeptr].creation_gaps.push_back(interval / b.weight);
+      }
     }
   }
   return out;
@@ -227,7 +230,7 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   out.work_s = graph.work_s;
   out.span_s = graph.span_s;
   out.thread_time_s = static_cast<double>(region.threads.size()) * (region.end - region.begin);
-  out.creation_gaps = creation_gaps(nodes);
+  out.creation_gaps = creation_gaps(nodes, out.sites_by_code);
   out.immediate_starts = immediate_starts(nodes);
   out.end_idle_s = end_idle(nodes, region.threads.size());
   out.graph_idle_s = std::max(0.0, static_cast<double>(region.threads.size()) * graph.span_s - graph.work_s);
@@ -249,6 +252,9 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
     it->tasks += 1;
     it->time_s += graph.dependence_path_durations[i];
   }
+  // The path's tasks: a thread that waited for one of them to become ready was starved by the path.
+  std::unordered_set<const TaskInstance*> on_path;
+  for (size_t i : graph.dependence_path) on_path.insert(nodes.nodes[i].explicit_task);
   const TaskNode* creator = nullptr;
   for (const TaskNode& n : nodes.nodes)
     if (!n.children.empty() && (creator == nullptr || n.children.size() > creator->children.size())) creator = &n;
@@ -269,6 +275,7 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
       SiteFigures& site = out.sites_by_code[n.explicit_task->codeptr];
       site.recorded += 1;
       site.own_work_s += n.own_work.total();
+      site.depend_items += static_cast<double>(n.explicit_task->depends.size());
     }
     if (depth[i] == 0 || n.explicit_task->fragments.empty()) continue;
     if (out.depths.size() < depth[i]) out.depths.resize(depth[i]);
@@ -332,10 +339,17 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
         for (const DependenceEdge& e : node_of.at(next->task)->after)
           ready = std::max(ready, nodes.nodes[e.from].explicit_task->completed);
         if (created > w.begin) out.starvation_s += std::min(w.end, created) - w.begin;
-        if (ready > std::max(created, w.begin))
-          out.dependence_wait_s += std::min(w.end, ready) - std::max(created, w.begin);
-        else if (created <= w.begin && !after_batch && !constrained_steal(part, around, *next->task, node_by_id))
+        if (ready > std::max(created, w.begin)) {
+          const double waited = std::min(w.end, ready) - std::max(created, w.begin);
+          out.dependence_wait_s += waited;
+          if (on_path.count(next->task)) out.dependence_path_wait_s += waited;
+          // The thread waited through the release: from the last predecessor's completion to
+          // this start, the runtime released the dependence and handed the task over.
+          if (ready < w.end) out.sites_by_code[next->task->codeptr].release_gaps.push_back(w.end - ready);
+        } else if (created <= w.begin && !after_batch && !constrained_steal(part, around, *next->task, node_by_id)) {
           out.dispatch_gaps.push_back(w.end - w.begin);
+          out.sites_by_code[next->task->codeptr].dispatch_gaps.push_back(w.end - w.begin);
+        }
         continue;
       }
       if (auto tw = taskwait_ending_at.find(w.end); tw != taskwait_ending_at.end()) {
@@ -408,6 +422,7 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.dependence_path_tasks += s.dependence_path_tasks;
   into.dependence_path_output_edges += s.dependence_path_output_edges;
   into.dependence_wait_s += s.dependence_wait_s;
+  into.dependence_path_wait_s += s.dependence_path_wait_s;
   // Instances run one after another: their replayed times add up, where each was replayed.
   // (An instance that created no task has nothing to replay.)
   const bool first = into.replay_s.empty() && !into.replay_incomplete;

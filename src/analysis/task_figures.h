@@ -70,9 +70,22 @@ struct DepthFigures {
 struct SiteFigures {
   double recorded = 0;    // recorded tasks created there that ran
   double own_work_s = 0;  // their own work, summed
+  // The runtime's cost per task of the site, measured as TaskFigures' pooled figures are, each
+  // sample given to the site of the task it measures: the creation gap before it was created
+  // (an upper bound: its creator's code between the two constructs included; with a depend
+  // clause, the runtime's registration of its items too), the dispatch gap before it started,
+  // and, for a task that waited for predecessors, its release: from its last predecessor's
+  // completion to its start on a thread that was waiting for it (the runtime's release of the
+  // dependence and the hand-off; docs/tasks.md, "The runtime's cost per creation site").
+  std::vector<double> creation_gaps, dispatch_gaps, release_gaps;
+  double depend_items = 0;  // items of the recorded tasks' depend clauses, summed
   SiteFigures& operator+=(const SiteFigures& o) {
     recorded += o.recorded;
     own_work_s += o.own_work_s;
+    creation_gaps.insert(creation_gaps.end(), o.creation_gaps.begin(), o.creation_gaps.end());
+    dispatch_gaps.insert(dispatch_gaps.end(), o.dispatch_gaps.begin(), o.dispatch_gaps.end());
+    release_gaps.insert(release_gaps.end(), o.release_gaps.begin(), o.release_gaps.end());
+    depend_items += o.depend_items;
     return *this;
   }
 };
@@ -124,6 +137,7 @@ struct TaskFigures {
   double dependence_path_output_edges = 0;
   std::vector<PathSite> path_sites;
   double dependence_wait_s = 0;   // thread time
+  double dependence_path_wait_s = 0;  // of it, waiting for a task on the dependence path (starved by the path)
   // What-if replay (task_replay.h): the instances' time on each thread count from the team's size
   // to kReplayMaxThreads, summed; `replay_incomplete`: an instance could not be replayed (batches
   // of sampled-out tasks), so no figure stands for the region.

@@ -187,7 +187,7 @@ Command add_scale_command(CLI::App& parent) {
             };
             // Without a launcher, the logs are read once every run has ended, as many at once as
             // the machine has cores: never beside a measured run, and the command's time beyond
-            // its runs divided by the cores (docs/performance.md). A launcher's jobs are read as
+            // its runs divided by the cores (docs/design.md, "Pipeline"). A launcher's jobs are read as
             // they end: the first tells whether the launcher passes ompscope's variables on.
             struct Ended {
               RunResult result;

@@ -103,6 +103,20 @@ void render_tasks(std::string& out, const report::TaskSummary& s, int threads, c
                                   : "; no ompscope bench cached for this runtime (ompscope bench --calibrate)";
     out += st.dim("                      " + sources) + "\n";
   }
+  // The runtime's cost per task at each creation site, where a region creates at more than one
+  // or its tasks wait for dependences (the three with most tasks).
+  const bool depends = std::any_of(s.sites.begin(), s.sites.end(), [](const report::TaskSiteCost& c) { return c.depend_items > 0; });
+  if (s.sites.size() > 1 || depends)
+    for (size_t i = 0; i < std::min<size_t>(3, s.sites.size()); ++i) {
+      const report::TaskSiteCost& c = s.sites[i];
+      std::vector<std::string> parts{fmt::format("{:.0f} tasks of {}", c.tasks, format_seconds(c.mean_body_s))};
+      if (c.creation_s > 0)
+        parts.push_back(fmt::format("creation ≤ {}{}", format_seconds(c.creation_s),
+                                    c.depend_items > 0 ? fmt::format(" with {:.1f} depend items", c.depend_items) : ""));
+      if (c.dispatch_s > 0) parts.push_back("dispatch " + format_seconds(c.dispatch_s));
+      if (c.release_s > 0) parts.push_back("release after its predecessor " + format_seconds(c.release_s));
+      out += st.dim(fmt::format("                      at {}: {}", c.site, fmt::join(parts, ", "))) + "\n";
+    }
 }
 
 // The construct tree of a region at one count, indented: constructs that carry at least 1% of

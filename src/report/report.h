@@ -106,6 +106,18 @@ struct Problem {
   std::vector<std::pair<std::string, double>> details;
 };
 
+// The runtime's cost per task at one creation site (docs/tasks.md, "The runtime's cost per
+// creation site"): medians over the site's samples of all repeats; 0: too few to tell.
+struct TaskSiteCost {
+  std::string site;           // "lu.c:64"
+  double tasks = 0;           // recorded tasks per run
+  double mean_body_s = 0;     // their own work
+  double creation_s = 0;      // creation gap (upper bound; the depend clause's registration included)
+  double dispatch_s = 0;      // a ready task's start on an idle thread
+  double release_s = 0;       // a predecessor's completion → this task's start, on a thread waiting for it
+  double depend_items = 0;    // items of its depend clause per task
+};
+
 // A tasking region at one thread count, medians over repeats.
 struct TaskSummary {
   double tasks = 0;
@@ -132,6 +144,7 @@ struct TaskSummary {
   double starvation_s = 0;         // thread time
   double tail_idle_s = 0;          // thread time
   double end_idle_s = 0;           // thread time
+  std::vector<TaskSiteCost> sites;  // by recorded tasks, most first
 };
 
 // TaskSummary::superlinear: a measured speedup more than 5% above the graph's bound (below that,

@@ -105,6 +105,19 @@ json tasks_json(const std::map<int, TaskSummary>& tasks) {
     j["bench_task_s"] = s.bench_task_s > 0 ? json(s.bench_task_s) : json(nullptr);
     if (s.bench_task_s > 0) j["bench_task_source"] = "ompscope bench on this machine";
     j["creation_estimated"] = true;
+    // The runtime's cost per task at each creation site (docs/tasks.md).
+    json sites = json::array();
+    for (const report::TaskSiteCost& c : s.sites) {
+      const auto seconds = [](double v) { return v > 0 ? json(v) : json(nullptr); };
+      sites.push_back({{"site", c.site},
+                       {"tasks", c.tasks},
+                       {"mean_body_s", c.mean_body_s},
+                       {"creation_s", seconds(c.creation_s)},
+                       {"dispatch_s", seconds(c.dispatch_s)},
+                       {"release_s", seconds(c.release_s)},
+                       {"depend_items", c.depend_items}});
+    }
+    j["sites"] = std::move(sites);
     out[std::to_string(t)] = j;
   }
   return out;
@@ -244,6 +257,10 @@ std::map<int, TaskSummary> read_tasks(const json& region) {
     t.starvation_s = get(s, "starvation_s", 0.0);
     t.tail_idle_s = get(s, "tail_idle_s", 0.0);
     t.end_idle_s = get(s, "end_idle_s", 0.0);
+    for (const json& c : array_at(s, "sites"))
+      t.sites.push_back({get<std::string>(c, "site", ""), get(c, "tasks", 0.0), get(c, "mean_body_s", 0.0),
+                         get(c, "creation_s", 0.0), get(c, "dispatch_s", 0.0), get(c, "release_s", 0.0),
+                         get(c, "depend_items", 0.0)});
     out[thread_key(k)] = t;
   }
   return out;

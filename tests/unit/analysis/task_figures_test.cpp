@@ -250,6 +250,17 @@ TEST(TaskFigures, AWaitForATasksPredecessorsIsNoDispatch) {
   const TaskFigures f = figures_of(testing::one_chain_log(3));
   EXPECT_TRUE(f.dispatch_gaps.empty());
   EXPECT_US(f.dependence_wait_s, 66);
+  EXPECT_US(f.dependence_path_wait_s, 66);  // 51 and 52 are on the path: the chain starved both threads
+  // Per creation site: its three tasks, one depend item each; each next one created 1 µs after
+  // the one before; no dispatch, and no release either (each started the moment its
+  // predecessor completed).
+  const SiteFigures& site = f.sites_by_code.at(testing::kTaskCode);
+  EXPECT_EQ(site.recorded, 3);
+  EXPECT_EQ(site.depend_items, 3);
+  ASSERT_EQ(site.creation_gaps.size(), 2u);
+  EXPECT_US(site.creation_gaps[0], 1);
+  EXPECT_TRUE(site.dispatch_gaps.empty());
+  EXPECT_TRUE(site.release_gaps.empty());
   EXPECT_US(f.starvation_s, 1);
   EXPECT_EQ(f.tasks_with_depends, 3u);
   EXPECT_EQ(f.dependence_edges, 2u);
@@ -262,6 +273,34 @@ TEST(TaskFigures, AWaitForATasksPredecessorsIsNoDispatch) {
   EXPECT_US(f.path_sites[0].time_s, 90);
   EXPECT_US(f.span_s, 91);
   EXPECT_US(f.graph_idle_s, 2 * 91 - 94);
+}
+
+TEST(TaskFigures, ATasksReleaseRunsFromItsLastPredecessorsCompletionToItsStartOnAThreadWaitingForIt) {
+  // Two tasks of one site on one address, inout: 50 on the worker 10 → 40; the master, in the
+  // single's barrier from 3, starts 51 at 43: it waited 3 → 40 for the dependence (on the path)
+  // and 3 µs for the runtime to release 51 and hand it over.
+  using namespace testing::task_scenario_detail;
+  testing::LogBuilder b(2, 200);
+  open_region(b);
+  auto master = b.thread(0), worker = b.thread(1);
+  worker.sync_begin(0, kSingleBarrier);
+  master.task_create(1, 50, 11, testing::kTaskCode)
+      .depends(1, 50, testing::kChainAddress, ompt_dependence_type_inout)
+      .task_create(2, 51, 11, testing::kTaskCode)
+      .depends(2, 51, testing::kChainAddress, ompt_dependence_type_inout)
+      .task_dependence(2, 50, 51)
+      .sync_begin(3, kSingleBarrier)
+      .task_schedule(43, 11, ompt_task_switch, 51)
+      .task_schedule(73, 51, ompt_task_complete, 11);
+  worker.task_schedule(10, 12, ompt_task_switch, 50).task_schedule(40, 50, ompt_task_complete, 12);
+  close_region(b, 73, 83);
+  const TaskFigures f = figures_of(b.log());
+  EXPECT_US(f.dependence_wait_s, 37);
+  EXPECT_US(f.dependence_path_wait_s, 37);
+  const SiteFigures& site = f.sites_by_code.at(testing::kTaskCode);
+  ASSERT_EQ(site.release_gaps.size(), 1u);
+  EXPECT_US(site.release_gaps[0], 3);
+  EXPECT_EQ(site.depend_items, 2);
 }
 
 }  // namespace
