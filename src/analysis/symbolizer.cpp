@@ -14,7 +14,7 @@
 #include <memory>
 #include <mutex>
 
-#include "analysis/elf_needed.h"
+#include "analysis/elf_file.h"
 
 namespace ompscope::analysis {
 

@@ -1,8 +1,5 @@
 #include "cli/bench_costs.h"
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -11,48 +8,13 @@
 #include <fstream>
 #include <string_view>
 
+#include "analysis/elf_file.h"
+
 namespace ompscope::cli {
 namespace fs = std::filesystem;
 
-namespace {
-
-// The NT_GNU_BUILD_ID note's bytes in hex; "" without one.
-std::string build_id(const fs::path& file) {
-  std::string hex;
-  elf_version(EV_CURRENT);
-  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return hex;
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
-  if (elf && elf_kind(elf) == ELF_K_ELF) {
-    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn && hex.empty(); scn = elf_nextscn(elf, scn)) {
-      GElf_Shdr shdr;
-      if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE) continue;
-      Elf_Data* data = elf_getdata(scn, nullptr);
-      if (!data) continue;
-      GElf_Nhdr note;
-      size_t offset = 0, name_at = 0, desc_at = 0;
-      while (hex.empty() && (offset = gelf_getnote(data, offset, &note, &name_at, &desc_at)) > 0) {
-        if (note.n_type != NT_GNU_BUILD_ID || note.n_namesz != 4 ||
-            std::string_view(static_cast<const char*>(data->d_buf) + name_at, 3) != "GNU")
-          continue;
-        const auto* bytes = static_cast<const unsigned char*>(data->d_buf) + desc_at;
-        for (size_t i = 0; i < note.n_descsz; ++i) {
-          char two[3];
-          std::snprintf(two, sizeof two, "%02x", bytes[i]);
-          hex += two;
-        }
-      }
-    }
-  }
-  if (elf) elf_end(elf);
-  close(fd);
-  return hex;
-}
-
-}  // namespace
-
 std::string library_identity(const fs::path& library) {
-  if (const std::string id = build_id(library); !id.empty()) return "build-id " + id;
+  if (const std::string id = analysis::elf_build_id(library); !id.empty()) return "build-id " + id;
   std::error_code ec;
   const auto size = fs::file_size(library, ec);
   if (ec) return "";

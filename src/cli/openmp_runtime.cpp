@@ -1,14 +1,11 @@
 #include "cli/openmp_runtime.h"
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <system_error>
 
-#include "analysis/elf_needed.h"
+#include "analysis/elf_file.h"
 #include "cli/program_launch.h"
 #include "common/error.h"
 
@@ -33,29 +30,6 @@ std::string ProgramRuntime::describe() const {
   return "unknown";
 }
 
-std::vector<std::string> elf_undefined_symbols(const std::string& path) {
-  std::vector<std::string> names;
-  elf_version(EV_CURRENT);
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return names;
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
-  if (elf && elf_kind(elf) == ELF_K_ELF) {
-    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
-      GElf_Shdr shdr;
-      if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNSYM) continue;
-      Elf_Data* data = elf_getdata(scn, nullptr);
-      if (!data || shdr.sh_entsize == 0) continue;
-      for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; ++i) {
-        GElf_Sym sym;
-        if (!gelf_getsym(data, static_cast<int>(i), &sym) || sym.st_shndx != SHN_UNDEF || sym.st_name == 0) continue;
-        if (const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name)) names.emplace_back(name);
-      }
-    }
-  }
-  if (elf) elf_end(elf);
-  close(fd);
-  return names;
-}
 
 std::vector<std::string> unobserved_gomp_entry_points(const std::string& program_path) {
   // Entry points the interposer defines, and those with nothing to record: a loop's or
@@ -77,7 +51,7 @@ std::vector<std::string> unobserved_gomp_entry_points(const std::string& program
       {"GOMP_workshare_task_reduction", "task reduction"}, {"GOMP_taskgroup_reduction", "taskgroup reduction"},
       {"GOMP_task_reduction", "task reduction"}, {"GOMP_scope", "scope"}, {"GOMP_masked", "masked"}};
   std::vector<std::string> out;
-  for (std::string name : elf_undefined_symbols(program_path)) {
+  for (std::string name : analysis::elf_undefined_symbols(program_path)) {
     if (const auto at = name.find('@'); at != std::string::npos) name.resize(at);
     if (!name.starts_with("GOMP_")) continue;
     // Loop starts and nexts of every schedule have nothing to record.
@@ -122,14 +96,7 @@ std::vector<std::string> loaded_libraries(const std::string& program_path) {
 
 ProgramRuntime detect_program_runtime(const std::string& program_path) {
   ProgramRuntime r;
-  elf_version(EV_CURRENT);
-  int fd = open(program_path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return r;
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
-  const bool is_elf = elf && elf_kind(elf) == ELF_K_ELF;
-  if (elf) elf_end(elf);
-  close(fd);
-  if (!is_elf) return r;
+  if (!analysis::is_elf_file(program_path)) return r;
   r.kind = RuntimeKind::None;
   for (const std::string& lib : analysis::elf_needed_libraries(program_path)) {
     if (lib.starts_with("libomp")) r.kind = RuntimeKind::LlvmLibomp, r.needed = lib;

@@ -1,0 +1,69 @@
+// The one ELF reader (analysis/elf_file.h), on this test's own executable, whose contents the
+// test can see from inside: its needed libraries, its undefined symbols, its build id, a function
+// of it with its code, byte for byte as loaded; and a file that is no ELF file, for which every
+// reading is empty.
+#include "analysis/elf_file.h"
+
+#include <gtest/gtest.h>
+#include <link.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace ompscope::analysis {
+namespace {
+
+extern "C" __attribute__((noinline, used)) int ompscope_elf_file_test_function(int x) { return x * 7 + 3; }
+
+std::string own_executable() { return std::filesystem::canonical("/proc/self/exe").string(); }
+
+uint64_t own_load_bias() {
+  uint64_t bias = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') {
+          *static_cast<uint64_t*>(data) = info->dlpi_addr;
+          return 1;
+        }
+        return 0;
+      },
+      &bias);
+  return bias;
+}
+
+TEST(ElfFile, ReadsThisExecutablesLibrariesSymbolsBuildIdFunctionsAndCode) {
+  const std::string self = own_executable();
+  EXPECT_TRUE(is_elf_file(self));
+  const std::vector<std::string> needed = elf_needed_libraries(self);
+  EXPECT_NE(std::find(needed.begin(), needed.end(), "libc.so.6"), needed.end());
+  const std::vector<std::string> undefined = elf_undefined_symbols(self);
+  EXPECT_NE(std::find(undefined.begin(), undefined.end(), "dl_iterate_phdr"), undefined.end());
+  EXPECT_EQ(elf_build_id(self).size(), 40u);  // a 20-byte SHA-1 build id, as Debian's linker writes
+  const std::vector<ElfFunction> functions = elf_functions(self);
+  const auto f = std::find_if(functions.begin(), functions.end(),
+                              [](const ElfFunction& g) { return g.name == "ompscope_elf_file_test_function"; });
+  ASSERT_NE(f, functions.end());
+  EXPECT_EQ(f->address + own_load_bias(), reinterpret_cast<uint64_t>(&ompscope_elf_file_test_function));
+  ASSERT_GT(f->size, 0u);
+  const std::vector<uint8_t> code = elf_x86_64_code(self, f->address, f->size);
+  ASSERT_EQ(code.size(), f->size);
+  EXPECT_EQ(std::memcmp(code.data(), reinterpret_cast<const void*>(&ompscope_elf_file_test_function), code.size()), 0);
+}
+
+TEST(ElfFile, AFileThatIsNoElfFileReadsAsEmpty) {
+  const std::string path = std::filesystem::temp_directory_path() / "ompscope-elf-file-test-not-elf";
+  std::ofstream(path) << "not an ELF file\n";
+  EXPECT_FALSE(is_elf_file(path));
+  EXPECT_TRUE(elf_needed_libraries(path).empty());
+  EXPECT_TRUE(elf_undefined_symbols(path).empty());
+  EXPECT_TRUE(elf_build_id(path).empty());
+  EXPECT_TRUE(elf_functions(path).empty());
+  EXPECT_TRUE(elf_x86_64_code(path, 0x1000, 16).empty());
+  std::filesystem::remove(path);
+  EXPECT_FALSE(is_elf_file(path));  // nor a missing one
+}
+
+}  // namespace
+}  // namespace ompscope::analysis
