@@ -153,6 +153,32 @@ std::string tasks_table(const std::map<int, report::TaskSummary>& tasks) {
   return html + "</tbody></table>\n";
 }
 
+// The runtime's cost per task at each creation site (docs/tasks.md), one row per count and site,
+// at the counts where a site's cost was measured; empty where none was.
+std::string task_sites_table(const std::map<int, report::TaskSummary>& tasks) {
+  std::string rows;
+  for (const auto& [t, s] : tasks)
+    for (const report::TaskSiteCost& c : s.sites) {
+      if (c.creation_s <= 0 && c.dispatch_s <= 0 && c.release_s <= 0) continue;
+      rows += fmt::format(
+          "<tr class=\"task-site\" data-threads=\"{}\"><td class=\"num\">{}</td><td><code>{}</code></td>"
+          "<td class=\"num\">{:.0f}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+          "<td class=\"num\">{:.1f}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+          t, t, html_escape(c.site), c.tasks, format_seconds(c.mean_body_s),
+          c.creation_s > 0 ? format_seconds(c.creation_s) : kMissing, c.depend_items,
+          c.dispatch_s > 0 ? format_seconds(c.dispatch_s) : kMissing,
+          c.release_s > 0 ? format_seconds(c.release_s) : kMissing);
+    }
+  if (rows.empty()) return rows;
+  return "<table class=\"task-sites\"><thead><tr><th>Threads</th><th>Creation site</th><th>Tasks</th>"
+         "<th>Mean body</th><th title=\"upper bound: the creator's code between two constructs and the "
+         "registration of the depend items included\">Creation (est.)</th><th>Depend items</th>"
+         "<th title=\"a ready task's start on an idle thread\">Dispatch</th>"
+         "<th title=\"from the last predecessor's completion to the start, on a thread waiting for it: the "
+         "dependence's release and hand-off\">Release</th></tr></thead><tbody>\n" +
+         rows + "</tbody></table>\n";
+}
+
 // The fitted T(t), then in small print what it means and how well it fits.
 std::string model_html(const report::ScalingModel& model) {
   return fmt::format("<code class=\"model-formula\">T(t) ≈ {} s</code><br><span class=\"model-about\">{}</span>",
@@ -483,6 +509,8 @@ std::string diagnosis_section(const Report& report) {
     articles += sampled_code_html(region);
     if (!region.tasks.empty())
       articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(region.tasks);
+      if (const std::string sites = task_sites_table(region.tasks); !sites.empty())
+        articles += "<h4>The runtime's cost per task at each creation site</h4>\n" + sites;
     if (!region.per_thread.empty()) {
       articles += "<div class=\"chart-grid\">\n";
       for (const auto& [t, rows] : region.per_thread) articles += per_thread_chart(region, t, report.oversubscribed(t));

@@ -1189,7 +1189,11 @@ def scenario_task_replay(c):
         curve = [predicted[str(t)] for t in (2, 4, 8, 16, 32, 64, 128, 256)]
         if any(b > a * (1 + 1e-9) for a, b in zip(curve, curve[1:])):
             fail(f"{program}: the replayed time rises with more threads from 2 on: {curve}")
-        if error > 0.15:
+        if any(n["kind"] == "busy_machine" for n in report["notes"]):
+            # Another process held a core during the runs (the report says so): the measured time
+            # at 2 threads carries its preemptions, which no replay of the program's graph has.
+            print(f"{program}: runs on a busy machine: the prediction's error not judged")
+        elif error > 0.15:
             fail(f"{program}: the replay predicts {predicted['2']} s at 2 threads, measured {measured['2']} s: "
                  f"more than 15% off")
 
@@ -1688,6 +1692,13 @@ def scenario_bench_cache(c):
         fail("profile wrote a bench cache: it must never run a bench")
 
     p = run([c.bin, "bench", "--calibrate", "--runtime", "llvm"], env={"XDG_CACHE_HOME": cache_home})
+    if p.returncode != 0 and usable_cpus() < 2:
+        # One CPU: no team of 2 threads runs without oversubscription, so nothing is calibrated:
+        # said in one line, exit 2, and nothing written.
+        if p.returncode != 2 or "oversubscription" not in p.stderr or os.path.exists(cache):
+            fail(f"bench --calibrate on one CPU exited {p.returncode}\n{p.stderr}")
+        print(f"bench --calibrate on one CPU: {p.stderr.strip()}")
+        return
     if p.returncode != 0:
         # A calibration whose own samples spread too wide (a busy machine) is not cached: said,
         # and nothing written.
@@ -1758,7 +1769,8 @@ def scenario_doctor(c):
 # Scenarios that diagnose or validate a gain at 2 threads: each needs 2 CPUs that run at once.
 NEEDS_TWO_CPUS = {"scale_diagnoses", "gcc_diagnoses", "gain_validation", "cutoff_gain_validation",
                   "scale_task_diagnoses", "scale_task_thresholds", "lock_volume", "scale_work_inflation",
-                  "scale_competing_process", "gain_validation_memory", "timed_repetitions", "task_dependences", "diff"}
+                  "scale_competing_process", "gain_validation_memory", "timed_repetitions", "task_dependences", "diff",
+                  "recursive_tasks", "task_replay"}
 
 def cgroup_quota_cpus():
     """The smallest CPU quota on this process's cgroup path (v2 cpu.max, v1 cfs quota), in CPUs;
