@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,6 +65,20 @@ class ElfFile {
 }  // namespace
 
 bool is_elf_file(const std::string& path) { return ElfFile(path).valid(); }
+
+uint64_t own_executable_load_bias() {
+  uint64_t bias = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') {
+          *static_cast<uint64_t*>(data) = info->dlpi_addr;
+          return 1;
+        }
+        return 0;
+      },
+      &bias);
+  return bias;
+}
 
 std::vector<std::string> elf_needed_libraries(const std::string& path) {
   std::vector<std::string> needed;

@@ -12,6 +12,10 @@ namespace ompscope::analysis {
 
 bool is_elf_file(const std::string& path);
 
+// The load bias of the executable this process runs (its main program's dlpi_addr): a link-time
+// address of that file plus it is the address in memory.
+uint64_t own_executable_load_bias();
+
 // DT_NEEDED entries.
 std::vector<std::string> elf_needed_libraries(const std::string& path);
 

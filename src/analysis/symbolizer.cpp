@@ -4,8 +4,6 @@
 #include <cxxabi.h>
 #include <fmt/format.h>
 
-#include <link.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -50,19 +48,7 @@ void ignore_error(void*, const char*, int) {}
 
 // libbacktrace places the named file at this (the analysing) program's own load bias, whatever
 // file it is: queries must be shifted by it.
-uintptr_t own_executable_bias() {
-  uintptr_t bias = 0;
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void* data) {
-        if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') {
-          *static_cast<uintptr_t*>(data) = info->dlpi_addr;
-          return 1;
-        }
-        return 0;
-      },
-      &bias);
-  return bias;
-}
+uintptr_t own_executable_bias() { return static_cast<uintptr_t>(own_executable_load_bias()); }
 
 // Each file's state, once per process: reading a module's debug info (decompressing the
 // compressed sections of Debian's /usr/lib/debug files, libc's among them) was most of a run's

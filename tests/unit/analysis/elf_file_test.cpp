@@ -5,7 +5,6 @@
 #include "analysis/elf_file.h"
 
 #include <gtest/gtest.h>
-#include <link.h>
 
 #include <algorithm>
 #include <cstring>
@@ -19,19 +18,6 @@ extern "C" __attribute__((noinline, used)) int ompscope_elf_file_test_function(i
 
 std::string own_executable() { return std::filesystem::canonical("/proc/self/exe").string(); }
 
-uint64_t own_load_bias() {
-  uint64_t bias = 0;
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void* data) {
-        if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') {
-          *static_cast<uint64_t*>(data) = info->dlpi_addr;
-          return 1;
-        }
-        return 0;
-      },
-      &bias);
-  return bias;
-}
 
 TEST(ElfFile, ReadsThisExecutablesLibrariesSymbolsBuildIdFunctionsAndCode) {
   const std::string self = own_executable();
@@ -45,7 +31,7 @@ TEST(ElfFile, ReadsThisExecutablesLibrariesSymbolsBuildIdFunctionsAndCode) {
   const auto f = std::find_if(functions.begin(), functions.end(),
                               [](const ElfFunction& g) { return g.name == "ompscope_elf_file_test_function"; });
   ASSERT_NE(f, functions.end());
-  EXPECT_EQ(f->address + own_load_bias(), reinterpret_cast<uint64_t>(&ompscope_elf_file_test_function));
+  EXPECT_EQ(f->address + own_executable_load_bias(), reinterpret_cast<uint64_t>(&ompscope_elf_file_test_function));
   ASSERT_GT(f->size, 0u);
   const std::vector<uint8_t> code = elf_x86_64_code(self, f->address, f->size);
   ASSERT_EQ(code.size(), f->size);

@@ -5,13 +5,13 @@
 // The TSan stage runs this test (CMakePresets.json, tsan), so a race on the shared states is a
 // failure there.
 #include <gtest/gtest.h>
-#include <link.h>
 
 #include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "analysis/elf_file.h"
 #include "analysis/run_analysis.h"
 #include "analysis/timeline.h"
 #include "event_log_builder.h"
@@ -21,19 +21,6 @@ namespace {
 
 __attribute__((noinline)) int sampled_here(int x) { return x * 3 + 1; }
 
-uint64_t own_load_bias() {
-  uint64_t bias = 0;
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void* data) {
-        if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') {
-          *static_cast<uint64_t*>(data) = info->dlpi_addr;
-          return 1;
-        }
-        return 0;
-      },
-      &bias);
-  return bias;
-}
 
 // Serial code sampled twice inside sampled_here, then a region; this executable is the run's
 // one module.
@@ -51,7 +38,7 @@ RunLog sampled_log() {
       .parallel_end(300, 1, 0, 0x500);
   RunLog log = b.log();
   log.meta.modules.push_back(
-      {own_load_bias(), pc - 4096, pc + 4096, std::filesystem::canonical("/proc/self/exe").string()});
+      {own_executable_load_bias(), pc - 4096, pc + 4096, std::filesystem::canonical("/proc/self/exe").string()});
   return log;
 }
 
