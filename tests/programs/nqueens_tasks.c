@@ -1,7 +1,9 @@
 // N-queens by exhaustive search, a task per placement tried down to a depth cutoff (rows placed);
-// below it the search recurses serially. Arguments: board size (default 10) and the cutoff depth
-// (default: none, a task per placement: 35 538 tasks whose bodies are a few dozen comparisons).
-// A well-chosen cutoff (`10 2`) leaves under a hundred tasks of tens of µs or more.
+// below it each placement runs the same code as a plain call (the task construct's `if` false:
+// what fine_grained_tasks proposes), copying the board per placement as BOTS nqueens's serial
+// version does. Arguments: board size (default 10) and the cutoff depth (default: none, a task
+// per placement: 35 538 tasks whose bodies are a few dozen comparisons). A well-chosen cutoff
+// (`10 2`) leaves under a hundred tasks of tens of µs or more.
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,35 +17,34 @@ static int safe(const char* rows, int row, int col) {
   return 1;
 }
 
-static long solve_serial(char* rows, int n, int row) {
-  if (row == n) return 1;
-  long found = 0;
-  for (int col = 0; col < n; ++col)
-    if (safe(rows, row, col)) {
-      rows[row] = (char)col;
-      found += solve_serial(rows, n, row + 1);
-    }
-  return found;
+static long solve(const char* placed, int n, int row, int cutoff);
+
+// One placement: the board so far with `col` in `row`, searched on.
+static long place(const char* rows, int n, int row, int col, int cutoff) {
+  char next[32];
+  memcpy(next, rows, (size_t)row);
+  next[row] = (char)col;
+  return solve(next, n, row + 1, cutoff);
 }
 
 static long solve(const char* placed, int n, int row, int cutoff) {
   if (row == n) return 1;
   char rows[32];
   memcpy(rows, placed, (size_t)row);
-  if (row >= cutoff) return solve_serial(rows, n, row);
   long counts[32];
   for (int col = 0; col < n; ++col) {
     counts[col] = 0;
     if (!safe(rows, row, col)) continue;
-#pragma omp task firstprivate(col) shared(counts, rows)
-    {
-      char next[32];
-      memcpy(next, rows, (size_t)row);
-      next[row] = (char)col;
-      counts[col] = solve(next, n, row + 1, cutoff);
+    if (row >= cutoff) {
+      counts[col] = place(rows, n, row, col, cutoff);
+      continue;
     }
+#pragma omp task firstprivate(col) shared(counts, rows)
+    counts[col] = place(rows, n, row, col, cutoff);
   }
+  if (row < cutoff) {
 #pragma omp taskwait
+  }
   long found = 0;
   for (int col = 0; col < n; ++col) found += counts[col];
   return found;
