@@ -24,6 +24,14 @@ double trusted_median(const std::vector<double>& samples) {
   return samples.size() >= kMinDispatchGaps ? median_of_samples(samples) : 0;
 }
 
+// Each creation site's figures, summed over the runs.
+std::map<std::string, SiteFigures> pooled_sites(const std::vector<const TaskFigures*>& runs) {
+  std::map<std::string, SiteFigures> sites;
+  for (const TaskFigures* r : runs)
+    for (const auto& [name, site] : r->sites) sites[name] += site;
+  return sites;
+}
+
 // The median over repeats of a per-run cost; 0 where no run measured it.
 double measured(const std::vector<const TaskFigures*>& runs, const std::vector<double> TaskFigures::*samples) {
   std::vector<double> v;
@@ -406,13 +414,7 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
   for (const auto* runs : {&repeats, &base})
     for (const TaskFigures* r : *runs)
       if (r->hidden_subtree_tasks > 0) return std::nullopt;
-  const auto pooled = [](const std::vector<const TaskFigures*>& runs) {
-    std::map<std::string, SiteFigures> sites;
-    for (const TaskFigures* r : runs)
-      for (const auto& [name, site] : r->sites) sites[name] += site;
-    return sites;
-  };
-  const std::map<std::string, SiteFigures> now = pooled(repeats), before = pooled(base);
+  const std::map<std::string, SiteFigures> now = pooled_sites(repeats), before = pooled_sites(base);
   double recorded = 0;
   for (const auto& [name, site] : now) recorded += site.recorded;
   const double tasks = median_of(repeats, [](const TaskFigures& f) { return double(f.tasks); });
@@ -541,11 +543,8 @@ TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int 
   s.tail_idle_s = median_of(repeats, [](const TaskFigures& f) { return f.tail_idle_s; });
   s.end_idle_s = median_of(repeats, [](const TaskFigures& f) { return f.end_idle_s; });
   // Per creation site, its samples pooled over the repeats.
-  std::map<std::string, SiteFigures> sites;
-  for (const TaskFigures* r : repeats)
-    for (const auto& [name, site] : r->sites) sites[name] += site;
   const double runs = static_cast<double>(repeats.size());
-  for (const auto& [name, site] : sites) {
+  for (const auto& [name, site] : pooled_sites(repeats)) {
     if (site.recorded <= 0) continue;
     s.sites.push_back({name, site.recorded / runs, site.own_work_s / site.recorded, trusted_median(site.creation_gaps),
                        trusted_median(site.dispatch_gaps), trusted_median(site.release_gaps),

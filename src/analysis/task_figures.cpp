@@ -384,9 +384,9 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   std::vector<int> counts;
   for (int t = static_cast<int>(team); t <= kReplayMaxThreads; t = static_cast<int>(std::bit_ceil(static_cast<unsigned>(t) + 1)))
     counts.push_back(t);
+  if (!replay.replay) return out;
   // A team of one ran every task at once in its creator (libomp and libgomp alike): on more
   // threads each is queued, stolen and waited for, which the bench measured (task_tree).
-  if (!replay.replay) return out;
   out.replay_s = replay_instance(nodes, counts, out.replay_per_task_s, team == 1 ? replay.deferred_task_s : 0.0);
   out.replay_incomplete = out.replay_s.empty();
   return out;
