@@ -10,7 +10,7 @@
 
 #include "analysis/constructs.h"
 #include "analysis/duration_text.h"
-#include "analysis/scalability.h"
+#include "analysis/region_causes.h"
 
 namespace ompscope::analysis {
 namespace {

@@ -2,6 +2,7 @@
 // across thread counts and repeats.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "analysis/constructs.h"
 #include "analysis/lock_costs.h"
 #include "analysis/region_profile.h"
+#include "analysis/report.h"
 #include "analysis/sampled_code.h"
 #include "analysis/symbolizer.h"
 #include "analysis/task_figures.h"
@@ -87,5 +89,11 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
 std::string runtime_library_of(const RunMeta& meta);
 
 const char* mutex_kind_name(uint8_t ompt_mutex_kind);
+
+// One run as a command measured it: how it ran (its record) and what its log showed.
+struct MeasuredRun {
+  RunRecord record;
+  std::optional<RunAnalysis> analysis;  // empty when nothing was observed
+};
 
 }  // namespace ompscope::analysis

@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "analysis/duration_text.h"
-#include "analysis/scalability.h"
+#include "analysis/statistics.h"
 #include "common/thread_count_phrase.h"
 
 namespace ompscope::analysis {
@@ -21,7 +21,7 @@ double median_of(const std::vector<const TaskFigures*>& runs, const std::functio
 
 // A run's median of `samples` where enough were seen to trust it; 0 where not.
 double trusted_median(const std::vector<double>& samples) {
-  return samples.size() >= kMinDispatchGaps ? median_of_samples(samples) : 0;
+  return samples.size() >= kMinDispatchGaps ? median(samples) : 0;
 }
 
 // Each creation site's figures, summed over the runs.

@@ -12,22 +12,14 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/statistics.h"
 #include "analysis/task_graph.h"
 #include "analysis/task_replay.h"
 #include "analysis/task_work.h"
 
 namespace ompscope::analysis {
 
-double median_of_samples(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const double upper = v[mid];
-  if (v.size() % 2) return upper;
-  return 0.5 * (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper);
-}
-
-double TaskFigures::dispatch_s() const { return median_of_samples(dispatch_gaps); }
+double TaskFigures::dispatch_s() const { return median(dispatch_gaps); }
 
 namespace {
 
@@ -210,12 +202,9 @@ double end_idle(const TaskNodes& nodes, size_t team) {
       bodies.push_back(body);
   }
   if (bodies.empty()) return 0;
-  std::vector<double> sorted = bodies;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  const double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  const size_t n = bodies.size();
   const double rounds = std::ceil(static_cast<double>(n) / static_cast<double>(team));
-  const double by_count = (static_cast<double>(team) * rounds - static_cast<double>(n)) * median;
+  const double by_count = (static_cast<double>(team) * rounds - static_cast<double>(n)) * median(bodies);
   return std::max(list_schedule_idle(bodies, team), by_count);
 }
 
@@ -379,7 +368,7 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   const size_t team = region.threads.size();
   out.replay_per_task_s = team == 1 && out.recorded_tasks > 0
                               ? std::max(0.0, (region.end - region.begin) - graph.work_s) / static_cast<double>(out.recorded_tasks)
-                              : median_of_samples(out.dispatch_gaps);
+                              : median(out.dispatch_gaps);
   // The team's size, then each power of two above it.
   std::vector<int> counts;
   for (int t = static_cast<int>(team); t <= kReplayMaxThreads; t = static_cast<int>(std::bit_ceil(static_cast<unsigned>(t) + 1)))

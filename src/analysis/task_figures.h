@@ -151,10 +151,6 @@ struct TaskFigures {
 
 inline constexpr int kReplayMaxThreads = 256;
 
-// The median of `v`; 0 for none.
-double median_of_samples(std::vector<double> v);
-
-
 // How the task graph is replayed (task_replay.h): whether at all (`scale` replays the runs at its
 // smallest count only, the others' replays being read by nothing), and what a recursive tree's
 // task costs a team beyond running at once in its creator (the bench cache's task_tree_s for the

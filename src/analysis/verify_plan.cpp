@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "analysis/scalability.h"
+#include "analysis/statistics.h"
 #include "common/error.h"
 
 namespace ompscope::analysis {

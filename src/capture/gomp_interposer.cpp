@@ -183,7 +183,7 @@ struct Region {
 }
 
 void end_thread(void*) {
-  end_thread_sampling();
+  end_thread_sampling(t_log, g_config);
   flush_lock_counts();
   if (t_state.join_pending) close_pending_join();
   close_thread_counters();
@@ -235,7 +235,7 @@ void region_body(void* arg) {
 // Before the fork, on the encountering thread: the region's id, whether it is recorded in full.
 inline void open_region(Region& r, unsigned num_threads) {
   if (t_serial.depth++ == 0) {
-    drain_samples();
+    drain_samples(t_log, g_config);
     record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
   }
   r.id = next_object_id(t_log);
@@ -259,7 +259,7 @@ inline void close_region(const Region& r) {
   }
   emit(EventKind::ParallelEnd, r.codeptr, r.id, t_state.task);
   if (t_serial.depth && --t_serial.depth == 0) {
-    drain_samples();
+    drain_samples(t_log, g_config);
     record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
   }
 }

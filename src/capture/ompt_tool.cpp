@@ -100,7 +100,7 @@ void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
 // Writes what is pending and closes the log: no analysis reads a thread's end as a record.
 void on_thread_end(ompt_data_t*) {
   // libomp ends the initial thread before it calls finalize: the run's end is read here then.
-  end_thread_sampling();
+  end_thread_sampling(t_log, g_config);
   record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   flush_lock_counts();
   close_thread_counters();
@@ -110,7 +110,7 @@ void on_thread_end(ompt_data_t*) {
 void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* frame, ompt_data_t* parallel,
                        unsigned requested, int flags, const void* codeptr) {
   if (t_serial.depth++ == 0) {
-    drain_samples();
+    drain_samples(t_log, g_config);
     record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
   }
   parallel->value = next_object_id(t_log);
@@ -131,7 +131,7 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int 
   emit(EventKind::ParallelEnd, codeptr, id32(parallel), id32(encountering_task), 0,
        clamp16(static_cast<unsigned>(flags)));
   if (t_serial.depth && --t_serial.depth == 0) {
-    drain_samples();
+    drain_samples(t_log, g_config);
     record_serial_usage(t_serial, t_log, g_config, g_clock, 0, false);
   }
 }

@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "capture/recorder.h"
 #include "capture/run_meta.h"
 
 namespace ompscope::capture {
@@ -54,10 +53,13 @@ std::atomic<uint64_t> g_dropped{0};
 // (setitimer(ITIMER_PROF) and a SIGPROF handler) would otherwise receive the tool's timer signals
 // too, and the tool its. The highest one the program has left at its default (open_pc_sampling).
 int g_signal = 0;
+// The recorder's clock and pause flag (open_pc_sampling).
+ClockSource g_clock = ClockSource::Monotonic;
+const std::atomic<bool>* g_paused = nullptr;
 
 void on_sample(int, siginfo_t* info, void* context) {
   SampleRing* ring = t_ring;
-  if (!ring || g_paused.load(std::memory_order_relaxed)) return;
+  if (!ring || (g_paused && g_paused->load(std::memory_order_relaxed))) return;
   const int saved_errno = errno;
   if (ring->head - ring->tail >= kRingSlots) {
     ++ring->dropped;
@@ -111,7 +113,9 @@ uintptr_t stack_top() {
 
 }  // namespace
 
-void open_pc_sampling() {
+void open_pc_sampling(ClockSource clock, const std::atomic<bool>* paused) {
+  g_clock = clock;
+  g_paused = paused;
   const char* hz_text = getenv("OMPSCOPE_SAMPLE_HZ");
   const long hz = hz_text && *hz_text ? strtol(hz_text, nullptr, 10) : 1000;
   if (hz <= 0) {
@@ -160,22 +164,22 @@ void begin_thread_sampling() {
   ring->timer_armed = timer_settime(ring->timer, 0, &spec, nullptr) == 0;
 }
 
-void drain_samples() {
+void drain_samples(ThreadLog& log, const LogConfig& config) {
   SampleRing* ring = t_ring;
   if (!ring || ring->head == ring->tail) return;
-  if (t_log.state != LogState::Open) return;
+  if (log.state != LogState::Open) return;
   const uint64_t now = read_ticks(g_clock);
   // Read the head once: samples the handler adds while this runs wait for the next drain.
   const uint64_t head = ring->head;
   std::atomic_signal_fence(std::memory_order_acquire);
   for (uint64_t i = ring->tail; i != head; ++i) {
     const SampleSlot& s = ring->slots[i % kRingSlots];
-    Event* e = reserve(t_log, g_config);
+    Event* e = reserve(log, config);
     *e = Event{now, s.pc, static_cast<uint32_t>(s.ticks), static_cast<uint32_t>(s.ticks >> 32), s.weight, 0,
                EventKind::Sample, static_cast<uint8_t>(s.depth)};
     for (uint32_t f = 0; f < s.depth; f += 2) {
       const uint64_t second = f + 1 < s.depth ? s.frames[f + 1] : 0;
-      Event* c = reserve(t_log, g_config);
+      Event* c = reserve(log, config);
       *c = Event{now, s.frames[f], static_cast<uint32_t>(second), static_cast<uint32_t>(second >> 32), 0, 0,
                  EventKind::SampleFrames, 0};
     }
@@ -184,12 +188,12 @@ void drain_samples() {
   ring->tail = head;
 }
 
-void end_thread_sampling() {
+void end_thread_sampling(ThreadLog& log, const LogConfig& config) {
   SampleRing* ring = t_ring;
   if (!ring) return;
   if (ring->timer_armed) timer_delete(ring->timer);
   ring->timer_armed = false;
-  drain_samples();
+  drain_samples(log, config);
   g_dropped.fetch_add(ring->dropped, std::memory_order_relaxed);
   ring->dropped = 0;
   // The ring stays mapped: a signal already pending runs the handler once more.

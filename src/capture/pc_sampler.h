@@ -11,7 +11,11 @@
 // timer's overrun counts the periods that elapsed; each sample carries that weight, so time
 // attributed to a line is weight × period whatever the tick.
 #pragma once
+#include <atomic>
 #include <cstdint>
+
+#include "capture/thread_log.h"
+#include "common/clock.h"
 
 namespace ompscope::capture {
 
@@ -19,13 +23,15 @@ namespace ompscope::capture {
 constexpr uint32_t kSampleFrames = 13;
 
 // Reads OMPSCOPE_SAMPLE_HZ (default 1000; 0: off), installs the handler and writes meta.txt's
-// "pc_sampling" line. Before any thread starts sampling.
-void open_pc_sampling();
+// "pc_sampling" line. Before any thread starts sampling. The sampler knows nothing of the
+// recorder's session: it is handed the clock its samples are stamped with, the flag under which
+// the program paused the recording (omp_control_tool), and each thread's log at a drain.
+void open_pc_sampling(ClockSource clock, const std::atomic<bool>* paused);
 // The calling thread's timer and ring (at its begin), and their end (at its end, after a last drain).
 void begin_thread_sampling();
-void end_thread_sampling();
-// Appends the samples the ring holds to the calling thread's log.
-void drain_samples();
+void end_thread_sampling(ThreadLog& log, const LogConfig& config);
+// Appends the samples the ring holds to the calling thread's `log`.
+void drain_samples(ThreadLog& log, const LogConfig& config);
 // Samples lost to a full ring, over the threads that ended sampling.
 uint64_t dropped_samples();
 

@@ -96,7 +96,7 @@ void write_light_batch() {
 }
 
 void record_usage(uint8_t edge) {
-  drain_samples();
+  drain_samples(t_log, g_config);
   if (append_thread_usage(t_log, g_config, g_clock, edge)) record_counters(edge);
 }
 
@@ -127,7 +127,7 @@ bool open_session(void (*runtime_lines)()) {
               g_sampling.task_every, g_sampling.max_task_every, g_sampling.max_lock_every);
   else
     meta_line("sampling off");
-  open_pc_sampling();
+  open_pc_sampling(g_clock, &g_paused);
   return true;
 }
 
@@ -138,7 +138,7 @@ void arm_session() {
 }
 
 void close_session() {
-  end_thread_sampling();
+  end_thread_sampling(t_log, g_config);
   record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   write_clock_point("clock_end");
   if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
@@ -155,7 +155,7 @@ void close_session() {
 
 void flush_session_at_exit() {
   if (!recording()) return;
-  drain_samples();
+  drain_samples(t_log, g_config);
   flush_all_logs();
 }
 
@@ -173,12 +173,12 @@ int control_tool(uint64_t command) {
     case 2:  // pause
     case 4:  // end: a pause that lasts
       if (g_paused.load()) return 0;
-      drain_samples();
+      drain_samples(t_log, g_config);
       edge();
       g_paused.store(true);
       return 0;
     case 3:  // flush
-      drain_samples();
+      drain_samples(t_log, g_config);
       flush_all_logs();
       return 0;
     default:

@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "analysis/scalability.h"
+#include "analysis/build_report.h"
 #include "cli/launcher.h"
 #include "cli/openmp_runtime.h"
 #include "cli/output_dir.h"

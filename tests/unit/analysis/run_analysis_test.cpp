@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/scalability.h"
+#include "analysis/build_report.h"
+#include "analysis/region_causes.h"
+#include "analysis/repeats.h"
+#include "analysis/statistics.h"
 #include "event_log_builder.h"
 #include "scenarios.h"
 

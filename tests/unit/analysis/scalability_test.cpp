@@ -2,7 +2,10 @@
 // figures. E(t) = T(t0)·t0 / (T(t)·t); time lost = T(t) − T(t0)·t0/t; each cause's gain_s;
 // causes capped to time lost + overheads and to the region's time; regions ranked by their
 // largest gain at the largest thread count; serial code as one more "region" (Amdahl).
-#include "analysis/scalability.h"
+#include "analysis/build_report.h"
+#include "analysis/region_causes.h"
+#include "analysis/repeats.h"
+#include "analysis/statistics.h"
 
 #include <gtest/gtest.h>
 

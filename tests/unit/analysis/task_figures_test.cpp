@@ -1,5 +1,6 @@
 // task_figures: what a region's explicit tasks cost in one run (task_figures.h), on the three
 // hand-built tasking pathologies of task_scenarios.h, every figure stated exactly.
+#include "analysis/statistics.h"
 #include "analysis/task_figures.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +33,7 @@ TEST(TaskFigures, WorkersStarveWhileTheCreatorPrepares) {
   EXPECT_US(f.tail_idle_s, 10);
   EXPECT_US(f.end_idle_s, 0);  // two bodies of 10 on two threads end together
   EXPECT_TRUE(f.dispatch_gaps.empty());
-  EXPECT_US(median_of_samples(f.creation_gaps), 30);
+  EXPECT_US(median(f.creation_gaps), 30);
   EXPECT_EQ(f.creating_threads, 1u);
   EXPECT_US(f.work_s, 81);
   EXPECT_US(f.span_s, 70);
@@ -55,7 +56,7 @@ TEST(TaskFigures, TheLastOfThreeTasksRunsWhileTheOtherThreadIdles) {
   EXPECT_US(f.starvation_s, 1);
   ASSERT_EQ(f.dispatch_gaps.size(), 2u);
   EXPECT_US(f.dispatch_s(), 1);
-  EXPECT_US(median_of_samples(f.creation_gaps), 1);
+  EXPECT_US(median(f.creation_gaps), 1);
 }
 
 TEST(TaskFigures, TheTaskCountRevealsTooFewTasksWhenASlowedThreadBalancedTheirBodies) {
@@ -101,7 +102,7 @@ TEST(TaskFigures, TinyTasksLeaveDispatchGapsBetweenThem) {
   EXPECT_US(f.creation_chain_s, 20);
   EXPECT_EQ(f.chain_tasks, 20u);
   EXPECT_US(f.graph_idle_s, 2 * 21 - 41);
-  EXPECT_US(median_of_samples(f.creation_gaps), 1);
+  EXPECT_US(median(f.creation_gaps), 1);
 }
 
 TEST(TaskFigures, SampledTinyTasksGiveTheFiguresOfTheRunRecordedInFull) {
@@ -124,7 +125,7 @@ TEST(TaskFigures, SampledTinyTasksGiveTheFiguresOfTheRunRecordedInFull) {
   EXPECT_EQ(f.chain_tasks, 20u);  // the recorded creations' weights: 4 × 1 + 4 × 4
   EXPECT_US(f.work_s, 41);
   EXPECT_US(f.span_s, 21);
-  EXPECT_US(median_of_samples(f.creation_gaps), 1);
+  EXPECT_US(median(f.creation_gaps), 1);
 }
 
 TEST(TaskFigures, TasksTheCreatorRunsBetweenTwoCreationsAreNotCreationTime) {

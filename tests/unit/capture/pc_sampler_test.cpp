@@ -50,7 +50,7 @@ Drained sample_one_thread(const fs::path& dir, void (*work)(Drained&)) {
     append_event(t_log, g_config, g_clock, Event{0, 0, 0, 0, 0, 0, EventKind::ThreadBegin, 0});
     begin_thread_sampling();
     work(d);
-    end_thread_sampling();  // drains
+    end_thread_sampling(t_log, g_config);  // drains
     close_thread_log(t_log, g_config);
   }).join();
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -78,7 +78,7 @@ class PcSamplerTest : public ::testing::Test {
     dir_text_ = dir_.string();
     g_config.directory = dir_text_.c_str();
     setenv("OMPSCOPE_SAMPLE_HZ", "1000", 1);
-    open_pc_sampling();
+    open_pc_sampling(g_clock, &g_paused);
   }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;

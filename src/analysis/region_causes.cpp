@@ -1,0 +1,731 @@
+#include "analysis/region_causes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "analysis/duration_text.h"
+#include "analysis/repeats.h"
+#include "analysis/task_diagnoses.h"
+#include "common/thread_count_phrase.h"
+
+namespace ompscope::analysis {
+
+namespace {
+
+// The on-CPU part of the hint of work_inflation, where the hardware counters name it.
+std::string slowdown_text(const CpuSlowdown& c, const std::string& rest) {
+  const std::string ipc = fmt::format("IPC {:.2f} -> {:.2f}", c.base_ipc, c.ipc);
+  const std::string mpki = fmt::format("last-level cache misses per 1000 instructions {:.2f} -> {:.2f}", c.base_mpki, c.mpki);
+  switch (c.kind) {
+    case CpuSlowdown::Kind::MoreInstructions:
+      return fmt::format("{} slower on the CPU, executing {:.0f}% more instructions for the same work (hardware "
+                         "counters): threads spinning in user space (a busy-wait, retried atomics, a lock "
+                         "that spins) or work each thread repeats",
+                         rest, 100 * c.instruction_growth);
+    case CpuSlowdown::Kind::Frequency:
+      return fmt::format("{} slower on the CPU at the same cycles per instruction (hardware counters: {}): "
+                         "each cycle took longer, the CPU clocked down with more cores busy (turbo, power or "
+                         "thermal limits); no change to the code wins it back",
+                         rest, ipc);
+    case CpuSlowdown::Kind::CacheMisses:
+      return fmt::format("{} slower on the CPU, missing the last-level cache more (hardware counters: {}; {}): "
+                         "the threads' data no longer fit their share of the cache, or they evict each other's; "
+                         "block the loop so each thread's data fits, fuse loops over the same arrays",
+                         rest, mpki, ipc);
+    case CpuSlowdown::Kind::MemoryBandwidth:
+      return fmt::format("{} slower on the CPU, bound by memory bandwidth (hardware counters: as many misses per "
+                         "instruction, {}, each {:.0f} cycles slower; {}): block the loop for cache reuse, "
+                         "fuse loops over the same arrays, or use fewer threads per memory channel",
+                         rest, mpki, c.extra_cycles_per_miss, ipc);
+    case CpuSlowdown::Kind::Coherence:
+      return fmt::format("{} slower on the CPU with cache lines moving between cores (hardware counters: {} "
+                         "with {}, too few to cost it): threads writing the same cache lines (false sharing: "
+                         "pad per-thread data to its own 64-byte line, or accumulate in locals), or data one "
+                         "thread writes and another reads",
+                         rest, ipc, mpki);
+    case CpuSlowdown::Kind::Unknown:
+      break;
+  }
+  return {};
+}
+
+const char* slowdown_detail(CpuSlowdown::Kind kind) {
+  switch (kind) {
+    case CpuSlowdown::Kind::MoreInstructions: return "more_instructions_s";
+    case CpuSlowdown::Kind::Frequency: return "frequency_s";
+    case CpuSlowdown::Kind::CacheMisses: return "cache_misses_s";
+    case CpuSlowdown::Kind::MemoryBandwidth: return "memory_bandwidth_s";
+    case CpuSlowdown::Kind::Coherence: return "coherence_s";
+    case CpuSlowdown::Kind::Unknown: break;
+  }
+  return nullptr;
+}
+
+// The growth of the team's work from the smallest count to `threads`, split by what the kernel
+// can name: time off the CPU, time in the kernel (page faults first of all: a region's work makes
+// few system calls), and the rest, which the CPU spends slower on the same work (memory
+// bandwidth, caches, false sharing, NUMA, frequency). Each named part is the growth of its own
+// figure, never more than the inflation together. Its wall-clock share at `threads` is the
+// inflation spread over the team, plus the imbalance at barriers that the threads' CPU time does
+// not explain (`descheduled_s`: a thread off its CPU made the others wait for it).
+std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base, int threads, double descheduled_s,
+                                      double uneven_s, double replicated_s) {
+  // Work that grows with the team is replicated_work's, and no false sharing or bandwidth.
+  const double inflation = now.work_s - base.work_s - replicated_s;
+  if (!(inflation > 0) || base.work_s <= 0) return std::nullopt;
+  const bool split = now.usage_read && base.usage_read;
+  double preempted = 0, faulting = 0;
+  if (split) {
+    preempted = std::max(0.0, now.usage.off_cpu_s() - base.usage.off_cpu_s());
+    faulting = std::max(0.0, now.usage.system_s - base.usage.system_s);
+    if (preempted + faulting > inflation) {
+      const double f = inflation / (preempted + faulting);
+      preempted *= f;
+      faulting *= f;
+    }
+  }
+  const double rest = std::max(0.0, inflation - preempted - faulting);
+  const double faults = now.usage.minor_faults + now.usage.major_faults;
+  const double base_faults = base.usage.minor_faults + base.usage.major_faults;
+  // Each part of the growth: its size, the evidence that names it, and the one thing to do about
+  // it. The hint gives the largest part's advice only, with its evidence; the others are figures
+  // (docs/lost-time.md, "Work inflation"): one hint per cause, never every possible cause at once.
+  struct Part {
+    double s;
+    std::string evidence, advice;
+  };
+  std::vector<Part> parts;
+  if (split) {
+    if (preempted > 0)
+      parts.push_back({preempted + descheduled_s,
+                       fmt::format("threads were off their CPU {} longer ({:.0f} involuntary switches){}",
+                                   duration_text(preempted), now.usage.switches,
+                                   descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
+                                                                   duration_text(descheduled_s))
+                                                     : ""),
+                       "descheduled by another process or by more threads than cores; run on idle cores, one "
+                       "thread per core"});
+    // Page faults are named where the kernel's time grew, and where it is a tenth of the work
+    // or more: faults on fresh memory cost at every count, and more when threads fault at once
+    // (as many faults at t as at t0, each slower: alloc_touch_free). Kernel time that grew with no
+    // page fault at all is system calls, and gets no allocation advice (a region with 57 µs more
+    // in the kernel and 0 faults had been told to allocate outside the loop; EPCC syncbench's
+    // worker, 0.19 s in the kernel and no fault, read "memory is allocated and first touched").
+    if (faulting > 0 && !(faults > 0))
+      parts.push_back({faulting,
+                       fmt::format("{} more in the kernel ({} in all at {}) with no page fault: system calls",
+                                   duration_text(faulting), duration_text(now.usage.system_s), threads_phrase(threads)),
+                       "move system calls (I/O, sleeping and waking threads, mapping memory) out of the region"});
+    else if (faulting > 0 || (faults > 0 && now.usage.system_s >= 0.1 * now.work_s))
+      parts.push_back({faulting,
+                       fmt::format("{} more in the kernel ({} in all at {}, with {:.0f} page faults against {:.0f} "
+                                   "at {})",
+                                   duration_text(faulting), duration_text(now.usage.system_s), threads_phrase(threads),
+                                   faults, base_faults, threads_phrase(base.threads)),
+                       "memory is allocated and first touched (or freed and allocated again) inside the region; "
+                       "allocate buffers once outside it and reuse them (or keep freed memory: glibc's "
+                       "M_MMAP_THRESHOLD / M_TRIM_THRESHOLD)"});
+  }
+  const CpuSlowdown slowdown = name_cpu_slowdown(now.usage, base.usage);
+  if (rest > 0 && slowdown.kind != CpuSlowdown::Kind::Unknown) {
+    // The counters' own text: its evidence (the counters' figures) and its advice in one.
+    const std::string text = slowdown_text(slowdown, duration_text(rest));
+    const std::size_t colon = text.find("): ");
+    parts.push_back({rest, colon == std::string::npos ? text : text.substr(0, colon + 1),
+                     colon == std::string::npos ? std::string() : text.substr(colon + 3)});
+  } else if (rest > 0) {
+    parts.push_back({rest,
+                     fmt::format("{} slower on the CPU{} with no hardware counters to say why", duration_text(rest),
+                                 split ? " (neither off it nor in the kernel)"
+                                       : " or off it (the kernel's accounting was not read)"),
+                     "the CPU waited on memory bandwidth or on cache lines other threads write (false sharing): pad "
+                     "per-thread data to its own 64-byte line, block loops for cache reuse (hardware counters, where perf_event_open is "
+                     "allowed, tell which)"});
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.s > b.s; });
+  std::string hint = fmt::format("the team's work (thread time outside waits) grew {:.0f}% from {} to {} ({} "
+                                 "of thread time)",
+                                 100 * inflation / base.work_s, threads_phrase(base.threads), threads,
+                                 duration_text(inflation));
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i == 0) hint += ": " + parts[i].evidence + (parts[i].advice.empty() ? "" : ": " + parts[i].advice);
+    else hint += (i == 1 ? "; besides, " : ", ") + parts[i].evidence;
+  }
+  if (uneven_s > 0)
+    hint += fmt::format(". It slowed the threads unevenly: the slowest changed from one instance to the next, and "
+                        "the others waited {} for it at barriers (not an imbalance of the loop's iterations)",
+                        duration_text(uneven_s));
+  if (!split) descheduled_s = 0;
+  // Its time is the growth plus the barrier waits it caused, so that its gain (the growth spread
+  // over the team, plus those waits) never exceeds it ("gain 47.8 ms of 38.6 ms" before).
+  Problem p{"work_inflation", threads, inflation + descheduled_s + uneven_s, inflation / threads + descheduled_s + uneven_s, hint,
+            {{"work_s", now.work_s}, {"base_work_s", base.work_s}}};
+  if (descheduled_s > 0) p.details.emplace_back("descheduled_imbalance_s", descheduled_s);
+  if (uneven_s > 0) p.details.emplace_back("uneven_imbalance_s", uneven_s);
+  if (split) {
+    p.details.emplace_back("preempted_s", preempted);
+    p.details.emplace_back("page_faults", faults);
+    p.details.emplace_back("major_faults", now.usage.major_faults);
+    p.details.emplace_back("base_page_faults", base.usage.minor_faults + base.usage.major_faults);
+    p.details.emplace_back("page_fault_s", faulting);
+    p.details.emplace_back("involuntary_switches", now.usage.switches);
+  }
+  p.details.emplace_back("memory_or_cache_s", rest);
+  if (slowdown.kind != CpuSlowdown::Kind::Unknown) {
+    p.details.emplace_back(slowdown_detail(slowdown.kind), rest);
+    p.details.emplace_back("ipc", slowdown.ipc);
+    p.details.emplace_back("base_ipc", slowdown.base_ipc);
+    p.details.emplace_back("llc_misses_per_kinstr", slowdown.mpki);
+    p.details.emplace_back("base_llc_misses_per_kinstr", slowdown.base_mpki);
+    p.details.emplace_back("instruction_growth", slowdown.instruction_growth);
+    p.details.emplace_back("extra_cycles_per_miss", slowdown.extra_cycles_per_miss);
+  }
+  return p;
+}
+
+// The team's CPU time in its work, where the kernel's accounting was read (else its work).
+double team_cpu_s(const TeamWork& w) { return w.usage_read ? w.usage.cpu_s : w.work_s; }
+
+// Work that grows with the team (docs/design.md, "Work that grows with the team"): the team's CPU
+// time outside worksharing constructs (the region's share of time there, of the team's CPU time),
+// or a loop's iteration count per visit, grew t/t0 within kReplicatedBand. Its time is the team's
+// growth there (thread-seconds of work, the CPU time's growth at the rate the team ran), its gain
+// that growth spread over the team: what dividing the work among the threads wins back.
+std::optional<Problem> replicated_work(const TeamWork& now, const TeamWork& base, int threads) {
+  const double expected = static_cast<double>(threads) / std::max(1, base.threads);
+  if (base.weak || !(expected > 1) || !(base.time_s > 0) || !(now.time_s > 0)) return std::nullopt;
+  const auto proportional = [&](double ratio) { return std::abs(ratio / expected - 1) <= kReplicatedBand; };
+  const double share0 = base.outside_worksharing_s / base.time_s, share = now.outside_worksharing_s / now.time_s;
+  const double outside0 = team_cpu_s(base) * share0, outside = team_cpu_s(now) * share;
+  double outside_growth = 0;
+  std::vector<std::string> where;
+  // A region whose work is all outside worksharing and whose lock operations did not grow with
+  // the team divided its work (locks_per_thread: 4 M updates shared out, each thread's CPU time
+  // grown x2 on a loaded machine whose two vCPUs share a core, was called replicated work).
+  const bool divided = share0 >= kReplicatedAllOutside && share >= kReplicatedAllOutside &&
+                       base.lock_operations >= kReplicatedMinOperations &&
+                       !proportional(now.lock_operations / base.lock_operations);
+  // Where the hardware counters were read over the team's work at both counts, its instructions
+  // measure the work itself, which no machine's speed changes: a team whose work doubled and ran
+  // 35% slower per instruction (two threads on one core) grew x2.7 in CPU time, outside the band,
+  // and x2 in instructions (EPCC syncbench's delay() on the 2-vCPU VM of BENCHMARKS.md). The work
+  // added is then valued at the CPU time per instruction at t; the rest of the CPU time's growth
+  // is the same work slower (work_inflation).
+  const bool counted = now.usage_read && base.usage_read && now.usage.counted() && base.usage.counted();
+  const double instructions0 = counted ? counts_of(base.usage).instructions * share0 : 0.0;
+  const double instructions = counted ? counts_of(now.usage).instructions * share : 0.0;
+  const double ratio = counted && instructions0 > 0 ? instructions / instructions0 : outside0 > 0 ? outside / outside0 : 0.0;
+  // Instructions count the work itself; CPU time alone can grow in proportion by chance.
+  const bool unrepeated = !counted && !unrepeated_line(now.sampled_lines, base.sampled_lines, expected).empty();
+  if (share0 >= kReplicatedMinShare && outside0 > 0 && proportional(ratio) && !divided && !unrepeated) {
+    outside_growth = counted ? std::max(0.0, (instructions - instructions0) * (outside / instructions)) : outside - outside0;
+    where.push_back(fmt::format("the team's {} outside any worksharing construct ({:.0f}% of the region) grew "
+                                "x{:.2f} from {} to {} (work each thread repeats grows x{:.2f}; within {:.0f}%): a "
+                                "loop every thread runs whole, or an SPMD region whose work does not shrink with the "
+                                "team; share the loop with #pragma omp for, or divide the work by the team size "
+                                "(omp_get_num_threads())",
+                                counted ? "instructions (hardware counters)" : "CPU time", 100 * share, ratio,
+                                threads_phrase(base.threads), threads, expected, 100 * kReplicatedBand));
+  }
+  double loop_growth = 0;
+  for (const TeamWork::Loop& l : now.loops) {
+    auto b = std::find_if(base.loops.begin(), base.loops.end(), [&](const TeamWork::Loop& x) { return x.path == l.path; });
+    if (b == base.loops.end() || !(b->iterations_per_visit > 0) || !proportional(l.iterations_per_visit / b->iterations_per_visit))
+      continue;
+    const double growth = std::max(0.0, l.time_s * threads - b->time_s * base.threads);
+    loop_growth += growth;
+    where.push_back(fmt::format("the loop at {} ran {:.0f} iterations per visit at {} against {:.0f} at {} (x{:.2f}): "
+                                "its trip count grows with the team; divide it by the team size",
+                                l.place, l.iterations_per_visit, threads_phrase(threads), b->iterations_per_visit,
+                                base.threads, l.iterations_per_visit / b->iterations_per_visit));
+  }
+  // In wall time at the rate the team ran at t (CPU seconds per second of work; below 1 on a
+  // loaded machine): what dividing the work would save there.
+  const double rate = now.usage_read && now.usage.wall_s > 0 && now.usage.cpu_s > 0
+                          ? std::min(1.0, now.usage.cpu_s / now.usage.wall_s) : 1.0;
+  const double growth = (outside_growth + loop_growth) / rate;
+  if (!(growth > 0)) return std::nullopt;
+  std::string hint = "each thread does a fixed amount of work, so the team's work grows with the team: ";
+  for (size_t i = 0; i < where.size(); ++i) hint += (i ? "; " : "") + where[i];
+  hint += " (a program meant to scale weakly: ompscope scale --weak)";
+  return Problem{"replicated_work", threads, growth, growth / threads, hint,
+                 {{"team_cpu_s", team_cpu_s(now)},
+                  {"base_team_cpu_s", team_cpu_s(base)},
+                  {"expected_growth", expected},
+                  {"outside_worksharing_share", share},
+                  {"outside_worksharing_growth_s", outside_growth},
+                  {"work_growth", ratio},
+                  {"loop_growth_s", loop_growth},
+                  {"cpu_per_wall", rate}}};
+}
+
+// A dynamic schedule's dispatch: ~0.3 us per chunk with libomp 14 at 2 threads on the 2-vCPU VM
+// of BENCHMARKS.md (`ompscope bench` constructs: for_dynamic minus for_static, per chunk); the
+// bench cache's own figure where it has one for the runtime (docs/tasks.md, "The bench cache").
+constexpr double kDispatchS = 0.3e-6;
+
+// A schedule sized for the loop: the smallest chunk whose dispatch costs at most 2% of its work,
+// if that still leaves 8 chunks per thread to balance with; else guided with that chunk as its
+// smallest (few large chunks first, then smaller ones).
+std::string sized_schedule(double iterations, double per_iteration_s, int threads, double bench_dispatch_s) {
+  const double dispatch = bench_dispatch_s > 0 ? bench_dispatch_s : kDispatchS;
+  const double smallest = std::max(1.0, std::ceil(dispatch / (0.02 * per_iteration_s)));
+  const double largest = std::floor(iterations / (8.0 * threads));
+  const std::string why = fmt::format(" ({:.0f} iterations of {} each; a chunk's dispatch costs ~{}, {})", iterations,
+                                      duration_text(per_iteration_s), duration_text(dispatch),
+                                      bench_dispatch_s > 0 ? "ompscope bench on this machine"
+                                                           : "a typical figure: no ompscope bench cached for this runtime");
+  if (smallest <= std::max(1.0, largest)) return fmt::format("schedule(dynamic, {:.0f}){}", smallest, why);
+  return fmt::format("schedule(guided, {:.0f}){}", smallest, why);
+}
+
+// The advice for an imbalanced loop: try the sized schedule, unless the runtime reported (libomp
+// 19) that the loop already has that kind of schedule; then only a smaller chunk could help.
+std::string schedule_advice(const BarrierPhases& phases, int threads, double bench_dispatch_s) {
+  if (!(phases.loop_iterations > 0 && phases.loop_work_s > 0))
+    return "try schedule(dynamic, chunk) or schedule(guided) on it";
+  const std::string sized =
+      sized_schedule(phases.loop_iterations / std::max<uint32_t>(1, phases.imbalanced_after_loop),
+                     phases.loop_work_s / phases.loop_iterations, threads, bench_dispatch_s);
+  const uint32_t loops = std::max<uint32_t>(1, phases.imbalanced_after_loop);
+  const bool dynamic = phases.imbalanced_after_dynamic * 2 > loops, guided = phases.imbalanced_after_guided * 2 > loops;
+  const bool same = (dynamic && sized.starts_with("schedule(dynamic")) || (guided && sized.starts_with("schedule(guided"));
+  if (!same) return "try " + sized + " on it";
+  if (dynamic && sized.starts_with("schedule(dynamic, 1) "))
+    return fmt::format("the runtime reports it is scheduled dynamically already, and chunks of one iteration are "
+                       "the finest ({}): its last iterations are too costly to even out; split the costliest "
+                       "iterations, or hand them out first",
+                       sized.substr(sized.find('(', 9) + 1, sized.size() - sized.find('(', 9) - 2));
+  return fmt::format("the runtime reports it is scheduled {} already: its last chunks are too large to even out; "
+                     "if its chunk is larger than this, try {}",
+                     dynamic ? "dynamically" : "guided", sized);
+}
+
+// A loop whose threads' CPU time differs consistently by less than this share of each thread's
+// work in it has iterations of uniform cost (docs/lost-time.md, "Load imbalance").
+constexpr double kUniformShare = 0.05;
+
+bool has_kind(const RegionRun& r, const char* kind) {
+  return std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) != r.lock_kinds.end();
+}
+
+// What serial time off the CPU waited for, as the kernel counted it (SerialWaits), and the one
+// hint that fits the wait that dominates it: the evidence is named, not every possible wait.
+std::pair<std::string, std::vector<std::pair<std::string, double>>> serial_wait_hint(const SerialWaits& w,
+                                                                                   double blocked) {
+  const double child = std::min(w.child_s, blocked), io = std::min(w.io_s, blocked - child);
+  const double neither = std::max(0.0, blocked - child - io);
+  std::vector<std::pair<std::string, double>> details;
+  if (!w.read)
+    return {"sleep, I/O, or waiting for a child process or a signal (the kernel's counts of what it waited for "
+            "were not recorded); remove the wait, or overlap it with the computation (asynchronous I/O, a thread "
+            "or task that waits while the others compute)",
+            details};
+  details = {{"wait_child_s", child}, {"wait_block_io_s", io}, {"wait_other_s", neither},
+             {"block_io_operations", w.io_operations}};
+  if (child >= io && child >= neither)
+    return {fmt::format("{} of it while a child process ran, which ended and was waited for (system(), popen, "
+                        "fork and wait); run the child in the background and wait for it when its result is "
+                        "needed, or do its work in the program",
+                        duration_text(child)),
+            details};
+  if (io >= neither)
+    return {fmt::format("{} of it in stretches with block I/O ({:.0f} block input and output operations: files "
+                        "read or written past the page cache); overlap the I/O with the computation "
+                        "(asynchronous I/O, or a thread or task that reads or writes while the others compute), "
+                        "or do less of it",
+                        duration_text(io), w.io_operations),
+            details};
+  return {fmt::format("{} of it with no block I/O and no child process ended (a sleep, or a wait on a pipe, a "
+                      "socket, a lock or a signal); remove the wait, or overlap it with the computation (a thread "
+                      "or task that waits while the others compute)",
+                      duration_text(neither)),
+          details};
+}
+
+// How the imbalance at the region's barriers splits (typical repeat): the loop's own imbalance
+// (load_imbalance), and the waits work_inflation names: for threads off their CPU, and for
+// threads slowed unevenly by the growth of the team's work.
+struct BarrierWaits {
+  double wall_imbalance = 0, cpu_imbalance = 0, consistent_cpu = 0;
+  bool cpu_known = false;   // every thread's CPU time in the segments was read
+  double rate = 1;          // CPU seconds per wall second with the whole team busy (≤ 1)
+  double uneven_cpu = 0;    // CPU-time imbalance that is the growth's, not the loop's
+  double imbalance = 0, descheduled = 0, uneven = 0;  // wall time
+};
+
+BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, const RegionRun& first, int threads,
+                                 const TeamWork& busy, const TeamWork* base) {
+  BarrierWaits w;
+  std::vector<const BarrierPhases*> all_phases;
+  for (const RegionRun* r : repeats) all_phases.push_back(&r->phases);
+  w.consistent_cpu = consistent_cpu_imbalance(all_phases);
+  w.wall_imbalance = first.phases.imbalance_s;
+  // Where every thread's CPU time in the segments was read, only their difference in CPU time is
+  // the loop's imbalance; the rest is threads that were not running (work inflation names it).
+  const double measured = first.phases.measured_imbalance_s;
+  w.cpu_imbalance = first.phases.cpu_imbalance_s;
+  w.cpu_known = measured > 0;
+  // The CPU time the loop's imbalance takes is won back at the rate the threads ran while the
+  // whole team was busy (CPU seconds per wall second; below 1 on a loaded machine), never more
+  // than the wall imbalance.
+  w.rate = busy.usage_read && busy.usage.wall_s > 0 && busy.usage.cpu_s > 0
+               ? std::min(1.0, busy.usage.cpu_s / busy.usage.wall_s)
+               : 1.0;
+  // Of the CPU-time imbalance, the part the same threads showed in every instance is the loop's
+  // (its iterations differ in cost). The rest moved between threads: where the team's work grew
+  // on the CPU, threads slowed unevenly by that growth (a shared cache line, the kernel's locks)
+  // take turns at being the last, and as much of it as the growth could cause (all of it on one
+  // thread: (1 − 1/t) of it) is work inflation's; beyond that, the iterations' cost varies from
+  // one instance to the next, which is the loop's again.
+  const bool tasking = first.tasks.tasks > 0;
+  if (w.cpu_known && base && threads > 1 && !tasking && base->work_s > 0) {
+    double growth_on_cpu = busy.work_s - base->work_s;
+    if (busy.usage_read && base->usage_read)
+      growth_on_cpu -= std::max(0.0, busy.usage.off_cpu_s() - base->usage.off_cpu_s());
+    w.uneven_cpu = std::clamp(std::min(w.cpu_imbalance - w.consistent_cpu, (1 - 1.0 / threads) * growth_on_cpu), 0.0,
+                              w.cpu_imbalance);
+  }
+  const auto wall_share = [&](double cpu) {
+    return std::min(w.wall_imbalance, w.wall_imbalance * std::min(1.0, cpu / measured) / w.rate);
+  };
+  w.imbalance = w.cpu_known ? wall_share(w.cpu_imbalance - w.uneven_cpu) : w.wall_imbalance;
+  // In wall time: the barrier waits for threads off their CPU, and for threads slowed unevenly.
+  w.descheduled = w.cpu_known ? std::max(0.0, w.wall_imbalance - wall_share(w.cpu_imbalance)) : 0.0;
+  w.uneven = w.cpu_known ? std::max(0.0, wall_share(w.cpu_imbalance) - w.imbalance) : 0.0;
+  return w;
+}
+
+std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repeats, const RegionRun& first,
+                                      const BarrierWaits& w, int threads, double dispatch_per_chunk_s) {
+  if (!(threads > 1 && w.imbalance > 0)) return std::nullopt;
+  const bool tasking = first.tasks.tasks > 0;
+  const double instances = static_cast<double>(first.profile.instances);
+  const bool loop = first.phases.imbalanced_after_loop * 2 >= std::max<uint32_t>(1, first.phases.barriers / 2) &&
+                    first.phases.imbalanced_after_loop > 0;
+  std::string hint;
+  const std::string advice = schedule_advice(first.phases, threads, dispatch_per_chunk_s);
+  // Whether the same threads are the slow ones in every instance (3 or more instances read at a
+  // barrier position: consistent_cpu_imbalance): the evidence that the iterations differ in cost.
+  double judged = 0;
+  for (const RegionRun* r : repeats)
+    for (const BarrierPhases::Position& at : r->phases.positions) judged += at.instances;
+  const double loop_cpu = std::max(0.0, w.cpu_imbalance - w.uneven_cpu);
+  const double consistent = std::min(w.consistent_cpu, loop_cpu);
+  const bool moves = w.cpu_known && judged >= 3 && loop_cpu > 0 && consistent < 0.5 * loop_cpu;
+  // The consistent part beside each thread's share of the loop's work: a few per cent is what
+  // two CPUs differ by (a busier host core, a lower clock), not iterations that cost more.
+  const double per_thread_work = first.phases.loop_work_s / threads;
+  const bool slight = w.cpu_known && judged >= 3 && per_thread_work > 0 && consistent < kUniformShare * per_thread_work;
+  if (loop && !moves && slight)
+    hint = fmt::format("the same threads spend {} more CPU time in the loop in every instance, {:.1f}% of each "
+                       "thread's {} in it: within what two CPUs differ by (a busier host core, a lower clock), so "
+                       "its iterations cost alike and no schedule is advised (a dynamic one would give up the static "
+                       "partition's cache reuse); run on idle cores of one kind",
+                       duration_text(consistent), 100 * consistent / per_thread_work, duration_text(per_thread_work));
+  else if (loop && moves)
+    // A loop of uniform cost: a different thread is last each time. A schedule cannot even out
+    // what moves between threads, and a dynamic one gives up the static partition's locality.
+    hint = fmt::format("the thread that reaches the barrier after the loop last changes from one instance to the "
+                       "next (only {} of the {} difference in the threads' CPU time stays with the same threads): "
+                       "its iterations do not differ in cost, so no schedule is advised; what slows one thread at "
+                       "a time lies outside the loop's code (another process, interrupts, memory shared with the "
+                       "other threads)",
+                       duration_text(consistent), duration_text(loop_cpu));
+  else if (loop && w.cpu_known && judged >= 3)
+    hint = fmt::format("iterations of the loop differ in cost (the same threads spend {} more CPU time in it in "
+                       "every instance, of a {} difference): {}",
+                       duration_text(consistent), duration_text(loop_cpu), advice);
+  else if (loop)
+    hint = w.cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): " + advice
+                       : "threads reach the barrier after the loop at different times: if its iterations differ in "
+                         "cost, " + advice;
+  else if (tasking)
+    // A region made of tasks: the runtime hands them out already; "use tasks" is no advice.
+    hint = "threads reach the barrier at different times: the last tasks ran on some threads while the others "
+           "had none ready; split the longest tasks, or give them a `priority` so that they start first";
+  else
+    hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
+           "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";
+  Problem p{"load_imbalance", threads, w.imbalance, w.imbalance, hint,
+            {{"barriers", static_cast<double>(first.phases.barriers)},
+             {"per_instance_s", w.imbalance / std::max(1.0, instances)}}};
+  if (w.cpu_known) {
+    p.details.emplace_back("wall_imbalance_s", w.wall_imbalance);
+    p.details.emplace_back("descheduled_s", w.descheduled);
+    p.details.emplace_back("uneven_slowdown_s", w.uneven);
+    p.details.emplace_back("consistent_cpu_imbalance_s", std::min(w.consistent_cpu, w.cpu_imbalance));
+    p.details.emplace_back("cpu_per_wall_s", w.rate);
+    p.hint += fmt::format(" (gain at the rate the threads ran with the whole team busy: {:.0f}% of a CPU)",
+                          100 * w.rate);
+  }
+  return p;
+}
+
+std::optional<Problem> barrier_overhead(const RegionRun& first, int threads) {
+  const double walkthrough = first.phases.walkthrough_s, startup = first.phases.startup_s;
+  if (!(threads > 1 && walkthrough + startup > 0)) return std::nullopt;
+  const double instances = static_cast<double>(first.profile.instances);
+  const double inner = std::max(0.0, static_cast<double>(first.phases.barriers) - instances);  // the join barrier is fork/join cost
+  return Problem{"barrier_overhead", threads, walkthrough + startup, walkthrough + startup,
+                 fmt::format("{:.0f} barriers inside the region cost {} each: drop the ones not needed "
+                             "(nowait on worksharing constructs), or merge phases to synchronise less often",
+                             inner, duration_text((walkthrough + startup) / std::max(1.0, inner))),
+                 {{"walkthrough_s", walkthrough}, {"release_skew_s", startup}, {"barriers", inner}}};
+}
+
+// thread_creation and fork_join_overhead: starting and ending the region's team.
+void fork_join_causes(const RegionRun& first, int threads, std::vector<Problem>& out) {
+  const double fork = first.phases.fork_s, join = first.phases.join_s, creation = first.phases.team_creation_s;
+  const double instances = static_cast<double>(first.profile.instances);
+  // Creating the team at the run's first fork (libomp starts its threads there) is in the
+  // region's time at every count above 1, and nowhere at 1 thread: a part of the time lost of its
+  // own, which no change to the region wins back (docs/lost-time.md).
+  if (threads > 1 && creation > 0)
+    out.push_back({"thread_creation", threads, creation, creation,
+                   fmt::format("creating the team's threads at the program's first fork took {}, once per run: a "
+                               "fixed cost of running with threads, not of this region's code (it weighs only in "
+                               "runs this short)",
+                               duration_text(creation)),
+                   {{"team_creation_s", creation}}});
+  if (!(fork + join > 0)) return;
+  const std::string created =
+      creation > 0 ? fmt::format(" (creating the team at the first fork, {}, is apart: thread creation)",
+                                 duration_text(creation))
+                   : "";
+  // A region that runs once has no enclosing loop to open it around (a hint only what the code can take).
+  out.push_back({"fork_join_overhead", threads, fork + join, fork + join,
+                 instances > 1
+                     ? fmt::format("the region starts {:.0f} times at {} per start and end{}: open one parallel "
+                                   "region around the enclosing loop (parallel outside, omp for inside), or give "
+                                   "each instance more work",
+                                   instances, duration_text((fork + join) / std::max(1.0, instances)), created)
+                     : fmt::format("the region runs once, and starting and ending its team took {}{}: threads "
+                                   "that start late or finish after the others (a thread waiting for a CPU), "
+                                   "not a region started too often",
+                                   duration_text(fork + join), created),
+                 {{"fork_s", fork}, {"join_s", join}, {"instances", instances}, {"team_creation_s", creation}}});
+}
+
+// The lock pattern (typical repeat): how many locks, and whether queueing sits on a few hot ones
+// or spreads over many cold ones; a hint fits the pattern ("split the lock" is no advice to code
+// with a lock per data item).
+struct LockPattern {
+  double acquisitions = 0, recorded = 0, contention_sum = 0;
+  const LockCost* busiest = nullptr;  // the most contention, else the longest held
+  double distinct = 0;
+  bool many_locks = false;
+  double busiest_share = 0, serialisation = 0;
+  std::string held, locks_seen;
+  bool critical = false;
+};
+
+LockPattern lock_pattern(const RegionRun& first) {
+  LockPattern l;
+  for (const LockCost& c : first.locks.locks) {
+    l.acquisitions += c.operations;
+    l.recorded += static_cast<double>(c.recorded);
+    l.contention_sum += c.contention_s;
+    if (!l.busiest || c.contention_s > l.busiest->contention_s ||
+        (c.contention_s == l.busiest->contention_s && c.hold_s > l.busiest->hold_s))
+      l.busiest = &c;
+  }
+  l.distinct = static_cast<double>(first.locks.locks.size());
+  l.many_locks = l.distinct >= 16;
+  l.busiest_share = l.busiest && l.contention_sum > 0 ? l.busiest->contention_s / l.contention_sum : 0;
+  const double region_s = first.profile.time_s;
+  l.serialisation = l.busiest && region_s > 0 ? std::min(1.0, l.busiest->hold_s / region_s) : 0;
+  l.held = l.serialisation < 0.005 && l.serialisation > 0 ? "under 1%" : fmt::format("{:.0f}%", 100 * l.serialisation);
+  l.locks_seen = l.recorded < l.acquisitions ? fmt::format("at least {:.0f}", l.distinct) : fmt::format("{:.0f}", l.distinct);
+  l.critical = has_kind(first, "critical");
+  return l;
+}
+
+std::optional<Problem> lock_overhead(const RegionRun& first, const LockPattern& l, int threads) {
+  const double algorithm = first.locks.max_thread_algorithm_s();
+  double algorithm_total = 0;
+  for (const LockCost& c : first.locks.locks) algorithm_total += c.algorithm_s;
+  if (!(algorithm > 0)) return std::nullopt;
+  // No acquisition costs less than one uncontended atomic (docs/locks.md, "The floor"): the
+  // recorded ones are held to it one by one (LockAcquisition::wait), and where operations counted
+  // without a time bring the mean below it, the cause is raised to the floor for all of them.
+  double floor_scale = 1;
+  if (const double floor = first.locks.atomic_floor_s;
+      floor > 0 && algorithm_total > 0 && algorithm_total < l.acquisitions * floor)
+    floor_scale = l.acquisitions * floor / algorithm_total;
+  const double per_thread = algorithm * floor_scale, total = algorithm_total * floor_scale;
+  const std::string each = duration_text(total / std::max(1.0, l.acquisitions));
+  Problem p{"lock_overhead", threads, total, per_thread,
+            l.critical ? fmt::format("{:.0f} critical-section entries cost {} each even uncontended: use "
+                                     "#pragma omp atomic for single updates, or a reduction clause",
+                                     l.acquisitions, each)
+            : l.many_locks
+                ? fmt::format("{:.0f} acquisitions of {} distinct locks (fine-grained already, rarely wanted at "
+                              "once) cost {} each: take each lock less often (batch the updates to one item), "
+                              "make single updates atomic (omp atomic) instead, or initialise the locks with "
+                              "omp_lock_hint_uncontended",
+                              l.acquisitions, l.locks_seen, each)
+                : fmt::format("{:.0f} lock acquisitions cost {} each even uncontended: take the lock "
+                              "less often (batch updates, accumulate privately), or initialise it "
+                              "with omp_lock_hint_uncontended / use atomics",
+                              l.acquisitions, each),
+            {{"acquisitions", l.acquisitions}, {"recorded_acquisitions", l.recorded}, {"distinct_locks", l.distinct},
+             {"thread_seconds", total}}};
+  if (first.locks.atomic_floor_s > 0) p.details.emplace_back("atomic_floor_s", first.locks.atomic_floor_s);
+  if (floor_scale > 1) p.details.emplace_back("raised_to_floor_by", floor_scale);
+  return p;
+}
+
+std::optional<Problem> lock_contention(const RegionRun& first, const LockPattern& l, int threads) {
+  const double contention = first.locks.max_thread_contention_s();
+  double contention_total = 0;
+  for (const LockCost& c : first.locks.locks) contention_total += c.contention_s;
+  if (!(threads > 1 && contention > 0)) return std::nullopt;
+  const char* what = l.critical ? "critical section" : "lock";
+  std::string hint;
+  if (l.many_locks && l.busiest_share < 0.5) {
+    hint = fmt::format("queueing is spread over {} {}s, none of them hot (the busiest takes {:.0f}% of it and is held "
+                       "{} of the region's time): splitting them further will not help; take each less often "
+                       "(batch the updates to one item), or make single updates atomic (omp atomic) instead",
+                       l.locks_seen, what, 100 * l.busiest_share, l.held);
+  } else {
+    const std::string which = l.distinct <= 1 ? fmt::format("one {} is held {} of the region's time", what, l.held)
+                                              : fmt::format("the busiest of {} {}s takes {:.0f}% of the queueing and is "
+                                                            "held {} of the region's time",
+                                                            l.locks_seen, what, 100 * l.busiest_share, l.held);
+    hint = fmt::format("threads queue for a shared {} ({}): split it (one lock per data item), shorten what runs "
+                       "under it, or accumulate privately and combine once (reduction)",
+                       what, which);
+  }
+  return Problem{"lock_contention", threads, contention_total, contention, hint,
+                 {{"acquisitions", l.acquisitions}, {"recorded_acquisitions", l.recorded}, {"distinct_locks", l.distinct},
+                  {"thread_seconds", contention_total}, {"max_hold_s", l.busiest ? l.busiest->hold_s : 0.0},
+                  {"serialisation", l.serialisation}, {"busiest_share", l.busiest_share}}};
+}
+
+// Causes never add up to more than the region could lose: its time lost plus the overheads
+// that exist at any thread count (fork/join, barriers, the lock algorithm), and never more than
+// its whole time. The runtime's per-task cost counts against the time lost only (kTimeLost).
+void cap_gains(std::vector<Problem>& out, double region_time_s, std::optional<double> lost_s) {
+  const auto capped_together = [](const Problem& p) {
+    return p.kind.cause().cap == report::CauseCap::kRegionLoss || p.kind.cause().cap == report::CauseCap::kTimeLost;
+  };
+  double overheads = 0, total = 0;
+  for (const Problem& p : out) {
+    if (!capped_together(p)) continue;
+    total += p.gain_s;
+    if (p.kind.cause().overhead && p.kind.cause().cap == report::CauseCap::kRegionLoss) overheads += p.gain_s;
+  }
+  const double limit = lost_s ? std::min(region_time_s, std::max(0.0, *lost_s) + overheads) : region_time_s;
+  if (total > limit && total > 0) {
+    const double scale = limit / total;
+    for (Problem& p : out) {
+      if (!capped_together(p)) continue;
+      p.gain_s *= scale;
+      p.details.emplace_back("gain_scaled_by", scale);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeats, int threads,
+                                     double region_time_s, std::optional<double> lost_s, const TeamWork* base,
+                                     double dispatch_per_chunk_s) {
+  std::vector<Problem> out;
+  if (repeats.empty()) return out;
+  // Every figure is the typical repeat's; the repeats together only say whether the threads'
+  // CPU-time imbalance is the same in each (consistent_cpu_imbalance).
+  const RegionRun& first = typical_repeat(repeats);
+  const TeamWork busy = team_work({&first});
+  const BarrierWaits waits = split_barrier_waits(repeats, first, threads, busy, base);
+  if (std::optional<Problem> p = load_imbalance(repeats, first, waits, threads, dispatch_per_chunk_s))
+    out.push_back(std::move(*p));
+  // Tasking regions are left to the task analysis (task inflation: a task body slower at t).
+  // Inner barriers held back by a thread switched out in them (BarrierPhases::descheduled_s):
+  // time off the CPU, named with the inflation's, never barrier overhead.
+  if (base && threads > 1 && first.tasks.tasks == 0) {
+    double replicated = 0;
+    if (std::optional<Problem> p = replicated_work(busy, *base, threads)) {
+      replicated = p->time_s;
+      out.push_back(std::move(*p));
+    }
+    if (std::optional<Problem> p = work_inflation(busy, *base, threads, waits.descheduled + first.phases.descheduled_s,
+                                                  waits.uneven, replicated))
+      out.push_back(std::move(*p));
+  }
+  if (std::optional<Problem> p = barrier_overhead(first, threads)) out.push_back(std::move(*p));
+  fork_join_causes(first, threads, out);
+  const LockPattern locks = lock_pattern(first);
+  if (std::optional<Problem> p = lock_overhead(first, locks, threads)) out.push_back(std::move(*p));
+  if (std::optional<Problem> p = lock_contention(first, locks, threads)) out.push_back(std::move(*p));
+
+  std::vector<const TaskFigures*> tasks;
+  for (const RegionRun* r : repeats) tasks.push_back(&r->tasks);
+  for (Problem& p : diagnose_tasks(tasks, threads)) out.push_back(std::move(p));
+  if (base && !base->tasks.empty() && first.tasks.tasks > 0) {
+    const TeamWork now = team_work(repeats);
+    const bool read = now.usage_read && base->usage_read;
+    if (std::optional<Problem> p = task_inflation(tasks, base->tasks, threads, base->threads,
+                                                  read ? &now.usage : nullptr, read ? &base->usage : nullptr))
+      out.push_back(std::move(*p));
+  }
+  cap_gains(out, region_time_s, lost_s);
+  std::sort(out.begin(), out.end(), [](const Problem& a, const Problem& b) { return a.gain_s > b.gain_s; });
+  return out;
+}
+
+SerialCauses diagnose_serial(const SerialFigures& f, double lost_s, double spread_s) {
+  SerialCauses out;
+  const int t = f.threads;
+  const double s = f.serial_s;
+  // Time off the CPU outside regions (sleep, I/O, a child) is no code to parallelise: its own
+  // cause, serial_blocked; serial_code is the rest. Time off the CPU under kSerialBlockedMin of
+  // serial code is no cause of its own: it stays serial code's, so that what the causes explain
+  // is what the report shows (its share was counted as explained while no serial_blocked was
+  // shown: 0.25 ms on serial_phase).
+  const bool blocked_shown = t > 1 && f.known && f.blocked_s > 0 && f.blocked_s >= kSerialBlockedMin * s;
+  const double blocked = blocked_shown ? f.blocked_s : 0.0;
+  const double gain = f.known ? (s - blocked) * (1.0 - 1.0 / t) : 0.0;
+  const double blocked_lost = f.known ? blocked * (1.0 - 1.0 / t) : 0.0;
+  out.explained_s = t > 1 ? std::max(0.0, gain) + blocked_lost : 0.0;
+  if (blocked_shown) {
+    auto [what, details] = serial_wait_hint(f.waits, blocked);
+    details.insert(details.begin(), {{"serial_s", s}, {"on_cpu_s", std::max(0.0, s - blocked - f.runqueue_s)},
+                                     {"runqueue_s", f.runqueue_s}, {"lost_share_s", blocked_lost}});
+    out.problems.push_back(
+        {"serial_blocked", t, blocked, blocked,
+         fmt::format("the program waits {} outside parallel regions at {}, off the CPU: {}; no thread count "
+                     "shortens it",
+                     duration_text(blocked), threads_phrase(t), what),
+         std::move(details)});
+  }
+  if (t > 1 && gain > 0) {
+    const double fraction =
+        f.base_program_s > 0 ? std::max(0.0, f.base_serial_s - f.base_blocked_s) / f.base_program_s : 0;
+    out.problems.push_back(
+        {"serial_code", t, s - blocked, gain,
+         fmt::format("{:.0f}% of the run is serial code: Amdahl's law caps the speedup at {:.1f}x; "
+                     "parallelise the serial phase (or overlap it with parallel work)",
+                     100 * fraction, fraction > 0 ? 1 / fraction : 0.0),
+         {{"serial_fraction", fraction}}});
+    share_the_loss(out.problems, out.problems.size() - 1, lost_s, gain, spread_s);
+  }
+  return out;
+}
+
+double unexplained(double lost_s, double explained_s) { return std::max(0.0, lost_s - std::max(0.0, explained_s)); }
+
+void share_the_loss(std::vector<Problem>& problems, size_t from, double lost_s, double explained_s, double spread_s) {
+  const double f = lost_s > 0 && explained_s > 0 ? std::min(1.0, lost_s / explained_s) : 0.0;
+  for (size_t i = from; i < problems.size(); ++i) {
+    problems[i].details.emplace_back("lost_share_s", problems[i].gain_s * f);
+    if (spread_s > 0 && problems[i].gain_s < spread_s) problems[i].details.emplace_back("within_spread", 1.0);
+  }
+}
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,75 @@
+// The causes of a region's time lost at one thread count, each with its hint and its gain, and
+// how they share the loss (docs/design.md, "Causes and their gains"; docs/lost-time.md): the
+// detectors of the cause table's region causes (report/causes.h), the serial code's causes, and
+// the cap that keeps their gains within what could be lost.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "analysis/report.h"
+#include "analysis/run_analysis.h"
+#include "analysis/team_work.h"
+
+namespace ompscope::analysis {
+
+// replicated_work: the team's work grows in proportion to the team (each thread does a fixed
+// amount) when its CPU time at t over t0, outside worksharing constructs or in one loop whose
+// iteration count grew, is t/t0 within this share (docs/design.md, "Work that grows with the team").
+inline constexpr double kReplicatedBand = 0.2;
+// The part of the region outside worksharing constructs at t0 that counts (below it, noise).
+inline constexpr double kReplicatedMinShare = 0.1;
+// A region that does all of its work outside worksharing and takes at least this many lock
+// operations at t0 shows in their count whether its work grew with the team: where it did not,
+// CPU time that grew t/t0 is the same work running slower (work_inflation), not repeated.
+inline constexpr double kReplicatedMinOperations = 1000;
+inline constexpr double kReplicatedAllOutside = 0.9;  // share of the region outside worksharing
+
+// serial_blocked is named where the serial time off the CPU is at least this share of the serial
+// time (below it: the loader, a page fault's wait, the tool's own writes).
+inline constexpr double kSerialBlockedMin = 0.05;
+
+// The causes of one region at one thread count, from the figures of its typical repeat (and
+// whether the threads' CPU-time imbalance is consistent, from all of them).
+// `lost_s` is the region's time lost at that count; empty when no smaller count was measured
+// to compare with (then only the region's whole time bounds the causes). `base`: the team's
+// work at the smallest count measured, when that is smaller than `threads` (work inflation).
+// `dispatch_per_chunk_s`: a dynamic loop's dispatch cost per chunk from the bench cache; 0: the
+// typical figure (kDispatchS).
+std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeats, int threads,
+                                     double region_time_s, std::optional<double> lost_s,
+                                     const TeamWork* base = nullptr, double dispatch_per_chunk_s = 0);
+
+// Serial code at one thread count (the program's time outside parallel regions), beside the
+// smallest count `base_threads`.
+struct SerialFigures {
+  int threads = 0, base_threads = 0;
+  double serial_s = 0;        // at `threads`
+  double blocked_s = 0;       // of it off the CPU, where the kernel's accounting was read (else 0)
+  double runqueue_s = 0;      // of it waiting for a CPU
+  SerialWaits waits;          // what the time off the CPU waited for
+  double base_serial_s = 0, base_blocked_s = 0, base_program_s = 0;  // at `base_threads`
+  bool known = true;          // both counts measured a team (else no gain is computed)
+};
+struct SerialCauses {
+  std::vector<Problem> problems;  // serial_blocked, serial_code
+  double explained_s = 0;         // what they explain of `lost_s`
+};
+// serial_blocked (time off the CPU: no thread count shortens it) and serial_code (Amdahl's part).
+// `lost_s`: the serial code's time lost at that count; `spread_s`: its repeats' spread.
+SerialCauses diagnose_serial(const SerialFigures& f, double lost_s, double spread_s);
+
+// What the causes leave of a loss: never negative (a loss can be explained more than fully when
+// overheads present at every count, fork/join for one, are among the causes; the cap in
+// diagnose_region bounds that), zero without a loss.
+double unexplained(double lost_s, double explained_s);
+
+// Each cause's part of the time lost (details.lost_share_s), so that the parts and the
+// unexplained rest add up to the loss exactly: its gain, all causes' gains scaled down together
+// where overheads present at any count bring them above the loss ("100% explained" while the top
+// gain was twice the loss); none where nothing was lost (a negative loss: the region ran faster
+// than perfect scaling). A cause whose gain is smaller than the spread of the repeats' times
+// (`spread_s`, slowest − fastest) carries within_spread = 1: that finding is within the noise.
+// The causes are problems[from...].
+void share_the_loss(std::vector<Problem>& problems, size_t from, double lost_s, double explained_s, double spread_s);
+
+}  // namespace ompscope::analysis

@@ -1,0 +1,115 @@
+#include "analysis/team_work.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/repeats.h"
+#include "analysis/statistics.h"
+
+namespace ompscope::analysis {
+
+namespace {
+
+bool is_worksharing(const std::string& kind) {
+  return kind == "loop" || kind == "sections" || kind == "single" || kind == "workshare" || kind == "distribute" ||
+         kind == "taskloop" || kind == "masked" || kind == "scope";
+}
+
+}  // namespace
+
+WorkCounts counts_of(const WorkUsage& u) {
+  const double f = u.wall_s / u.counted_s;
+  return {u.cycles * f, u.instructions * f, u.llc_misses * f};
+}
+
+// In order: the work itself changed (more instructions); the same cycles per instruction, each
+// slower (frequency); more misses per instruction (the data left the cache); as many misses, each
+// slower, where the misses can cost the cycles' growth (memory bandwidth); else cycles no miss
+// pays for: cache lines moving between cores (false sharing, data shared between threads).
+CpuSlowdown name_cpu_slowdown(const WorkUsage& now, const WorkUsage& base) {
+  CpuSlowdown c;
+  if (!now.counted() || !base.counted() || now.wall_s <= 0 || base.wall_s <= 0) return c;
+  const WorkCounts n = counts_of(now), b = counts_of(base);
+  c.ipc = n.instructions / n.cycles;
+  c.base_ipc = b.instructions / b.cycles;
+  c.mpki = 1000 * n.misses / n.instructions;
+  c.base_mpki = 1000 * b.misses / b.instructions;
+  c.instruction_growth = n.instructions / b.instructions - 1;
+  c.extra_cycles_per_miss = n.misses > 0 ? std::max(0.0, n.cycles - b.cycles) / n.misses : 0;
+  if (c.instruction_growth > kInstructionGrowth)
+    c.kind = CpuSlowdown::Kind::MoreInstructions;
+  else if (c.ipc > (1 - kIpcFall) * c.base_ipc)
+    c.kind = CpuSlowdown::Kind::Frequency;
+  else if (c.mpki >= (1 + kMissGrowth) * c.base_mpki && n.misses > b.misses)
+    c.kind = CpuSlowdown::Kind::CacheMisses;
+  else if (n.misses > 0 && c.extra_cycles_per_miss <= kMissCostCycles)
+    c.kind = CpuSlowdown::Kind::MemoryBandwidth;
+  else
+    c.kind = CpuSlowdown::Kind::Coherence;
+  return c;
+}
+
+TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
+  std::vector<double> work, wall, cpu, system, minor, major, switches, counted, cycles, instructions, misses,
+      lock_operations;
+  if (repeats.empty()) return {};
+  std::vector<const TaskFigures*> tasks;
+  for (const RegionRun* r : {&typical_repeat(repeats)}) {
+    ThreadSplit team;
+    for (const ThreadSplit& s : r->profile.per_thread) team += s;
+    // Time holding locks is left out: critical sections that slow down as the lock and its data
+    // move between cores are the lock's cost (lock contention, lock overhead), not the work's.
+    double held = 0, operations = 0;
+    for (const LockCost& c : r->locks.locks) {
+      held += c.hold_s;
+      operations += c.operations;
+    }
+    lock_operations.push_back(operations);
+    team.work_s = std::max(0.0, team.work_s - held);
+    work.push_back(team.work_s);
+    if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
+    // A task region's bodies run in barriers, outside the work stretches: the readings around
+    // the visits in which tasks ran cover them (ThreadSplit::task_usage). Together they stand for
+    // the work stretches and the task time in those visits.
+    WorkUsage read = team.usage;
+    read += team.task_usage;
+    const double read_over = team.usage.wall_s + team.task_usage_tasks_s;
+    if (read_over <= 0 || read.wall_s <= 0) continue;
+    const WorkUsage u = read * (team.work_s / read_over);
+    wall.push_back(u.wall_s);
+    cpu.push_back(u.cpu_s);
+    system.push_back(u.system_s);
+    minor.push_back(u.minor_faults);
+    major.push_back(u.major_faults);
+    switches.push_back(u.switches);
+    counted.push_back(u.counted_s);
+    cycles.push_back(u.cycles);
+    instructions.push_back(u.instructions);
+    misses.push_back(u.llc_misses);
+  }
+  TeamWork out;
+  out.work_s = median(work);
+  out.lock_operations = median(lock_operations);
+  out.usage_read = !wall.empty();
+  out.tasks = std::move(tasks);
+  const RegionRun& typical = typical_repeat(repeats);
+  out.time_s = typical.profile.time_s;
+  double worksharing = 0;
+  for (const ConstructRun& c : typical.constructs.nodes) {
+    if (c.parent == -1 && is_worksharing(c.kind)) worksharing += c.time_s;
+    if (c.kind == "loop" && c.iterations > 0 && c.instances > 0)
+      out.loops.push_back({c.path, fmt::format("{}:{}", c.where.file.empty() ? c.where.module : c.where.file, c.where.line),
+                           c.iterations / c.instances, c.time_s});
+  }
+  out.outside_worksharing_s = std::max(0.0, out.time_s - worksharing);
+  std::vector<const RunSamples*> samples;
+  for (const RegionRun* r : repeats) samples.push_back(&r->samples);
+  for (const auto& [key, line] : mean_lines(samples)) out.sampled_lines[key] = line.cpu_s;
+  if (out.usage_read)
+    out.usage = {median(wall),     median(cpu),    median(system),       median(minor),  median(major),
+                 median(switches), median(counted), median(cycles), median(instructions), median(misses)};
+  return out;
+}
+
+}  // namespace ompscope::analysis
