@@ -6,7 +6,7 @@ of 2 threads) is set here, as docs/mpi.md says a user sets it."""
 import argparse, json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_checks import Ctx, expect_error, fail, load, notes, parallel_regions, pragma_lines, process_log, region_at, run  # noqa: E402
+from e2e_common import Ctx, expect_error, fail, load, notes, parallel_regions, pragma_lines, process_log, region_at, run  # noqa: E402
 
 # Open MPI refuses to run as root without these two; CI runs the suite as root.
 ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
@@ -352,7 +352,7 @@ def main():
     ap.add_argument("scenario")
     for arg in ("--ompscope", "--programs", "--sources", "--work", "--mpirun"):
         ap.add_argument(arg, required=True)
-    # Timing-sensitive scenarios get attempts, as in e2e_checks.py: a neighbour's build on the
+    # Timing-sensitive scenarios get attempts, as in e2e_common.main: a neighbour's build on the
     # 2 vCPUs can hold a core for a whole run; a regression fails all of them.
     ap.add_argument("--attempts", type=int, default=1)
     ap.add_argument("--otf2-print", default="/usr/bin/otf2-print")

@@ -7,7 +7,7 @@ no report, a SIGKILL read as a corrupt log, a GCC-built program behind a wrapper
 import argparse, os, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_checks import Ctx, fail, load, notes, parallel_regions, pragma_lines, region_at, run  # noqa: E402
+from e2e_common import Ctx, fail, load, notes, parallel_regions, pragma_lines, region_at, run  # noqa: E402
 
 def processes(report):
     """The processes of a report that lists them (program.ranks with ranks_are 'processes')."""

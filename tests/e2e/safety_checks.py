@@ -7,12 +7,12 @@ Each scenario is one CTest test: `safety_checks.py SCENARIO --ompscope BIN --pro
 import argparse, os, signal, shutil, stat, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import e2e_checks  # noqa: E402
-from e2e_checks import fail  # noqa: E402
+import e2e_common  # noqa: E402
+from e2e_common import fail  # noqa: E402
 
 def run(cmd, timeout=120, **kw):
-    """e2e_checks.run with a limit: a command that hangs (a reader on a FIFO) fails the scenario."""
-    return e2e_checks.run(cmd, timeout=timeout, **kw)
+    """e2e_common.run with a limit: a command that hangs (a reader on a FIFO) fails the scenario."""
+    return e2e_common.run(cmd, timeout=timeout, **kw)
 
 def expect_refusal(cmd, what, contains=(), **kw):
     """One 'ompscope: ...' line on stderr and exit 2, nothing else."""
@@ -36,8 +36,8 @@ def tree(d):
             out[os.path.relpath(p, d)] = (stat.S_IFMT(s.st_mode), s.st_size, s.st_mtime_ns)
     return out
 
-class Ctx(e2e_checks.Ctx):
-    """e2e_checks.Ctx over a work directory emptied first: every scenario starts from nothing."""
+class Ctx(e2e_common.Ctx):
+    """e2e_common.Ctx over a work directory emptied first: every scenario starts from nothing."""
     def __init__(self, a):
         shutil.rmtree(a.work, ignore_errors=True)
         super().__init__(a)

@@ -8,8 +8,10 @@ usage: sampling_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR -
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import e2e_checks  # noqa: E402
-from e2e_checks import fail, load, region_at, run, timed_loop_region  # noqa: E402
+from e2e_common import fail, load, main, region_at, run, timed_loop_region  # noqa: E402
+
+# sampled_lines judges the lines' growth from 1 to 2 threads: it needs 2 CPUs that run at once.
+NEEDS_TWO_CPUS = {"sampled_lines"}
 
 def marked_line(source, marker):
     lines = [i + 1 for i, l in enumerate(open(source)) if marker in l]
@@ -124,5 +126,4 @@ def scenario_tool_pause(c):
         fail(f"the program's time {program_s*1e3:.0f} ms holds the paused initialisation (bare run {bare_s*1e3:.0f} ms)")
 
 if __name__ == "__main__":
-    e2e_checks.NEEDS_TWO_CPUS.add("sampled_lines")
-    e2e_checks.main(globals())
+    main(globals(), NEEDS_TWO_CPUS)
