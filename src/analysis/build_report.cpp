@@ -264,7 +264,7 @@ RegionReport region_report(const CallsiteKey& key, const RunsByCount& by_threads
 RegionReport serial_report(const Report& report, const RunsByCount& by_threads, const std::set<int>& unmeasured,
                            const SerialSeries& series) {
   RegionReport serial;
-  serial.kind = "serial";
+  serial.kind = report::RegionKind::kSerial;
   serial.function = "(outside parallel regions)";
   const auto& [t0, time0] = *report.program_time_s.begin();
   const auto at = [](const std::map<int, double>& m, int t) { return m.count(t) ? m.at(t) : 0.0; };
@@ -346,7 +346,7 @@ void program_loss(Report& report, const std::set<int>& unmeasured, std::vector<s
 void number_regions(Report& report) {
   std::vector<RegionReport*> by_place;
   for (RegionReport& r : report.regions)
-    if (r.kind != "serial") by_place.push_back(&r);
+    if (r.kind != report::RegionKind::kSerial) by_place.push_back(&r);
   std::stable_sort(by_place.begin(), by_place.end(), [](const RegionReport* a, const RegionReport* b) {
     return std::tie(a->file, a->line, a->function, a->module, a->module_offset, a->nested) <
            std::tie(b->file, b->line, b->function, b->module, b->module_offset, b->nested);
@@ -354,7 +354,7 @@ void number_regions(Report& report) {
   int number = 0;
   for (RegionReport* r : by_place) r->id = fmt::format("r{}", ++number);
   for (RegionReport& r : report.regions)
-    if (r.kind == "serial") r.id = "serial";
+    if (r.kind == report::RegionKind::kSerial) r.id = "serial";
 }
 
 // Ranked by the time lost at the largest count with a core per thread when there is one (an

@@ -21,10 +21,7 @@ constexpr double kSmallestShare = 0.1;
 // A construct with more than this share of a cause gives the region's cause its hint and place.
 constexpr double kMostShare = 0.5;
 
-bool is_task_cause(const report::CauseKind& k) {
-  return k == "fine_grained_tasks" || k == "coarse_grained_tasks" || k == "task_creation_bottleneck" ||
-         k == "dependency_bound" || k == "task_inflation";
-}
+bool is_task_cause(const report::CauseKind& k) { return k.cause().family == report::CauseFamily::kTask; }
 
 bool is_lock_kind(const std::string& kind) {
   return kind == "critical" || kind == "lock" || kind == "nest_lock" || kind == "atomic" || kind == "ordered";
@@ -167,9 +164,8 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
             std::erase_if(p.details, [](const auto& d) { return d.first == "gain_scaled_by"; });
           }
       if (cause.kind == "barrier_overhead")
-        p.hint = std::string(e.report.kind == "barrier" ? "it" : "its barrier") + " costs " + duration_text(whole.time_s * share / std::max(1.0, static_cast<double>(e.report.instances))) +
-                 " per pass: drop it where the next construct does not read what this one wrote (nowait), or merge "
-                 "phases to synchronise less often";
+        p.hint = barrier_overhead_hint(e.report.kind == "barrier" ? "it" : "its barrier", false,
+                                       whole.time_s * share / std::max(1.0, static_cast<double>(e.report.instances)));
       p.hint = construct_place(e.report) + ": " + p.hint;
       p.gain_s = whole.gain_s * share;
       p.time_s = whole.time_s * share;

@@ -472,9 +472,8 @@ std::optional<Problem> barrier_overhead(const RegionRun& first, int threads) {
   const double instances = static_cast<double>(first.profile.instances);
   const double inner = std::max(0.0, static_cast<double>(first.phases.barriers) - instances);  // the join barrier is fork/join cost
   return Problem{"barrier_overhead", threads, walkthrough + startup, walkthrough + startup,
-                 fmt::format("{:.0f} barriers inside the region cost {} each: drop the ones not needed "
-                             "(nowait on worksharing constructs), or merge phases to synchronise less often",
-                             inner, duration_text((walkthrough + startup) / std::max(1.0, inner))),
+                 barrier_overhead_hint(fmt::format("the {:.0f} barriers inside the region", inner), inner != 1,
+                                       (walkthrough + startup) / std::max(1.0, inner)),
                  {{"walkthrough_s", walkthrough}, {"release_skew_s", startup}, {"barriers", inner}}};
 }
 
@@ -677,6 +676,12 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   cap_gains(out, region_time_s, lost_s);
   std::sort(out.begin(), out.end(), [](const Problem& a, const Problem& b) { return a.gain_s > b.gain_s; });
   return out;
+}
+
+std::string barrier_overhead_hint(const std::string& subject, bool several, double each_s) {
+  return fmt::format("{} {} {} per pass: drop {} where the next construct does not read what the one before wrote "
+                     "(nowait on a worksharing construct), or merge phases to synchronise less often",
+                     subject, several ? "cost" : "costs", duration_text(each_s), several ? "those" : "it");
 }
 
 SerialCauses diagnose_serial(const SerialFigures& f, double lost_s, double spread_s) {

@@ -4,6 +4,7 @@
 // the cap that keeps their gains within what could be lost.
 #pragma once
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/report.h"
@@ -57,6 +58,10 @@ struct SerialCauses {
 // serial_blocked (time off the CPU: no thread count shortens it) and serial_code (Amdahl's part).
 // `lost_s`: the serial code's time lost at that count; `spread_s`: its repeats' spread.
 SerialCauses diagnose_serial(const SerialFigures& f, double lost_s, double spread_s);
+
+// barrier_overhead's one hint, for a region's barriers inside it (`subject`: "the 12 barriers
+// inside the region", `several`) or one construct's ("its barrier"), each pass costing `each_s`.
+std::string barrier_overhead_hint(const std::string& subject, bool several, double each_s);
 
 // What the causes leave of a loss: never negative (a loss can be explained more than fully when
 // overheads present at every count, fork/join for one, are among the causes; the cap in

@@ -239,7 +239,7 @@ report::ReportDiff diff_reports(const Report& a, const std::string& a_name, cons
   for (size_t i = 0; i < pairs.size(); ++i) {
     const auto [l, r] = pairs[i];
     RegionDiff d;
-    d.kind = (r ? r : l)->kind;
+    d.kind = std::string(to_string((r ? r : l)->kind));
     d.function = (r ? r : l)->function;
     d.match = how[i];
     if (l) d.a = side_of(*l, t);

@@ -97,7 +97,7 @@ std::optional<Note> instances_differ_note(const Report& report) {
             "counts; the program's own times are not the same work at each count",
             {}};
   for (const RegionReport& r : report.regions) {
-    if (r.kind == "serial" || r.nested || r.instances_at.size() < 2) continue;
+    if (r.kind == report::RegionKind::kSerial || r.nested || r.instances_at.size() < 2) continue;
     const uint64_t n0 = r.instances_at.begin()->second;
     std::vector<std::string> counts;
     bool differ = false;
@@ -143,7 +143,7 @@ std::vector<Note> run_notes(const Report& report, const std::vector<MeasuredRun>
   for (const RegionReport& r : report.regions) {
     // Lock sampling: the largest count's lock cause says how many operations were recorded.
     for (auto p = r.problems.rbegin(); p != r.problems.rend(); ++p) {
-      if (p->kind != "lock_overhead" && p->kind != "lock_contention") continue;
+      if (p->kind.cause().family != report::CauseFamily::kLock) continue;
       double ops = 0, recorded = 0;
       for (const auto& [name, value] : p->details) {
         if (name == "acquisitions") ops = value;

@@ -92,7 +92,7 @@ void name_grown_lines(report::RegionReport& region, const std::map<int, std::vec
   region.grown_lines = grown_lines(base, samples_at.rbegin()->second, kSampledLinesShown);
   const auto base_lines = mean_lines(base);
   for (report::Problem& p : region.problems) {
-    if (!(p.kind == "work_inflation" || p.kind == "replicated_work" || p.kind == "task_inflation")) continue;
+    if (!p.kind.cause().names_grown_line) continue;
     const auto now = samples_at.find(p.threads);
     if (p.threads == t0 || now == samples_at.end()) continue;
     // Time that grew in the runtime (threads spinning in a barrier while a peer was descheduled)

@@ -35,7 +35,7 @@ constexpr double kFaultShare = 0.05;
 // The setting that addresses a cause on the runtime, if one does.
 std::optional<RuntimeSetting> setting_for(const Problem& p, bool gnu) {
   const std::string kind(p.kind.name());
-  if ((kind == "lock_overhead" || kind == "lock_contention") && !gnu)
+  if (p.kind.cause().family == report::CauseFamily::kLock && !gnu)
     return RuntimeSetting{"KMP_LOCK_KIND=tas",
                           {{"KMP_LOCK_KIND", "tas"}},
                           "libomp's test-and-set lock: the fewest instructions per uncontended acquire and release",

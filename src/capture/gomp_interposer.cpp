@@ -208,7 +208,7 @@ void region_body(void* arg) {
   const uint32_t task = next_object_id(t_log);
   t_state.parallel = r->id;
   t_state.task = task;
-  emit(EventKind::ImplicitTaskBegin, 0, r->id, task, team, clamp16(index), ompt_task_implicit);
+  emit(EventKind::ImplicitTaskBegin, 0, r->id, task, 0, clamp16(index), ompt_task_implicit);
   const bool saved_usage = t_usage;
   t_usage = r->usage && !dark();
   if (t_usage) record_usage(0);
@@ -246,7 +246,7 @@ inline void open_region(Region& r, unsigned num_threads) {
   r.light = record_region_instance(g_sampling, r.codeptr) ? 0 : 1;
   r.usage = !r.light && usage_instance(t_usage_instances);
   const unsigned requested = num_threads ? num_threads : static_cast<unsigned>(g_real.get_max_threads());
-  emit(EventKind::ParallelBegin, r.codeptr, r.id, t_state.task, requested, 0, static_cast<uint8_t>(r.light));
+  emit(EventKind::ParallelBegin, r.codeptr, r.id, 0, requested, 0, static_cast<uint8_t>(r.light));
 }
 
 // After the join, on the master: its join-barrier visit ends (departure), then its implicit task
@@ -300,11 +300,10 @@ void task_copy(void* to, void* from) {
   h->cpyfn(static_cast<char*>(to) + h->offset, h->source);
 }
 
-[[gnu::noinline]] uint32_t record_task_create(uint64_t codeptr, bool undeferred, bool deps, uint32_t weight) {
+[[gnu::noinline]] uint32_t record_task_create(uint64_t codeptr, bool undeferred, uint32_t weight) {
   const uint32_t id = next_object_id(t_log);
   const uint32_t flags = ompt_task_explicit | (undeferred ? ompt_task_undeferred : 0);
-  emit(EventKind::TaskCreate, codeptr, id, t_state.task, flags, deps ? 1 : 0,
-       static_cast<uint8_t>(weight > 255 ? 255 : weight));
+  emit(EventKind::TaskCreate, codeptr, id, t_state.task, flags, 0, static_cast<uint8_t>(weight > 255 ? 255 : weight));
   return id;
 }
 
@@ -761,7 +760,7 @@ OMPSCOPE_EXPORT void GOMP_task(OutlinedFn fn, void* data, CopyFn cpyfn, long arg
   if (!dark()) {
     if (const uint32_t weight = task_creation_weight(t_tasks, g_sampling, at)) {
       const bool deps = depend != nullptr && (flags & kGompTaskFlagDepend);
-      id = record_task_create(at, !if_clause, deps, weight);
+      id = record_task_create(at, !if_clause, weight);
       if (deps) record_gomp_depends(id, depend);
     }
   }

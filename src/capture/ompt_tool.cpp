@@ -70,10 +70,10 @@ inline bool is_barrier(ompt_sync_region_t kind) {
 
 // Out of line: the callbacks' path for an unrecorded operation then saves no registers.
 [[gnu::noinline]] void emit_mutex(EventKind kind, int mutex_kind, ompt_wait_id_t wait_id,
-                                  const void* codeptr, uint32_t hint = 0, uint16_t impl = 0) {
+                                  const void* codeptr, uint32_t arg = 0, uint16_t arg2 = 0) {
   if (t_light_depth) return;
   append_mutex_event(t_log, g_config, g_clock, kind, static_cast<uint8_t>(mutex_kind), wait_id,
-                     reinterpret_cast<uint64_t>(codeptr), hint, impl);
+                     reinterpret_cast<uint64_t>(codeptr), arg, arg2);
 }
 
 
@@ -107,8 +107,8 @@ void on_thread_end(ompt_data_t*) {
   close_thread_log(t_log, g_config);
 }
 
-void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* frame, ompt_data_t* parallel,
-                       unsigned requested, int flags, const void* codeptr) {
+void on_parallel_begin(ompt_data_t* /*encountering_task*/, const ompt_frame_t* frame, ompt_data_t* parallel,
+                       unsigned requested, int /*flags*/, const void* codeptr) {
   if (t_serial.depth++ == 0) {
     drain_samples(t_log, g_config);
     record_serial_usage(t_serial, t_log, g_config, g_clock, 1, false);
@@ -122,8 +122,7 @@ void on_parallel_begin(ompt_data_t* encountering_task, const ompt_frame_t* frame
   const bool full = record_region_instance(g_sampling, reinterpret_cast<uint64_t>(codeptr));
   if (!full) parallel->value |= kLightBit;
   else if (usage_instance()) parallel->value |= kUsageBit;
-  emit(EventKind::ParallelBegin, codeptr, id32(parallel), id32(encountering_task), requested,
-       clamp16(static_cast<unsigned>(flags)), full ? 0 : 1);
+  emit(EventKind::ParallelBegin, codeptr, id32(parallel), 0, requested, 0, full ? 0 : 1);
 }
 
 void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int flags,
@@ -147,8 +146,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
       task->value |= kLightBit;
       ++t_light_depth;
     }
-    emit(EventKind::ImplicitTaskBegin, nullptr, id32(parallel), id32(task), team_size,
-         clamp16(index), static_cast<uint8_t>(flags));
+    emit(EventKind::ImplicitTaskBegin, nullptr, id32(parallel), id32(task), 0, clamp16(index),
+         static_cast<uint8_t>(flags));
     t_usage_task = !(flags & ompt_task_initial) && !dark() && reads_usage(parallel);
     if (t_usage_task) record_usage(0);
   } else {
@@ -192,16 +191,15 @@ inline uint16_t sampling_slot() { return g_sampling.enabled ? static_cast<uint16
 // nest locks, critical, atomic and ordered keep the decision stack (they nest).
 inline bool is_simple_lock(ompt_mutex_t kind) { return kind == ompt_mutex_lock || kind == ompt_mutex_test_lock; }
 
-[[gnu::noinline]] void mutex_acquire_sampled(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
-                                             const void* codeptr) {
+[[gnu::noinline]] void mutex_acquire_sampled(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
   const uint64_t at = reinterpret_cast<uint64_t>(codeptr);
   const bool recorded = is_simple_lock(kind) ? simple_lock_acquire_recorded(t_locks, g_sampling, at, wait_id)
                                              : lock_operation_recorded(t_locks, g_sampling, at);
-  if (recorded) emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr, hint, clamp16(impl));
+  if (recorded) emit_mutex(EventKind::MutexAcquire, kind, wait_id, codeptr);
 }
 
 // An acquire that sampling leaves unrecorded (most of them) returns at once, saving no registers.
-void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t wait_id,
+void on_mutex_acquire(ompt_mutex_t kind, unsigned /*hint*/, unsigned /*impl*/, ompt_wait_id_t wait_id,
                       const void* codeptr) {
   if (t_light_depth) return;
   if (is_simple_lock(kind)) {
@@ -210,7 +208,7 @@ void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait
   } else if (lock_operation_skipped(t_locks, g_sampling, reinterpret_cast<uint64_t>(codeptr))) {
     return;
   }
-  mutex_acquire_sampled(kind, hint, impl, wait_id, codeptr);
+  mutex_acquire_sampled(kind, wait_id, codeptr);
 }
 
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
@@ -240,10 +238,10 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const 
 // The recording halves of the task callbacks stay out of line, so that the light paths (most
 // tasks of a task-heavy program) are leaf functions that save no registers.
 [[gnu::noinline]] void record_task_create(ompt_data_t* encountering_task, ompt_data_t* new_task, int flags,
-                                          int has_dependences, const void* codeptr, uint32_t weight) {
+                                          int /*has_dependences*/, const void* codeptr, uint32_t weight) {
   new_task->value = next_object_id(t_log);
-  emit(EventKind::TaskCreate, codeptr, id32(new_task), id32(encountering_task), static_cast<uint32_t>(flags),
-       static_cast<uint16_t>(has_dependences != 0), static_cast<uint8_t>(weight > 255 ? 255 : weight));
+  emit(EventKind::TaskCreate, codeptr, id32(new_task), id32(encountering_task), static_cast<uint32_t>(flags), 0,
+       static_cast<uint8_t>(weight > 255 ? 255 : weight));
 }
 
 [[gnu::noinline]] void record_task_switch(uint32_t prior, ompt_task_status_t status, uint32_t next) {

@@ -9,12 +9,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <utility>
 
 #include "analysis/pipeline.h"
-#include "analysis/rank_merge.h"
 #include "cli/bench_costs.h"
 #include "cli/core_places.h"
 #include "common/error.h"
@@ -353,7 +353,7 @@ void read_logs(RunResult& result) {
       run.record = rec;
       run.record.log = fs::relative(logs.front().dir, out_dir).string();
       int local_rank = -1;
-      run.analysis = analyse_log(logs.front().dir, rank_clock, run.record, false, &local_rank, u.replay);
+      run.analysis = analysis::analyse_log(logs.front().dir, rank_clock, run.record, {false, u.replay, &bench_cache()}, &local_rank);
       result.ranks_per_node = std::max(result.ranks_per_node, local_rank + 1);
       result.ranks.push_back(std::move(run));
     }
@@ -382,7 +382,8 @@ void read_logs(RunResult& result) {
   const bool this_node = !own_rank().ranked() && !u.launcher;  // every process shares our clocks
   const bool from_launch = logs.front().own && this_node;
   try {
-    result.run.analysis = analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, from_launch, nullptr, u.replay);
+    result.run.analysis =
+        analysis::analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, {from_launch, u.replay, &bench_cache()});
   } catch (const Error& e) {
     if (!result.outcome.signal) throw;
     // Killed (SIGKILL) before its first lines or chunk reached the disk: not a corrupt log.
@@ -406,7 +407,8 @@ void read_logs(RunResult& result) {
     try {
       // The launcher's points bracket this process too: a child that ran for less than a
       // millisecond and ended just before the program did has no other span to calibrate over.
-      other.run.analysis = analyse_log(logs[i].dir, this_node ? clock : rank_clock, other.run.record, false, nullptr, u.replay);
+      other.run.analysis = analysis::analyse_log(logs[i].dir, this_node ? clock : rank_clock, other.run.record,
+                                                  {false, u.replay, &bench_cache()});
     } catch (const Error& e) {
       other.run.record.observed = false;
       other.run.record.status = fmt::format("not read: {}", e.what());
@@ -472,50 +474,18 @@ std::map<std::string, std::string> tool_environment(const Target& target) {
   return env;
 }
 
-analysis::Report process_report(const std::vector<std::string>& command, int cores,
-                                const std::vector<std::vector<analysis::MeasuredRun>>& processes,
-                                const std::vector<std::vector<std::string>>& commands, const std::vector<int>& pids) {
-  std::vector<analysis::Report> reports;
-  for (size_t k = 0; k < processes.size(); ++k)
-    reports.push_back(analysis::build_report(commands[k].empty() ? command : commands[k], cores, processes[k],
-                                             bench_costs_of(processes[k])));
-  if (reports.size() == 1) {
-    reports.front().command = command;
-    return reports.front();
-  }
-  analysis::Report merged = analysis::merge_process_reports(reports, pids);
-  merged.command = command;  // what the user ran; each process's own is in its place
-  return merged;
-}
-
-analysis::RunAnalysis analyse_log(const fs::path& log_dir, const analysis::LaunchClock& launch, analysis::RunRecord& rec,
-                                  bool starts_at_launch, int* local_rank, bool replay) {
-  const analysis::LoadedRun run = analysis::load_run(log_dir, launch, starts_at_launch);
-  if (local_rank) *local_rank = run.log.meta.local_rank;
-  const analysis::Timeline& timeline = run.timeline;
-  rec.observed = true;
-  rec.rank = run.log.meta.rank;
-  rec.finalized = run.log.meta.finalized;
-  rec.events = timeline.events;
-  rec.dropped_events = run.log.meta.dropped_events;
-  // The team that ran, not the count asked for: a program that sets its own (omp_set_num_threads,
-  // num_threads, a count from its command line) ignores OMP_NUM_THREADS.
-  uint32_t team = 0;
-  for (const auto& r : timeline.regions)
-    if (r.parent_parallel_id == 0) team = std::max(team, r.team_size);
-  rec.threads_measured = team > 0;
-  if (team > 0) rec.threads = static_cast<int>(team);
-  else if (rec.threads == 0) rec.threads = 1;
-  // The bench cache's deferred-task cost for the runtime the run loaded, for the replay of task
-  // graphs recorded at one thread (its notes are said once, by the report: bench_costs_of).
-  const std::optional<report::BenchCosts> bench = cached_bench_costs(analysis::runtime_library_of(run.log.meta), false);
-  return analysis::analyze_run(timeline, run.log.meta, *run.symbols, {replay, bench ? bench->task_tree_s : 0.0});
-}
-
-std::optional<report::BenchCosts> bench_costs_of(const std::vector<analysis::MeasuredRun>& runs) {
-  for (const analysis::MeasuredRun& run : runs)
-    if (run.analysis && !run.analysis->runtime_library.empty()) return cached_bench_costs(run.analysis->runtime_library);
-  return std::nullopt;
+const analysis::BenchLookup& bench_cache() {
+  // Memoised by library and by whether a problem was said: a cache that cannot be used is said
+  // once per command (the report's lookup), never by the runs' silent ones.
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, bool>, std::optional<report::BenchCosts>> read;
+  static const analysis::BenchLookup lookup = [](const std::string& library, bool say_why_not) {
+    std::lock_guard lock(mutex);
+    const auto key = std::make_pair(library, say_why_not);
+    if (auto it = read.find(key); it != read.end()) return it->second;
+    return read[key] = cached_bench_costs(library, say_why_not);
+  };
+  return lookup;
 }
 
 }  // namespace ompscope::cli

@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "analysis/build_report.h"
+#include "analysis/pipeline.h"
 #include "cli/launcher.h"
 #include "cli/openmp_runtime.h"
 #include "cli/output_dir.h"
@@ -130,20 +130,10 @@ struct ProcessLog {
 std::vector<ProcessLog> process_logs(const std::filesystem::path& dir, int program_pid);
 bool has_process_logs(const std::filesystem::path& dir);
 
-// The report of `command`, whose processes ran OpenMP code: processes[k] the runs of process k
-// (0: the program's own), each listed with commands[k] ("" : `command`) and pids[k], merged as
-// ranks are (analysis/rank_merge.h) when there is more than one.
-analysis::Report process_report(const std::vector<std::string>& command, int cores,
-                                const std::vector<std::vector<analysis::MeasuredRun>>& processes,
-                                const std::vector<std::vector<std::string>>& commands, const std::vector<int>& pids);
-
-// Reads and analyses one log directory, filling the record's observation fields. Throws
-// ompscope::Error on a corrupt or truncated log.
-// `launch` and `starts_at_launch` as analysis::load_run takes them.
-// `replay`: whether its task graphs are replayed (task_figures.h's ReplayOptions).
-analysis::RunAnalysis analyse_log(const std::filesystem::path& log_dir, const analysis::LaunchClock& launch,
-                                  analysis::RunRecord& record, bool starts_at_launch = false,
-                                  int* local_rank = nullptr, bool replay = true);
+// The bench cache of this machine (cli/bench_costs.h), each library's entry read once per
+// command however many runs' analyses ask (the key reads the library's build id, the CPU model
+// and the machine id); safe to ask from the threads of analyse_runs.
+const analysis::BenchLookup& bench_cache();
 
 // For a program swapped onto LLVM libomp (--runtime llvm): runs it once more, bare, on its own
 // GNU libgomp at `threads` (0: as the user set it), and says how its time there compares with the
@@ -158,11 +148,6 @@ std::string runtime_comparison_note(const Target& target, int threads, double me
 std::vector<report::Note> target_notes(const Target& target);
 
 int core_count();
-
-// What `ompscope bench` cached on this machine for the OpenMP runtime library the first observed
-// run loaded (docs/tasks.md, "The bench cache"); none where nothing was observed or cached. Never
-// runs a bench: a cache there but unusable is said in one line on stderr.
-std::optional<report::BenchCosts> bench_costs_of(const std::vector<analysis::MeasuredRun>& runs);
 
 // What `scale` sets where the user did not (RunRequest::bind): OMP_PROC_BIND=close and one
 // place per core from the kernel's topology (core_places.h), "cores" if that cannot be read.

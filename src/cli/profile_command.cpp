@@ -28,49 +28,30 @@ Command add_profile_command(CLI::App& parent) {
             const OutputDir claim = prepare_output_dir(options->out, "profile");
             const fs::path out = claim.path();
             RunResult result = run_under_tool(target, out, RunRequest{});
-            const std::string comparison =
-                signal_received() ? std::string() : runtime_comparison_note(target, 0, result.outcome.wall_s);
-            auto report_of = [&](const analysis::MeasuredRun& run) {
-              analysis::Report report = analysis::build_report(options->program, core_count(), {run}, bench_costs_of({run}));
-              for (auto& n : target_notes(target)) report.notes.push_back(n);
-              if (!comparison.empty()) report.notes.push_back({"runtime_comparison", comparison, {}});
-              return report;
-            };
+            std::vector<report::Note> notes = target_notes(target);
+            if (!signal_received())
+              if (std::string c = runtime_comparison_note(target, 0, result.outcome.wall_s); !c.empty())
+                notes.push_back({"runtime_comparison", std::move(c), {}});
+            analysis::Measurement measured{options->program, core_count(), false, {}, notes, false, &bench_cache()};
             if (!result.ranks.empty()) {
               // `profile -- mpirun -np N ./app`: each rank's report in DIR/rank-R, as each
               // ompscope of `mpirun -np N ompscope profile` writes it (docs/mpi.md).
-              for (analysis::MeasuredRun run : result.ranks) {
-                char rank_name[32];
-                rank_directory_name(run.record.rank, rank_name, sizeof rank_name);
-                const fs::path rank_out = out / rank_name;
-                make_own_directory(rank_out);
-                run.record.log = fs::relative(out / run.record.log, rank_out).string();
-                write_report_files(rank_out, report_of(run));
+              std::vector<report::Report> ranks;
+              for (const analysis::MeasuredRun& run : result.ranks) {
+                measured.processes = {{{run}, {}, 0}};
+                ranks.push_back(analysis::assemble_report(measured));
               }
-              if (const auto merged = merge_rank_reports_in(out, static_cast<int>(result.ranks.size()))) {
-                show_text_report(*merged, stderr);
-                fmt::print(stderr, "ompscope: the program ran as {} MPI ranks: each rank's report in {}/rank-R/, the "
-                           "merged report in {}/report.json and report.html\n", result.ranks.size(), out.string(),
-                           out.string());
-              }
+              const report::Report merged = write_job_reports(out, ranks);
+              show_text_report(merged, stderr);
+              fmt::print(stderr, "ompscope: the program ran as {} MPI ranks: each rank's report in {}/rank-R/, the "
+                         "merged report in {}/report.json and report.html\n", result.ranks.size(), out.string(),
+                         out.string());
             } else {
-              analysis::Report report = report_of(result.run);
-              if (!result.processes.empty()) {
-                // Other processes ran OpenMP code (docs/safety.md, "Processes and signals"): listed after the
-                // program's own, as ranks are.
-                std::vector<std::vector<analysis::MeasuredRun>> processes = {{result.run}};
-                std::vector<std::vector<std::string>> commands = {result.command};
-                std::vector<int> pids = {result.pid};
-                for (const ProcessRun& p : result.processes) {
-                  processes.push_back({p.run});
-                  commands.push_back(p.command);
-                  pids.push_back(p.pid);
-                }
-                analysis::Report merged = process_report(options->program, core_count(), processes, commands, pids);
-                for (auto& n : target_notes(target)) merged.notes.push_back(n);
-                if (!comparison.empty()) merged.notes.push_back({"runtime_comparison", comparison, {}});
-                report = std::move(merged);
-              }
+              // Other processes that ran OpenMP code (docs/safety.md, "Processes and signals") are
+              // listed after the program's own, as ranks are.
+              measured.processes = {{{result.run}, result.command, result.pid}};
+              for (const ProcessRun& p : result.processes) measured.processes.push_back({{p.run}, p.command, p.pid});
+              const report::Report report = analysis::assemble_report(measured);
               write_report_files(out, report);
               if (!own_rank().ranked()) {
                 show_text_report(report, stderr);

@@ -24,8 +24,8 @@ report::Report analyse_raw_log(const std::string& dir) {
   analysis::MeasuredRun run;
   run.record.status = "ok";
   run.record.log = dir;
-  run.analysis = analyse_log(dir, {}, run.record);
-  return analysis::build_report({}, core_count(), {run}, bench_costs_of({run}));
+  run.analysis = analysis::analyse_log(dir, {}, run.record, {.bench = &bench_cache()});
+  return analysis::assemble_report({{}, core_count(), false, {{{run}, {}, 0}}, {}, false, &bench_cache()});
 }
 
 // The report of the runs' logs a profile, scale or trace left in DIR/runs (or of one run's
@@ -43,9 +43,7 @@ report::Report analyse_runs(const fs::path& dir) {
   }
   if (run_dirs.empty())
     throw Error(fmt::format("{}: no report.json and no run's log in it (runs/NAME/pid-PID/meta.txt)", dir.string()));
-  std::vector<std::vector<analysis::MeasuredRun>> processes;
-  std::vector<std::vector<std::string>> commands;
-  std::vector<int> pids;
+  analysis::Measurement measured{{}, core_count(), false, {}, {}, false, &bench_cache()};
   for (const auto& [run_dir, name] : run_dirs) {
     int threads = 0, repeat = 0;
     if (sscanf(name.c_str(), "t%d-r%d", &threads, &repeat) != 2) {
@@ -60,32 +58,32 @@ report::Report analyse_runs(const fs::path& dir) {
       run.record.status = "ok";
       run.record.log = fs::relative(logs[k].dir, dir).string();
       try {
-        run.analysis = analyse_log(logs[k].dir, {}, run.record);
+        run.analysis = analysis::analyse_log(logs[k].dir, {}, run.record, {.bench = &bench_cache()});
       } catch (const Error& e) {
         if (k == 0) throw;
         continue;
       }
       if (!run.record.finalized)
         run.record.status = "the tool was not finalised (the process was killed, or ompscope was stopped before it)";
-      if (processes.size() <= k) {
-        processes.emplace_back();
+      if (measured.processes.size() <= k) {
         std::vector<std::string> words;
         std::istringstream in(logs[k].meta.command);
         for (std::string w; in >> w;) words.push_back(w);
-        commands.push_back(words);
-        pids.push_back(logs[k].meta.pid);
+        measured.processes.push_back({{}, words, logs[k].meta.pid});
       }
-      processes[k].push_back(std::move(run));
+      measured.processes[k].runs.push_back(std::move(run));
     }
   }
-  report::Report report = process_report(commands.front(), core_count(), processes, commands, pids);
-  report.notes.push_back({"from_logs",
+  if (measured.processes.empty())
+    throw Error(fmt::format("{}: no run's log in it could be read (runs/NAME/pid-PID/meta.txt)", dir.string()));
+  measured.command = measured.processes.front().command;
+  measured.notes.push_back({"from_logs",
                           fmt::format("rebuilt from the runs' logs in {}: ompscope left no report.json there (it was "
                                       "stopped, or the directory is a trace's); the programs' exit statuses were not "
                                       "kept",
                                       dir.string()),
                           {}});
-  return report;
+  return analysis::assemble_report(measured);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "analysis/rank_merge.h"
 #include "common/error.h"
+#include "common/launcher_rank.h"
 #include "common/safe_file.h"
 #include "output/reporters.h"
 #include "output/text_report.h"
@@ -63,6 +64,22 @@ void show_text_report(const report::Report& report, std::FILE* stream) {
   output::TextOptions options;
   options.colour = colour_wanted(stream);
   fmt::print(stream, "{}", output::render_text_report(report, options));
+}
+
+report::Report write_job_reports(const fs::path& dir, const std::vector<report::Report>& ranks) {
+  for (const report::Report& rank : ranks) {
+    char name[32];
+    rank_directory_name(rank.runs.empty() ? 0 : rank.runs.front().rank, name, sizeof name);
+    const fs::path rank_dir = dir / name;
+    make_own_directory(rank_dir);
+    report::Report own = rank;
+    for (report::RunRecord& run : own.runs)
+      if (!run.log.empty()) run.log = fs::path(run.log).lexically_relative(name).string();
+    write_report_files(rank_dir, own);
+  }
+  report::Report merged = analysis::merge_rank_reports(ranks);
+  write_report_files(dir, merged);
+  return merged;
 }
 
 bool has_rank_reports(const fs::path& dir) { return !rank_report_files(dir).empty(); }

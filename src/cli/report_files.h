@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 #include "report/report.h"
 
@@ -20,6 +21,10 @@ void show_text_report(const report::Report& report, std::FILE* stream);
 // when there are `expected` of them (0: however many there are), one merge at a time (a lock
 // file in DIR). The merged report, or nothing when some rank's report is missing.
 std::optional<report::Report> merge_rank_reports_in(const std::filesystem::path& dir, int expected);
+// The reports of a job's ranks that this ompscope measured itself (`profile -- mpirun`, `scale
+// --launcher`): each written to DIR/rank-R (its runs' logs relative to it), and merged in memory
+// into DIR's own report files. `ranks`: each rank's report, its runs' logs relative to DIR.
+report::Report write_job_reports(const std::filesystem::path& dir, const std::vector<report::Report>& ranks);
 // Whether DIR holds rank-R directories with a report.json.
 bool has_rank_reports(const std::filesystem::path& dir);
 bool colour_wanted(std::FILE* stream);

@@ -13,7 +13,6 @@
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "cli/report_files.h"
-#include "analysis/scaling_models.h"
 #include "common/error.h"
 #include "common/safe_file.h"
 #include "common/launcher_rank.h"
@@ -72,6 +71,62 @@ std::string byte_text(uint64_t bytes) {
   if (bytes >= 1u << 30) return fmt::format("{:.1f} GB", static_cast<double>(bytes) / (1u << 30));
   if (bytes >= 1u << 20) return fmt::format("{:.1f} MB", static_cast<double>(bytes) / (1u << 20));
   return fmt::format("{:.0f} kB", static_cast<double>(bytes) / 1024);
+}
+
+
+// How the runs were bound: not at all where the user's OMP_PROC_BIND=false (or empty) lets them
+// float, whatever places scale sets beside it; else the binding scale set where the smallest
+// count fits the cores. None where neither.
+std::optional<report::Note> binding_note(int smallest_count, int cores) {
+  const char* user_bind = getenv("OMP_PROC_BIND");
+  if (user_bind && (strcasecmp(user_bind, "false") == 0 || *user_bind == '\0'))
+    return report::Note{"binding",
+                        fmt::format("runs were not bound: OMP_PROC_BIND={} in the environment; each thread may move "
+                                    "between CPUs during a run",
+                                    user_bind),
+                        {}};
+  const auto bind = binding_environment();
+  if (bind.empty() || smallest_count > cores) return std::nullopt;
+  std::vector<std::string> set;
+  for (const auto& [key, value] : bind) set.push_back(key + "=" + value);
+  const auto places = bind.find("OMP_PLACES");
+  const bool from_sysfs = places != bind.end() && places->second != "cores";
+  return report::Note{"binding",
+                      fmt::format("runs at up to {} were bound: {} ({}set OMP_PLACES or OMP_PROC_BIND to choose "
+                                  "otherwise)",
+                                  threads_phrase(cores), fmt::join(set, " "),
+                                  from_sysfs ? "one place per core, from the kernel's CPU topology; " : ""),
+                      {}};
+}
+
+// Counts whose threads time-share the cores: every count where a node holds more ranks than
+// cores, else those above the cores each rank has (`largest_team`: the largest team that ran).
+std::optional<report::Note> oversubscription_note(int largest_team, int cores, int ranks_per_node) {
+  const int rank_cores = std::max(1, cores / ranks_per_node);
+  if (ranks_per_node > cores)
+    return report::Note{"oversubscribed",
+                        fmt::format("every thread count is oversubscribed: {} ranks share this node's {} cores even at "
+                                    "one thread each, so the times measure time-sharing, not scaling",
+                                    ranks_per_node, cores),
+                        {}};
+  if (largest_team <= rank_cores) return std::nullopt;
+  return report::Note{"oversubscribed",
+                      ranks_per_node > 1
+                          ? fmt::format("thread counts above {} are oversubscribed: {} ranks of that many threads need "
+                                        "more than this node's {} cores, so their times measure time-sharing, not "
+                                        "scaling",
+                                        rank_cores, ranks_per_node, cores)
+                          : fmt::format("thread counts above {} are oversubscribed: more threads than cores, so their "
+                                        "times measure time-sharing, not scaling",
+                                        cores),
+                      {}};
+}
+
+// The largest team that ran among `runs` (the report's largest count); `otherwise` where none.
+int largest_team(const std::vector<analysis::MeasuredRun>& runs, int otherwise) {
+  int largest = 0;
+  for (const analysis::MeasuredRun& run : runs) largest = std::max(largest, run.record.threads);
+  return largest > 0 ? largest : otherwise;
 }
 
 }  // namespace
@@ -237,61 +292,47 @@ Command add_scale_command(CLI::App& parent) {
               command = launcher->words;
               command.insert(command.end(), options->program.begin(), options->program.end());
             }
-            // The notes and models every report of these runs gets after its own ones.
-            auto finish = [&](analysis::Report& report) {
-              // More ranks than cores on a node: every count, one thread per rank included, time-shares.
-              const bool all_shared = ranks_per_node > cores;
-              if (launcher)
-                report.notes.push_back(
-                    {"launcher",
-                     fmt::format("each job was started by {} ({}){}; ompscope bound no thread, the launcher's binding "
-                                 "applies",
-                                 fmt::join(launcher->words, " "), launcher_name(launcher->kind),
-                                 all_shared ? fmt::format(", {} ranks on this node's {} cores", ranks_per_node, cores)
-                                 : ranks_per_node > 1
-                                     ? fmt::format(", {} ranks on this node's {} cores: {} {} each", ranks_per_node, cores,
-                                                   rank_cores, rank_cores == 1 ? "core" : "cores")
-                                     : ""),
-                     {}});
-              if (all_shared)
-                report.notes.push_back(
-                    {"oversubscribed",
-                     fmt::format("every thread count is oversubscribed: {} ranks share this node's {} cores even at one "
-                                 "thread each, so the times measure time-sharing, not scaling",
-                                 ranks_per_node, cores),
-                     {}});
-              else if ((report.threads.empty() ? counts.back() : report.threads.back()) > rank_cores)  // the team that ran
-                report.notes.push_back(
-                    {"oversubscribed",
-                     ranks_per_node > 1
-                         ? fmt::format("thread counts above {} are oversubscribed: {} ranks of that many threads need more "
-                                       "than this node's {} cores, so their times measure time-sharing, not scaling",
-                                       rank_cores, ranks_per_node, cores)
-                         : fmt::format("thread counts above {} are oversubscribed: more threads than cores, "
-                                       "so their times measure time-sharing, not scaling", cores),
-                     {}});
-              analysis::add_scaling_models(report);
+            // The notes every report of these runs gets after its own ones: the target's, the
+            // runtime comparison and the binding (where ompscope bound the runs), the launcher's.
+            // A job's ranks (the program was a launcher) get neither of the middle two.
+            std::vector<report::Note> notes = target_notes(target);
+            if (target.swapped && !runs.empty() && !launcher && !signal_received())
+              notes.push_back({"runtime_comparison", runtime_comparison_note(target, counts.back(), runs.back().record.wall_s), {}});
+            if (!launcher && rank_runs.empty())
+              if (std::optional<report::Note> note = binding_note(counts.front(), cores)) notes.push_back(std::move(*note));
+            // More ranks than cores on a node: every count, one thread per rank included, time-shares.
+            const bool all_shared = ranks_per_node > cores;
+            if (launcher)
+              notes.push_back(
+                  {"launcher",
+                   fmt::format("each job was started by {} ({}){}; ompscope bound no thread, the launcher's binding "
+                               "applies",
+                               fmt::join(launcher->words, " "), launcher_name(launcher->kind),
+                               all_shared ? fmt::format(", {} ranks on this node's {} cores", ranks_per_node, cores)
+                               : ranks_per_node > 1
+                                   ? fmt::format(", {} ranks on this node's {} cores: {} {} each", ranks_per_node, cores,
+                                                 rank_cores, rank_cores == 1 ? "core" : "cores")
+                                   : ""),
+                   {}});
+            analysis::Measurement measured{command, cores, options->weak, {}, notes, true, &bench_cache()};
+            // Each report's notes end with the oversubscription of the team that ran, if any.
+            const auto assemble = [&](const std::vector<analysis::MeasuredRun>& own_runs) {
+              measured.notes = notes;
+              if (auto note = oversubscription_note(largest_team(own_runs, counts.back()), cores, ranks_per_node))
+                measured.notes.push_back(std::move(*note));
+              return analysis::assemble_report(measured);
             };
             if (!rank_runs.empty()) {
               // Each rank's report in DIR/rank-R, as `profile` writes them, and the merged report
               // of all ranks in DIR (docs/mpi.md, "Merged report").
+              measured.cores = rank_cores;
+              std::vector<report::Report> ranks;
               for (auto& [rank, its_runs] : rank_runs) {
-                char name[32];
-                rank_directory_name(rank, name, sizeof name);
-                const std::filesystem::path rank_out = std::filesystem::path(options->out) / name;
-                make_own_directory(rank_out);
-                for (auto& run : its_runs)
-                  if (!run.record.log.empty())
-                    run.record.log = std::filesystem::relative(std::filesystem::path(options->out) / run.record.log, rank_out).string();
-                analysis::Report report = analysis::build_report(command, rank_cores, its_runs, bench_costs_of(its_runs), options->weak);
-                for (auto& n : target_notes(target)) report.notes.push_back(n);
-                finish(report);
-                write_report_files(rank_out, report);
+                measured.processes = {{its_runs, {}, 0}};
+                ranks.push_back(assemble(its_runs));
               }
-              const auto merged = merge_rank_reports_in(options->out, static_cast<int>(rank_runs.size()));
-              if (!merged)
-                throw Error(fmt::format("the ranks' reports in {}/rank-R could not all be read back", options->out));
-              show_text_report(*merged, stderr);
+              const report::Report merged = write_job_reports(options->out, ranks);
+              show_text_report(merged, stderr);
               fmt::print(stderr, "ompscope: the runs wrote {} of logs; {} kept in {}/runs ({})\n", byte_text(written),
                          byte_text(kept), options->out,
                          options->keep_logs || options->repeat == 1 ? "every run" : "the first repeat at each thread count; --keep-logs keeps all");
@@ -299,39 +340,10 @@ Command add_scale_command(CLI::App& parent) {
                          "report in {}/report.json and report.html\n", rank_runs.size(), options->out, options->out);
               return status;
             }
-            analysis::Report report = analysis::build_report(command, cores, runs, bench_costs_of(runs), options->weak);
-            if (!process_runs.empty()) {
-              process_runs.insert(process_runs.begin(), runs);
-              process_commands.insert(process_commands.begin(), process_command);
-              process_pids.insert(process_pids.begin(), process_pid);
-              report = process_report(command, cores, process_runs, process_commands, process_pids);
-            }
-            for (auto& n : target_notes(target)) report.notes.push_back(n);
-            if (target.swapped && !runs.empty() && !launcher && !signal_received())
-              report.notes.push_back({"runtime_comparison", runtime_comparison_note(target, counts.back(), runs.back().record.wall_s), {}});
-            // OMP_PROC_BIND=false (or unset to nothing) in the user's environment: the runs float,
-            // whatever places scale sets beside it, and the note says so instead of "were bound".
-            const char* user_bind = getenv("OMP_PROC_BIND");
-            const bool unbound = user_bind && (strcasecmp(user_bind, "false") == 0 || *user_bind == '\0');
-            if (unbound && !launcher) {
-              report.notes.push_back({"binding",
-                                      fmt::format("runs were not bound: OMP_PROC_BIND={} in the environment; each "
-                                                  "thread may move between CPUs during a run",
-                                                  user_bind),
-                                      {}});
-            } else if (const auto bind = binding_environment(); !bind.empty() && counts.front() <= cores && !launcher) {
-              std::vector<std::string> set;
-              for (const auto& [key, value] : bind) set.push_back(key + "=" + value);
-              const auto places = bind.find("OMP_PLACES");
-              const bool from_sysfs = places != bind.end() && places->second != "cores";
-              report.notes.push_back({"binding",
-                                      fmt::format("runs at up to {} were bound: {} ({}set OMP_PLACES or "
-                                                  "OMP_PROC_BIND to choose otherwise)",
-                                                  threads_phrase(cores), fmt::join(set, " "),
-                                                  from_sysfs ? "one place per core, from the kernel's CPU topology; " : ""),
-                                      {}});
-            }
-            finish(report);
+            measured.processes = {{runs, process_command, process_pid}};
+            for (size_t k = 0; k < process_runs.size(); ++k)
+              measured.processes.push_back({process_runs[k], process_commands[k], process_pids[k]});
+            const report::Report report = assemble(runs);
             write_report_files(options->out, report);
             show_text_report(report, stderr);
             fmt::print(stderr, "ompscope: the runs wrote {} of logs; {} kept in {}/runs ({})\n", byte_text(written),

@@ -16,10 +16,10 @@ enum class EventKind : uint8_t {
   None = 0,
   ThreadBegin,        // detail: ompt_thread_t
   ThreadEnd,          // not recorded (nothing read it); the number stays, as for the others so marked
-  ParallelBegin,      // id: parallel, id2: encountering task, arg: requested team size, arg2: flags,
+  ParallelBegin,      // id: parallel, arg: requested team size,
                       // detail: 1 = a light instance (sampled out: nothing recorded inside it)
   ParallelEnd,        // id: parallel, id2: encountering task, arg2: flags
-  ImplicitTaskBegin,  // id: parallel, id2: implicit task, arg: team size, arg2: index in team, detail: flags
+  ImplicitTaskBegin,  // id: parallel, id2: implicit task, arg2: index in team, detail: flags
   ImplicitTaskEnd,    // id: parallel (0 when the runtime no longer knows it), id2: implicit task, arg2: index
   WorkBegin,          // detail: ompt_work_t, arg: iteration count (saturated), id: parallel
   WorkEnd,            // detail: ompt_work_t, id: parallel
@@ -28,14 +28,14 @@ enum class EventKind : uint8_t {
   SyncEnd,
   SyncWaitBegin,      // not recorded: it doubled the records of every barrier
   SyncWaitEnd,        // not recorded
-  MutexAcquire,       // detail: ompt_mutex_t, wait_id(): lock, arg: hint, arg2: implementation
+  MutexAcquire,       // detail: ompt_mutex_t, wait_id(): lock
   MutexAcquired,      // detail: ompt_mutex_t, wait_id(): lock, arg: operations it stands for (sampling; 0 = 1),
                       // arg2: lock sampling slot + 1 (0: not sampled)
   MutexReleased,      // detail: ompt_mutex_t, wait_id(): lock
   NestLockNext,       // detail: ompt_scope_endpoint_t (begin = acquired again, end = released once)
   LockInit,           // not recorded
   LockDestroy,        // not recorded
-  TaskCreate,         // id: new task, id2: encountering task, arg: ompt_task_flag_t, arg2: has deps,
+  TaskCreate,         // id: new task, id2: encountering task, arg: ompt_task_flag_t,
                       // detail: creations it stands for (task sampling; 0 = 1)
   TaskSchedule,       // id: prior task, id2: next task, detail: ompt_task_status_t
   MaskedBegin,        // id: parallel, id2: task (a masked/master construct, on the thread that runs it)

@@ -21,7 +21,7 @@ std::string render_collapsed_stacks(const report::Report& report) {
   std::string out;
   for (const report::RegionReport& r : report.regions) {
     const std::string root =
-        r.kind == "serial" ? std::string("serial")
+        r.kind == report::RegionKind::kSerial ? std::string("serial")
                            : frame_text(fmt::format("{} {}:{}", r.id, r.file.substr(r.file.rfind('/') + 1), r.line));
     for (const auto& [stack, cpu_s] : r.stacks) {
       const long long us = std::llround(cpu_s * 1e6);

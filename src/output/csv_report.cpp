@@ -32,7 +32,7 @@ std::string render_csv_report(const report::Report& report) {
       "region,kind,file,line,function,threads,instances,time_s,efficiency,time_lost_s,problem,problem_time_s,gain_s,hint,"
       "tasks,task_work_s,task_span_s,task_parallelism,task_speedup_bound\n";
   for (const report::RegionReport& r : report.regions) {
-    const std::string head = fmt::format("{},{},{},{},{}", csv_field(r.id), csv_field(r.kind), csv_field(r.file), r.line,
+    const std::string head = fmt::format("{},{},{},{},{}", csv_field(r.id), to_string(r.kind), csv_field(r.file), r.line,
                                          csv_field(r.function));
     for (int t : report.threads) {
       const auto time = at(r.time_s, t);

@@ -72,8 +72,8 @@ std::string details_text(const std::vector<std::pair<std::string, double>>& deta
 
 // Parallel regions are the rule; any other kind (the "serial" pseudo-region) is tagged.
 std::string region_kind_tag(const RegionReport& region) {
-  if (region.kind.empty() || region.kind == "parallel") return {};
-  return fmt::format(" <span class=\"badge kind\">{}</span>", html_escape(region.kind));
+  if (region.kind == report::RegionKind::kParallel) return {};
+  return fmt::format(" <span class=\"badge kind\">{}</span>", to_string(region.kind));
 }
 
 std::string region_anchor(const RegionReport& region, std::size_t rank) {
@@ -486,7 +486,7 @@ std::string sampled_code_html(const RegionReport& region) {
     html += ".</p>\n";
   }
   if (!region.stacks.empty())
-    html += "<div class=\"flame\">" + flame_graph_svg(region.stacks, region.kind == "serial" ? "serial code" : region.id) +
+    html += "<div class=\"flame\">" + flame_graph_svg(region.stacks, region.kind == report::RegionKind::kSerial ? "serial code" : region.id) +
             "</div>\n";
   return html;
 }
@@ -507,10 +507,11 @@ std::string diagnosis_section(const Report& report) {
     if (!region.problems.empty()) articles += hints_table(region.problems, report);
     articles += constructs_tree(region, report);
     articles += sampled_code_html(region);
-    if (!region.tasks.empty())
+    if (!region.tasks.empty()) {
       articles += "<h4>Explicit tasks: work, span and the speedup they allow</h4>\n" + tasks_table(region.tasks);
       if (const std::string sites = task_sites_table(region.tasks); !sites.empty())
         articles += "<h4>The runtime's cost per task at each creation site</h4>\n" + sites;
+    }
     if (!region.per_thread.empty()) {
       articles += "<div class=\"chart-grid\">\n";
       for (const auto& [t, rows] : region.per_thread) articles += per_thread_chart(region, t, report.oversubscribed(t));

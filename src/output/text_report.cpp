@@ -256,7 +256,7 @@ std::string render_text_report(const Report& report, const TextOptions& options)
         out += st.dim(fmt::format("... {} more in report.json\n", report.regions.size() - options.max_regions));
         break;
       }
-      const bool serial = region.kind == "serial";
+      const bool serial = region.kind == report::RegionKind::kSerial;
       out += "\n" + st.bold(fmt::format("{:>4} {:>3}  {}", fmt::format("#{}", shown), region.id, region_name(region)));
       if (!serial) out += fmt::format("   {} instances", region.instances);
       if (region.nested) out += " (nested)";

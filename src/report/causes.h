@@ -24,35 +24,43 @@ enum class CauseCap {
   kTimeLost,
 };
 
+// What a cause is about: the code that reads causes by family (a construct's task causes, the
+// lock causes' sampling note, the settings `verify` tries) asks the table, never a list of kinds.
+enum class CauseFamily { kSynchronisation, kLock, kTask, kWork, kSerial };
+
 struct Cause {
   std::string_view kind;   // as report.json spells it, e.g. "load_imbalance"
   std::string_view label;  // for readers, e.g. "load imbalance"
   std::string_view color;  // CSS colour of its bars, legend swatch and hint rows
+  CauseFamily family;
   bool overhead;           // costs time at any thread count, 1 included (so it may exceed the time lost)
   CauseCap cap;
   // What Problem::time_s (the Y of "gain X of Y") measures: the region's wall time, or thread
   // time summed over the team (which can exceed the region's time). Gains are always wall time.
   bool time_in_thread_seconds = false;
+  // Its time is work that grew from the smallest count: its hint names the sampled line that grew
+  // out of proportion (analysis/sampled_findings.h).
+  bool names_grown_line = false;
 };
 
 // In the order bars stack them: synchronisation first, then tasks, then work, then serial code.
 // Colours: Tableau 10 (distinct on white and for most colour-vision deficiencies), then Tableau 20.
 inline constexpr std::array kCauses{
-    Cause{"load_imbalance", "load imbalance", "#e15759", false, CauseCap::kRegionLoss},
-    Cause{"barrier_overhead", "barrier overhead", "#f28e2b", true, CauseCap::kRegionLoss},
-    Cause{"fork_join_overhead", "fork/join overhead", "#edc948", true, CauseCap::kRegionLoss},
-    Cause{"thread_creation", "thread creation", "#d4a6c8", true, CauseCap::kRegionLoss},
-    Cause{"lock_contention", "lock contention", "#b07aa1", false, CauseCap::kRegionLoss, true},
-    Cause{"lock_overhead", "lock overhead", "#ff9da7", true, CauseCap::kRegionLoss, true},
-    Cause{"fine_grained_tasks", "fine-grained tasks", "#4e79a7", true, CauseCap::kTimeLost, true},
-    Cause{"coarse_grained_tasks", "coarse-grained tasks", "#76b7b2", false, CauseCap::kRegionLoss, true},
-    Cause{"task_creation_bottleneck", "task creation bottleneck", "#59a14f", false, CauseCap::kRegionLoss, true},
-    Cause{"work_inflation", "work inflation", "#b6992d", false, CauseCap::kRegionLoss, true},
-    Cause{"serial_code", "serial code", "#9c755f", false, CauseCap::kSerialTime},
-    Cause{"dependency_bound", "dependency-bound tasks", "#499894", false, CauseCap::kRegionLoss, true},
-    Cause{"task_inflation", "task inflation", "#d37295", false, CauseCap::kRegionLoss, true},
-    Cause{"replicated_work", "replicated work", "#86bcb6", false, CauseCap::kRegionLoss, true},
-    Cause{"serial_blocked", "waiting outside regions", "#79706e", false, CauseCap::kSerialTime},
+    Cause{"load_imbalance", "load imbalance", "#e15759", CauseFamily::kSynchronisation, false, CauseCap::kRegionLoss},
+    Cause{"barrier_overhead", "barrier overhead", "#f28e2b", CauseFamily::kSynchronisation, true, CauseCap::kRegionLoss},
+    Cause{"fork_join_overhead", "fork/join overhead", "#edc948", CauseFamily::kSynchronisation, true, CauseCap::kRegionLoss},
+    Cause{"thread_creation", "thread creation", "#d4a6c8", CauseFamily::kSynchronisation, true, CauseCap::kRegionLoss},
+    Cause{"lock_contention", "lock contention", "#b07aa1", CauseFamily::kLock, false, CauseCap::kRegionLoss, true},
+    Cause{"lock_overhead", "lock overhead", "#ff9da7", CauseFamily::kLock, true, CauseCap::kRegionLoss, true},
+    Cause{"fine_grained_tasks", "fine-grained tasks", "#4e79a7", CauseFamily::kTask, true, CauseCap::kTimeLost, true},
+    Cause{"coarse_grained_tasks", "coarse-grained tasks", "#76b7b2", CauseFamily::kTask, false, CauseCap::kRegionLoss, true},
+    Cause{"task_creation_bottleneck", "task creation bottleneck", "#59a14f", CauseFamily::kTask, false, CauseCap::kRegionLoss, true},
+    Cause{"work_inflation", "work inflation", "#b6992d", CauseFamily::kWork, false, CauseCap::kRegionLoss, true, true},
+    Cause{"serial_code", "serial code", "#9c755f", CauseFamily::kSerial, false, CauseCap::kSerialTime},
+    Cause{"dependency_bound", "dependency-bound tasks", "#499894", CauseFamily::kTask, false, CauseCap::kRegionLoss, true},
+    Cause{"task_inflation", "task inflation", "#d37295", CauseFamily::kTask, false, CauseCap::kRegionLoss, true, true},
+    Cause{"replicated_work", "replicated work", "#86bcb6", CauseFamily::kWork, false, CauseCap::kRegionLoss, true, true},
+    Cause{"serial_blocked", "waiting outside regions", "#79706e", CauseFamily::kSerial, false, CauseCap::kSerialTime},
 };
 
 // The colour of what no cause explains (kept apart from every cause's colour).

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -256,10 +257,15 @@ struct RankSplit {
   std::string command;
 };
 
+// A parallel region, or the program's serial code (one pseudo-region: its time outside them).
+enum class RegionKind { kParallel, kSerial };
+// "parallel", "serial": as report.json spells them.
+constexpr std::string_view to_string(RegionKind kind) { return kind == RegionKind::kSerial ? "serial" : "parallel"; }
+
 struct RegionReport {
   std::string id;               // "r1", ... in source order (file, line), the same in every command on
                                 // one program; "serial" for the program's serial code
-  std::string kind = "parallel";  // or "serial" for the program's serial code
+  RegionKind kind = RegionKind::kParallel;
   std::string file;
   int line = 0;
   std::string function;         // the full symbol: a C++ signature keeps its parameter list

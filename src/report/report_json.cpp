@@ -379,7 +379,10 @@ ConstructReport read_construct(const json& c, int depth) {
 RegionReport read_region(const json& r) {
   RegionReport region;
   region.id = get<std::string>(r, "id", "");
-  region.kind = get<std::string>(r, "kind", "parallel");
+  if (const std::string kind = get<std::string>(r, "kind", "parallel"); kind == "serial")
+    region.kind = RegionKind::kSerial;
+  else if (kind != "parallel")
+    throw Bad(fmt::format("a region's \"kind\" is \"{}\": neither \"parallel\" nor \"serial\"", kind));
   region.file = get<std::string>(r, "file", "");
   region.line = get(r, "line", 0);
   region.function = get<std::string>(r, "function", "");
@@ -417,7 +420,7 @@ RegionReport read_region(const json& r) {
     region.task_replay = t;
   }
   region.time_spread_s = read_by_threads<double>(r, "time_spread_s");
-  if (!member(r, "speedup") && region.kind == "parallel") region.speedup = speedups(region.time_s);  // schema 1
+  if (!member(r, "speedup") && region.kind == RegionKind::kParallel) region.speedup = speedups(region.time_s);  // schema 1
   return region;
 }
 
@@ -579,7 +582,7 @@ json to_json(const Report& report) {
   json regions = json::array();
   for (const auto& r : report.regions) {
     json region = {{"id", r.id},
-                   {"kind", r.kind},
+                   {"kind", to_string(r.kind)},
                    {"file", r.file},
                    {"line", r.line},
                    {"function", r.function},

@@ -33,7 +33,7 @@ const Problem* problem(const std::vector<Problem>& problems, const char* kind) {
 
 const RegionReport& parallel_region(const Report& report) {
   for (const RegionReport& r : report.regions)
-    if (r.kind == "parallel") return r;
+    if (r.kind == report::RegionKind::kParallel) return r;
   throw std::runtime_error("no parallel region");
 }
 

@@ -131,6 +131,7 @@ TEST(MinimalReport, RendersWithOnlyTheRequiredFields) {
   EXPECT_TRUE(contains(html, "no lost time was measured"));
 }
 
+// A region's kind is no free string (parallel or serial; anything else is refused on reading: ReportJson).
 TEST(HostileReport, NoStringFromTheProgramBecomesMarkup) {
   const std::string evil = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&";
   const json report = {
@@ -138,7 +139,7 @@ TEST(HostileReport, NoStringFromTheProgramBecomesMarkup) {
       {"runs", {{{"threads", 1}, {"status", evil}, {"log", evil}}}},
       {"notes", {evil}},
       {"regions",
-       {{{"id", evil}, {"kind", evil}, {"file", evil}, {"line", 1}, {"function", evil},
+       {{{"id", evil}, {"kind", "serial"}, {"file", evil}, {"line", 1}, {"function", evil},
          {"time_s", {{"1", 1.0}, {"2", 0.6}}},
          {"per_thread", {{"2", {{{"thread", 0}, {"work_s", 0.5}}}}}},
          {"problems", {{{"kind", "load_imbalance"}, {"threads", 2}, {"time_s", 0.1}, {"hint", evil}, {"details", {{evil, 1.0}}}}}}}}}};

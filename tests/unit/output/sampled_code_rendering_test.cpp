@@ -34,7 +34,7 @@ report::Report sampled_report() {
   r.regions.push_back(region);
   report::RegionReport serial;
   serial.id = "serial";
-  serial.kind = "serial";
+  serial.kind = report::RegionKind::kSerial;
   serial.stacks = {{"main;read input", 0.0125}};
   r.regions.push_back(serial);
   return r;

@@ -63,7 +63,7 @@ report::Report scale_report() {
   r.regions.push_back(a);
   report::RegionReport serial;
   serial.id = "serial";
-  serial.kind = "serial";
+  serial.kind = report::RegionKind::kSerial;
   serial.function = "(outside parallel regions)";
   serial.instances = 1;
   serial.time_s = r.serial_s;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -33,6 +34,25 @@ TEST(Causes, EveryKindReadAsTextFindsItsOwnEntry) {
   }
   EXPECT_FALSE(CauseKind::from_name("no_such_cause").has_value());
   EXPECT_EQ(find_cause(""), nullptr);
+}
+
+// The code that reads causes by family (a construct's task causes, the lock-sampling note, the
+// settings verify tries, the sampled line a hint names) asks the table: each family is what its
+// name says, and a cause whose time is grown work names the line that grew.
+TEST(Causes, FamiliesAreTheTables) {
+  std::map<CauseFamily, std::set<std::string_view>> families;
+  std::set<std::string_view> grown;
+  for (const Cause& c : kCauses) {
+    families[c.family].insert(c.kind);
+    if (c.names_grown_line) grown.insert(c.kind);
+  }
+  EXPECT_EQ(families[CauseFamily::kLock], (std::set<std::string_view>{"lock_contention", "lock_overhead"}));
+  EXPECT_EQ(families[CauseFamily::kTask],
+            (std::set<std::string_view>{"fine_grained_tasks", "coarse_grained_tasks", "task_creation_bottleneck",
+                                        "dependency_bound", "task_inflation"}));
+  EXPECT_EQ(families[CauseFamily::kSerial], (std::set<std::string_view>{"serial_code", "serial_blocked"}));
+  EXPECT_EQ(families[CauseFamily::kWork], (std::set<std::string_view>{"work_inflation", "replicated_work"}));
+  EXPECT_EQ(grown, (std::set<std::string_view>{"work_inflation", "replicated_work", "task_inflation"}));
 }
 
 TEST(Causes, AKindNamedInCodeIsItsTableEntry) {

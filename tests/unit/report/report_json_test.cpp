@@ -60,6 +60,9 @@ TEST(ReportJson, RefusesAnotherToolsFileAndMistypedFieldsInOneLine) {
   EXPECT_NE(error_of(json::parse(R"({"tool": "ompscope", "regions": [{"problems": [{"kind": "bad_luck"}]}]})"))
                 .find("a cause this version does not know: \"bad_luck\""),
             std::string::npos);
+  EXPECT_NE(error_of(json::parse(R"({"tool": "ompscope", "regions": [{"kind": "sequential"}]})"))
+                .find("a region's \"kind\" is \"sequential\": neither \"parallel\" nor \"serial\""),
+            std::string::npos);
   EXPECT_NE(error_of(json::parse(R"({"tool": "ompscope", "cores": "two", "regions": []})"))
                 .find("\"cores\" has the wrong type (string)"),
             std::string::npos);

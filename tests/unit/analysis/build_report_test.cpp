@@ -922,7 +922,7 @@ TEST(BuildReport, RegionEfficiencyAndTimeLost) {
   EXPECT_EQ(a.file, "a.c");
   EXPECT_EQ(a.line, 10);
   EXPECT_EQ(a.function, "f");
-  EXPECT_EQ(a.kind, "parallel");
+  EXPECT_EQ(a.kind, report::RegionKind::kParallel);
   EXPECT_DOUBLE_EQ(a.time_s.at(1), 8);  // medians of the repeats
   EXPECT_DOUBLE_EQ(a.time_s.at(2), 5);
   EXPECT_DOUBLE_EQ(a.efficiency.at(1), 1);
@@ -958,7 +958,7 @@ TEST(BuildReport, TimeLostAddsUpToTheCausesAndTheUnexplainedRest) {
     for (const Problem& p : r.problems)
       if (p.threads == 2) gains += p.gain_s;
     EXPECT_DOUBLE_EQ(r.time_lost_s.at(2), gains + r.unexplained_s.at(2)) << r.id;
-    unexplained[r.file.empty() ? r.kind : r.file] = r.unexplained_s.at(2);
+    unexplained[r.file.empty() ? std::string(to_string(r.kind)) : r.file] = r.unexplained_s.at(2);
   }
   EXPECT_DOUBLE_EQ(unexplained["a.c"], 1 - 0.5);   // lost 1, imbalance 0.5
   EXPECT_DOUBLE_EQ(unexplained["b.c"], 1 - 0.75);  // lost 1, imbalance 0.75
@@ -1089,7 +1089,7 @@ TEST(BuildReport, RankedByLargestGainAtTheLargestThreadCountWithSerialCodeAsAReg
   // Gains at 2 threads: serial code 2 · (1 − 1/2) = 1, region b 0.75, region a 0.5.
   const Report report = build_report({"./app"}, 8, two_counts_three_repeats());
   ASSERT_EQ(report.regions.size(), 3u);
-  EXPECT_EQ(report.regions[0].kind, "serial");
+  EXPECT_EQ(report.regions[0].kind, report::RegionKind::kSerial);
   EXPECT_EQ(report.regions[0].id, "serial");
   EXPECT_EQ(report.regions[1].file, "b.c");
   EXPECT_EQ(report.regions[1].id, "r2");  // ids in source order: a.c is r1 wherever it ranks
@@ -1129,7 +1129,7 @@ TEST(BuildReport, RankedByTimeLostWithWhatNoCauseExplains) {
   EXPECT_EQ(first.file, "tasks.c");
   EXPECT_NEAR(first.rank_loss(2), 0.084, 1e-12);
   EXPECT_NEAR(first.unexplained_s.at(2), 0.084, 1e-12);
-  EXPECT_EQ(report.regions[1].kind, "serial");
+  EXPECT_EQ(report.regions[1].kind, report::RegionKind::kSerial);
   EXPECT_NEAR(report.regions[1].largest_gain(2), 0.00258, 1e-12);
 }
 
@@ -1182,14 +1182,14 @@ TEST(BuildReport, RegionIdsDoNotDependOnTheRanking) {
     ASSERT_EQ(report.regions.size(), 3u);
     EXPECT_EQ(report.regions[0].file, a_loses ? "a.c" : "b.c");
     for (const RegionReport& r : report.regions)
-      if (r.kind != "serial") EXPECT_EQ(r.id, r.file == "a.c" ? "r1" : "r2") << r.file;
+      if (r.kind != report::RegionKind::kSerial) EXPECT_EQ(r.id, r.file == "a.c" ? "r1" : "r2") << r.file;
   }
   // One count (profile): no loss; ranked by gain, ids alike.
   std::vector<MeasuredRun> one;
   one.push_back(measured(2, 0, 6, 0, {b(3), a(3)}));
   const Report profile = build_report({"./app"}, 8, one);
   for (const RegionReport& r : profile.regions)
-    if (r.kind != "serial") EXPECT_EQ(r.id, r.file == "a.c" ? "r1" : "r2") << r.file;
+    if (r.kind != report::RegionKind::kSerial) EXPECT_EQ(r.id, r.file == "a.c" ? "r1" : "r2") << r.file;
 }
 
 TEST(BuildReport, RankedByTheLargestCountWithACorePerThread) {
@@ -1223,7 +1223,7 @@ TEST(BuildReport, EqualGainsAreRankedByTimeAtTheLargestCount) {
   EXPECT_EQ(report.regions[0].id, "r2");  // q: its place sorts after p's
   EXPECT_DOUBLE_EQ(report.regions[1].time_s.at(2), 1.5);
   EXPECT_EQ(report.regions[1].id, "r1");
-  EXPECT_EQ(report.regions[2].kind, "serial");  // no serial code: nothing to gain, no time
+  EXPECT_EQ(report.regions[2].kind, report::RegionKind::kSerial);  // no serial code: nothing to gain, no time
   EXPECT_TRUE(report.regions[2].problems.empty());
   EXPECT_DOUBLE_EQ(report.amdahl_speedup_bound, 0);  // unknown without serial time
   EXPECT_DOUBLE_EQ(report.regions[0].efficiency.at(2), 1);  // perfect scaling: nothing lost
@@ -1239,7 +1239,7 @@ TEST(BuildReport, RegionFirstSeenAtTwoThreadsIsItsOwnBaseAndCappedByItsTime) {
   const Report report = build_report({"./app"}, 8, runs);
   const RegionReport* late = nullptr;
   for (const RegionReport& r : report.regions)
-    if (r.kind == "parallel") late = &r;
+    if (r.kind == report::RegionKind::kParallel) late = &r;
   ASSERT_NE(late, nullptr);
   EXPECT_EQ(late->time_s.count(1), 0u);
   EXPECT_DOUBLE_EQ(late->efficiency.at(2), 1);
@@ -1497,7 +1497,7 @@ TEST(BuildReport, ARegionThatRanADifferentNumberOfTimesIsComparedPerInstance) {
   runs.push_back(measured(2, 0, 1.5, 0.5, {at(worked("t.c:30 test", 1, {{0.5, half}, {0.5, half}}), 200)}));
   const Report report = build_report({"./bench"}, 8, runs);
   const RegionReport& r = *std::find_if(report.regions.begin(), report.regions.end(),
-                                        [](const RegionReport& x) { return x.kind != "serial"; });
+                                        [](const RegionReport& x) { return x.kind != report::RegionKind::kSerial; });
   EXPECT_DOUBLE_EQ(r.efficiency.at(2), 1);
   EXPECT_DOUBLE_EQ(r.time_lost_s.at(2), 0);
   EXPECT_DOUBLE_EQ(r.speedup.at(2), 2);
@@ -1525,7 +1525,7 @@ TEST(BuildReport, ReplicatedWorkIsJudgedPerInstanceWhenTheCountsDiffer) {
   runs.push_back(measured(2, 0, 3, 1, {at(worked("s.c:171", 0.5, {{0.5, half}, {0.5, half}}), 100)}));
   const Report report = build_report({"./syncbench"}, 8, runs);
   const RegionReport& r = *std::find_if(report.regions.begin(), report.regions.end(),
-                                        [](const RegionReport& x) { return x.kind != "serial"; });
+                                        [](const RegionReport& x) { return x.kind != report::RegionKind::kSerial; });
   EXPECT_DOUBLE_EQ(r.time_lost_s.at(2), 0.5 - 0.5 / 2);
   EXPECT_DOUBLE_EQ(r.efficiency.at(2), 0.5);
   const Problem* p = testing::find(r.problems, "replicated_work");
@@ -1596,7 +1596,7 @@ TEST(BuildReport, NoEfficiencyOrSerialGainAtACountWhoseTeamIsUnknown) {
   EXPECT_EQ(report.program_efficiency.count(2), 0u);
   EXPECT_EQ(report.program_time_lost_s.count(2), 0u);
   for (const RegionReport& r : report.regions)
-    if (r.kind == "serial") EXPECT_EQ(testing::find(r.problems, "serial_code"), nullptr);
+    if (r.kind == report::RegionKind::kSerial) EXPECT_EQ(testing::find(r.problems, "serial_code"), nullptr);
   EXPECT_TRUE(std::any_of(report.notes.begin(), report.notes.end(), [](const Note& n) {
     return n.kind == "threads_unknown" && n.text.find("asked for 2 threads") != std::string::npos;
   }));
@@ -1617,7 +1617,7 @@ TEST(BuildReport, SerialTimeOffTheCpuIsItsOwnCauseAndNotSerialCode) {
   const Report report = build_report({"./app"}, 8, runs);
   EXPECT_DOUBLE_EQ(report.serial_blocked_s.at(2), 2.5);
   const RegionReport& serial = *std::find_if(report.regions.begin(), report.regions.end(),
-                                             [](const RegionReport& r) { return r.kind == "serial"; });
+                                             [](const RegionReport& r) { return r.kind == report::RegionKind::kSerial; });
   const Problem* blocked = testing::find(serial.problems, "serial_blocked");
   ASSERT_NE(blocked, nullptr);
   EXPECT_DOUBLE_EQ(blocked->time_s, 2.5);
@@ -1632,7 +1632,7 @@ TEST(BuildReport, SerialTimeOffTheCpuIsItsOwnCauseAndNotSerialCode) {
   EXPECT_DOUBLE_EQ(serial.time_lost_s.at(2), 1.5);
   EXPECT_DOUBLE_EQ(serial.unexplained_s.at(2), 0);
   // Ranked first: the wait costs most.
-  EXPECT_EQ(report.regions.front().kind, "serial");
+  EXPECT_EQ(report.regions.front().kind, report::RegionKind::kSerial);
 }
 
 TEST(BuildReport, SerialTimeOffTheCpuUnderATwentiethStaysSerialCodesAndExplainsNothingApart) {
@@ -1647,7 +1647,7 @@ TEST(BuildReport, SerialTimeOffTheCpuUnderATwentiethStaysSerialCodesAndExplainsN
   }
   const Report report = build_report({"./app"}, 8, runs);
   const RegionReport& serial = *std::find_if(report.regions.begin(), report.regions.end(),
-                                             [](const RegionReport& r) { return r.kind == "serial"; });
+                                             [](const RegionReport& r) { return r.kind == report::RegionKind::kSerial; });
   EXPECT_EQ(testing::find(serial.problems, "serial_blocked"), nullptr);
   const Problem* code = testing::find(serial.problems, "serial_code");
   ASSERT_NE(code, nullptr);
@@ -1683,7 +1683,7 @@ TEST(BuildReport, SerialTimeBlockedNamesTheWaitTheKernelCountedOneHintEach) {
     }
     const Report report = build_report({"./app"}, 8, runs);
     const RegionReport& serial = *std::find_if(report.regions.begin(), report.regions.end(),
-                                               [](const RegionReport& r) { return r.kind == "serial"; });
+                                               [](const RegionReport& r) { return r.kind == report::RegionKind::kSerial; });
     const Problem* blocked = testing::find(serial.problems, "serial_blocked");
     ASSERT_NE(blocked, nullptr);
     EXPECT_NE(blocked->hint.find(c.named), std::string::npos) << blocked->hint;
