@@ -23,10 +23,6 @@ constexpr double kMostShare = 0.5;
 
 bool is_task_cause(const report::CauseKind& k) { return k.cause().family == report::CauseFamily::kTask; }
 
-bool is_lock_kind(const std::string& kind) {
-  return kind == "critical" || kind == "lock" || kind == "nest_lock" || kind == "atomic" || kind == "ordered";
-}
-
 std::string base_name(const std::string& file) {
   const auto slash = file.rfind('/');
   return slash == std::string::npos ? file : file.substr(slash + 1);
@@ -35,16 +31,8 @@ std::string base_name(const std::string& file) {
 }  // namespace
 
 std::string construct_place(const report::ConstructReport& c) {
-  static const std::map<std::string, std::string> names = {
-      {"loop", "the loop"},         {"single", "the single construct"}, {"sections", "the sections"},
-      {"masked", "the masked construct"}, {"barrier", "the barrier"}, {"join_barrier", "the barrier at the region's end"},
-      {"taskwait", "the taskwait"}, {"taskgroup", "the taskgroup"},   {"critical", "the critical section"},
-      {"lock", "the lock taken"},   {"nest_lock", "the nest lock taken"}, {"atomic", "the atomic"},
-      {"ordered", "the ordered construct"}, {"task", "the tasks created"}, {"taskloop", "the taskloop"},
-      {"workshare", "the workshare"}, {"distribute", "the distribute loop"}, {"scope", "the scope"}};
-  const auto name = names.find(c.kind);
-  const std::string what = name == names.end() ? "the " + c.kind : name->second;
-  if (c.kind == "join_barrier" || (c.file.empty() && c.function.empty())) return what;
+  const std::string what(report::info(c.kind).phrase);
+  if (c.kind == report::ConstructKind::kJoinBarrier || (c.file.empty() && c.function.empty())) return what;
   if (c.file.empty()) return fmt::format("{} in {}", what, c.function);
   return fmt::format("{} at {}:{}", what, base_name(c.file), c.line);
 }
@@ -96,7 +84,7 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
       RegionRun& f = figures.emplace_back();
       f.phases = c.phases;
       f.locks = c.locks;
-      if (is_lock_kind(c.kind)) f.lock_kinds = {c.kind};
+      if (report::info(c.kind).mutual_exclusion) f.lock_kinds = {c.kind};
       f.profile.time_s = r->profile.time_s;
       f.profile.instances = static_cast<uint64_t>(std::llround(c.instances));
       // A construct of a region made of tasks is advised as that region is (never "or tasks"):
@@ -125,7 +113,7 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
       // By the tasks each creation site created; tasks whose site was not recorded are left out
       // (under sampling, the recorded tasks stand for their sites).
       for (const auto& [path, e] : entries_)
-        if (e.report.kind == "task" && e.report.function != kUnrecordedTaskSite && e.report.time_s.count(threads)) {
+        if (e.report.kind == report::ConstructKind::kTask && e.report.function != kUnrecordedTaskSite && e.report.time_s.count(threads)) {
           measure[path] = static_cast<double>(e.report.instances);
           total += measure[path];
         }
@@ -164,7 +152,7 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
             std::erase_if(p.details, [](const auto& d) { return d.first == "gain_scaled_by"; });
           }
       if (cause.kind == "barrier_overhead")
-        p.hint = barrier_overhead_hint(e.report.kind == "barrier" ? "it" : "its barrier", false,
+        p.hint = barrier_overhead_hint(e.report.kind == report::ConstructKind::kBarrier ? "it" : "its barrier", false,
                                        whole.time_s * share / std::max(1.0, static_cast<double>(e.report.instances)));
       p.hint = construct_place(e.report) + ": " + p.hint;
       p.gain_s = whole.gain_s * share;

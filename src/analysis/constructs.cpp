@@ -10,28 +10,19 @@
 namespace ompscope::analysis {
 namespace {
 
-const char* work_kind(uint8_t work) {
-  switch (work) {
-    case kWorkMasked: return "masked";
-    case ompt_work_sections: return "sections";
-    case ompt_work_single_executor:
-    case ompt_work_single_other: return "single";
-    case ompt_work_workshare: return "workshare";
-    case ompt_work_distribute: return "distribute";
-    case ompt_work_taskloop: return "taskloop";
-    case 8: return "scope";  // ompt_work_scope (OpenMP 5.1)
-    default: return "loop";  // ompt_work_loop and OpenMP 5.2's loop_static, _dynamic, _guided, _other
-  }
-}
+using report::ConstructKind;
 
-const char* mutex_kind(uint8_t kind) {
-  switch (kind) {
-    case ompt_mutex_nest_lock:
-    case ompt_mutex_test_nest_lock: return "nest_lock";
-    case ompt_mutex_critical: return "critical";
-    case ompt_mutex_atomic: return "atomic";
-    case ompt_mutex_ordered: return "ordered";
-    default: return "lock";
+ConstructKind work_kind(uint8_t work) {
+  switch (work) {
+    case kWorkMasked: return ConstructKind::kMasked;
+    case ompt_work_sections: return ConstructKind::kSections;
+    case ompt_work_single_executor:
+    case ompt_work_single_other: return ConstructKind::kSingle;
+    case ompt_work_workshare: return ConstructKind::kWorkshare;
+    case ompt_work_distribute: return ConstructKind::kDistribute;
+    case ompt_work_taskloop: return ConstructKind::kTaskloop;
+    case 8: return ConstructKind::kScope;  // ompt_work_scope (OpenMP 5.1)
+    default: return ConstructKind::kLoop;  // ompt_work_loop and OpenMP 5.2's loop_static, _dynamic, _guided, _other
   }
 }
 
@@ -40,8 +31,8 @@ bool ends_in_barrier(uint8_t work) { return work != kWorkMasked && work != ompt_
 
 bool is_barrier(const SyncVisit& v) { return v.kind == SyncKind::Barrier || v.kind == SyncKind::JoinBarrier; }
 
-int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr, Symbolizer& symbols) {
-  const bool join = std::string_view(kind) == "join_barrier";
+int node_of(ConstructTree& tree, int parent, ConstructKind kind, uint64_t codeptr, Symbolizer& symbols) {
+  const bool join = kind == ConstructKind::kJoinBarrier;
   const auto address_key = std::make_tuple(parent, kind, join ? 0 : codeptr);
   // Runs of one construct (the tasks of one site, a lock in a loop) ask for the same node in turn.
   if (tree.last_node >= 0 && tree.last_address == address_key) return tree.last_node;
@@ -52,7 +43,7 @@ int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr,
   // Tasks without a creation site: a batch of sampled-out tasks (its record counts them, it does
   // not say where they were created). They are not the construct they ran under (BOTS health's
   // light tasks read "the tasks created at" its taskwait's line), so they get no place.
-  const bool unknown_task = !codeptr && std::string_view(kind) == "task";
+  const bool unknown_task = !codeptr && kind == ConstructKind::kTask;
   if (unknown_task) where.function = kUnrecordedTaskSite;
   // A compiler-made call (clang's barrier that ends a single) can sit on line 0: it is part of
   // the construct it belongs to, so it takes that one's place.
@@ -74,7 +65,7 @@ int node_of(ConstructTree& tree, int parent, const char* kind, uint64_t codeptr,
   // function, run inside an outer taskwait at the same line) is its outer node, as a profile
   // folds a recursive call. Without this, a tree of tasks 20 levels deep became a path 40
   // constructs deep per recorded task (fib at 2 threads: 12 000 nodes, a 21 MB report).
-  const std::string name = "/" + std::string(kind) + place;
+  const std::string name = "/" + std::string(to_string(kind)) + place;
   for (int a = parent; a >= 0; a = tree.nodes[a].parent) {
     const std::string& ancestor = tree.nodes[a].path;
     if (ancestor.size() >= name.size() && ancestor.compare(ancestor.size() - name.size(), name.size(), name) == 0) {
@@ -121,6 +112,17 @@ struct ItemKey {
 };
 
 }  // namespace
+
+report::ConstructKind mutex_construct_kind(uint8_t kind) {
+  switch (kind) {
+    case ompt_mutex_nest_lock:
+    case ompt_mutex_test_nest_lock: return ConstructKind::kNestLock;
+    case ompt_mutex_critical: return ConstructKind::kCritical;
+    case ompt_mutex_atomic: return ConstructKind::kAtomic;
+    case ompt_mutex_ordered: return ConstructKind::kOrdered;
+    default: return ConstructKind::kLock;
+  }
+}
 
 ConstructInputs::ConstructInputs(const Timeline& timeline) {
   for (const WorkSpan& w : timeline.work)
@@ -304,20 +306,20 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
           if (owner != work_node.end()) {
             // The wait is the construct's; tasks run in it are shown under the barrier itself.
             tree.nodes[owner->second].time_s += i.duration / team;
-            node = v.tasks > 0 ? node_of(tree, owner->second, "barrier", v.codeptr, symbols) : owner->second;
+            node = v.tasks > 0 ? node_of(tree, owner->second, ConstructKind::kBarrier, v.codeptr, symbols) : owner->second;
             if (v.tasks == 0) {
               i.node = sync_node[&v] = node;
               open.push_back(&i);
               continue;
             }
           } else if (v.kind == SyncKind::JoinBarrier) {
-            if (v.tasks > 0) node = node_of(tree, parent, "join_barrier", 0, symbols);
+            if (v.tasks > 0) node = node_of(tree, parent, ConstructKind::kJoinBarrier, 0, symbols);
           } else if (v.kind == SyncKind::Barrier) {
-            node = node_of(tree, parent, "barrier", v.codeptr, symbols);
+            node = node_of(tree, parent, ConstructKind::kBarrier, v.codeptr, symbols);
           } else if (v.kind == SyncKind::Taskwait) {
-            node = node_of(tree, parent, "taskwait", v.codeptr, symbols);
+            node = node_of(tree, parent, ConstructKind::kTaskwait, v.codeptr, symbols);
           } else if (v.kind == SyncKind::Taskgroup) {
-            node = node_of(tree, parent, "taskgroup", v.codeptr, symbols);
+            node = node_of(tree, parent, ConstructKind::kTaskgroup, v.codeptr, symbols);
           }
           sync_node[&v] = node == parent ? -1 : node;
           break;
@@ -328,7 +330,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
           node = task_node[i.task_position];
           if (node < 0)
             node = task_node[i.task_position] =
-                node_of(tree, parent, "task", shared ? unrecorded_sites.front().first : i.task->codeptr, symbols);
+                node_of(tree, parent, ConstructKind::kTask, shared ? unrecorded_sites.front().first : i.task->codeptr, symbols);
           team_construct = false;
           const bool first = i.fragment == &i.task->fragments.front();
           const double count = static_cast<double>(i.task->count());
@@ -342,7 +344,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
           break;
         }
         case Item::Lock:
-          node = node_of(tree, parent, mutex_kind(i.lock->mutex_kind), i.lock->codeptr, symbols);
+          node = node_of(tree, parent, mutex_construct_kind(i.lock->mutex_kind), i.lock->codeptr, symbols);
           team_construct = false;
           tree.nodes[node].instances += i.lock->scale;
           tree.nodes[node].acquisitions.push_back(i.lock);
@@ -359,7 +361,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
         if (batch != nullptr)
           for (size_t k = 1; k < unrecorded_sites.size(); ++k) {
             const double share = unrecorded_sites[k].second / unrecorded_total;
-            const int other = node_of(tree, parent, "task", unrecorded_sites[k].first, symbols);
+            const int other = node_of(tree, parent, ConstructKind::kTask, unrecorded_sites[k].first, symbols);
             tree.nodes[other].time_s += i.duration * share / team;
             if (i.fragment == &i.task->fragments.front())
               tree.nodes[other].instances += static_cast<double>(i.task->count()) * share;

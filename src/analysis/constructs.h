@@ -17,19 +17,21 @@
 #include "analysis/sampled_code.h"
 #include "analysis/symbolizer.h"
 #include "analysis/timeline.h"
+#include "report/construct_kind.h"
 
 namespace ompscope::analysis {
 
 // The place of tasks whose creation site was not recorded (a batch of sampled-out tasks,
 // docs/sampling.md): in the tree under the construct they ran in, never lending it a line.
+// The construct kind of an OMPT mutex kind (ompt_mutex_t): critical, lock, nest_lock, atomic, ordered.
+report::ConstructKind mutex_construct_kind(uint8_t ompt_mutex_kind);
+
 inline constexpr const char* kUnrecordedTaskSite = "creation site not recorded (sampled out)";
 
 struct ConstructRun {
   int parent = -1;        // index in ConstructTree::nodes; -1: the region itself
   std::string path;       // identity across runs: the parent's path, then kind and place
-  std::string kind;       // loop, single, sections, workshare, distribute, taskloop, scope, masked,
-                          // barrier, join_barrier, taskwait, taskgroup, critical, lock, nest_lock,
-                          // ordered, atomic, task (the tasks created at one site)
+  report::ConstructKind kind = report::ConstructKind::kLoop;
   SourceLocation where;   // join_barrier: none (it is the region's end)
   double instances = 0;   // team constructs: most visits of one thread, summed over instances;
                           // locks: acquisitions; tasks: tasks run
@@ -54,9 +56,9 @@ struct ConstructTree {
   SourceLocation body_where;
 
   // Internal: node index by (parent, kind, codeptr), so a construct is symbolised once, and by path.
-  std::map<std::tuple<int, const char*, uint64_t>, int> by_address;
+  std::map<std::tuple<int, report::ConstructKind, uint64_t>, int> by_address;
   std::unordered_map<std::string, int> by_path;
-  std::tuple<int, const char*, uint64_t> last_address{-1, nullptr, 0};
+  std::tuple<int, report::ConstructKind, uint64_t> last_address{-1, report::ConstructKind::kLoop, 0};
   int last_node = -1;
 };
 

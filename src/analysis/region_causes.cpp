@@ -309,7 +309,7 @@ std::string schedule_advice(const BarrierPhases& phases, int threads, double ben
 // work in it has iterations of uniform cost (docs/lost-time.md, "Load imbalance").
 constexpr double kUniformShare = 0.05;
 
-bool has_kind(const RegionRun& r, const char* kind) {
+bool has_kind(const RegionRun& r, report::ConstructKind kind) {
   return std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) != r.lock_kinds.end();
 }
 
@@ -540,7 +540,7 @@ LockPattern lock_pattern(const RegionRun& first) {
   l.serialisation = l.busiest && region_s > 0 ? std::min(1.0, l.busiest->hold_s / region_s) : 0;
   l.held = l.serialisation < 0.005 && l.serialisation > 0 ? "under 1%" : fmt::format("{:.0f}%", 100 * l.serialisation);
   l.locks_seen = l.recorded < l.acquisitions ? fmt::format("at least {:.0f}", l.distinct) : fmt::format("{:.0f}", l.distinct);
-  l.critical = has_kind(first, "critical");
+  l.critical = has_kind(first, report::ConstructKind::kCritical);
   return l;
 }
 

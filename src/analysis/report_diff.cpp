@@ -78,7 +78,7 @@ void flatten(const std::vector<report::ConstructReport>& constructs, const std::
              std::vector<FlatConstruct>& out) {
   for (const report::ConstructReport& c : constructs) {
     if (const auto time = c.time_s.find(threads); time != c.time_s.end()) out.push_back({parents, &c, time->second});
-    flatten(c.constructs, parents + "/" + c.kind, threads, out);
+    flatten(c.constructs, parents + "/" + std::string(to_string(c.kind)), threads, out);
   }
 }
 
@@ -95,7 +95,7 @@ std::vector<report::PartChange> match_constructs(const std::vector<FlatConstruct
   const auto pair = [&](size_t i, size_t j) {
     used[j] = matched[i] = true;
     const report::ConstructReport& c = *b[j].construct;
-    out.push_back({c.kind, c.file, c.line, "", a[i].time_s, b[j].time_s});
+    out.push_back({std::string(to_string(c.kind)), c.file, c.line, "", a[i].time_s, b[j].time_s});
   };
   for (size_t i = 0; i < a.size(); ++i)
     for (size_t j = 0; j < b.size() && !matched[i]; ++j)
@@ -113,12 +113,12 @@ std::vector<report::PartChange> match_constructs(const std::vector<FlatConstruct
   for (size_t i = 0; i < a.size(); ++i)
     if (!matched[i]) {
       const report::ConstructReport& c = *a[i].construct;
-      out.push_back({c.kind, c.file, c.line, "", a[i].time_s, std::nullopt});
+      out.push_back({std::string(to_string(c.kind)), c.file, c.line, "", a[i].time_s, std::nullopt});
     }
   for (size_t j = 0; j < b.size(); ++j)
     if (!used[j]) {
       const report::ConstructReport& c = *b[j].construct;
-      out.push_back({c.kind, c.file, c.line, "", std::nullopt, b[j].time_s});
+      out.push_back({std::string(to_string(c.kind)), c.file, c.line, "", std::nullopt, b[j].time_s});
     }
   return out;
 }

@@ -12,19 +12,6 @@
 
 namespace ompscope::analysis {
 
-const char* mutex_kind_name(uint8_t kind) {
-  switch (kind) {
-    case ompt_mutex_lock: return "lock";
-    case ompt_mutex_test_lock: return "lock";
-    case ompt_mutex_nest_lock: return "nest_lock";
-    case ompt_mutex_test_nest_lock: return "nest_lock";
-    case ompt_mutex_critical: return "critical";
-    case ompt_mutex_atomic: return "atomic";
-    case ompt_mutex_ordered: return "ordered";
-    default: return "mutex";
-  }
-}
-
 CallsiteKey CallsiteKey::of(const SourceLocation& where, uint64_t codeptr) {
   if (!where.file.empty()) return {fmt::format("{}:{} {}", where.file, where.line, where.function)};
   if (!where.module.empty()) return {fmt::format("{}+0x{:x}", where.module, where.module_offset)};
@@ -226,7 +213,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     RegionRun& r = out.regions[key];
     r.locks = lock_costs(acquisitions);
     for (const LockCost& c : r.locks.locks) {
-      std::string kind = mutex_kind_name(c.mutex_kind);
+      const report::ConstructKind kind = mutex_construct_kind(c.mutex_kind);
       if (std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) == r.lock_kinds.end())
         r.lock_kinds.push_back(kind);
     }

@@ -32,7 +32,7 @@ struct RegionRun {
   RegionProfile profile;
   BarrierPhases phases;            // summed over instances
   LockCosts locks;                 // acquisitions made inside its instances
-  std::vector<std::string> lock_kinds;  // "lock", "critical", ... seen
+  std::vector<report::ConstructKind> lock_kinds;  // critical, lock, ... seen
   TaskFigures tasks;               // explicit tasks created in its instances
   ConstructTree constructs;        // the constructs inside it (analysis/constructs.h)
   RunSamples samples;              // CPU-time samples in its instances (analysis/sampled_code.h)
@@ -88,7 +88,6 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
 // The OpenMP runtime library the run loaded (its path in the module map), empty if none.
 std::string runtime_library_of(const RunMeta& meta);
 
-const char* mutex_kind_name(uint8_t ompt_mutex_kind);
 
 // One run as a command measured it: how it ran (its record) and what its log showed.
 struct MeasuredRun {

@@ -52,7 +52,7 @@ ScalingModel typed(const model::Model& m) {
                          term.shape.log_exponent});
   out.adj_r2 = m.quality.adj_r2;
   out.smape = m.quality.smape;
-  out.growth = std::string(model::to_string(m.growth));
+  out.growth = m.growth;
   out.growth_of_thread_seconds = m.growth_of_thread_seconds;
   out.stops_paying_off_at = m.stops_paying_off_at;
   out.extrapolated = m.extrapolated;
@@ -96,7 +96,7 @@ Fitted fit_time(const Report& report, const std::string& name, const std::map<in
     out.verdict_withheld = fmt::format("{}: the model does not follow the measured times closely enough for a verdict",
                                        why);
   if (!out.verdict_withheld.empty()) {
-    out.growth.clear();
+    out.growth.reset();
     out.stops_paying_off_at.reset();
     out.extrapolated = false;
   }

@@ -9,15 +9,6 @@
 
 namespace ompscope::analysis {
 
-namespace {
-
-bool is_worksharing(const std::string& kind) {
-  return kind == "loop" || kind == "sections" || kind == "single" || kind == "workshare" || kind == "distribute" ||
-         kind == "taskloop" || kind == "masked" || kind == "scope";
-}
-
-}  // namespace
-
 WorkCounts counts_of(const WorkUsage& u) {
   const double f = u.wall_s / u.counted_s;
   return {u.cycles * f, u.instructions * f, u.llc_misses * f};
@@ -97,8 +88,8 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   out.time_s = typical.profile.time_s;
   double worksharing = 0;
   for (const ConstructRun& c : typical.constructs.nodes) {
-    if (c.parent == -1 && is_worksharing(c.kind)) worksharing += c.time_s;
-    if (c.kind == "loop" && c.iterations > 0 && c.instances > 0)
+    if (c.parent == -1 && report::info(c.kind).worksharing) worksharing += c.time_s;
+    if (c.kind == report::ConstructKind::kLoop && c.iterations > 0 && c.instances > 0)
       out.loops.push_back({c.path, fmt::format("{}:{}", c.where.file.empty() ? c.where.module : c.where.file, c.where.line),
                            c.iterations / c.instances, c.time_s});
   }

@@ -5,18 +5,6 @@
 
 namespace ompscope::model {
 
-std::string_view to_string(Growth growth) {
-  switch (growth) {
-    case Growth::decreasing: return "decreasing";
-    case Growth::constant: return "constant";
-    case Growth::logarithmic: return "logarithmic";
-    case Growth::sublinear: return "sub-linear";
-    case Growth::linear: return "linear";
-    case Growth::superlinear: return "super-linear";
-  }
-  return "?";
-}
-
 namespace {
 
 Growth growth_of_shape(const TermShape& shape) {

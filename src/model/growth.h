@@ -5,12 +5,13 @@
 #include <string_view>
 
 #include "model/pmnf_function.h"
+#include "report/growth.h"
 
 namespace ompscope::model {
 
-enum class Growth { decreasing, constant, logarithmic, sublinear, linear, superlinear };
-
-std::string_view to_string(Growth growth);  // "sub-linear", "super-linear", ...
+// The report's verdict type (report/growth.h), its spelling with it.
+using report::Growth;
+using report::to_string;
 
 // A term changes the function by less than this fraction of its largest value over the
 // measured range: the function is treated as constant there, whatever its exponent.

@@ -426,7 +426,7 @@ std::string construct_items(const std::vector<report::ConstructReport>& construc
     const std::string hot =
         hottest.empty() ? "" : " <span class=\"hot-line\">most CPU time at " + html_escape(hottest) + "</span>";
     const std::string line =
-        fmt::format("<span class=\"construct-kind\">{}</span> <code>{}</code> {} · {}×{}{}{}", html_escape(c.kind),
+        fmt::format("<span class=\"construct-kind\">{}</span> <code>{}</code> {} · {}×{}{}{}", to_string(c.kind),
                     html_escape(construct_location(c)), seconds_or_missing(time), c.instances, causes, code, hot);
     const std::string inner = construct_items(c.constructs, t, floor);
     if (inner.empty())

@@ -24,7 +24,7 @@ std::string hottest_other_line(const report::ConstructReport& construct, int thr
 }
 
 std::string construct_location(const report::ConstructReport& construct) {
-  if (construct.kind == "join_barrier") return "the region's end";
+  if (construct.kind == report::ConstructKind::kJoinBarrier) return "the region's end";
   if (construct.file.empty()) return short_function(construct.function);
   const auto slash = construct.file.rfind('/');
   const std::string file = slash == std::string::npos ? construct.file : construct.file.substr(slash + 1);

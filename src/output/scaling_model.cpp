@@ -41,10 +41,16 @@ std::string term_text(const ScalingModel::Term& term) {
   return text;
 }
 
-std::string growth_words(const std::string& growth) {
-  if (growth == "constant") return "stays constant";
-  if (growth == "decreasing") return "decreases";
-  return "grows " + (growth.ends_with("linear") ? growth + "ly" : growth == "logarithmic" ? "logarithmically" : growth);
+std::string growth_words(report::Growth growth) {
+  switch (growth) {
+    case report::Growth::constant: return "stays constant";
+    case report::Growth::decreasing: return "decreases";
+    case report::Growth::logarithmic: return "grows logarithmically";
+    case report::Growth::sublinear: return "grows sub-linearly";
+    case report::Growth::linear: return "grows linearly";
+    case report::Growth::superlinear: return "grows super-linearly";
+  }
+  return "grows";
 }
 
 }  // namespace
@@ -61,8 +67,7 @@ std::string model_formula(const ScalingModel& model) {
 
 std::string model_about(const ScalingModel& model) {
   std::string text;
-  if (!model.growth.empty())
-    text = (model.growth_of_thread_seconds ? "t·T(t) " : "") + growth_words(model.growth);
+  if (model.growth) text = (model.growth_of_thread_seconds ? "t·T(t) " : "") + growth_words(*model.growth);
   if (!model.verdict_withheld.empty()) text = "no verdict: " + model.verdict_withheld;
   else if (model.growth_of_thread_seconds) {
     std::string payoff = model.stops_paying_off_at

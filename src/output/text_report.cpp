@@ -128,7 +128,7 @@ void render_constructs(std::string& out, const std::vector<report::ConstructRepo
     const auto shown = [t, cause_floor](const report::Problem& p) { return p.threads == t && p.gain_s >= cause_floor; };
     const bool carries_cause = std::any_of(c.problems.begin(), c.problems.end(), shown);
     if ((time == c.time_s.end() || time->second < floor) && !carries_cause) continue;
-    const std::string label = fmt::format("{}{} {}", std::string(2 * depth, ' '), c.kind, construct_location(c));
+    const std::string label = fmt::format("{}{} {}", std::string(2 * depth, ' '), to_string(c.kind), construct_location(c));
     out += fmt::format("           {:<44} {:>10} {:>9}", label,
                        time == c.time_s.end() ? std::string("-") : format_seconds(time->second),
                        fmt::format("{}×", c.instances));

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "report/causes.h"
+#include "report/construct_kind.h"
+#include "report/growth.h"
 
 namespace ompscope::report {
 
@@ -168,7 +170,7 @@ struct ScalingModel {
   std::vector<Term> terms;
   double adj_r2 = 0;
   double smape = 0;
-  std::string growth;       // of t·T(t) when growth_of_thread_seconds: "constant", "linear", ...
+  std::optional<Growth> growth;  // of t·T(t) when growth_of_thread_seconds; none: no verdict
   bool growth_of_thread_seconds = false;
   std::optional<double> stops_paying_off_at;
   bool extrapolated = false;                // stops_paying_off_at lies beyond the last count
@@ -222,7 +224,7 @@ struct SampledCode {
 // to its time. `problems` are the region's causes where this construct carries them (a share of
 // the region's gain, `details.share`).
 struct ConstructReport {
-  std::string kind;
+  ConstructKind kind = ConstructKind::kLoop;
   std::string file;
   int line = 0;
   std::string function;

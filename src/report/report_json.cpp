@@ -134,7 +134,7 @@ json model_json(const ScalingModel& m) {
           {"terms", terms},
           {"adj_r2", m.adj_r2},
           {"smape", m.smape},
-          {"growth", m.growth},
+          {"growth", m.growth ? to_string(*m.growth) : ""},
           {"growth_of", m.growth_of_thread_seconds ? "thread_seconds" : "value"},
           {"stops_paying_off_at", m.stops_paying_off_at ? json(*m.stops_paying_off_at) : json(nullptr)},
           {"extrapolated", m.extrapolated},
@@ -277,7 +277,10 @@ std::optional<ScalingModel> read_model(const json& owner) {
                            get(term, "j", 0)});
   model.adj_r2 = get(*m, "adj_r2", 0.0);
   model.smape = get(*m, "smape", 0.0);
-  model.growth = get<std::string>(*m, "growth", "");
+  if (const std::string growth = get<std::string>(*m, "growth", ""); !growth.empty()) {
+    model.growth = growth_from_string(growth);
+    if (!model.growth) throw Bad(fmt::format("a model's \"growth\" is \"{}\": no growth this version knows", growth));
+  }
   model.growth_of_thread_seconds = get<std::string>(*m, "growth_of", "") == "thread_seconds";
   if (member(*m, "stops_paying_off_at")) model.stops_paying_off_at = get(*m, "stops_paying_off_at", 0.0);
   model.extrapolated = get(*m, "extrapolated", false);
@@ -363,7 +366,10 @@ std::map<int, SampledCode> read_sampled(const json& object) {
 ConstructReport read_construct(const json& c, int depth) {
   if (depth > 64) throw Bad("\"constructs\" are nested more than 64 deep");
   ConstructReport construct;
-  construct.kind = get<std::string>(c, "kind", "");
+  const std::string kind = get<std::string>(c, "kind", "");
+  const std::optional<ConstructKind> known = construct_kind_from_string(kind);
+  if (!known) throw Bad(fmt::format("a construct's \"kind\" is \"{}\": no construct this version knows", kind));
+  construct.kind = *known;
   construct.file = get<std::string>(c, "file", "");
   construct.line = get(c, "line", 0);
   construct.function = get<std::string>(c, "function", "");
@@ -485,7 +491,7 @@ json source_json(const SourceExcerpt& s) {
 json constructs_json(const std::vector<ConstructReport>& constructs) {
   json out = json::array();
   for (const ConstructReport& c : constructs) {
-    json construct = {{"kind", c.kind},     {"file", c.file},
+    json construct = {{"kind", to_string(c.kind)},     {"file", c.file},
                       {"line", c.line},     {"function", c.function},
                       {"instances", c.instances}, {"time_s", by_threads(c.time_s)},
                       {"problems", problems_json(c.problems)}};

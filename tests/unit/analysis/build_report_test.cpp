@@ -18,7 +18,7 @@ namespace ompscope::analysis {
 namespace {
 
 RegionRun region_run(const std::string& key, double time_s, uint64_t instances, BarrierPhases phases = {},
-                     LockCosts locks = {}, std::vector<std::string> lock_kinds = {}) {
+                     LockCosts locks = {}, std::vector<report::ConstructKind> lock_kinds = {}) {
   RegionRun r;
   r.key = CallsiteKey{key};
   r.profile.time_s = time_s;
@@ -70,7 +70,7 @@ double sum_of_gains(const std::vector<Problem>& problems) {
 // --- diagnose_region ---------------------------------------------------------------------------
 
 TEST(DiagnoseRegion, EveryCauseAtTwoThreadsWithExactTimesAndGains) {
-  const RegionRun r = region_run("a", 10, 1, all_phases(), critical_costs(), {"critical"});
+  const RegionRun r = region_run("a", 10, 1, all_phases(), critical_costs(), {report::ConstructKind::kCritical});
   const auto problems = diagnose_region({&r}, 2, /*region_time_s=*/10, /*lost_s=*/6);
   ASSERT_EQ(problems.size(), 6u);
   // Sorted by gain, largest first.
@@ -136,7 +136,7 @@ TEST(DiagnoseRegion, EveryCauseAtTwoThreadsWithExactTimesAndGains) {
 }
 
 TEST(DiagnoseRegion, AtOneThreadOnlyOverheadsThatExistAtAnyThreadCount) {
-  const RegionRun r = region_run("a", 10, 1, all_phases(), critical_costs(), {"critical"});
+  const RegionRun r = region_run("a", 10, 1, all_phases(), critical_costs(), {report::ConstructKind::kCritical});
   const auto problems = diagnose_region({&r}, 1, 10, /*lost_s=*/0);
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_EQ(problems[0].kind, "fork_join_overhead");
@@ -328,7 +328,7 @@ TEST(DiagnoseRegion, WithoutTheThreadsCpuTimeALoopsIterationsAreNotSaidToDifferI
 }
 
 TEST(DiagnoseRegion, LockHintsNameTheLockKind) {
-  const RegionRun r = region_run("a", 10, 1, {}, critical_costs(), {"lock"});
+  const RegionRun r = region_run("a", 10, 1, {}, critical_costs(), {report::ConstructKind::kLock});
   const auto problems = diagnose_region({&r}, 2, 10, 5);
   const Problem* overhead = find(problems, "lock_overhead");
   const Problem* contention = find(problems, "lock_contention");
@@ -1450,7 +1450,7 @@ TEST(ReplicatedWork, ALoopWhoseTripCountGrewWithTheTeamIsNamedAtItsLine) {
   RegionRun r = worked("a", 4, {{4, {4, 4, 0, 0, 0, 0}}, {4, {4, 4, 0, 0, 0, 0}}});
   ConstructRun loop;
   loop.path = "loop@l.c:7";
-  loop.kind = "loop";
+  loop.kind = report::ConstructKind::kLoop;
   loop.where.file = "l.c";
   loop.where.line = 7;
   loop.instances = 1;

@@ -101,8 +101,8 @@ TEST(Constructs, EachLoopOwnsTheBarrierAfterItAndTheTimesAddUpToTheRegion) {
   ASSERT_EQ(region.constructs.size(), 2u);
   const report::ConstructReport& first = region.constructs[0];
   const report::ConstructReport& second = region.constructs[1];
-  EXPECT_EQ(first.kind, "loop");
-  EXPECT_EQ(second.kind, "loop");
+  EXPECT_EQ(first.kind, report::ConstructKind::kLoop);
+  EXPECT_EQ(second.kind, report::ConstructKind::kLoop);
   // Each loop: its own iterations plus the wait in its barrier, per thread, ÷ the team:
   // loop 0xA1 (140 + 10 + 150 + 0) / 2, loop 0xA2 (50 + 100 + 150 + 0) / 2.
   EXPECT_US(first.time_s.at(2), 150);
@@ -152,19 +152,19 @@ TEST(Constructs, TasksAppearUnderTheBarrierAndTheTaskwaitTheyRanIn) {
   EXPECT_US(region.time_s.at(1), 260);
   ASSERT_EQ(region.constructs.size(), 1u);
   const report::ConstructReport& barrier = region.constructs[0];
-  EXPECT_EQ(barrier.kind, "barrier");
+  EXPECT_EQ(barrier.kind, report::ConstructKind::kBarrier);
   EXPECT_US(barrier.time_s.at(1), 100);
   ASSERT_EQ(barrier.constructs.size(), 1u);
   const report::ConstructReport& outer = barrier.constructs[0];
-  EXPECT_EQ(outer.kind, "task");
+  EXPECT_EQ(outer.kind, report::ConstructKind::kTask);
   EXPECT_EQ(outer.instances, 1u);
   EXPECT_US(outer.time_s.at(1), 40);  // its own run: 20 + 20
   ASSERT_EQ(outer.constructs.size(), 1u);
   const report::ConstructReport& taskwait = outer.constructs[0];
-  EXPECT_EQ(taskwait.kind, "taskwait");
+  EXPECT_EQ(taskwait.kind, report::ConstructKind::kTaskwait);
   EXPECT_US(taskwait.time_s.at(1), 40);
   ASSERT_EQ(taskwait.constructs.size(), 1u);
-  EXPECT_EQ(taskwait.constructs[0].kind, "task");
+  EXPECT_EQ(taskwait.constructs[0].kind, report::ConstructKind::kTask);
   EXPECT_US(taskwait.constructs[0].time_s.at(1), 20);
   // The barrier and the region's own 160 (before and after it, and the join) make its 260.
   EXPECT_US(region.outside_constructs_s.at(1), 160);
@@ -213,12 +213,12 @@ TEST(Constructs, ARecursiveTaskTreeFoldsIntoItsOuterConstructs) {
   EXPECT_US(barrier.time_s.at(1), 100);
   ASSERT_EQ(barrier.constructs.size(), 1u);
   const report::ConstructReport& tasks = barrier.constructs[0];
-  EXPECT_EQ(tasks.kind, "task");
+  EXPECT_EQ(tasks.kind, report::ConstructKind::kTask);
   EXPECT_EQ(tasks.instances, 3u);
   EXPECT_US(tasks.time_s.at(1), 40 + 30 + 10);
   ASSERT_EQ(tasks.constructs.size(), 1u);
   const report::ConstructReport& wait = tasks.constructs[0];
-  EXPECT_EQ(wait.kind, "taskwait");
+  EXPECT_EQ(wait.kind, report::ConstructKind::kTaskwait);
   EXPECT_US(wait.time_s.at(1), 60);
   EXPECT_TRUE(wait.constructs.empty());
 }
@@ -266,11 +266,11 @@ TEST(Constructs, SampledOutTasksTakeTheSitesOfTheUnrecordedCreations) {
   const RegionReport& region = parallel_region(report);
   const report::ConstructReport* in_barrier = nullptr;
   for (const report::ConstructReport& c : region.constructs)
-    if (c.kind == "barrier") in_barrier = &c;
+    if (c.kind == report::ConstructKind::kBarrier) in_barrier = &c;
   ASSERT_TRUE(in_barrier);
   std::vector<const report::ConstructReport*> tasks;
   for (const report::ConstructReport& c : in_barrier->constructs)
-    if (c.kind == "task") {
+    if (c.kind == report::ConstructKind::kTask) {
       EXPECT_NE(c.function, kUnrecordedTaskSite);
       tasks.push_back(&c);
     }
@@ -360,11 +360,11 @@ TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
   const RegionReport& region = parallel_region(report);
   ASSERT_EQ(region.constructs.size(), 1u);
   const report::ConstructReport& for_loop = region.constructs[0];
-  EXPECT_EQ(for_loop.kind, "loop");
+  EXPECT_EQ(for_loop.kind, report::ConstructKind::kLoop);
   EXPECT_US(for_loop.time_s.at(2), 100);
   ASSERT_EQ(for_loop.constructs.size(), 1u);
   const report::ConstructReport& critical = for_loop.constructs[0];
-  EXPECT_EQ(critical.kind, "critical");
+  EXPECT_EQ(critical.kind, report::ConstructKind::kCritical);
   EXPECT_EQ(critical.instances, 2u);
   EXPECT_US(critical.time_s.at(2), (40 + 40) / 2);  // request → release, each thread, ÷ the team
   // The region's lock contention is all the critical section's: same gain, its place in the hint.
@@ -386,7 +386,7 @@ TEST(Constructs, AConstructCarriesNoMoreOfACauseThanItsOwnTime) {
   run.profile.time_s = 1;
   ConstructRun loop;
   loop.path = "loop@0xA1";
-  loop.kind = "loop";
+  loop.kind = report::ConstructKind::kLoop;
   loop.instances = 10;
   loop.time_s = 0.2;
   loop.phases = BarrierPhases{.imbalance_s = 0.5, .barriers = 10, .imbalanced_after_loop = 10};
@@ -421,7 +421,7 @@ TEST(Constructs, AConstructCarriesNoMoreOfACauseThanItsOwnTime) {
 TEST(Constructs, ATaskCauseNoNodeCarriesNamesItsCreationSites) {
   RegionRun run;
   run.profile.time_s = 1;
-  const auto node = [&run](int parent, const std::string& path, const char* kind, int line, double instances) {
+  const auto node = [&run](int parent, const std::string& path, report::ConstructKind kind, int line, double instances) {
     ConstructRun c;
     c.parent = parent;
     c.path = path;
@@ -432,10 +432,10 @@ TEST(Constructs, ATaskCauseNoNodeCarriesNamesItsCreationSites) {
     c.time_s = 0.1;
     run.constructs.nodes.push_back(c);
   };
-  node(-1, "/barrier fib.c:29", "barrier", 29, 1);
-  node(-1, "/task fib.c:16", "task", 16, 40);
-  node(0, "/barrier fib.c:29/task fib.c:16", "task", 16, 35);
-  node(-1, "/task fib.c:18", "task", 18, 25);
+  node(-1, "/barrier fib.c:29", report::ConstructKind::kBarrier, 29, 1);
+  node(-1, "/task fib.c:16", report::ConstructKind::kTask, 16, 40);
+  node(0, "/barrier fib.c:29/task fib.c:16", report::ConstructKind::kTask, 16, 35);
+  node(-1, "/task fib.c:18", report::ConstructKind::kTask, 18, 25);
   RegionReport region;
   region.time_s[2] = 1;
   region.problems.push_back(Problem{"fine_grained_tasks", 2, 0.5, 0.5, "the region's hint", {}});
@@ -452,7 +452,7 @@ TEST(Constructs, AShareCutBelowATenthStaysTheRegions) {
   run.profile.time_s = 1;
   ConstructRun loop;
   loop.path = "loop@0xA1";
-  loop.kind = "loop";
+  loop.kind = report::ConstructKind::kLoop;
   loop.instances = 10;
   loop.time_s = 0.04;
   loop.phases = BarrierPhases{.imbalance_s = 0.5, .barriers = 10, .imbalanced_after_loop = 10};
@@ -493,7 +493,7 @@ TEST(Constructs, SampledLocksTakeNoMoreThanTheThreadsTimeInTheRegion) {
   EXPECT_US(region.time_s.at(1), 1000);
   ASSERT_EQ(region.constructs.size(), 1u);
   const report::ConstructReport& lock = region.constructs[0];
-  EXPECT_EQ(lock.kind, "lock");
+  EXPECT_EQ(lock.kind, report::ConstructKind::kLock);
   EXPECT_EQ(lock.instances, 200000u);
   EXPECT_US(lock.time_s.at(1), 1000);
   EXPECT_US(region.outside_constructs_s.at(1), 0);
@@ -519,7 +519,7 @@ TEST(Constructs, AConstructOnlyAnotherRepeatRanIsInNeitherTheCausesNorTheTree) {
   EXPECT_EQ(problem(region.problems, "lock_contention"), nullptr);
   ASSERT_EQ(region.constructs.size(), 2u);
   for (const report::ConstructReport& c : region.constructs) {
-    EXPECT_EQ(c.kind, "loop");
+    EXPECT_EQ(c.kind, report::ConstructKind::kLoop);
     EXPECT_EQ(problem(c.problems, "lock_contention"), nullptr);
     EXPECT_TRUE(c.constructs.empty());
   }

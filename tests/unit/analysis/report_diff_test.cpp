@@ -137,8 +137,8 @@ TEST(DiffReports, InsideARegionTheConstructsAndSampledLinesWhoseTimeChanged) {
   Report a = scale({0.38, 0.42}, 3), b = scale({0.28, 0.30}, 3);
   a.regions.push_back(region("r1", "/src/main.c", 24, "main", {{1, 0.5}, {2, 0.30}}, {{2, 0.02}}));
   b.regions.push_back(region("r1", "/build2/main.c", 24, "main", {{1, 0.5}, {2, 0.18}}, {{2, 0.03}}));
-  report::ConstructReport loop{"loop", "/src/main.c", 25, "main", 10, {{2, 0.25}}, {}, {}, std::nullopt};
-  report::ConstructReport crit{"critical", "/src/main.c", 27, "main", 100, {{2, 0.05}}, {}, {}, std::nullopt};
+  report::ConstructReport loop{report::ConstructKind::kLoop, "/src/main.c", 25, "main", 10, {{2, 0.25}}, {}, {}, std::nullopt};
+  report::ConstructReport crit{report::ConstructKind::kCritical, "/src/main.c", 27, "main", 100, {{2, 0.05}}, {}, {}, std::nullopt};
   loop.constructs.push_back(crit);
   a.regions.back().constructs.push_back(loop);
   loop.file = "/build2/main.c";

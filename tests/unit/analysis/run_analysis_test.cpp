@@ -106,7 +106,7 @@ TEST(AnalyzeRun, LocksAreChargedToTheRegionTheyWereTakenInNotToSerialCode) {
   EXPECT_US(c.hold_s, 9 + 5 + 9 + 5);
   EXPECT_US(r.locks.per_thread.at(0).algorithm_s, 2);
   EXPECT_US(r.locks.per_thread.at(1).contention_s, 14);
-  EXPECT_EQ(r.lock_kinds, std::vector<std::string>{"critical"});
+  EXPECT_EQ(r.lock_kinds, std::vector<report::ConstructKind>{report::ConstructKind::kCritical});
   // Each thread's lock wait is in its split too.
   ASSERT_EQ(r.profile.per_thread.size(), 2u);
   EXPECT_US(r.profile.per_thread[0].lock_wait_s, 2);
@@ -169,14 +169,14 @@ TEST(AnalyzeRun, SampledOutInstancesAndOperationsAreScaledFromTheRecordedOnes) {
 }
 
 TEST(AnalyzeRun, MutexKindNames) {
-  EXPECT_STREQ(mutex_kind_name(ompt_mutex_lock), "lock");
-  EXPECT_STREQ(mutex_kind_name(ompt_mutex_test_lock), "lock");
-  EXPECT_STREQ(mutex_kind_name(ompt_mutex_nest_lock), "nest_lock");
-  EXPECT_STREQ(mutex_kind_name(ompt_mutex_test_nest_lock), "nest_lock");
-  EXPECT_STREQ(mutex_kind_name(ompt_mutex_critical), "critical");
-  EXPECT_STREQ(mutex_kind_name(ompt_mutex_atomic), "atomic");
-  EXPECT_STREQ(mutex_kind_name(ompt_mutex_ordered), "ordered");
-  EXPECT_STREQ(mutex_kind_name(200), "mutex");
+  EXPECT_EQ(mutex_construct_kind(ompt_mutex_lock), report::ConstructKind::kLock);
+  EXPECT_EQ(mutex_construct_kind(ompt_mutex_test_lock), report::ConstructKind::kLock);
+  EXPECT_EQ(mutex_construct_kind(ompt_mutex_nest_lock), report::ConstructKind::kNestLock);
+  EXPECT_EQ(mutex_construct_kind(ompt_mutex_test_nest_lock), report::ConstructKind::kNestLock);
+  EXPECT_EQ(mutex_construct_kind(ompt_mutex_critical), report::ConstructKind::kCritical);
+  EXPECT_EQ(mutex_construct_kind(ompt_mutex_atomic), report::ConstructKind::kAtomic);
+  EXPECT_EQ(mutex_construct_kind(ompt_mutex_ordered), report::ConstructKind::kOrdered);
+  EXPECT_EQ(mutex_construct_kind(200), report::ConstructKind::kLock);  // an unknown kind is a lock
 }
 
 TEST(CallsiteKey, SourceLineThenModuleOffsetThenAddress) {

@@ -54,7 +54,7 @@ TEST(ScalingModels, AmdahlRegionAtFourCountsGetsItsLawBack) {
   EXPECT_EQ(model.terms[0].exponent, "-1");
   EXPECT_EQ(model.terms[0].j, 0);
   EXPECT_TRUE(model.growth_of_thread_seconds);
-  EXPECT_EQ(model.growth, "linear");  // the serial 0.2 s costs 0.2·t thread-seconds
+  EXPECT_EQ(model.growth, report::Growth::linear);  // the serial 0.2 s costs 0.2·t thread-seconds
   EXPECT_TRUE(model.oversubscribed_threads.empty());
   EXPECT_EQ(model.verdict_withheld, "");
   EXPECT_FALSE(model.function.empty());
@@ -78,7 +78,7 @@ TEST(ScalingModels, TheSpeedupCurveIsTheModelsSpeedupOverOneThreadBetweenTheCoun
 TEST(ScalingModels, PerfectScalingCostsConstantThreadSecondsAndKeepsPayingOff) {
   const Report report = modelled(report_at({1, 2, 4, 8}, [](double t) { return 1.6 / t; }, 8));
   const ScalingModel& model = *report.regions[0].model;
-  EXPECT_EQ(model.growth, "constant");
+  EXPECT_EQ(model.growth, report::Growth::constant);
   EXPECT_FALSE(model.stops_paying_off_at.has_value());
   EXPECT_EQ(model.verdict_withheld, "");
 }
@@ -89,7 +89,7 @@ TEST(ScalingModels, AFitWithOversubscribedCountsGivesNoVerdictAndSaysWhy) {
   const Report report = modelled(report_at({1, 2, 3, 4}, [](double t) { return 0.2 + 0.8 / t; }));
   const ScalingModel& model = *report.regions[0].model;
   EXPECT_THAT(model.oversubscribed_threads, ElementsAre(3, 4));
-  EXPECT_EQ(model.growth, "");
+  EXPECT_FALSE(model.growth.has_value());
   EXPECT_FALSE(model.stops_paying_off_at.has_value());
   EXPECT_THAT(model.verdict_withheld, HasSubstr("without a core per thread (3, 4 on 2 cores)"));
 }
@@ -101,7 +101,7 @@ TEST(ScalingModels, OversubscribedCountsAreLeftOutWhereFourOthersRemain) {
   report = modelled(report);
   const ScalingModel& model = *report.regions[0].model;
   EXPECT_TRUE(model.oversubscribed_threads.empty());
-  EXPECT_EQ(model.growth, "linear");
+  EXPECT_EQ(model.growth, report::Growth::linear);
   EXPECT_GT(model.adj_r2, 0.99);
 }
 
@@ -112,7 +112,7 @@ TEST(ScalingModels, AModelThatDoesNotFollowTheTimesGivesNoVerdictAndSaysWhy) {
   report = modelled(report);
   const ScalingModel& model = *report.regions[0].model;
   EXPECT_LT(model.adj_r2, 0.95);
-  EXPECT_EQ(model.growth, "");
+  EXPECT_FALSE(model.growth.has_value());
   EXPECT_FALSE(model.stops_paying_off_at.has_value());
   EXPECT_THAT(model.verdict_withheld, HasSubstr("< 0.95"));
 }
@@ -135,7 +135,7 @@ void expect_model_agrees_with_scale(const Report& scaled) {
   for (const auto& [ours, theirs] : {std::pair{region, &*scaled.regions[0].model}, std::pair{program, &*scaled.program_model}}) {
     const std::string why = model::withheld_reason(*ours);
     EXPECT_EQ(why.empty(), theirs->verdict_withheld.empty()) << why << " / " << theirs->verdict_withheld;
-    EXPECT_EQ(why.empty() ? std::string(model::to_string(ours->growth)) : std::string(), theirs->growth);
+    EXPECT_EQ(why.empty() ? std::optional<report::Growth>(ours->growth) : std::nullopt, theirs->growth);
     EXPECT_EQ(why.empty() ? ours->stops_paying_off_at : std::nullopt, theirs->stops_paying_off_at);
     EXPECT_EQ(ours->function.to_string(), theirs->function);
   }

@@ -57,7 +57,7 @@ TEST(SourceExcerpt, GoesToEachConstructAndToTheFirstFindingAtEachPlace) {
   Report report;
   RegionReport region;
   report::ConstructReport loop;
-  loop.kind = "loop";
+  loop.kind = report::ConstructKind::kLoop;
   loop.file = file;
   loop.line = 5;
   report::ConstructReport inner = loop;

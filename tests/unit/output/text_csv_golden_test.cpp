@@ -50,7 +50,7 @@ report::Report scale_report() {
   a.time_spread_s = {{2, 0.01}};
   // The loop that carries the imbalance, with the lines the analysis read around it.
   report::ConstructReport loop;
-  loop.kind = "loop";
+  loop.kind = report::ConstructKind::kLoop;
   loop.file = "src/solver.cpp";
   loop.line = 44;
   loop.function = a.function;

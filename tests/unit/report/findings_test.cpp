@@ -94,9 +94,9 @@ TEST(Findings, AreBuiltForEveryCauseOfTheTableWithoutNamingAny) {
 TEST(Findings, SitAtTheConstructThatCarriesMostOfTheCause) {
   Report r = two_count_report();
   RegionReport g = region("r1", "a.c", 10, {{"load_imbalance", 2, 0.2, 0.2, "x: try guided", {}}});
-  ConstructReport small{"loop", "a.c", 12, "main", 10, {{2, 0.1}}, {{"load_imbalance", 2, 0.05, 0.05, "", {}}}, {}};
-  ConstructReport big{"loop", "a.c", 17, "main", 10, {{2, 0.3}}, {{"load_imbalance", 2, 0.15, 0.15, "", {}}}, {}};
-  ConstructReport outer{"single", "a.c", 11, "main", 1, {{2, 0.4}}, {}, {small, big}};
+  ConstructReport small{ConstructKind::kLoop, "a.c", 12, "main", 10, {{2, 0.1}}, {{"load_imbalance", 2, 0.05, 0.05, "", {}}}, {}};
+  ConstructReport big{ConstructKind::kLoop, "a.c", 17, "main", 10, {{2, 0.3}}, {{"load_imbalance", 2, 0.15, 0.15, "", {}}}, {}};
+  ConstructReport outer{ConstructKind::kSingle, "a.c", 11, "main", 1, {{2, 0.4}}, {}, {small, big}};
   g.constructs = {outer};
   r.regions.push_back(g);
   const std::vector<Finding> f = build_findings(r);
@@ -185,7 +185,7 @@ TEST(FindingsJson, AReportWrittenBeforeTheListGetsItBuiltFromItsOwnFigures) {
   Report r = two_count_report();
   RegionReport g = region("r1", "a.c", 10, {{"load_imbalance", 2, 0.2, 0.2, "x: try guided", {}}});
   g.time_spread_s = {{2, 0.01}};
-  ConstructReport loop{"loop", "a.c", 12, "main", 10, {{2, 0.4}}, {{"load_imbalance", 2, 0.2, 0.2, "", {}}}, {}};
+  ConstructReport loop{ConstructKind::kLoop, "a.c", 12, "main", 10, {{2, 0.4}}, {{"load_imbalance", 2, 0.2, 0.2, "", {}}}, {}};
   loop.source = SourceExcerpt{"a.c", 12, 12, {"#pragma omp for"}, ""};
   g.constructs = {loop};
   r.regions.push_back(g);

@@ -137,7 +137,7 @@ TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
   r.serial_s = {{1, 0.1}, {2, 0.1}};
   r.amdahl_speedup_bound = 10;
   r.program_threads[2] = {{.thread = 1, .work_s = 0.4, .outside_s = 0.1}};
-  r.program_model = ScalingModel{"f", 0.2, {{0.8, -1, "-1", 0}}, 0.99, 1.5, "linear", true, 3.0, true, {4},
+  r.program_model = ScalingModel{"f", 0.2, {{0.8, -1, "-1", 0}}, 0.99, 1.5, Growth::linear, true, 3.0, true, {4},
                                  {{1, 1}, {2, 1.6}}};
   RegionReport g;
   g.id = "r1";
