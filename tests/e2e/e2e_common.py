@@ -169,10 +169,12 @@ def usable_cpus():
     q = cgroup_quota_cpus()
     return max(1, min(n, math.ceil(q - 1e-9))) if q > 0 else n
 
-def main(scenarios, needs_two_cpus=()):
+def main(scenarios, needs_two_cpus=(), options=(), context=None):
     """Runs the scenario named on the command line, `scenario_NAME` of `scenarios` (the calling
     area file's globals), with the attempts every scenario file shares; one of `needs_two_cpus`
-    (it diagnoses or validates a gain at 2 threads) is skipped where fewer than 2 CPUs are usable."""
+    (it diagnoses or validates a gain at 2 threads) is skipped where fewer than 2 CPUs are usable.
+    `options`: an area's own flags, (flag, argparse keywords), each value an attribute of the
+    context (--otf2-print: c.otf2_print); `context`: the area's own Ctx class, if it has one."""
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario")
     ap.add_argument("--ompscope", required=True)
@@ -182,15 +184,21 @@ def main(scenarios, needs_two_cpus=()):
     # Scenarios that compare shares of time between runs get a second attempt: another process
     # holding one of the cores for a whole run skews them, while a real regression fails both.
     ap.add_argument("--attempts", type=int, default=1)
+    for flag, keywords in options:
+        ap.add_argument(flag, **keywords)
     a = ap.parse_args()
     if a.scenario in needs_two_cpus and usable_cpus() < 2:
         # ctest counts exit 77 as skipped (SKIP_RETURN_CODE): not a pass, not a failure.
         print(f"skipped: {usable_cpus()} usable CPU (affinity mask and cgroup CPU quota); a diagnosis at 2 threads "
               "needs 2 CPUs running at once")
         sys.exit(77)
+    c = (context or Ctx)(a)
+    for flag, _ in options:
+        name = flag.lstrip("-").replace("-", "_")
+        setattr(c, name, getattr(a, name))
     for attempt in range(1, a.attempts + 1):
         try:
-            scenarios["scenario_" + a.scenario](Ctx(a))
+            scenarios["scenario_" + a.scenario](c)
             break
         except SystemExit as e:
             if e.code != 1 or attempt == a.attempts:

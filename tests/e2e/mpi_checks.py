@@ -3,10 +3,11 @@
 SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR --mpirun MPIRUN`. Only configured
 where CMake finds an MPI. The launcher's environment for this machine (root, 2 vCPUs for 2 ranks
 of 2 threads) is set here, as docs/mpi.md says a user sets it."""
-import argparse, json, os, re, sys
+import json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import Ctx, expect_error, fail, load, notes, parallel_regions, pragma_lines, process_log, region_at, run  # noqa: E402
+import e2e_common  # noqa: E402
+from e2e_common import expect_error, fail, load, notes, parallel_regions, pragma_lines, process_log, region_at, run  # noqa: E402
 
 # Open MPI refuses to run as root without these two; CI runs the suite as root.
 ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
@@ -347,28 +348,6 @@ def scenario_mpi_launcher_bad_input(c):
     if p.returncode != 2 or not last.startswith("ompscope: the launcher 'true' ran, but no rank"):
         fail(f"a launcher that starts no rank: exit {p.returncode}, last line {last!r}")
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("scenario")
-    for arg in ("--ompscope", "--programs", "--sources", "--work", "--mpirun"):
-        ap.add_argument(arg, required=True)
-    # Timing-sensitive scenarios get attempts, as in e2e_common.main: a neighbour's build on the
-    # 2 vCPUs can hold a core for a whole run; a regression fails all of them.
-    ap.add_argument("--attempts", type=int, default=1)
-    ap.add_argument("--otf2-print", default="/usr/bin/otf2-print")
-    a = ap.parse_args()
-    c = Ctx(a)
-    c.mpirun = a.mpirun
-    c.otf2_print = a.otf2_print
-    for attempt in range(1, a.attempts + 1):
-        try:
-            globals()["scenario_" + a.scenario](c)
-            break
-        except SystemExit as e:
-            if e.code != 1 or attempt == a.attempts:
-                raise
-            print(f"attempt {attempt} of {a.scenario} failed (above); timing on a shared machine: trying again")
-    print("ok", a.scenario)
-
 if __name__ == "__main__":
-    main()
+    e2e_common.main(globals(), options=[("--mpirun", {"required": True}),
+                                        ("--otf2-print", {"default": "/usr/bin/otf2-print"})])

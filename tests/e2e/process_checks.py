@@ -4,10 +4,11 @@
 DIR --work DIR [--mpirun MPIRUN]`. Each scenario reproduces a case of issue 23 that went wrong
 before: children that truncated each other's logs, signals that left the program running with
 no report, a SIGKILL read as a corrupt log, a GCC-built program behind a wrapper not observed."""
-import argparse, os, signal, subprocess, sys, time
+import os, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import Ctx, fail, load, notes, parallel_regions, pragma_lines, region_at, run  # noqa: E402
+import e2e_common  # noqa: E402
+from e2e_common import fail, load, notes, parallel_regions, pragma_lines, region_at, run  # noqa: E402
 
 def processes(report):
     """The processes of a report that lists them (program.ranks with ranks_are 'processes')."""
@@ -323,15 +324,5 @@ def scenario_wrappers(c):
             fail(f"{what}: measured on {report['runtime']!r}, expected {runtime}")
         print(f"{what}: observed on {report['runtime']}")
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("scenario")
-    for arg in ("--ompscope", "--programs", "--sources", "--work"):
-        ap.add_argument(arg, required=True)
-    ap.add_argument("--mpirun")
-    a = ap.parse_args()
-    globals()["scenario_" + a.scenario](Ctx(a))
-    print("ok", a.scenario)
-
 if __name__ == "__main__":
-    main()
+    e2e_common.main(globals(), options=[("--mpirun", {})])

@@ -4,7 +4,7 @@
 Each scenario is one CTest test: `safety_checks.py SCENARIO --ompscope BIN --programs DIR
 --sources DIR --work DIR`. Each one failed on the ompscope before the change it checks.
 """
-import argparse, os, signal, shutil, stat, subprocess, sys, time
+import os, shutil, stat, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_common  # noqa: E402
@@ -279,16 +279,5 @@ def scenario_safety_readers(c):
     if p.returncode != 0 or "not a regular file" not in p.stderr:
         fail(f"a FIFO bench cache: exit {p.returncode}, expected 0 with a note\n{p.stderr}")
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("scenario")
-    ap.add_argument("--ompscope", required=True)
-    ap.add_argument("--programs", required=True)
-    ap.add_argument("--sources", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
-    globals()["scenario_" + a.scenario](Ctx(a))
-    print("ok", a.scenario)
-
 if __name__ == "__main__":
-    main()
+    e2e_common.main(globals(), context=Ctx)
