@@ -168,10 +168,10 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
   if (uneven_s > 0) p.details.emplace_back("uneven_imbalance_s", uneven_s);
   if (split) {
     p.details.emplace_back("preempted_s", preempted);
-    p.details.emplace_back("page_faults", faults);
+    p.details.emplace_back(report::detail_key::kPageFaults, faults);
     p.details.emplace_back("major_faults", now.usage.major_faults);
     p.details.emplace_back("base_page_faults", base.usage.minor_faults + base.usage.major_faults);
-    p.details.emplace_back("page_fault_s", faulting);
+    p.details.emplace_back(report::detail_key::kPageFaultS, faulting);
     p.details.emplace_back("involuntary_switches", now.usage.switches);
   }
   p.details.emplace_back("memory_or_cache_s", rest);
@@ -572,7 +572,7 @@ std::optional<Problem> lock_overhead(const RegionRun& first, const LockPattern& 
                               "less often (batch updates, accumulate privately), or initialise it "
                               "with omp_lock_hint_uncontended / use atomics",
                               l.acquisitions, each),
-            {{"acquisitions", l.acquisitions}, {"recorded_acquisitions", l.recorded}, {"distinct_locks", l.distinct},
+            {{report::detail_key::kAcquisitions, l.acquisitions}, {report::detail_key::kRecordedAcquisitions, l.recorded}, {"distinct_locks", l.distinct},
              {"thread_seconds", total}}};
   if (first.locks.atomic_floor_s > 0) p.details.emplace_back("atomic_floor_s", first.locks.atomic_floor_s);
   if (floor_scale > 1) p.details.emplace_back("raised_to_floor_by", floor_scale);
@@ -601,7 +601,7 @@ std::optional<Problem> lock_contention(const RegionRun& first, const LockPattern
                        what, which);
   }
   return Problem{"lock_contention", threads, contention_total, contention, hint,
-                 {{"acquisitions", l.acquisitions}, {"recorded_acquisitions", l.recorded}, {"distinct_locks", l.distinct},
+                 {{report::detail_key::kAcquisitions, l.acquisitions}, {report::detail_key::kRecordedAcquisitions, l.recorded}, {"distinct_locks", l.distinct},
                   {"thread_seconds", contention_total}, {"max_hold_s", l.busiest ? l.busiest->hold_s : 0.0},
                   {"serialisation", l.serialisation}, {"busiest_share", l.busiest_share}}};
 }

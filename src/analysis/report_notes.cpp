@@ -144,11 +144,8 @@ std::vector<Note> run_notes(const Report& report, const std::vector<MeasuredRun>
     // Lock sampling: the largest count's lock cause says how many operations were recorded.
     for (auto p = r.problems.rbegin(); p != r.problems.rend(); ++p) {
       if (p->kind.cause().family != report::CauseFamily::kLock) continue;
-      double ops = 0, recorded = 0;
-      for (const auto& [name, value] : p->details) {
-        if (name == "acquisitions") ops = value;
-        if (name == "recorded_acquisitions") recorded = value;
-      }
+      const double ops = report::detail_of(*p, report::detail_key::kAcquisitions);
+      const double recorded = report::detail_of(*p, report::detail_key::kRecordedAcquisitions);
       if (recorded > 0 && recorded < ops)
         locks.items.push_back(fmt::format("{}: {:.0f} locks at {}, {:.0f} recorded", region_place(r), ops,
                                           threads_phrase(p->threads), recorded));

@@ -16,12 +16,6 @@ namespace {
 using report::Problem;
 using report::RuntimeSetting;
 
-double detail(const Problem& p, const std::string& key) {
-  for (const auto& [k, v] : p.details)
-    if (k == key) return v;
-  return 0;
-}
-
 // glibc maps each block above its mmap threshold (at most 32 MiB on 64-bit) fresh from the kernel
 // and unmaps it when freed, and returns heap memory above the trim threshold: with no mmap at all
 // and no trimming, a buffer allocated and freed per iteration, of any size, is reused in the heap
@@ -51,7 +45,8 @@ std::optional<RuntimeSetting> setting_for(const Problem& p, bool gnu) {
                           "libomp's threads spin between regions and at barriers instead of sleeping in the kernel",
                           {}};
   }
-  if (kind == "work_inflation" && detail(p, "page_faults") > 0 && detail(p, "page_fault_s") >= kFaultShare * p.time_s) {
+  if (kind == "work_inflation" && report::detail_of(p, report::detail_key::kPageFaults) > 0 &&
+      report::detail_of(p, report::detail_key::kPageFaultS) >= kFaultShare * p.time_s) {
     const char* old = getenv("GLIBC_TUNABLES");
     return RuntimeSetting{std::string("GLIBC_TUNABLES=") + kMallocTunables,
                           {{"GLIBC_TUNABLES", old && *old ? std::string(old) + ":" + kMallocTunables : kMallocTunables}},

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "analysis/report_diff.h"
+#include "analysis/diff_reports.h"
 #include "cli/commands.h"
 #include "cli/output_dir.h"
 #include "cli/report_files.h"

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "analysis/pipeline.h"
-#include "analysis/trace_model.h"
+#include "analysis/build_trace_model.h"
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "common/error.h"

@@ -109,6 +109,23 @@ struct Problem {
   std::vector<std::pair<std::string, double>> details;
 };
 
+// The figures of a cause's details that code reads back (verify's malloc setting, the lock-sampling
+// note), not only shows: their keys spelled once, for the detector that writes them and the
+// readers (docs/design.md, "The report").
+namespace detail_key {
+inline constexpr const char* kPageFaults = "page_faults";          // work_inflation
+inline constexpr const char* kPageFaultS = "page_fault_s";         // work_inflation
+inline constexpr const char* kAcquisitions = "acquisitions";       // lock_overhead, lock_contention
+inline constexpr const char* kRecordedAcquisitions = "recorded_acquisitions";
+}  // namespace detail_key
+
+// The value of `key` in `p`'s details; 0 where it has none.
+inline double detail_of(const Problem& p, std::string_view key) {
+  for (const auto& [k, v] : p.details)
+    if (k == key) return v;
+  return 0;
+}
+
 // The runtime's cost per task at one creation site (docs/tasks.md, "The runtime's cost per
 // creation site"): medians over the site's samples of all repeats; 0: too few to tell.
 struct TaskSiteCost {

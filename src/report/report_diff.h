@@ -1,5 +1,5 @@
 // The typed result of `ompscope diff A B` (docs/diff.md): two reports' regions matched by source
-// location and compared at one thread count, side by side. Built by analysis/report_diff.cpp,
+// location and compared at one thread count, side by side. Built by analysis/diff_reports.cpp,
 // rendered by output/diff_reporters.cpp, which compute nothing.
 #pragma once
 #include <cstdint>

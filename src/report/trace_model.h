@@ -1,5 +1,5 @@
 // The trace of a run as the trace writers (OTF2, Perfetto JSON) render it: one strictly nested
-// stack of slices per thread, in integer nanoseconds. analysis/trace_model.h builds it from the
+// stack of slices per thread, in integer nanoseconds. analysis/build_trace_model.h builds it from the
 // Timeline; output/ renders it and reads nothing else, so both formats show the same intervals,
 // the same names and the same order of events.
 #pragma once

@@ -6,7 +6,7 @@
 #include <omp-tools.h>
 
 #include "analysis/timeline.h"
-#include "analysis/trace_model.h"
+#include "analysis/build_trace_model.h"
 
 namespace ompscope::trace_test {
 

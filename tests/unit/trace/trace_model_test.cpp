@@ -1,4 +1,4 @@
-#include "analysis/trace_model.h"
+#include "analysis/build_trace_model.h"
 
 #include <gtest/gtest.h>
 

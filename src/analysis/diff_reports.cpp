@@ -1,4 +1,4 @@
-#include "analysis/report_diff.h"
+#include "analysis/diff_reports.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,6 +1,6 @@
 // diff_reports (docs/diff.md): two hand-built reports with exact numbers, matched by source
 // location and compared at one count.
-#include "analysis/report_diff.h"
+#include "analysis/diff_reports.h"
 
 #include <gtest/gtest.h>
 
