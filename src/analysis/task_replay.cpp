@@ -1,11 +1,9 @@
 #include "analysis/task_replay.h"
 
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <map>
 #include <limits>
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -113,27 +111,76 @@ Scripts scripts_of(const TaskNodes& g) {
   return out;
 }
 
+// A thread's ready tasks: its owner takes the newest, a thief the oldest. Each task enters one
+// queue once, so a vector and the index of its oldest entry do (std::deque allocates on
+// construction, and a replay has a queue per thread).
+struct ReadyQueue {
+  std::vector<size_t> items;
+  size_t head = 0;
+  bool empty() const { return head == items.size(); }
+  void push_back(size_t id) { items.push_back(id); }
+  size_t pop_back() {
+    const size_t id = items.back();
+    items.pop_back();
+    if (empty()) clear();
+    return id;
+  }
+  size_t pop_front() {
+    const size_t id = items[head++];
+    if (empty()) clear();
+    return id;
+  }
+  void clear() {
+    items.clear();
+    head = 0;
+  }
+};
+
+// What a replay allocates, kept from one replay to the next: a region repeated thousands of times
+// is replayed at each count for each instance, and its graphs are small (bench/analysis_stream.sh).
+struct ReplayBuffers {
+  std::vector<Task> tasks;
+  std::vector<std::vector<size_t>> stacks;
+  std::vector<ReadyQueue> queues;
+  std::vector<double> step_end;
+  std::vector<size_t> released, idle, still_idle, nonempty;
+  std::vector<std::pair<double, size_t>> ends;
+  std::vector<bool> barrier_open;
+};
+
 class Replay {
  public:
-  Replay(const TaskNodes& g, const Scripts& scripts, int threads, double per_task_s)
-      : g_(g), scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)) {
+  Replay(const TaskNodes& g, const Scripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
+      : g_(g), scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)),
+        tasks_(buffers.tasks), stacks_(buffers.stacks), deques_(buffers.queues), step_end_(buffers.step_end),
+        released_(buffers.released), idle_(buffers.idle), still_idle_(buffers.still_idle),
+        nonempty_(buffers.nonempty), ends_(buffers.ends), barrier_open_(buffers.barrier_open) {
     const size_t recorded = g.implicit_count;
     // Nodes keep their indices; the extra threads' implicit tasks follow them.
-    tasks_.resize(g.nodes.size() + (threads_ - recorded));
+    tasks_.assign(g.nodes.size() + (threads_ - recorded), Task{});
     for (size_t i = 0; i < tasks_.size(); ++i) {
       tasks_[i].steps = scripts.steps.data() + scripts.step_begin[std::min(i, g.nodes.size())];
       tasks_[i].parent = i < g.nodes.size() ? scripts.parent[i] : kNone;
     }
-    stacks_.resize(threads_);
-    deques_.resize(threads_);
+    if (stacks_.size() < threads_) stacks_.resize(threads_);
+    if (deques_.size() < threads_) deques_.resize(threads_);
+    for (size_t t = 0; t < threads_; ++t) {
+      stacks_[t].clear();
+      deques_[t].clear();
+    }
     step_end_.assign(threads_, kForever);
+    released_.clear();
+    idle_.clear();
+    still_idle_.clear();
+    nonempty_.clear();
+    ends_.clear();
+    barrier_open_.clear();
     for (size_t t = 0; t < threads_; ++t) {
       const size_t implicit = t < recorded ? t : g.nodes.size() + (t - recorded);
       tasks_[implicit].created = true;
       stacks_[t].push_back(implicit);
       start_step(t, 0);
     }
-    idle_.reserve(threads_);
   }
 
   double run() {
@@ -142,10 +189,11 @@ class Replay {
       // The next stretch to end (every running thread advances at the same rate), and every
       // other one that ends at the same instant.
       if (ends_.empty()) break;  // nothing runs: everything ended (or a wait nothing will meet)
-      now_ = ends_.top().first;
-      while (!ends_.empty() && ends_.top().first <= now_) {
-        const size_t t = ends_.top().second;
-        ends_.pop();
+      now_ = ends_.front().first;
+      while (!ends_.empty() && ends_.front().first <= now_) {
+        const size_t t = ends_.front().second;
+        std::pop_heap(ends_.begin(), ends_.end(), std::greater<End>());
+        ends_.pop_back();
         end_step(t);
         if (step_end_[t] == kForever) idle_.push_back(t);
       }
@@ -157,7 +205,8 @@ class Replay {
   void start_step(size_t thread, double extra) {
     const Task& task = tasks_[stacks_[thread].back()];
     step_end_[thread] = now_ + task.steps[task.step].work + extra;
-    ends_.push({step_end_[thread], thread});
+    ends_.push_back({step_end_[thread], thread});
+    std::push_heap(ends_.begin(), ends_.end(), std::greater<End>());
   }
 
   // The stretch running on `thread` ended: what ends it happens.
@@ -244,19 +293,17 @@ class Replay {
     if (ready_ == 0) return kNone;
     size_t id = kNone;
     if (!deques_[thread].empty()) {
-      id = deques_[thread].back();
-      deques_[thread].pop_back();
+      id = deques_[thread].pop_back();
     } else {
       while (id == kNone && !nonempty_.empty()) {
         next_victim_ %= nonempty_.size();
-        std::deque<size_t>& victim = deques_[nonempty_[next_victim_]];
+        ReadyQueue& victim = deques_[nonempty_[next_victim_]];
         if (victim.empty()) {  // emptied by its owner since: forget it
           nonempty_[next_victim_] = nonempty_.back();
           nonempty_.pop_back();
           continue;
         }
-        id = victim.front();
-        victim.pop_front();
+        id = victim.pop_front();
         ++next_victim_;
       }
     }
@@ -314,22 +361,22 @@ class Replay {
   double per_task_;
   size_t threads_;
   double now_ = 0;
-  std::vector<Task> tasks_;
-  std::vector<std::vector<size_t>> stacks_;
-  std::vector<std::deque<size_t>> deques_;
-  std::vector<double> step_end_;
-  std::vector<size_t> released_;
-  std::vector<size_t> idle_;  // threads running no stretch
-  std::vector<size_t> still_idle_;
-  std::vector<size_t> nonempty_;  // threads whose deque held a task when it was last looked at
+  std::vector<Task>& tasks_;
+  std::vector<std::vector<size_t>>& stacks_;
+  std::vector<ReadyQueue>& deques_;
+  std::vector<double>& step_end_;
+  std::vector<size_t>& released_;
+  std::vector<size_t>& idle_;  // threads running no stretch
+  std::vector<size_t>& still_idle_;
+  std::vector<size_t>& nonempty_;  // threads whose deque held a task when it was last looked at
   size_t next_victim_ = 0;
-  size_t ready_ = 0;              // tasks in all deques
-  bool wakeups_ = true;           // a wait may have been met since the last settle
+  size_t ready_ = 0;               // tasks in all deques
+  bool wakeups_ = true;            // a wait may have been met since the last settle
   using End = std::pair<double, size_t>;
-  std::priority_queue<End, std::vector<End>, std::greater<End>> ends_;  // running stretches by end
+  std::vector<End>& ends_;         // running stretches, a heap by end (std::greater: earliest first)
   size_t outstanding_ = 0;  // explicit tasks created whose body has not completed
   size_t arrived_ = 0;      // barrier arrivals, all barriers together
-  std::vector<bool> barrier_open_;
+  std::vector<bool>& barrier_open_;
 };
 
 }  // namespace
@@ -341,11 +388,23 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
     if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return out;
   const Scripts scripts = scripts_of(graph);
-  for (int t : threads)
-    if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count)
-      out[t] = Replay(graph, scripts, t,
-                      per_task_s + (static_cast<size_t>(t) > graph.implicit_count ? extra_per_task_s : 0.0))
-                   .run();
+  // A thread more than the graph has tasks (implicit and explicit) finds nothing to run: every
+  // count from the graph's width up is the replay at its width, replayed once.
+  thread_local ReplayBuffers buffers;
+  const size_t width = graph.nodes.size();
+  std::map<size_t, double> replayed;  // by the count replayed
+  for (int t : threads) {
+    if (t < 1 || static_cast<size_t>(t) < graph.implicit_count) continue;
+    const size_t count = std::min(static_cast<size_t>(t), width);
+    auto it = replayed.find(count);
+    if (it == replayed.end())
+      it = replayed
+               .emplace(count, Replay(graph, scripts, static_cast<int>(count),
+                                      per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), buffers)
+                                   .run())
+               .first;
+    out[t] = it->second;
+  }
   return out;
 }
 
