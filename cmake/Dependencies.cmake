@@ -95,8 +95,20 @@ if(EXISTS "${_bt_lib}" AND EXISTS "${_gcc_inc}/backtrace.h")
   set(_bt_found TRUE)
 endif()
 ompscope_require(_bt_found "GCC's libbacktrace (libbacktrace.a and backtrace.h)" libgcc-12-dev)
+# A copy whose dl_iterate_phdr is ompscope_backtrace_phdrs (analysis/symbolizer.cpp): libbacktrace
+# reads the debug info of every library of the process it runs in (this one: libc, libm, with
+# libc6-dbg's 5 MB of compressed DWARF) into each state it makes, one per module of the analysed
+# program: ~190 ms of every command on a machine with libc6-dbg, and none of them ours to resolve.
+find_program(OMPSCOPE_OBJCOPY NAMES objcopy DOC "binutils' objcopy, to rename one symbol of libbacktrace.a")
+ompscope_require(OMPSCOPE_OBJCOPY "binutils' objcopy" binutils)
+set(_bt_own ${CMAKE_BINARY_DIR}/libbacktrace-ompscope.a)
+execute_process(COMMAND ${OMPSCOPE_OBJCOPY} --redefine-sym dl_iterate_phdr=ompscope_backtrace_phdrs "${_bt_lib}" "${_bt_own}"
+                RESULT_VARIABLE _bt_copied)
+if(NOT _bt_copied EQUAL 0)
+  message(FATAL_ERROR "objcopy could not copy ${_bt_lib} to ${_bt_own}")
+endif()
 add_library(ompscope_libbacktrace STATIC IMPORTED)
-set_target_properties(ompscope_libbacktrace PROPERTIES IMPORTED_LOCATION "${_bt_lib}")
+set_target_properties(ompscope_libbacktrace PROPERTIES IMPORTED_LOCATION "${_bt_own}")
 # Only backtrace.h from GCC's include dir: its other headers (omp.h) must not shadow clang's.
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/libbacktrace-include)
 file(COPY "${_gcc_inc}/backtrace.h" DESTINATION ${CMAKE_BINARY_DIR}/libbacktrace-include)

@@ -14,6 +14,26 @@
 
 #include "analysis/elf_file.h"
 
+#include <link.h>
+
+// libbacktrace's dl_iterate_phdr, renamed in ompscope's copy of libbacktrace.a
+// (cmake/Dependencies.cmake): only this executable's own entry, where libbacktrace learns the
+// load bias it puts the named file at (own_executable_bias), and none of its libraries, whose
+// debug info libbacktrace would otherwise read into every module's state.
+extern "C" int ompscope_backtrace_phdrs(int (*callback)(dl_phdr_info*, size_t, void*), void* data) {
+  struct Forward {
+    int (*callback)(dl_phdr_info*, size_t, void*);
+    void* data;
+  } forward{callback, data};
+  return dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t size, void* p) {
+        const Forward& f = *static_cast<Forward*>(p);
+        if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') return 0;  // a library
+        return f.callback(info, size, f.data);
+      },
+      &forward);
+}
+
 namespace ompscope::analysis {
 
 struct Symbolizer::ModuleState {
