@@ -17,6 +17,9 @@ namespace {
 // A run's threads switched out while runnable for this share of their work (or the initial
 // thread waiting this share of its serial code for a CPU): the machine was busy.
 constexpr double kBusyShare = 0.10;
+// Other processes' share of the CPUs during a run (RunRecord::others_cpu_share) that makes it a
+// busy machine's: as `bench` refuses a calibration (cli/bench_command.cpp, kMaxOthersShare).
+constexpr double kBusyOthersShare = 0.05;
 
 }  // namespace
 
@@ -184,7 +187,7 @@ std::vector<Note> run_notes(const Report& report, const std::vector<MeasuredRun>
     break;
   }
   // The machine's state during each run (docs/lost-time.md, "A busy machine"): where the run's
-  // threads were switched out while runnable for a tenth of their work or more (involuntary
+  // threads were switched out while runnable for a tenth of their work or tasks or more (involuntary
   // switches, time off the CPU in the stretches read), or the initial thread waited that long
   // for a CPU in serial code (schedstat's run-queue wait), another process held the CPUs. Said
   // per run; that time is the machine's, named in work_inflation's preempted_s and its barrier
@@ -196,14 +199,22 @@ std::vector<Note> run_notes(const Report& report, const std::vector<MeasuredRun>
             {}};
   for (const MeasuredRun& run : runs) {
     if (!run.analysis) continue;
+    // The work stretches and the barrier visits that ran tasks (a task region's bodies run in
+    // those: a load that preempted only them went unsaid, and the replay's error was judged on it).
     WorkUsage work;
-    for (const ThreadSplit& s : run.analysis->threads) work += s.usage;
+    for (const ThreadSplit& s : run.analysis->threads) {
+      work += s.usage;
+      work += s.task_usage;
+    }
     const double off_share = work.wall_s > 0 ? work.off_cpu_s() / work.wall_s : 0.0;
     const double queued = run.analysis->serial_usage_read ? run.analysis->serial_runqueue_s : 0.0;
     const double queued_share = run.analysis->serial_s > 0 ? queued / run.analysis->serial_s : 0.0;
     const bool switched = work.switches > 0 && off_share >= kBusyShare;
-    if (!switched && !(queued_share >= kBusyShare)) continue;
+    const bool others = run.record.others_cpu_share > kBusyOthersShare;
+    if (!switched && !(queued_share >= kBusyShare) && !others) continue;
     std::vector<std::string> parts;
+    if (others)
+      parts.push_back(fmt::format("other processes used {:.0f}% of the CPUs while it ran", 100 * run.record.others_cpu_share));
     if (switched)
       parts.push_back(fmt::format("threads off their CPU {:.0f}% of their work read ({:.0f} involuntary switches)",
                                   100 * off_share, work.switches));

@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -24,6 +27,7 @@
 #include "bench/core/run_plan.h"
 #include "cli/bench_costs.h"
 #include "cli/commands.h"
+#include "cli/cpu_busy.h"
 #include "cli/program_launch.h"
 #include "common/error.h"
 #include "common/safe_file.h"
@@ -183,9 +187,17 @@ void write_file(const std::string& path, const std::string& text) {
   }
 }
 
+// A calibration measured while other processes surely used more than this share of the CPUs'
+// capacity is not cached (cpu_busy.h). On a 2-vCPU VM: quiet, 0% in 8 of 8 windows; beside one
+// busy loop, libomp's 42–44% and libgomp's only 10–13% (its spinning threads starve the loop,
+// which still takes time slices from them).
+constexpr double kMaxOthersShare = 0.05;
+
 // Writes what the runs measured of the task and loop-dispatch constructs into the bench cache,
 // keyed by each runtime library and this CPU (docs/tasks.md, "The bench cache").
-void write_bench_cache(const BenchDocument& merged, bool calibrating) {
+// `busy_by_library`: per runtime library, the largest share of the CPUs other processes used
+// during one of its runs.
+void write_bench_cache(const BenchDocument& merged, bool calibrating, const std::map<std::string, double>& busy_by_library) {
   std::vector<bench::CachedCosts> entries = bench::costs_of_bench(merged);
   if (entries.empty()) {
     if (calibrating)
@@ -193,14 +205,24 @@ void write_bench_cache(const BenchDocument& merged, bool calibrating) {
                   "oversubscription (this machine has fewer than 2 CPUs for this process?): nothing cached");
     return;
   }
+  // Others' share while each entry was measured, by the cache's key (the library's real path).
+  std::map<std::string, double> busy_by_key;
   for (bench::CachedCosts& e : entries) {
     const bench::CacheKey key = bench_cache_key(e.key.library);
+    if (const auto busy = busy_by_library.find(e.key.library); busy != busy_by_library.end())
+      busy_by_key[key.library] = busy->second;
     e.key = key;
   }
   // A calibration whose own samples spread too wide was measured while something else ran: the
   // cache keeps what it had (docs/tasks.md, "The bench cache").
   std::vector<std::string> refused;
   std::erase_if(entries, [&](const bench::CachedCosts& e) {
+    if (const auto busy = busy_by_key.find(e.key.library); busy != busy_by_key.end() && busy->second > kMaxOthersShare) {
+      refused.push_back(fmt::format("{}: other processes used {:.0f}% of the CPUs while it was measured (at most {:.0f}% "
+                                    "is cached): the machine was busy",
+                                    e.key.library, 100 * busy->second, 100 * kMaxOthersShare));
+      return true;
+    }
     if (!(e.spread > bench::kMaxCachedSpread)) return false;
     refused.push_back(fmt::format("{}: the middle half of its samples spreads {:.0f}% of their median (at most {:.0f}% "
                                   "is cached): the machine was busy while it was measured",
@@ -210,8 +232,8 @@ void write_bench_cache(const BenchDocument& merged, bool calibrating) {
   for (const std::string& r : refused) fmt::print(stderr, "ompscope: bench: not cached: {}\n", r);
   if (entries.empty()) {
     if (calibrating)
-      throw Error("bench: --calibrate: nothing cached, every calibration's spread was too wide (rerun it on a quiet "
-                  "machine)");
+      throw Error("bench: --calibrate: nothing cached, the machine was busy during every calibration (rerun it on a "
+                  "quiet machine)");
     return;
   }
   const fs::path file = bench_cache_path();
@@ -221,13 +243,18 @@ void write_bench_cache(const BenchDocument& merged, bool calibrating) {
   } catch (const std::runtime_error& e) {
     throw Error(std::string("bench: ") + e.what());
   }
-  for (const bench::CachedCosts& e : entries)
+  for (const bench::CachedCosts& e : entries) {
+    const auto busy = busy_by_key.find(e.key.library);
     fmt::print("bench cache {}: {} at {}: a task {:.3f} µs, a dynamic loop's dispatch {} per chunk, a recursive "
-               "tree's task deferred {} beyond run at once\n",
+               "tree's task deferred {} beyond run at once{}\n",
                file.string(), e.key.library, threads_phrase(e.threads), e.task_s * 1e6,
                e.dispatch_per_chunk_s > 0 ? fmt::format("{:.3f} µs", e.dispatch_per_chunk_s * 1e6)
                                           : std::string("not measured (no more than a static loop's)"),
-               e.task_tree_s > 0 ? fmt::format("{:.3f} µs", e.task_tree_s * 1e6) : std::string("not measured"));
+               e.task_tree_s > 0 ? fmt::format("{:.3f} µs", e.task_tree_s * 1e6) : std::string("not measured"),
+               busy == busy_by_key.end()
+                   ? std::string()
+                   : fmt::format(" (other processes used {:.0f}% of the CPUs meanwhile)", 100 * busy->second));
+  }
 }
 
 int run_bench(BenchOptions o) {
@@ -253,14 +280,32 @@ int run_bench(BenchOptions o) {
   merged.cores = cores;
   TemporaryDirectory scratch;
   Progress progress(static_cast<int>(runs.size()));
+  // Others' share of the CPUs while each runtime's runs ran (they run one runtime after the other):
+  // over all of them at once, a run of 0.1 s being too short for the kernel's 10 ms ticks.
+  std::map<std::string, double> busy_by_library;
+  std::set<std::string> libraries_in_window;
+  CpuBusySnapshot window_start = cpu_busy_now();
+  const auto close_window = [&] {
+    const double share = others_share(window_start, cpu_busy_now());
+    for (const std::string& library : libraries_in_window) busy_by_library[library] = share;
+    libraries_in_window.clear();
+  };
   for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (i > 0 && runs[i].runtime != runs[i - 1].runtime) {
+      close_window();
+      window_start = cpu_busy_now();
+    }
     progress.starting(static_cast<int>(i), runs[i], cores);
     BenchDocument doc = run_one(runs[i], o, scratch.path() / fmt::format("run-{}.json", i));
+    for (const bench::SeriesResult& r : doc.results)
+      if (const auto library = r.details.find("runtime_library"); library != r.details.end() && library->is_string())
+        libraries_in_window.insert(library->get<std::string>());
     merged.proc_bind = doc.proc_bind;
     merged.places = doc.places;
     merged.clock = doc.clock;
     for (bench::SeriesResult& r : doc.results) merged.results.push_back(std::move(r));
   }
+  close_window();
   progress.finished();
 
   fmt::print("{}", bench::render_results_table(merged.results, cores));
@@ -275,7 +320,7 @@ int run_bench(BenchOptions o) {
     write_file(o.extrap, text.str());
     fmt::print("Extra-P text: {}\n", o.extrap);
   }
-  write_bench_cache(merged, o.calibrate);
+  write_bench_cache(merged, o.calibrate, busy_by_library);
   return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "analysis/pipeline.h"
 #include "cli/bench_costs.h"
 #include "cli/core_places.h"
+#include "cli/cpu_busy.h"
 #include "common/error.h"
 #include "common/thread_count_phrase.h"
 
@@ -302,7 +303,9 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   // Through a launcher (scale --launcher), the launcher passes these variables on to each rank.
   launch.quiet = request.quiet;
   launch.argv = target.launcher ? launch_command(*target.launcher, launch.env, target.argv) : target.argv;
+  const CpuBusySnapshot before = cpu_busy_now();
   result.outcome = launch_and_wait(launch);
+  const double others = others_share(before, cpu_busy_now());
 
   analysis::RunRecord& rec = result.run.record;
   rec.threads = request.threads;
@@ -310,6 +313,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   rec.threads_measured = false;  // until a log shows the team (analyse_log)
   rec.repeat = request.repeat;
   rec.wall_s = result.outcome.wall_s;
+  rec.others_cpu_share = others;
   rec.exit_code = result.outcome.exit_code;
   rec.signal = result.outcome.signal;
   rec.status = result.outcome.describe();

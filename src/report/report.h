@@ -97,6 +97,9 @@ struct RunRecord {
   int threads_requested = 0;    // the count ompscope asked for (OMP_NUM_THREADS, {threads}); 0: none (profile)
   bool threads_measured = true; // `threads` is the team that ran
 
+  // Of the CPUs this ompscope could run on, the share other processes surely used while the run
+  // ran: their busy time beyond the program's own CPU time (cli/cpu_busy.h); 0: quiet or not read.
+  double others_cpu_share = 0;
   bool failed() const { return exit_code != 0 || signal != 0 || status != "ok"; }
 };
 

@@ -1167,6 +1167,33 @@ TEST(BuildReport, ARunOnABusyMachineSaysSo) {
   runs[1].analysis->threads[0].usage = runs[1].analysis->threads[1].usage = {2, 2, 0, 0, 0, 0};
   runs[2].analysis->serial_runqueue_s = 0.01;
   for (const Note& n : build_report({"./app"}, 8, runs).notes) EXPECT_NE(n.kind, "busy_machine") << n.text;
+
+  // Threads preempted only while they ran tasks in a barrier (a task region's bodies): the
+  // barrier visits' accounting says so, the work stretches' does not. 0.8 s off the CPU of the
+  // 6 s read (2 + 2 s of work, 2 s of visits with tasks): 13%.
+  runs[1].analysis->threads[0].task_usage = WorkUsage{2, 1.2, 0, 0, 0, 12};
+  const auto busy_items = [](const Report& r) {
+    for (const Note& n : r.notes)
+      if (n.kind == "busy_machine") return n.items;
+    return std::vector<std::string>{};
+  };
+  std::vector<std::string> items = busy_items(build_report({"./app"}, 8, runs));
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_NE(items[0].find("(repeat 0): threads off their CPU 13% of their work read (12 involuntary switches)"),
+            std::string::npos)
+      << items[0];
+  runs[1].analysis->threads[0].task_usage = {};
+
+  // Other processes' share of the CPUs while the run ran, measured by the command around it:
+  // above a twentieth, said; at or under it, not.
+  runs[2].record.others_cpu_share = 0.4;
+  items = busy_items(build_report({"./app"}, 8, runs));
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_NE(items[0].find("the run at 2 threads (repeat 1): other processes used 40% of the CPUs while it ran"),
+            std::string::npos)
+      << items[0];
+  runs[2].record.others_cpu_share = 0.05;
+  EXPECT_TRUE(busy_items(build_report({"./app"}, 8, runs)).empty());
 }
 
 TEST(BuildReport, RegionIdsDoNotDependOnTheRanking) {
