@@ -12,13 +12,17 @@ namespace {
 
 constexpr double kForever = std::numeric_limits<double>::infinity();
 constexpr size_t kNone = static_cast<size_t>(-1);
+// A replay's task and step fields are 32 bits: half the bytes a step of the replay pulls in from
+// arrays of hundreds of thousands of tasks (merge_sort_tasks: the child's and the step's loads
+// were 40% of the replay's time, cache misses). No graph holds 2^32 tasks.
+constexpr uint32_t kNone32 = static_cast<uint32_t>(-1);
 
 // One stretch of a task's own work and what ends it.
 enum class StepEnd : uint8_t { Create, Taskwait, Taskgroup, Barrier, End };
 struct Step {
   double work = 0;
+  uint32_t child = kNone32;  // Create: the node created
   StepEnd end = StepEnd::End;
-  size_t child = kNone;  // Create: the node created
 };
 
 // A task's own work cut at its creations and waits, in the order it met them (as task_graph.cpp
@@ -33,7 +37,7 @@ std::vector<Step> script_of(const TaskNodes& g, size_t node) {
     if (!has_child && !has_wait) break;
     const TaskInstance* c = has_child ? g.nodes[n.children[child]].explicit_task : nullptr;
     if (has_child && (!has_wait || c->created <= n.waits[wait]->arrive)) {
-      out.push_back({n.own_work.length_between(at, c->created), StepEnd::Create, n.children[child]});
+      out.push_back({n.own_work.length_between(at, c->created), static_cast<uint32_t>(n.children[child]), StepEnd::Create});
       at = c->created;
       ++child;
       continue;
@@ -48,22 +52,21 @@ std::vector<Step> script_of(const TaskNodes& g, size_t node) {
       case SyncKind::Other: break;
     }
     if (end == StepEnd::End) continue;  // a wait that joins nothing of the graph's
-    out.push_back({n.own_work.length_between(at, v.arrive), end, kNone});
+    out.push_back({n.own_work.length_between(at, v.arrive), kNone32, end});
     at = v.arrive;
   }
-  out.push_back({n.own_work.length_between(at, kForever), StepEnd::End, kNone});
+  out.push_back({n.own_work.length_between(at, kForever), kNone32, StepEnd::End});
   return out;
 }
 
 struct Task {
-  const Step* steps = nullptr;  // into Scripts::steps
-  size_t step = 0;
-  size_t parent = kNone;
-  size_t open_children = 0;     // created, body not complete (a taskwait joins them)
-  size_t open_descendants = 0;  // created, body not complete, at any depth (a taskgroup joins them)
-  size_t waiting_for = 0;       // predecessors not complete (created tasks only)
+  const Step* step = nullptr;     // its current step, into Scripts::steps
+  uint32_t parent = kNone32;
+  uint32_t open_children = 0;     // created, body not complete (a taskwait joins them)
+  uint32_t open_descendants = 0;  // created, body not complete, at any depth (a taskgroup joins them)
+  uint32_t waiting_for = 0;       // predecessors not complete (created tasks only)
+  uint32_t barrier = 0;           // implicit tasks: barriers passed
   bool created = false, complete = false, waiting = false;
-  int barrier = 0;              // implicit tasks: barriers passed
 };
 
 // What every replay of one instance shares, laid out flat (one array each, indexed by offsets:
@@ -100,8 +103,8 @@ Scripts scripts_of(const TaskNodes& g) {
   // An extra thread's implicit task meets the barriers of the recorded ones, with no work.
   out.step_begin.push_back(out.steps.size());
   for (size_t k = out.step_begin[0]; k < out.step_begin[1]; ++k)
-    if (out.steps[k].end == StepEnd::Barrier) out.steps.push_back(Step{0, StepEnd::Barrier, kNone});
-  out.steps.push_back(Step{0, StepEnd::End, kNone});
+    if (out.steps[k].end == StepEnd::Barrier) out.steps.push_back(Step{0, kNone32, StepEnd::Barrier});
+  out.steps.push_back(Step{0, kNone32, StepEnd::End});
   out.dependent_begin.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) out.dependent_begin[i + 1] = out.dependent_begin[i] + dependent_count[i];
   out.dependents.resize(out.dependent_begin[n]);
@@ -162,8 +165,8 @@ class Replay {
     // Nodes keep their indices; the extra threads' implicit tasks follow them.
     tasks_.assign(g.nodes.size() + (threads_ - recorded), Task{});
     for (size_t i = 0; i < tasks_.size(); ++i) {
-      tasks_[i].steps = scripts.steps.data() + scripts.step_begin[std::min(i, g.nodes.size())];
-      tasks_[i].parent = i < g.nodes.size() ? scripts.parent[i] : kNone;
+      tasks_[i].step = scripts.steps.data() + scripts.step_begin[std::min(i, g.nodes.size())];
+      tasks_[i].parent = i < g.nodes.size() && scripts.parent[i] != kNone ? static_cast<uint32_t>(scripts.parent[i]) : kNone32;
     }
     if (stacks_.size() < threads_) stacks_.resize(threads_);
     if (deques_.size() < threads_) deques_.resize(threads_);
@@ -210,7 +213,7 @@ class Replay {
  private:
   void start_step(size_t thread, double extra) {
     const Task& task = tasks_[stacks_[thread].back()];
-    step_end_[thread] = now_ + task.steps[task.step].work + extra;
+    step_end_[thread] = now_ + task.step->work + extra;
     ends_.push_back({step_end_[thread], thread});
     std::push_heap(ends_.begin(), ends_.end(), std::greater<End>());
   }
@@ -220,7 +223,7 @@ class Replay {
     step_end_[thread] = kForever;
     const size_t id = stacks_[thread].back();
     Task& task = tasks_[id];
-    const Step step = task.steps[task.step];
+    const Step step = *task.step;
     switch (step.end) {
       case StepEnd::Create: {
         Task& child = tasks_[step.child];
@@ -228,7 +231,7 @@ class Replay {
         ++outstanding_;
         ++task.open_children;
         if (scripts_.taskgroups)
-          for (size_t a = id; a != kNone; a = tasks_[a].parent) ++tasks_[a].open_descendants;
+          for (uint32_t a = static_cast<uint32_t>(id); a != kNone32; a = tasks_[a].parent) ++tasks_[a].open_descendants;
         for (size_t k = scripts_.pred_begin[step.child]; k < scripts_.pred_begin[step.child + 1]; ++k)
           child.waiting_for += !tasks_[scripts_.preds[k]].complete;
         if (child.waiting_for == 0) push(thread, step.child);
@@ -258,9 +261,9 @@ class Replay {
     // The waits this completion may meet: its parent's taskwait, its ancestors' taskgroups, and
     // the barriers, once no created task is left.
     if (id >= g_.implicit_count && id < g_.nodes.size() && --outstanding_ == 0) barrier_wakeup_ = true;
-    if (task.parent != kNone && --tasks_[task.parent].open_children == 0) candidates_.push_back(thread_of_[task.parent]);
+    if (task.parent != kNone32 && --tasks_[task.parent].open_children == 0) candidates_.push_back(thread_of_[task.parent]);
     if (scripts_.taskgroups)
-      for (size_t a = task.parent; a != kNone; a = tasks_[a].parent)
+      for (uint32_t a = task.parent; a != kNone32; a = tasks_[a].parent)
         if (--tasks_[a].open_descendants == 0) candidates_.push_back(thread_of_[a]);
     if (id < g_.nodes.size())
       for (size_t k = scripts_.dependent_begin[id]; k < scripts_.dependent_begin[id + 1]; ++k) {
@@ -271,7 +274,7 @@ class Replay {
 
   // Whether a waiting task's wait is met.
   bool met(const Task& task) {
-    switch (task.steps[task.step].end) {
+    switch (task.step->end) {
       case StepEnd::Taskwait: return task.open_children == 0;
       case StepEnd::Taskgroup: return task.open_descendants == 0;
       case StepEnd::Barrier: {
@@ -339,7 +342,7 @@ class Replay {
         return true;
       }
       if (met(top)) {
-        if (top.steps[top.step].end == StepEnd::Barrier) ++top.barrier;
+        if (top.step->end == StepEnd::Barrier) ++top.barrier;
         top.waiting = false;
         ++top.step;
         start_step(thread, 0);
@@ -425,7 +428,7 @@ class Replay {
 std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
                                       double extra_per_task_s) {
   std::map<int, double> out;
-  if (graph.implicit_count == 0) return out;
+  if (graph.implicit_count == 0 || graph.nodes.size() >= kNone32 / 2) return out;  // 32-bit fields
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
     if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return out;
   const Scripts scripts = scripts_of(graph);

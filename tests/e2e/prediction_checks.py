@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_common import fail, load, main, parallel_regions, pragma_lines, run, timed_loop_region, usable_cpus  # noqa: E402
 
 # Scenarios that diagnose or validate a gain at 2 threads: each needs 2 CPUs that run at once.
-NEEDS_TWO_CPUS = {"gain_validation", "cutoff_gain_validation", "gain_validation_memory", "diff"}
+NEEDS_TWO_CPUS = {"gain_validation", "cutoff_gain_validation", "gain_validation_memory", "diff", "verify"}
 
 def wall(cmd, env):
     t = time.perf_counter()
