@@ -142,6 +142,8 @@ def scenario_adaptive_sampling(c):
     # The band is what a loaded machine keeps (CI runs two e2e tests at once on two cores; at
     # load 9 the two runs gave 15% against 37%); unscaled is a factor of 5 and more.
     share = [r["per_thread"]["2"][1]["barrier_wait_s"] / r["time_s"]["2"] for r in (a, b)]
+    print(f"thread 1 waits {share[0]:.0%} of the region sampled, {share[1]:.0%} recorded in full "
+          f"(ratio {share[0] / share[1]:.2f}, within 0.5..2)")
     if not 0.5 < share[0] / share[1] < 2:
         fail(f"thread 1 waits {share[0]:.0%} of the region sampled vs {share[1]:.0%} recorded in full")
     first = [r["problems"][0]["kind"] if r["problems"] else None for r in (a, b)]

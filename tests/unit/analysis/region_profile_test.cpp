@@ -282,6 +282,43 @@ TEST(TypicalInstance, IsTheRecordedInstanceOfMedianLengthSoAOneOffDelayIsNotExtr
 }
 
 
+// Sampled-out (light) instances are split as the recorded ones of their callsite were, in
+// proportion to time, a one-off delay left out. Region 0xA, threads 0 and 1:
+//   two instances of 100 where the worker works 20 and waits 80 at the join barrier;
+//   one of 300 where the worker was woken late: fork/join 250, work 50;
+//   one of 5000, delayed once (above 10 × the typical 300): left out of the split;
+//   two light instances of 500: 1000 split as the 500 of the first three, twice over.
+TEST(ProfileProgram, LightInstancesAreSplitAsTheRecordedOnesInProportionToTime) {
+  Timeline t;
+  t.start = 0;
+  t.end = 10000;
+  t.threads = {{0, 0, 10000}, {1, 0, 10000}};
+  t.regions.push_back(instance(1, 0xA, 0, 100, {member(0, 0, 100, {}), member(1, 0, 100, {join_barrier(20, 100)})}));
+  t.regions.push_back(instance(2, 0xA, 200, 300, {member(0, 200, 300, {}), member(1, 200, 300, {join_barrier(220, 300)})}));
+  t.regions.push_back(instance(3, 0xA, 400, 700, {member(0, 400, 700, {}), member(1, 650, 700, {})}));
+  t.regions.push_back(instance(4, 0xA, 1000, 6000, {member(0, 1000, 6000, {}), member(1, 1000, 6000, {})}));
+  for (const double begin : {7000.0, 8000.0}) {
+    t.regions.push_back(instance(5 + static_cast<uint32_t>(begin / 1000 - 7), 0xA, begin, begin + 500, {}));
+    t.regions.back().light = true;
+  }
+  const ProgramProfile p = profile_program(t);
+  ASSERT_EQ(p.regions.size(), 1u);
+  const RegionProfile& r = p.regions[0];
+  EXPECT_DOUBLE_EQ(r.light_time_s, 1000);
+  ASSERT_EQ(r.per_thread.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.per_thread[0].work_s, 100 + 100 + 300 + 5000 + 2 * 500);
+  EXPECT_DOUBLE_EQ(r.per_thread[1].barrier_wait_s, 160 + 2 * 160);  // one typical instance (the 300) said 160
+  EXPECT_DOUBLE_EQ(r.per_thread[1].fork_join_s, 250 + 2 * 250);     // and 250 + 833
+  EXPECT_DOUBLE_EQ(r.per_thread[1].work_s, 20 + 20 + 50 + 5000 + 2 * 90);
+  // Each thread's split adds up to the region's time, light instances included.
+  for (const ThreadSplit& s : r.per_thread)
+    EXPECT_DOUBLE_EQ(s.work_s + s.barrier_wait_s + s.lock_wait_s + s.fork_join_s, r.time_s);
+  // The program's threads get the same parts (the instances are top-level).
+  ASSERT_EQ(p.threads.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.threads[1].barrier_wait_s, 480);
+  EXPECT_DOUBLE_EQ(p.threads[1].fork_join_s, 750);
+}
+
 // serial_split (docs/design.md, "Serial time off the CPU"): from the process's start (0, 0) to a
 // fork at 2 s with 0.5 s of CPU time and 0.25 s in the run queue: 1.25 s blocked, all serial.
 // A region 2 → 3 s (busy); a join reading at 3 s (CPU 1.4 s); a fork at 8 s (CPU 1.6 s, queue
