@@ -197,8 +197,10 @@ def check_lock_per_item(report, what):
     """lock_per_item's diagnosis: lock overhead first, with the hint for many cold locks."""
     region, problem = top_problem(report, max(report["threads"]))
     print(f"{what}: {margin_text(report, max(report['threads']), problem)}")
-    if problem["kind"] != "lock_overhead" or region is not report["regions"][0]:
-        fail(f"{what}: top cause {problem['kind']} ({region['id']}), expected lock_overhead ranked first")
+    # Ranked first among the findings (by gain). Among the regions (by time lost) it need not be:
+    # a lock per item costs at 1 thread as at 2 (an overhead, OVERHEAD_CAUSES), and a clean clone's
+    # libomp 19 run scaled it 0.60 -> 0.30 s, 2.4 ms lost against serial code's 14.6 ms.
+    check_ranked_first(what, report, region, problem, "lock_overhead", "")
     if "distinct locks" not in problem["hint"] or "split" in problem["hint"]:
         fail(f"{what}: the hint does not fit one lock per item: {problem['hint']}")
     for p in region["problems"]:
