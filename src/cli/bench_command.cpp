@@ -195,8 +195,8 @@ constexpr double kMaxOthersShare = 0.05;
 
 // Writes what the runs measured of the task and loop-dispatch constructs into the bench cache,
 // keyed by each runtime library and this CPU (docs/tasks.md, "The bench cache").
-// `busy_by_library`: per runtime library, the largest share of the CPUs other processes used
-// during one of its runs.
+// `busy_by_library`: per runtime library, the share of the CPUs other processes used while its
+// runs ran (all of them at once).
 void write_bench_cache(const BenchDocument& merged, bool calibrating, const std::map<std::string, double>& busy_by_library) {
   std::vector<bench::CachedCosts> entries = bench::costs_of_bench(merged);
   if (entries.empty()) {
@@ -285,16 +285,15 @@ int run_bench(BenchOptions o) {
   std::map<std::string, double> busy_by_library;
   std::set<std::string> libraries_in_window;
   CpuBusySnapshot window_start = cpu_busy_now();
-  const auto close_window = [&] {
-    const double share = others_share(window_start, cpu_busy_now());
+  const auto close_window = [&] {  // and open the next runtime's
+    const CpuBusySnapshot now = cpu_busy_now();
+    const double share = others_share(window_start, now);
     for (const std::string& library : libraries_in_window) busy_by_library[library] = share;
     libraries_in_window.clear();
+    window_start = now;
   };
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (i > 0 && runs[i].runtime != runs[i - 1].runtime) {
-      close_window();
-      window_start = cpu_busy_now();
-    }
+    if (i > 0 && runs[i].runtime != runs[i - 1].runtime) close_window();
     progress.starting(static_cast<int>(i), runs[i], cores);
     BenchDocument doc = run_one(runs[i], o, scratch.path() / fmt::format("run-{}.json", i));
     for (const bench::SeriesResult& r : doc.results)
