@@ -38,6 +38,16 @@ struct BarrierPhases {
   // iterations and the team's work in their segments (the cost per iteration sizes a chunk).
   double loop_iterations = 0;
   double loop_work_s = 0;
+  // Of loop_work_s, at the barriers where every thread's CPU time was read (the CPU-time
+  // imbalance's own instances: threads read it in a subset, capture/thread_usage.h).
+  double measured_loop_work_s = 0;
+  uint32_t loops_with_iterations = 0;  // the imbalanced barriers right after a loop of known count
+  // Of imbalance_s, what no schedule can even out at those barriers: a loop of L iterations on n
+  // threads leaves its busiest thread ceil(L/n) of them against L/n on average, at the mean cost
+  // per iteration (ceil(L/n) - L/n) x work / L, never more than the barrier's imbalance. Exact
+  // where iterations cost alike, and a floor where L < n whatever they cost (the busiest thread
+  // runs at least the costliest iteration, which is no cheaper than the mean).
+  double indivisible_s = 0;
   uint32_t barriers = 0;            // barriers analysed (join included)
   uint32_t imbalanced_after_loop = 0;  // of the barriers with imbalance, those right after a loop
   // Of those, the ones after a loop the runtime reported as scheduled dynamically or guided
@@ -65,6 +75,11 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
 // Adds `p` to `into`, field by field (the per-position sums included): one region's barriers, or
 // a region's and its sampled-out instances', or one barrier's share to the construct that owns it.
 void add_phases(BarrierPhases& into, const BarrierPhases& p);
+
+// `p` standing for f times the instances it was measured on (sampled-out instances that behave
+// alike): its sums and counts times f; team creation (once per run) and the samples of CPU time
+// (positions) as they were.
+BarrierPhases operator*(BarrierPhases p, double f);
 
 // Of the CPU-time imbalance at the barriers of one region's runs (repeats of one thread count),
 // the part the same threads show consistently, per run: at each barrier position, the imbalance

@@ -420,8 +420,12 @@ void finish_constructs(ConstructTree& tree, double time_s) {
     c.time_s *= f;
     c.instances *= f;
     c.iterations *= f;
+    // Its barriers' phases too: a construct's hint names the figures its cause's gain is measured
+    // by (a loop's 13.5 ms of waits beside its 29.5 ms gain, recorded in 1160 of 2600 instances).
+    c.phases = c.phases * f;
     scale_lock_costs(c.locks, f);
   }
+  tree.own_phases = tree.own_phases * f;
   tree.outside_s *= f;
   tree.by_address.clear();
   tree.by_path.clear();

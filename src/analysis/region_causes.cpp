@@ -289,7 +289,7 @@ std::string schedule_advice(const BarrierPhases& phases, int threads, double ben
   if (!(phases.loop_iterations > 0 && phases.loop_work_s > 0))
     return "try schedule(dynamic, chunk) or schedule(guided) on it";
   const std::string sized =
-      sized_schedule(phases.loop_iterations / std::max<uint32_t>(1, phases.imbalanced_after_loop),
+      sized_schedule(phases.loop_iterations / std::max<uint32_t>(1, phases.loops_with_iterations),
                      phases.loop_work_s / phases.loop_iterations, threads, bench_dispatch_s);
   const uint32_t loops = std::max<uint32_t>(1, phases.imbalanced_after_loop);
   const bool dynamic = phases.imbalanced_after_dynamic * 2 > loops, guided = phases.imbalanced_after_guided * 2 > loops;
@@ -356,6 +356,8 @@ struct BarrierWaits {
   double rate = 1;          // CPU seconds per wall second with the whole team busy (≤ 1)
   double uneven_cpu = 0;    // CPU-time imbalance that is the growth's, not the loop's
   double imbalance = 0, descheduled = 0, uneven = 0;  // wall time
+  // Of `imbalance`, what no schedule evens out (BarrierPhases::indivisible_s): too_few_iterations'.
+  double indivisible = 0;
 };
 
 BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, const RegionRun& first, int threads,
@@ -397,11 +399,33 @@ BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, c
   // In wall time: the barrier waits for threads off their CPU, and for threads slowed unevenly.
   w.descheduled = w.cpu_known ? std::max(0.0, w.wall_imbalance - wall_share(w.cpu_imbalance)) : 0.0;
   w.uneven = w.cpu_known ? std::max(0.0, wall_share(w.cpu_imbalance) - w.imbalance) : 0.0;
+  w.indivisible = threads > 1 ? std::clamp(first.phases.indivisible_s, 0.0, w.imbalance) : 0.0;
   return w;
 }
 
+// A loop with too few iterations for its team (BarrierPhases::indivisible_s): the busiest thread
+// runs one more than the others at each barrier where the count does not divide, and a schedule
+// only moves that iteration to another thread. A wavefront's diagonals of 1 to 7 blocks on 2
+// threads lost 14% of the loop's time this way, and schedule(dynamic, 1) won none of it back.
+std::optional<Problem> too_few_iterations(const RegionRun& first, const BarrierWaits& w, int threads) {
+  if (!(threads > 1 && w.indivisible > 0 && first.phases.loops_with_iterations > 0)) return std::nullopt;
+  const double per_instance = first.phases.loop_iterations / first.phases.loops_with_iterations;
+  const std::string hint = fmt::format(
+      "each instance runs {:.1f} iterations on average where its barrier waits, on {} threads: the busiest thread "
+      "runs ceil(iterations/{}) of them while the others run fewer, and no schedule evens that out ({} of the "
+      "barrier waits); give each instance more and smaller iterations (collapse(2) with an enclosing loop, smaller "
+      "blocks), or run a team size that divides the iteration count",
+      per_instance, threads, threads, duration_text(w.indivisible));
+  return Problem{"too_few_iterations", threads, w.indivisible, w.indivisible, hint,
+                 {{"iterations_per_instance", per_instance},
+                  {"loops", static_cast<double>(first.phases.loops_with_iterations)}}};
+}
+
 std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repeats, const RegionRun& first,
-                                      const BarrierWaits& w, int threads, double dispatch_per_chunk_s) {
+                                      const BarrierWaits& waits, int threads, double dispatch_per_chunk_s) {
+  // What a schedule can even out: the indivisible part is too_few_iterations'.
+  BarrierWaits w = waits;
+  w.imbalance -= w.indivisible;
   if (!(threads > 1 && w.imbalance > 0)) return std::nullopt;
   const bool tasking = first.tasks.tasks > 0;
   const double instances = static_cast<double>(first.profile.instances);
@@ -414,19 +438,27 @@ std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repea
   double judged = 0;
   for (const RegionRun* r : repeats)
     for (const BarrierPhases::Position& at : r->phases.positions) judged += at.instances;
-  const double loop_cpu = std::max(0.0, w.cpu_imbalance - w.uneven_cpu);
-  const double consistent = std::min(w.consistent_cpu, loop_cpu);
+  // The CPU figures are of the instances whose CPU time was read (a subset: capture/
+  // thread_usage.h), and so is the work they are weighed against; the indivisible part stays with
+  // the same threads in every instance, so it leaves the consistent part as well.
+  const BarrierPhases& ph = first.phases;
+  const double indivisible_read = ph.loop_work_s > 0 ? w.indivisible * ph.measured_loop_work_s / ph.loop_work_s : 0.0;
+  const double loop_cpu = std::max(0.0, w.cpu_imbalance - w.uneven_cpu - indivisible_read);
+  const double consistent = std::clamp(w.consistent_cpu - indivisible_read, 0.0, loop_cpu);
   const bool moves = w.cpu_known && judged >= 3 && loop_cpu > 0 && consistent < 0.5 * loop_cpu;
   // The consistent part beside each thread's share of the loop's work: a few per cent is what
   // two CPUs differ by (a busier host core, a lower clock), not iterations that cost more.
-  const double per_thread_work = first.phases.loop_work_s / threads;
+  const double per_thread_work = ph.measured_loop_work_s / threads;
+  // The hint's figures are the whole run's: the read instances' times the work of all over theirs.
+  const double to_all = ph.measured_loop_work_s > 0 ? ph.loop_work_s / ph.measured_loop_work_s : 1.0;
   const bool slight = w.cpu_known && judged >= 3 && per_thread_work > 0 && consistent < kUniformShare * per_thread_work;
   if (loop && !moves && slight)
     hint = fmt::format("the same threads spend {} more CPU time in the loop in every instance, {:.1f}% of each "
                        "thread's {} in it: within what two CPUs differ by (a busier host core, a lower clock), so "
                        "its iterations cost alike and no schedule is advised (a dynamic one would give up the static "
                        "partition's cache reuse); run on idle cores of one kind",
-                       duration_text(consistent), 100 * consistent / per_thread_work, duration_text(per_thread_work));
+                       duration_text(consistent * to_all), 100 * consistent / per_thread_work,
+                       duration_text(per_thread_work * to_all));
   else if (loop && moves)
     // A loop of uniform cost: a different thread is last each time. A schedule cannot even out
     // what moves between threads, and a dynamic one gives up the static partition's locality.
@@ -435,11 +467,11 @@ std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repea
                        "its iterations do not differ in cost, so no schedule is advised; what slows one thread at "
                        "a time lies outside the loop's code (another process, interrupts, memory shared with the "
                        "other threads)",
-                       duration_text(consistent), duration_text(loop_cpu));
+                       duration_text(consistent * to_all), duration_text(loop_cpu * to_all));
   else if (loop && w.cpu_known && judged >= 3)
     hint = fmt::format("iterations of the loop differ in cost (the same threads spend {} more CPU time in it in "
                        "every instance, of a {} difference): {}",
-                       duration_text(consistent), duration_text(loop_cpu), advice);
+                       duration_text(consistent * to_all), duration_text(loop_cpu * to_all), advice);
   else if (loop)
     hint = w.cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): " + advice
                        : "threads reach the barrier after the loop at different times: if its iterations differ in "
@@ -642,6 +674,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   const RegionRun& first = typical_repeat(repeats);
   const TeamWork busy = team_work({&first});
   const BarrierWaits waits = split_barrier_waits(repeats, first, threads, busy, base);
+  if (std::optional<Problem> p = too_few_iterations(first, waits, threads)) out.push_back(std::move(*p));
   if (std::optional<Problem> p = load_imbalance(repeats, first, waits, threads, dispatch_per_chunk_s))
     out.push_back(std::move(*p));
   // Tasking regions are left to the task analysis (task inflation: a task body slower at t).

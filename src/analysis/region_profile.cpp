@@ -68,8 +68,12 @@ ThreadSplit operator*(ThreadSplit s, double f) {
 }
 
 // A recorded instance this many times longer than the typical one was delayed once (preempted, a
-// page-fault storm): left out of the split that light instances are given.
+// page-fault storm): left out of what light instances are split like.
 constexpr double kOneOffDelay = 10;
+
+bool represents_light(const RegionProfile& p, const RegionInstance& r) {
+  return !r.light && p.typical && r.end > r.begin && r.end - r.begin <= kOneOffDelay * (p.typical->end - p.typical->begin);
+}
 
 const RegionInstance* typical_instance(std::vector<const RegionInstance*> recorded) {
   std::erase_if(recorded, [](const RegionInstance* r) { return !(r->end > r->begin); });
@@ -206,14 +210,13 @@ ProgramProfile profile_program(const Timeline& timeline) {
   }
   for (RegionProfile& p : out.regions) {
     if (p.light_time_s <= 0) continue;
-    p.typical = typical_instance(recorded[p.site()]);  // also the barrier phases' model (run_analysis)
+    p.typical = typical_instance(recorded[p.site()]);  // what a one-off delay is measured against
     if (!p.typical) continue;
-    const double longest = kOneOffDelay * (p.typical->end - p.typical->begin);
     std::vector<ThreadSplit> split(p.per_thread.size());       // by index in the team
     std::unordered_map<uint32_t, ThreadSplit> split_of_thread;  // by log thread
     double time = 0;
     for (const RegionInstance* r : recorded[p.site()]) {
-      if (!(r->end > r->begin) || r->end - r->begin > longest) continue;
+      if (!represents_light(p, *r)) continue;
       time += r->end - r->begin;
       for (size_t i = 0; i < r->threads.size() && i < split.size(); ++i) {
         const ThreadSplit s = split_thread_time(*r, r->threads[i]);

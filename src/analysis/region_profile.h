@@ -26,8 +26,8 @@ struct RegionProfile {
   uint64_t recorded_instances = 0;  // recorded in full (the others were sampled out)
   double recorded_time_s = 0;       // their wall time
   double light_time_s = 0;          // wall time of the sampled-out instances
-  // The recorded instance of median length: per_thread adds it, scaled to light_time_s, for
-  // the sampled-out instances (robust to a recorded instance hit by a one-off delay).
+  // The recorded instance of median length: what a one-off delay is measured against
+  // (represents_light).
   const RegionInstance* typical = nullptr;
   uint32_t max_team_size = 0;
   bool nested = false;       // ran inside another parallel region
@@ -65,6 +65,14 @@ struct ProgramProfile {
 // The recorded instance of median length (nullptr if none): what sampled-out instances of the
 // same callsite are taken to look like.
 const RegionInstance* typical_instance(std::vector<const RegionInstance*> recorded);
+
+// Whether the recorded instance `r` of p's callsite is one that its sampled-out instances are split
+// like (their time's split, their barrier phases): recorded, and not delayed once (preempted, a
+// page-fault storm: longer than 10 times the typical instance). Where instances are of several
+// kinds (a wavefront's diagonals of 1 to 7 iterations; beside a competing process, instances
+// where a worker is woken late), no one of them stands for the others: all of them do, in
+// proportion to time.
+bool represents_light(const RegionProfile& p, const RegionInstance& r);
 
 // Split of one thread's time in one region instance. Exposed for unit tests.
 ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion& part);

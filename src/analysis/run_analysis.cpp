@@ -21,35 +21,26 @@ CallsiteKey CallsiteKey::of(const SourceLocation& where, uint64_t codeptr) {
 namespace {
 
 
-BarrierPhases operator*(BarrierPhases p, double f) {
-  p.imbalance_s *= f;
-  p.measured_imbalance_s *= f;
-  p.cpu_imbalance_s *= f;
-  p.loop_iterations *= f;
-  p.loop_work_s *= f;
-  p.walkthrough_s *= f;
-  p.startup_s *= f;
-  p.descheduled_s *= f;
-  p.fork_s *= f;
-  p.team_creation_s = 0;  // once per run: sampled-out instances created no thread
-  p.join_s *= f;
-  const auto count = [f](uint32_t n) { return static_cast<uint32_t>(static_cast<double>(n) * f + 0.5); };
-  p.barriers = count(p.barriers);
-  p.imbalanced_after_loop = count(p.imbalanced_after_loop);
-  p.imbalanced_after_dynamic = count(p.imbalanced_after_dynamic);
-  p.imbalanced_after_guided = count(p.imbalanced_after_guided);
-  p.skipped_with_tasks = count(p.skipped_with_tasks);
-  p.positions.clear();  // samples of CPU time: sampled-out instances read none
-  return p;
-}
+
+// The recorded instances that sampled-out ones are taken to behave like (represents_light): their
+// barrier phases summed, and their wall time.
+struct RepresentedPhases {
+  BarrierPhases phases;
+  double time_s = 0;
+};
 
 // Sampled-out instances behave like the recorded ones of the same callsite (that is what the
-// sampling waited to learn): barrier phases like its typical instance, scaled to their length;
-// lock operations in proportion to time.
-void scale_to_all_instances(RegionRun& r) {
+// sampling waited to learn): barrier phases like all of them in proportion to time, as their
+// threads' split is (profile_program); lock operations in proportion to time. One typical
+// instance stood for them before: a wavefront loop's diagonals of 1 to 7 iterations have a median
+// of 4, which divides between 2 threads, and the sampled run showed half its imbalance.
+void scale_to_all_instances(RegionRun& r, const RepresentedPhases* represented) {
   if (!r.sampled() || r.profile.recorded_time_s <= 0) return;
-  if (const RegionInstance* m = r.profile.typical)
-    add_phases(r.phases, barrier_phases(*m) * (r.profile.light_time_s / (m->end - m->begin)));
+  if (represented && represented->time_s > 0) {
+    BarrierPhases light = represented->phases * (r.profile.light_time_s / represented->time_s);
+    light.team_creation_s = 0;  // once per run: sampled-out instances created no thread
+    add_phases(r.phases, light);
+  }
   scale_lock_costs(r.locks, r.profile.time_s / r.profile.recorded_time_s);
 }
 
@@ -137,11 +128,22 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   const ConstructInputs construct_inputs(timeline);
   DescribedSamples described(timeline, symbols);
   std::vector<BarrierPhases> each_barrier;
+  std::unordered_map<uint64_t, const RegionProfile*> profile_of_site;
+  for (const RegionProfile& p : program.regions) profile_of_site[p.site()] = &p;
+  std::unordered_map<const RegionRun*, RepresentedPhases> represented;
   for (const RegionInstance& inst : timeline.regions) {
     instance_of[inst.parallel_id] = &inst;
     RegionRun& r = out.regions[key_of[inst.site()]];
     each_barrier.clear();
-    add_phases(r.phases, barrier_phases(inst, &each_barrier));
+    BarrierPhases phases = barrier_phases(inst, &each_barrier);
+    add_phases(r.phases, phases);
+    if (const auto p = profile_of_site.find(inst.site());
+        p != profile_of_site.end() && p->second->light_time_s > 0 && represents_light(*p->second, inst)) {
+      RepresentedPhases& to = represented[&r];
+      phases.positions.clear();  // the scaled copy carries no samples of CPU time (operator*)
+      add_phases(to.phases, phases);
+      to.time_s += inst.end - inst.begin;
+    }
     add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols, described);
     if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
       add_task_figures(r.tasks, task_figures(inst, it->second, replay));
@@ -219,7 +221,8 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     }
   }
   for (auto& [key, r] : out.regions) {
-    scale_to_all_instances(r);
+    const auto it = represented.find(&r);
+    scale_to_all_instances(r, it == represented.end() ? nullptr : &it->second);
     finish_constructs(r.constructs, r.profile.time_s);
     // One lock is held by one thread at a time: never longer than the region ran (an estimate
     // from sampled operations is held to what could have been).

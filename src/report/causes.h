@@ -47,6 +47,7 @@ struct Cause {
 // Colours: Tableau 10 (distinct on white and for most colour-vision deficiencies), then Tableau 20.
 inline constexpr std::array kCauses{
     Cause{"load_imbalance", "load imbalance", "#e15759", CauseFamily::kSynchronisation, false, CauseCap::kRegionLoss},
+    Cause{"too_few_iterations", "too few iterations", "#ffbe7d", CauseFamily::kSynchronisation, false, CauseCap::kRegionLoss},
     Cause{"barrier_overhead", "barrier overhead", "#f28e2b", CauseFamily::kSynchronisation, true, CauseCap::kRegionLoss},
     Cause{"fork_join_overhead", "fork/join overhead", "#edc948", CauseFamily::kSynchronisation, true, CauseCap::kRegionLoss},
     Cause{"thread_creation", "thread creation", "#d4a6c8", CauseFamily::kSynchronisation, true, CauseCap::kRegionLoss},

@@ -195,6 +195,61 @@ TEST(BarrierPhases, MpiCallsInASegmentAreNeitherWorkNorImbalance) {
   EXPECT_DOUBLE_EQ(p.positions[0].cpu[1], 40);
 }
 
+// A two-thread loop of `iterations` iterations whose threads work w0 and w1 s before its
+// barrier, then the join barrier with equal segments.
+RegionInstance loop_of(uint32_t iterations, double w0, double w1) {
+  SyncVisit a = barrier(w0, 10, true), b = barrier(w1, 10, true);
+  a.loop_iterations = b.loop_iterations = iterations;
+  return instance(1, 0xA, 0, 12, {member(0, 0, 12, {a, join_barrier(11, 12)}),
+                                  member(1, 0, 12, {b, join_barrier(11, 12)})});
+}
+
+TEST(BarrierPhases, AnIterationCountTheTeamDoesNotDivideIsIndivisibleImbalance) {
+  // 3 iterations of 1 s on 2 threads: 2 and 1. Imbalance 2 − 1.5 = 0.5, all of it
+  // (ceil(3/2) − 3/2) × 3 s / 3 = 0.5: no schedule runs them in less than 2 s.
+  const BarrierPhases odd = barrier_phases(loop_of(3, 2, 1));
+  EXPECT_DOUBLE_EQ(odd.imbalance_s, 0.5);
+  EXPECT_DOUBLE_EQ(odd.indivisible_s, 0.5);
+  EXPECT_EQ(odd.loops_with_iterations, 1u);
+  EXPECT_DOUBLE_EQ(odd.loop_iterations, 3);
+  EXPECT_DOUBLE_EQ(odd.loop_work_s, 3);
+  EXPECT_DOUBLE_EQ(odd.measured_loop_work_s, 0);  // no thread's CPU time was read
+  // One iteration on 2 threads: the other thread has nothing, whatever the iteration costs.
+  EXPECT_DOUBLE_EQ(barrier_phases(loop_of(1, 1, 0)).indivisible_s, 0.5);
+  // 4 iterations, split 3 s and 1 s: they differ in cost, and 4 divides by 2: a schedule's.
+  const BarrierPhases even = barrier_phases(loop_of(4, 3, 1));
+  EXPECT_DOUBLE_EQ(even.imbalance_s, 1);
+  EXPECT_DOUBLE_EQ(even.indivisible_s, 0);
+  // 5 iterations, split 4 s and 1 s: of the 1.5 s imbalance, (3 − 2.5) × 5 / 5 = 0.5 s indivisible.
+  EXPECT_DOUBLE_EQ(barrier_phases(loop_of(5, 4, 1)).indivisible_s, 0.5);
+  // Never more than the barrier's imbalance: 3 iterations that took the same time on both threads.
+  EXPECT_DOUBLE_EQ(barrier_phases(loop_of(3, 1.5, 1.5)).indivisible_s, 0);
+  // Where the CPU time was read, the loop's work counts as measured too.
+  SyncVisit a = barrier(2, 10, true), b = barrier(1, 10, true);
+  a.loop_iterations = b.loop_iterations = 3;
+  a.cpu = 2;
+  b.cpu = 1;
+  const BarrierPhases read = barrier_phases(instance(1, 0xA, 0, 12, {member(0, 0, 12, {a, join_barrier(11, 12)}),
+                                                                     member(1, 0, 12, {b, join_barrier(11, 12)})}));
+  EXPECT_DOUBLE_EQ(read.measured_loop_work_s, 3);
+}
+
+TEST(BarrierPhases, ScaledPhasesKeepTheirSamplesAndTheTeamCreation) {
+  BarrierPhases p = barrier_phases(loop_of(3, 2, 1));
+  p.team_creation_s = 1;
+  p.positions.resize(1);
+  p.positions[0].instances = 1;
+  const BarrierPhases q = p * 4;
+  EXPECT_DOUBLE_EQ(q.imbalance_s, 2);
+  EXPECT_DOUBLE_EQ(q.indivisible_s, 2);
+  EXPECT_DOUBLE_EQ(q.loop_work_s, 12);
+  EXPECT_EQ(q.loops_with_iterations, 4u);
+  EXPECT_EQ(q.barriers, 8u);
+  EXPECT_DOUBLE_EQ(q.team_creation_s, 1);  // once per run
+  ASSERT_EQ(q.positions.size(), 1u);       // the samples as read
+  EXPECT_DOUBLE_EQ(q.positions[0].instances, 1);
+}
+
 TEST(BarrierPhases, RegionWithoutThreadsHasNoPhases) {
   const BarrierPhases p = barrier_phases(instance(1, 0xA, 0, 10, {}));
   EXPECT_EQ(p.barriers, 0u);
@@ -284,6 +339,16 @@ TEST(ConsistentCpuImbalance, RepeatsArePooledAndTheResultIsPerRun) {
   // Two runs of two instances each: thread 1 always 2 s slower: 2 × 1 s per run.
   const BarrierPhases a = phases_of({{4, 6}, {4.2, 6.2}}), b = phases_of({{3.8, 5.8}, {4, 6}});
   EXPECT_NEAR(consistent_cpu_imbalance({&a, &b}), 2, 1e-9);
+}
+
+TEST(ConsistentCpuImbalance, SampledOutInstancesCarryTheShareTheReadOnesShow) {
+  // Four read instances, thread 1 always 2 s slower: 4 s consistent of 4 s. The run's phases also
+  // stand for sampled-out instances with 12 s more CPU-time imbalance and no samples: the
+  // consistent part is the same share of all of it, 16 s (it went to threads slowed unevenly).
+  BarrierPhases p = phases_of({{4, 6}, {4.2, 6.2}, {3.8, 5.8}, {4, 6}});
+  EXPECT_NEAR(consistent_cpu_imbalance({&p}), 4, 1e-9);
+  p.cpu_imbalance_s += 12;
+  EXPECT_NEAR(consistent_cpu_imbalance({&p}), 16, 1e-9);
 }
 
 TEST(ConsistentCpuImbalance, WithFewerThanThreeInstancesThereIsNoSpreadToJudgeBy) {

@@ -233,7 +233,8 @@ TEST(DiagnoseRegion, AScheduleHintNamesAChunkSizedFromTheLoopsIterationsAndTheDi
   // 2 imbalanced loops of 1 000 000 iterations each, 1.4 s of team work: 0.7 us per iteration. The
   // smallest chunk whose 0.3 us dispatch is at most 2% of its work: 0.3 / (0.02 × 0.7) → 22.
   BarrierPhases cheap{.imbalance_s = 1, .measured_imbalance_s = 1, .cpu_imbalance_s = 1, .loop_iterations = 2e6,
-                      .loop_work_s = 1.4, .barriers = 2, .imbalanced_after_loop = 2};
+                      .loop_work_s = 1.4, .measured_loop_work_s = 1.4, .loops_with_iterations = 2, .barriers = 2,
+                      .imbalanced_after_loop = 2};
   const RegionRun r = region_run("a", 10, 1, cheap);
   const auto problems = diagnose_region({&r}, 2, 10, 5);
   const Problem* p = find(problems, "load_imbalance");
@@ -246,6 +247,7 @@ TEST(DiagnoseRegion, AScheduleHintNamesAChunkSizedFromTheLoopsIterationsAndTheDi
   BarrierPhases few = cheap;
   few.loop_iterations = 128;
   few.loop_work_s = 128 * 13e-9;
+  few.measured_loop_work_s = few.loop_work_s;
   const RegionRun g = region_run("a", 10, 1, few);
   const auto guided = diagnose_region({&g}, 2, 10, 5);
   const Problem* q = find(guided, "load_imbalance");
@@ -257,7 +259,8 @@ TEST(DiagnoseRegion, AScheduleHintTakesTheDispatchCostTheBenchCachedAndSaysWhich
   // The loops above, 0.7 us per iteration. With the bench cache's 100 ns per chunk for this runtime
   // (docs/tasks.md, "The bench cache"): 100 / (0.02 × 700) = 7.1 → chunks of 8.
   BarrierPhases cheap{.imbalance_s = 1, .measured_imbalance_s = 1, .cpu_imbalance_s = 1, .loop_iterations = 2e6,
-                      .loop_work_s = 1.4, .barriers = 2, .imbalanced_after_loop = 2};
+                      .loop_work_s = 1.4, .measured_loop_work_s = 1.4, .loops_with_iterations = 2, .barriers = 2,
+                      .imbalanced_after_loop = 2};
   const RegionRun r = region_run("a", 10, 1, cheap);
   const auto benched = diagnose_region({&r}, 2, 10, 5, nullptr, 100e-9);
   const Problem* p = find(benched, "load_imbalance");
@@ -280,7 +283,8 @@ TEST(DiagnoseRegion, AScheduleHintNeverProposesTheScheduleTheRuntimeReportsTheLo
   // The loops of the test above, reported (libomp 19) as scheduled dynamically: the sized
   // schedule is dynamic too, so the hint says the loop has it and only a smaller chunk can help.
   BarrierPhases dynamic{.imbalance_s = 1, .measured_imbalance_s = 1, .cpu_imbalance_s = 1, .loop_iterations = 2e6,
-                        .loop_work_s = 1.4, .barriers = 2, .imbalanced_after_loop = 2};
+                        .loop_work_s = 1.4, .measured_loop_work_s = 1.4, .loops_with_iterations = 2, .barriers = 2,
+                      .imbalanced_after_loop = 2};
   dynamic.imbalanced_after_dynamic = 2;
   const RegionRun r = region_run("a", 10, 1, dynamic);
   const auto problems_r = diagnose_region({&r}, 2, 10, 5);  // kept alive: p points into it
@@ -296,6 +300,7 @@ TEST(DiagnoseRegion, AScheduleHintNeverProposesTheScheduleTheRuntimeReportsTheLo
   // Chunks of one iteration are the finest: a dynamic loop is not told to try them.
   BarrierPhases costly = dynamic;
   costly.loop_work_s = 2e6 * 100e-6;  // 100 us per iteration: a chunk of 1 is the sized one
+  costly.measured_loop_work_s = costly.loop_work_s;
   const RegionRun c = region_run("a", 10, 1, costly);
   const auto problems_c = diagnose_region({&c}, 2, 10, 5);  // kept alive: one points into it
   const Problem* one = find(problems_c, "load_imbalance");
@@ -797,7 +802,8 @@ TEST(DiagnoseRegion, ImbalanceOfThreadsThatWereNotRunningIsNotTheLoops) {
 // slowed at random).
 BarrierPhases four_instances(bool moving) {
   BarrierPhases phases{.imbalance_s = 0.4, .measured_imbalance_s = 0.4, .cpu_imbalance_s = 0.4, .loop_iterations = 4000,
-                       .loop_work_s = 8.8, .barriers = 4, .imbalanced_after_loop = 4};
+                       .loop_work_s = 8.8, .measured_loop_work_s = 8.8, .loops_with_iterations = 4, .barriers = 4,
+                       .imbalanced_after_loop = 4};
   BarrierPhases::Position at{.instances = 4, .cpu = {0, 0}, .cpu_squared = {0, 0}, .cpu_imbalance_s = 0.4};
   for (int i = 0; i < 4; ++i) {
     const int slow = moving ? i % 2 : 1;
@@ -837,12 +843,54 @@ TEST(DiagnoseRegion, AConsistentDifferenceOfAFewPerCentIsTwoCpusNotTheLoops) {
   // CPUs differ by. A uniform loop is told no schedule (issue 24: a stencil told dynamic, 8).
   BarrierPhases phases = four_instances(false);
   phases.loop_work_s = 20;
+  phases.measured_loop_work_s = 20;
   const RegionRun r = region_run("a", 12, 4, phases);
   const auto problems = diagnose_region({&r}, 2, 12, 1);
   const Problem* p = testing::find(problems, "load_imbalance");
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->hint.find("schedule("), std::string::npos) << p->hint;
   EXPECT_NE(p->hint.find("4.0% of each thread's 10 s in it"), std::string::npos) << p->hint;
+}
+
+TEST(DiagnoseRegion, WhatNoScheduleEvensOutIsTooFewIterationsAndTheRestIsLoadImbalance) {
+  // 1 s of imbalance after 2 loops of 3 iterations each, 0.75 s of it indivisible (ceil(3/2) of
+  // them on the busiest thread): too_few_iterations 0.75 s, load_imbalance the 0.25 s a schedule
+  // can win; together the imbalance.
+  BarrierPhases phases{.imbalance_s = 1, .loop_iterations = 6, .loop_work_s = 4, .loops_with_iterations = 2,
+                       .indivisible_s = 0.75, .barriers = 2, .imbalanced_after_loop = 2};
+  const RegionRun r = region_run("a", 10, 2, phases);
+  const auto problems = diagnose_region({&r}, 2, 10, 5);
+  const Problem* few = testing::find(problems, "too_few_iterations");
+  const Problem* rest = testing::find(problems, "load_imbalance");
+  ASSERT_NE(few, nullptr);
+  ASSERT_NE(rest, nullptr);
+  EXPECT_DOUBLE_EQ(few->gain_s, 0.75);
+  EXPECT_DOUBLE_EQ(few->time_s, 0.75);
+  EXPECT_DOUBLE_EQ(rest->gain_s, 0.25);
+  EXPECT_NE(few->hint.find("each instance runs 3.0 iterations on average"), std::string::npos) << few->hint;
+  EXPECT_NE(few->hint.find("no schedule evens that out"), std::string::npos) << few->hint;
+  EXPECT_NE(rest->hint.find("schedule("), std::string::npos) << rest->hint;
+  // All of it indivisible: no load imbalance is left for a schedule.
+  phases.indivisible_s = 1;
+  const RegionRun all = region_run("a", 10, 2, phases);
+  const auto only = diagnose_region({&all}, 2, 10, 5);
+  EXPECT_EQ(testing::find(only, "load_imbalance"), nullptr);
+  ASSERT_NE(testing::find(only, "too_few_iterations"), nullptr);
+  EXPECT_DOUBLE_EQ(testing::find(only, "too_few_iterations")->gain_s, 1);
+  // At 1 thread nothing is imbalanced.
+  EXPECT_TRUE(diagnose_region({&all}, 1, 10, 5).empty());
+}
+
+TEST(DiagnoseRegion, AHintsCpuFiguresAreTheWholeRunsWhereOnlySomeInstancesWereRead) {
+  // four_instances' figures read in a quarter of the loop's instances (the work of all is 4× the
+  // read ones'): the hint names 1.6 s, not the 400 ms of the read instances.
+  BarrierPhases phases = four_instances(false);
+  phases.loop_work_s = 4 * phases.measured_loop_work_s;
+  const RegionRun r = region_run("a", 20, 16, phases);
+  const auto problems = diagnose_region({&r}, 2, 20, 1);
+  const Problem* p = testing::find(problems, "load_imbalance");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(p->hint.find("the same threads spend 1.6 s more CPU time"), std::string::npos) << p->hint;
 }
 
 TEST(Median, OddEvenAndEmpty) {

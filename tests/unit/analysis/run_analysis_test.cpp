@@ -4,6 +4,8 @@
 
 #include <omp-tools.h>
 
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include "analysis/build_report.h"
@@ -166,6 +168,44 @@ TEST(AnalyzeRun, SampledOutInstancesAndOperationsAreScaledFromTheRecordedOnes) {
   EXPECT_US(a.threads[0].outside_s, a.wall_s * 1e6 - 240);
   EXPECT_US(a.threads[1].outside_s, a.wall_s * 1e6 - 240);
   EXPECT_US(a.threads[1].barrier_wait_s, 4 * 20);
+}
+
+TEST(AnalyzeRun, SampledOutInstancesHaveTheBarrierPhasesOfAllTheRecordedOnesInProportionToTime) {
+  // Region 0xA0 recorded twice, 60 µs each: once imbalanced at its join barrier (w = 50 and 30:
+  // 10 µs), once balanced (40 and 40). A light instance of 120 µs is taken to be like both, as
+  // its threads' split is: 10 µs × 120 / 120 more, 20 µs in all. One typical instance (either,
+  // by median length) gave 30 or 10: a wavefront's diagonals of 1 to 7 iterations have a median
+  // of 4, which divides between 2 threads, and the sampled run showed half its imbalance.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 1000);
+  auto master = b.thread(0);
+  auto worker = b.thread(1);
+  master.thread_begin(0).initial_task(0, 1, 2);
+  worker.thread_begin(1, ompt_thread_worker);
+  for (const auto& [begin, id, worker_arrives] : {std::tuple{100u, 10u, 130u}, std::tuple{200u, 20u, 240u}}) {
+    master.parallel_begin(begin, id, 2, 2, 0xA0)
+        .implicit_begin(begin, id, id + 1, 2, 0)
+        .sync_begin(begin + 50 - (id == 20 ? 10 : 0), join)
+        .sync_end(begin + 60, join)
+        .implicit_end(begin + 60, id, id + 1, 0)
+        .parallel_end(begin + 60, id, 2, 0xA0);
+    worker.implicit_begin(begin, id, id + 2, 2, 1)
+        .sync_begin(worker_arrives, join)
+        .sync_end(begin + 60, join)
+        .implicit_end(begin + 60, id, id + 2, 1);
+  }
+  master.light_parallel(300, 420, 30, 2, 2, 0xA0);
+  master.thread_end(1000);
+  worker.thread_end(1000);
+  const RunLog& log = b.log();
+  Symbolizer symbols({});
+  const RunAnalysis a = analyze_run(build_timeline(log), log.meta, symbols);
+  ASSERT_EQ(a.regions.size(), 1u);
+  const RegionRun& r = a.regions.begin()->second;
+  EXPECT_EQ(r.profile.recorded_instances, 2u);
+  EXPECT_US(r.profile.light_time_s, 120);
+  EXPECT_US(r.phases.imbalance_s, 10 + 10);
+  EXPECT_EQ(r.phases.barriers, 2u + 2u);  // the light instance's barrier: one per 60 µs recorded
 }
 
 TEST(AnalyzeRun, MutexKindNames) {

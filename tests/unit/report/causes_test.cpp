@@ -66,8 +66,8 @@ TEST(Causes, AKindNamedInCodeIsItsTableEntry) {
 // The kinds the detectors of this version emit (docs/design.md, "Causes"), each with an entry;
 // the issue-13 work inflation is in the table ahead of its detector.
 TEST(Causes, TheDiagnosedKindsAreInTheTableWithTheirCaps) {
-  for (std::string_view kind : {"load_imbalance", "barrier_overhead", "fork_join_overhead", "lock_contention",
-                                "lock_overhead", "coarse_grained_tasks", "task_creation_bottleneck",
+  for (std::string_view kind : {"load_imbalance", "too_few_iterations", "barrier_overhead", "fork_join_overhead",
+                                "lock_contention", "lock_overhead", "coarse_grained_tasks", "task_creation_bottleneck",
                                 "work_inflation", "thread_creation", "dependency_bound", "task_inflation"}) {
     const Cause* c = find_cause(kind);
     ASSERT_NE(c, nullptr) << kind;
