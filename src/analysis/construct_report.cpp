@@ -40,6 +40,19 @@ std::string construct_place(const report::ConstructReport& c) {
 // Lines kept per construct and count (a region keeps five).
 constexpr size_t kConstructLinesKept = 3;
 
+namespace {
+
+// A load_imbalance's schedule prediction (region_causes: details.schedule_gain_s and
+// schedule_leaves_s) as `wins` of its gain: where a cause takes a construct's hint, its figures say
+// what the hint's percentage says.
+void set_schedule_prediction(Problem& p, double wins) {
+  std::erase_if(p.details, [](const auto& d) { return d.first == "schedule_gain_s" || d.first == "schedule_leaves_s"; });
+  p.details.emplace_back("schedule_gain_s", p.gain_s * wins);
+  p.details.emplace_back("schedule_leaves_s", p.gain_s * (1 - wins));
+}
+
+}  // namespace
+
 void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int threads, const RegionRun& typical,
                            double to_median, RegionReport& region) {
   // Times and counts from the typical repeat, scaled like the region's split.
@@ -144,9 +157,11 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
       if (largest * share > own_time) share = largest > 0 ? std::max(0.0, own_time) / largest : 0;
       if (share < kSmallestShare) continue;
       Problem p = whole;
+      const Problem* own_cause = nullptr;
       if (!is_task_cause(cause.kind))
         for (const Problem& own : found[path])
           if (own.kind.name() == cause.kind.name()) {
+            own_cause = &own;
             p.hint = own.hint;
             p.details = own.details;
             std::erase_if(p.details, [](const auto& d) { return d.first == "gain_scaled_by"; });
@@ -157,10 +172,18 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
       p.hint = construct_place(e.report) + ": " + p.hint;
       p.gain_s = whole.gain_s * share;
       p.time_s = whole.time_s * share;
+      // A schedule's own prediction, as the hint's percentage says it: that share of the gain
+      // shown here (and of the region's, where the region takes this hint).
+      const double wins = own_cause && own_cause->gain_s > 0 && report::detail_of(*own_cause, "schedule_gain_s") > 0
+                              ? report::detail_of(*own_cause, "schedule_gain_s") / own_cause->gain_s
+                              : -1;
+      if (wins >= 0) set_schedule_prediction(p, wins);
       p.details.emplace_back("share", share);
       if (share < measured_share) p.details.emplace_back("measured_share", measured_share);
-      if (share > kMostShare)
+      if (share > kMostShare) {
         cause.hint = share < 0.995 ? fmt::format("{} ({:.0f}% of it)", p.hint, 100 * share) : p.hint;
+        if (wins >= 0) set_schedule_prediction(cause, wins);
+      }
       e.report.problems.push_back(std::move(p));
     }
     // A task cause that no one node carries (a recursive function creates its tasks at two

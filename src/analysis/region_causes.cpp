@@ -513,15 +513,20 @@ std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repea
   else
     hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
            "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";
-  // The gain is what the advised schedule wins: the imbalance less what it leaves (schedule_advice).
+  // What the advised schedule wins: the imbalance less what it leaves (schedule_advice).
   const bool advised = loop && !(!moves && slight) && !moves;
   const double left = advised ? std::min(w.imbalance, schedule_leaves) : 0.0;
-  Problem p{"load_imbalance", threads, w.imbalance, w.imbalance - left, hint,
+  Problem p{"load_imbalance", threads, w.imbalance, w.imbalance, hint,
             {{"barriers", static_cast<double>(first.phases.barriers)},
              {"per_instance_s", w.imbalance / std::max(1.0, instances)}}};
-  if (left > 0) {
+  // The cause's gain is its time (all of it goes if the imbalance does); the advised schedule's
+  // own prediction is what it wins of it, in the hint and the details that name it.
+  if (advised && schedule_leaves > 0) {
+    p.details.emplace_back("schedule_gain_s", w.imbalance - left);
     p.details.emplace_back("schedule_leaves_s", left);
-    p.hint += fmt::format("; it leaves {} of this imbalance (its chunks' dispatch, its last chunks)", duration_text(left));
+    p.hint += fmt::format("; it would win ~{:.0f}% of this imbalance (the rest stays: its chunks' dispatch, its last "
+                          "chunks)",
+                          100 * (w.imbalance - left) / w.imbalance);
   }
   if (w.cpu_known) {
     p.details.emplace_back("wall_imbalance_s", w.wall_imbalance);

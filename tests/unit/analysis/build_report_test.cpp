@@ -247,7 +247,10 @@ TEST(DiagnoseRegion, AScheduleHintNamesAChunkSizedFromTheLoopsIterationsAndTheDi
   // chunk after the other); the gain is the rest.
   const double leaves = 2 * (std::ceil(1e6 / 22) * 300e-9 / 2 + 0.25 * 21 * 700e-9);
   EXPECT_NEAR(report::detail_of(*p, "schedule_leaves_s"), leaves, 1e-12);
-  EXPECT_NEAR(p->gain_s, 1 - leaves, 1e-12);
+  EXPECT_NEAR(report::detail_of(*p, "schedule_gain_s"), 1 - leaves, 1e-12);
+  EXPECT_NE(p->hint.find("it would win ~"), std::string::npos) << p->hint;
+  // The cause's own gain is all of it: the loss adds up whatever the schedule leaves.
+  EXPECT_DOUBLE_EQ(p->gain_s, 1);
   EXPECT_DOUBLE_EQ(p->time_s, 1);
 
   // 64 iterations of 13 ns per loop: such a chunk (0.3 us / (0.02 × 13 ns) → 1154) is more than the
@@ -874,10 +877,11 @@ TEST(DiagnoseRegion, WhatNoScheduleEvensOutIsTooFewIterationsAndTheRestIsLoadImb
   ASSERT_NE(rest, nullptr);
   EXPECT_DOUBLE_EQ(few->gain_s, 0.75);
   EXPECT_DOUBLE_EQ(few->time_s, 0.75);
-  // Less what its schedule leaves: 3 chunks of one iteration per loop, each ~300 ns to dispatch,
-  // shared by the 2 threads, in 2 loops.
+  // Its schedule wins it less what it leaves: 3 chunks of one iteration per loop, each ~300 ns to
+  // dispatch, shared by the 2 threads, in 2 loops.
   EXPECT_DOUBLE_EQ(rest->time_s, 0.25);
-  EXPECT_NEAR(rest->gain_s, 0.25 - 2 * 3 * 300e-9 / 2, 1e-12);
+  EXPECT_DOUBLE_EQ(rest->gain_s, 0.25);
+  EXPECT_NEAR(report::detail_of(*rest, "schedule_gain_s"), 0.25 - 2 * 3 * 300e-9 / 2, 1e-12);
   EXPECT_NE(few->hint.find("each instance runs 3.0 iterations on average"), std::string::npos) << few->hint;
   EXPECT_NE(few->hint.find("no schedule evens that out"), std::string::npos) << few->hint;
   EXPECT_NE(rest->hint.find("schedule("), std::string::npos) << rest->hint;
