@@ -240,12 +240,21 @@ def scenario_gain_validation_wavefront(c):
         gains = {p["kind"]: p for p in region["problems"] if p["threads"] == 2}
         return report, gains
 
-    margins, schedule_shares, static, dynamic = [], [], [], []
+    def busy(report):
+        return any(n["kind"] == "busy_machine" for n in report["notes"])
+
+    margins, schedule_shares, static, dynamic, busy_profiles = [], [], [], [], 0
     for i in range(5):
         out = c.out(f"uniform-{i}")
         run([c.bin, "profile", "-o", out, "--", program], env=env, check_rc=0)
         report, gains = causes(out)
         ranked = sorted(gains.values(), key=lambda p: p["gain_s"], reverse=True)
+        if ranked and ranked[0]["kind"] != "too_few_iterations" and busy(report):
+            # Another process held a CPU (the busy_machine note): a fork then waits for a worker
+            # the kernel has not run yet, and fork/join measures that process, not the loop.
+            busy_profiles += 1
+            print(f"uniform blocks, profile {i}: on a busy machine, {ranked[0]['kind']} first: ranking not judged")
+            continue
         if not ranked or ranked[0]["kind"] != "too_few_iterations":
             fail(f"uniform blocks: the region's first cause is not too_few_iterations: "
                  f"{[(p['kind'], round(p['gain_s'] * 1e3, 2)) for p in ranked]}")
@@ -254,8 +263,12 @@ def scenario_gain_validation_wavefront(c):
         schedule_shares.append(gains.get("load_imbalance", {"gain_s": 0})["gain_s"] / ranked[0]["gain_s"])
         static.append(wall([program], env))
         dynamic.append(wall([program, "dynamic"], env))
+    if not margins:
+        print("uniform blocks: every profile on a busy machine: nothing judged")
+        return
     real = 1 - min(dynamic) / min(static)
-    print(f"uniform blocks: too_few_iterations first in 5 of 5 profiles, margin {min(margins):.1f}x..{max(margins):.1f}x "
+    print(f"uniform blocks: too_few_iterations first in {len(margins)} of {len(margins)} profiles judged ({busy_profiles} "
+          f"on a busy machine), margin {min(margins):.1f}x..{max(margins):.1f}x "
           f"over the next cause; load_imbalance at most {max(schedule_shares) * 100:.0f}% of it; schedule(dynamic, 1) "
           f"really saves {real * 100:.1f}% (fastest of 5: static {min(static) * 1e3:.0f} ms, dynamic "
           f"{min(dynamic) * 1e3:.0f} ms)")
@@ -264,12 +277,13 @@ def scenario_gain_validation_wavefront(c):
     if real > 0.05:
         fail("uniform blocks: schedule(dynamic, 1) won more than 5%: the program no longer has blocks of one cost")
 
-    predicted, counted_whole, static, dynamic = [], [], [], []
+    predicted, counted_whole, static, dynamic, busy_profiles = [], [], [], [], 0
     for batch in range(3):
         for i in range(5):
             out = c.out(f"skewed-{batch}-{i}")
             run([c.bin, "profile", "-o", out, "--", program, "static", "skewed"], env=env, check_rc=0)
             report, gains = causes(out)
+            busy_profiles += busy(report)
             imbalance = gains.get("load_imbalance")
             if not imbalance or "schedule(dynamic, 1)" not in imbalance["hint"]:
                 fail(f"skewed blocks: no load_imbalance naming schedule(dynamic, 1): {imbalance}")
@@ -288,6 +302,10 @@ def scenario_gain_validation_wavefront(c):
               f"{abs(whole - r) / r * 100 if r > 0 else math.inf:.0f}%)")
         if error <= 0.25:
             return
+        if busy_profiles > len(predicted) / 2:
+            # As in gain_validation: the bare runs beside another process carry its preemptions.
+            print(f"{busy_profiles} of {len(predicted)} profiles on a busy machine: the prediction's error not judged")
+            return
     fail("skewed blocks: the predicted load_imbalance gain is more than 25% off the real gain of schedule(dynamic, 1)")
 
 def scenario_gain_validation_padding(c):
@@ -299,12 +317,13 @@ def scenario_gain_validation_padding(c):
     machine does not have."""
     env = {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": "close", "OMP_PLACES": "threads"}
     program = c.prog("false_sharing")
-    predicted, packed, padded = [], [], []
+    predicted, packed, padded, busy = [], [], [], 0
     for batch in range(3):
         for i in range(5):
             out = c.out(f"padding-{batch}-{i}")
             run([c.bin, "profile", "-o", out, "--", program], env=env, check_rc=0)
             report = load(out)
+            busy += any(n["kind"] == "busy_machine" for n in report["notes"])
             region = timed_loop_region(report, "false_sharing.c", c)
             gain = sum(p["gain_s"] for p in region["problems"] if p["kind"] == "work_inflation" and p["threads"] == 2)
             predicted.append(gain / report["program"]["time_s"]["2"])
@@ -321,6 +340,10 @@ def scenario_gain_validation_padding(c):
                 return
         elif p < 0.10:
             print("padding wins under 10% on this machine (its cores share the line cheaply), and no more is predicted")
+            return
+        if busy > len(predicted) / 2:
+            # As in gain_validation: the bare runs beside another process carry its preemptions.
+            print(f"{busy} of {len(predicted)} profiles on a busy machine: the prediction's error not judged")
             return
     fail("the predicted work_inflation gain of false sharing is more than 25% off the real gain of padding, or "
          "promises 10% where padding wins less")
