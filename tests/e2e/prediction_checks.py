@@ -249,10 +249,12 @@ def scenario_gain_validation_wavefront(c):
         run([c.bin, "profile", "-o", out, "--", program], env=env, check_rc=0)
         report, gains = causes(out)
         ranked = sorted(gains.values(), key=lambda p: p["gain_s"], reverse=True)
+        busy_profiles += busy(report)
+        static.append(wall([program], env))
+        dynamic.append(wall([program, "dynamic"], env))
         if ranked and ranked[0]["kind"] != "too_few_iterations" and busy(report):
             # Another process held a CPU (the busy_machine note): a fork then waits for a worker
             # the kernel has not run yet, and fork/join measures that process, not the loop.
-            busy_profiles += 1
             print(f"uniform blocks, profile {i}: on a busy machine, {ranked[0]['kind']} first: ranking not judged")
             continue
         if not ranked or ranked[0]["kind"] != "too_few_iterations":
@@ -261,21 +263,22 @@ def scenario_gain_validation_wavefront(c):
         margins.append(ranked[0]["gain_s"] / ranked[1]["gain_s"] if len(ranked) > 1 and ranked[1]["gain_s"] > 0
                        else math.inf)
         schedule_shares.append(gains.get("load_imbalance", {"gain_s": 0})["gain_s"] / ranked[0]["gain_s"])
-        static.append(wall([program], env))
-        dynamic.append(wall([program, "dynamic"], env))
-    if not margins:
-        print("uniform blocks: every profile on a busy machine: nothing judged")
-        return
     real = 1 - min(dynamic) / min(static)
-    print(f"uniform blocks: too_few_iterations first in {len(margins)} of {len(margins)} profiles judged ({busy_profiles} "
-          f"on a busy machine), margin {min(margins):.1f}x..{max(margins):.1f}x "
-          f"over the next cause; load_imbalance at most {max(schedule_shares) * 100:.0f}% of it; schedule(dynamic, 1) "
-          f"really saves {real * 100:.1f}% (fastest of 5: static {min(static) * 1e3:.0f} ms, dynamic "
-          f"{min(dynamic) * 1e3:.0f} ms)")
-    if max(schedule_shares) > 0.25:
-        fail("uniform blocks: a schedule is predicted to win more than a quarter of what no schedule evens out")
-    if real > 0.05:
-        fail("uniform blocks: schedule(dynamic, 1) won more than 5%: the program no longer has blocks of one cost")
+    if busy_profiles > 2:
+        # Most profiles beside another process: the bare runs beside them carry its preemptions
+        # too (a competing loop made the static runs 3.1 s and dynamic "win" 18%).
+        print(f"uniform blocks: {busy_profiles} of 5 profiles on a busy machine: nothing judged (dynamic's bare gain "
+              f"{real * 100:.1f}%)")
+    else:
+        print(f"uniform blocks: too_few_iterations first in {len(margins)} of {len(margins)} profiles judged "
+              f"({busy_profiles} on a busy machine), margin {min(margins):.1f}x..{max(margins):.1f}x over the next "
+              f"cause; load_imbalance at most {max(schedule_shares) * 100:.0f}% of it; schedule(dynamic, 1) really "
+              f"saves {real * 100:.1f}% (fastest of 5: static {min(static) * 1e3:.0f} ms, dynamic "
+              f"{min(dynamic) * 1e3:.0f} ms)")
+        if max(schedule_shares) > 0.25:
+            fail("uniform blocks: a schedule is predicted to win more than a quarter of what no schedule evens out")
+        if real > 0.05:
+            fail("uniform blocks: schedule(dynamic, 1) won more than 5%: the program no longer has blocks of one cost")
 
     predicted, counted_whole, static, dynamic, busy_profiles = [], [], [], [], 0
     for batch in range(3):
