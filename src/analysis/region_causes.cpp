@@ -514,7 +514,7 @@ std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repea
     hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
            "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";
   // What the advised schedule wins: the imbalance less what it leaves (schedule_advice).
-  const bool advised = loop && !(!moves && slight) && !moves;
+  const bool advised = loop && !moves && !slight;  // the branches whose hint is `advice`
   const double left = advised ? std::min(w.imbalance, schedule_leaves) : 0.0;
   Problem p{"load_imbalance", threads, w.imbalance, w.imbalance, hint,
             {{"barriers", static_cast<double>(first.phases.barriers)},

@@ -42,20 +42,15 @@ const RegionInstance* InstanceIndex::at(uint32_t thread, double time) const {
 
 namespace {
 
-// The system's libraries (libc, libm, libstdc++) carry lines too where their debug info is
-// installed; a line of glibc's is none the user can change: the program's line that called it is.
-bool is_system_module(const std::string& path) {
-  return path.starts_with("/lib/") || path.starts_with("/lib64/") || path.starts_with("/usr/lib/") ||
-         path.starts_with("/usr/lib64/");
-}
-
 // ompscope's own libraries in the program (the capture's time: its records, its drains).
 bool is_tool_module(const std::string& path) {
   return std::filesystem::path(path).filename().string().starts_with("libompscope");
 }
 
 bool is_program_code(const SourceLocation& where) {
-  return !where.file.empty() && !where.in_runtime && !is_system_module(where.module) && !is_tool_module(where.module);
+  // A system library's line is none the user can change (the symbolizer reads none: its
+  // function names it); the program's line that called it is.
+  return !where.file.empty() && !where.in_runtime && !is_system_library(where.module) && !is_tool_module(where.module);
 }
 
 std::string frame_name(const SourceLocation& where) {

@@ -58,6 +58,10 @@ struct Symbolizer::ModuleState {
   // The two tables above are read on first need by whichever analysis asks: runs analysed at
   // once share the state (shared_module_state).
   std::mutex tables;
+  // A system library (is_system_library): no libbacktrace state, its function symbols by
+  // link-time address instead, read when the state is made and never changed after.
+  bool symbols_only = false;
+  std::vector<ElfFunction> symbols;
 };
 
 std::string enclosing_function(const char* name);
@@ -81,6 +85,13 @@ Symbolizer::ModuleState* shared_module_state(const std::string& path) {
   std::unique_ptr<Symbolizer::ModuleState>& s = states[path];
   if (!s) {
     s = std::make_unique<Symbolizer::ModuleState>();
+    if (is_system_library(path)) {
+      s->symbols_only = true;
+      s->symbols = elf_functions(path);
+      std::sort(s->symbols.begin(), s->symbols.end(),
+                [](const ElfFunction& a, const ElfFunction& b) { return a.address < b.address; });
+      return s.get();
+    }
     s->state = backtrace_create_state(path.c_str(), /*threaded=*/1, ignore_error, nullptr);
     for (const std::string& lib : elf_needed_libraries(path))
       if (lib.starts_with("libgomp")) s->gcc_line_convention = true;
@@ -183,6 +194,11 @@ bool is_openmp_runtime(const std::string& path) {
          name.starts_with("libiomp");
 }
 
+bool is_system_library(const std::string& path) {
+  return path.starts_with("/lib/") || path.starts_with("/lib64/") || path.starts_with("/usr/lib/") ||
+         path.starts_with("/usr/lib64/");
+}
+
 std::string SourceLocation::file_line() const {
   if (!file.empty()) return fmt::format("{}:{}", file, line);
   if (!module.empty())
@@ -198,8 +214,9 @@ Symbolizer::~Symbolizer() = default;
 
 struct Symbolizer::Lookup {
   const ModuleRange* module = nullptr;
-  ModuleState* state = nullptr;  // null: the module's debug info cannot be read
+  ModuleState* state = nullptr;  // null: the module's debug info cannot be read, or is not (a system library)
   uintptr_t pc = 0;              // `address` as libbacktrace wants it
+  const ModuleState* symbols_only = nullptr;  // a system library: named by its function symbols
 };
 
 Symbolizer::Lookup Symbolizer::find(uint64_t address) {
@@ -208,7 +225,8 @@ Symbolizer::Lookup Symbolizer::find(uint64_t address) {
     if (address < m.begin || address >= m.end) continue;
     if (!states_[i]) states_[i] = shared_module_state(m.path);
     static const uintptr_t shift = own_executable_bias();
-    return {&m, states_[i]->state ? states_[i] : nullptr, static_cast<uintptr_t>(address - m.load_bias) + shift};
+    return {&m, states_[i]->state ? states_[i] : nullptr, static_cast<uintptr_t>(address - m.load_bias) + shift,
+            states_[i]->symbols_only ? states_[i] : nullptr};
   }
   return {};
 }
@@ -265,6 +283,25 @@ void Symbolizer::locate(SourceLocation& location, uint64_t address, bool call_it
   location.module = m.path;
   location.in_runtime = is_openmp_runtime(m.path);
   location.module_offset = address - m.load_bias;
+  if (found.symbols_only) {
+    // The function holding the call (or the instruction itself), by the symbol table alone.
+    const std::vector<ElfFunction>& symbols = found.symbols_only->symbols;
+    const uint64_t at = location.module_offset - (call_itself ? 0 : 1);
+    auto next = std::upper_bound(symbols.begin(), symbols.end(), at,
+                                 [](uint64_t a, const ElfFunction& f) { return a < f.address; });
+    if (next == symbols.begin()) return;
+    auto holding = std::prev(next);
+    if (holding->size != 0 && at >= holding->address + holding->size) return;
+    // Of the aliases at one address (glibc's munmap and __munmap), the public name: fewest
+    // leading underscores, as libbacktrace's DWARF names read.
+    const auto underscores = [](const std::string& n) { return n.find_first_not_of('_'); };
+    for (auto it = holding; it->address == holding->address; --it) {
+      if (underscores(it->name) < underscores(holding->name)) holding = it;
+      if (it == symbols.begin()) break;
+    }
+    location.function = demangle(holding->name.c_str());
+    return;
+  }
   if (!found.state) return;
   backtrace_state* state = found.state->state;
   const bool gcc = found.state->gcc_line_convention && !call_itself;

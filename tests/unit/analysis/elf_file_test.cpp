@@ -4,7 +4,12 @@
 // reading is empty.
 #include "analysis/elf_file.h"
 
+#include <dlfcn.h>
+#include <stdlib.h>
+
 #include <gtest/gtest.h>
+
+#include "analysis/symbolizer.h"
 
 #include <algorithm>
 #include <cstring>
@@ -49,6 +54,26 @@ TEST(ElfFile, AFileThatIsNoElfFileReadsAsEmpty) {
   EXPECT_TRUE(elf_x86_64_code(path, 0x1000, 16).empty());
   std::filesystem::remove(path);
   EXPECT_FALSE(is_elf_file(path));  // nor a missing one
+}
+
+// A system library (symbolizer.h, is_system_library) is named by its function symbols alone, with
+// no line and no debug info read: this process's libc, at the address of its qsort (msort.c, whose
+// line libc6-dbg's DWARF holds), is "qsort" and no line.
+TEST(Symbolizer, ASystemLibraryIsNamedByItsSymbolsWithoutALine) {
+  Dl_info libc{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&qsort), &libc), 0);
+  const std::string libc_path = std::filesystem::canonical(libc.dli_fname).string();
+  ASSERT_TRUE(is_system_library(libc_path)) << libc_path;
+  ASSERT_FALSE(is_system_library(own_executable()));
+  Dl_info self{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&ompscope_elf_file_test_function), &self), 0);
+  const auto bias = [](const Dl_info& d) { return reinterpret_cast<uint64_t>(d.dli_fbase); };
+  Symbolizer symbols({{bias(libc), bias(libc), bias(libc) + (1ull << 30), libc_path},
+                      {0, 1, bias(libc), own_executable()}});
+  const SourceLocation& in_libc = symbols.resolve(reinterpret_cast<uint64_t>(&qsort) + 1);
+  EXPECT_EQ(in_libc.function, "qsort");
+  EXPECT_TRUE(in_libc.file.empty()) << in_libc.file;
+  EXPECT_EQ(in_libc.line, 0);
 }
 
 }  // namespace
