@@ -112,7 +112,6 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     r.profile.recorded_instances += p.recorded_instances;
     r.profile.recorded_time_s += p.recorded_time_s;
     r.profile.light_time_s += p.light_time_s;
-    if (!r.profile.typical) r.profile.typical = p.typical;
     r.profile.max_team_size = std::max(r.profile.max_team_size, p.max_team_size);
     r.profile.nested = r.profile.nested || p.nested;
     r.profile.complete = r.profile.complete && p.complete;
@@ -140,7 +139,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     if (const auto p = profile_of_site.find(inst.site());
         p != profile_of_site.end() && p->second->light_time_s > 0 && represents_light(*p->second, inst)) {
       RepresentedPhases& to = represented[&r];
-      phases.positions.clear();  // the scaled copy carries no samples of CPU time (operator*)
+      phases.positions.clear();  // sampled-out instances read no CPU time: their share carries no samples
       add_phases(to.phases, phases);
       to.time_s += inst.end - inst.begin;
     }
