@@ -23,6 +23,14 @@ ompscope_require(OTF2_FOUND "OTF2 (pkg-config otf2)" libotf2-trace-dev)
 pkg_check_modules(LIBELF QUIET IMPORTED_TARGET libelf)
 ompscope_require(LIBELF_FOUND "libelf (pkg-config libelf)" libelf-dev)
 find_package(Threads REQUIRED)
+# The CLI's allocator. The analysis builds and frees millions of small objects per run (a task
+# node's interval sets, per-instance maps), where glibc's malloc took 36% of a report's CPU
+# (unlink_chunk, malloc_consolidate) and mimalloc a fraction of it (BENCHMARKS.md, "Session
+# 2026-11-28"). Sanitizer builds keep the sanitizer's own allocator, which must see every block.
+if(NOT OMPSCOPE_SANITIZE)
+  find_package(mimalloc 2 CONFIG QUIET)
+  ompscope_require(mimalloc_FOUND "mimalloc 2" libmimalloc-dev)
+endif()
 
 # LLVM's OpenMP: omp-tools.h (OMPT) to build the tool, libomp to run GCC-built programs on.
 # Searched in: OMPSCOPE_LLVM_ROOT, OpenMP_ROOT, the LLVM of the compiler when it is clang, the

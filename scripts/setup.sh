@@ -8,7 +8,7 @@ pkgs=(
   build-essential cmake ninja-build pkg-config
   gcc g++ clang-14 libomp-14-dev libomp5-14 libgcc-12-dev gfortran
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev libcli11-dev libfmt-dev libelf-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev libelf-dev libmimalloc-dev
   libotf2-trace-dev otf2-tools python3-otf2
   chromium python3
   openmpi-bin libopenmpi-dev

@@ -10,7 +10,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
+#include <iterator>
 
 #include "analysis/statistics.h"
 #include "analysis/task_graph.h"
@@ -26,14 +26,13 @@ namespace {
 // The thread waits inside its syncs (the implicit task's barriers, an explicit task's taskwaits)
 // whenever no explicit task does its own work on it: a task suspended in its own taskwait does
 // none.
-IntervalSet waiting_of(const ThreadInRegion& part, const std::vector<PlacedFragment>* fragments,
-                       const std::unordered_map<const TaskInstance*, const TaskNode*>& node_of) {
+IntervalSet waiting_of(const ThreadInRegion& part, const std::vector<PlacedFragment>* fragments, const TaskNodes& nodes) {
   std::vector<Interval> visits, running;
   for (const SyncVisit& v : part.syncs)
     if (v.kind != SyncKind::Other) visits.push_back({v.arrive, v.depart});
   if (fragments)
     for (const PlacedFragment& f : *fragments) {
-      const TaskNode& n = *node_of.at(f.task);
+      const TaskNode& n = nodes.nodes[f.node];
       if (n.waits.empty()) {
         running.push_back({f.fragment->begin, f.fragment->end});
         continue;
@@ -93,6 +92,7 @@ std::vector<double> creation_gaps(const TaskNodes& nodes, std::unordered_map<uin
 // its own work until then (it switched to the new task at once) and created nothing else.
 std::vector<double> immediate_starts(const TaskNodes& nodes) {
   std::unordered_map<uint32_t, const TaskNode*> node_of;  // task id → node
+  node_of.reserve(nodes.nodes.size());
   for (const TaskNode& n : nodes.nodes)
     node_of[n.explicit_task ? n.explicit_task->id : n.implicit_part->implicit_task] = &n;
   std::map<uint32_t, std::vector<double>> created_on;  // log thread → its creations, in time order
@@ -138,6 +138,25 @@ class InnermostVisit {
  private:
   std::vector<const SyncVisit*> visits_, open_;
   size_t next_ = 0;
+};
+
+// An explicit task's own taskwaits on one thread, looked up by the moment they end (the last
+// one listed where two end together). A sorted array: the hash map it replaces cost a cache miss
+// per stretch of waiting.
+class TaskwaitsByEnd {
+ public:
+  explicit TaskwaitsByEnd(const ThreadInRegion& part) {
+    for (const SyncVisit& v : part.syncs)
+      if (v.kind == SyncKind::Taskwait && v.task != 0) by_end_.push_back(&v);
+    std::stable_sort(by_end_.begin(), by_end_.end(), [](const SyncVisit* a, const SyncVisit* b) { return a->depart < b->depart; });
+  }
+  const SyncVisit* find(double end) const {
+    auto it = std::upper_bound(by_end_.begin(), by_end_.end(), end, [](double e, const SyncVisit* v) { return e < v->depart; });
+    return it != by_end_.begin() && (*std::prev(it))->depart == end ? *std::prev(it) : nullptr;
+  }
+
+ private:
+  std::vector<const SyncVisit*> by_end_;
 };
 
 // Whether a stretch of waiting inside `around` that ends in the start of `next` waited under the
@@ -242,8 +261,8 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
     it->time_s += graph.dependence_path_durations[i];
   }
   // The path's tasks: a thread that waited for one of them to become ready was starved by the path.
-  std::unordered_set<const TaskInstance*> on_path;
-  for (size_t i : graph.dependence_path) on_path.insert(nodes.nodes[i].explicit_task);
+  std::vector<bool> on_path(nodes.nodes.size(), false);
+  for (size_t i : graph.dependence_path) on_path[i] = true;
   const TaskNode* creator = nullptr;
   for (const TaskNode& n : nodes.nodes)
     if (!n.children.empty() && (creator == nullptr || n.children.size() > creator->children.size())) creator = &n;
@@ -253,12 +272,11 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
     for (size_t c : creator->children) out.chain_tasks += nodes.nodes[c].explicit_task->weight;
   }
 
-  std::unordered_map<const TaskInstance*, const TaskNode*> node_of;
   std::unordered_map<uint32_t, const TaskNode*> node_by_id;  // recorded tasks only
+  node_by_id.reserve(nodes.nodes.size());
   const std::vector<size_t> depth = depths_of(nodes);
   for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
     const TaskNode& n = nodes.nodes[i];
-    node_of[n.explicit_task] = &n;
     if (!n.explicit_task->light) node_by_id[n.explicit_task->id] = &n;
     if (!n.explicit_task->light && !n.explicit_task->fragments.empty()) {
       SiteFigures& site = out.sites_by_code[n.explicit_task->codeptr];
@@ -305,11 +323,9 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
   for (const ThreadInRegion& part : region.threads) {
     auto it = nodes.fragments_on_thread.find(part.thread);
     const std::vector<PlacedFragment>* fragments = it == nodes.fragments_on_thread.end() ? nullptr : &it->second;
-    const IntervalSet waiting = waiting_of(part, fragments, node_of);
+    const IntervalSet waiting = waiting_of(part, fragments, nodes);
     out.tail_idle_s += waiting.length_between(last_start, last_end);
-    std::unordered_map<double, const SyncVisit*> taskwait_ending_at;  // an explicit task's own taskwaits
-    for (const SyncVisit& v : part.syncs)
-      if (v.kind == SyncKind::Taskwait && v.task != 0) taskwait_ending_at[v.depart] = &v;
+    TaskwaitsByEnd taskwait_ending_at(part);
     InnermostVisit innermost(part);
     for (const Interval& w : waiting.intervals()) {
       const SyncVisit* around = innermost.around(w);
@@ -325,13 +341,13 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
         // A task that waited for its predecessors was ready when the last of them completed:
         // until then the stretch waited for the dependences, not for the runtime.
         double ready = created;
-        for (const DependenceEdge& e : node_of.at(next->task)->after)
+        for (const DependenceEdge& e : nodes.nodes[next->node].after)
           ready = std::max(ready, nodes.nodes[e.from].explicit_task->completed);
         if (created > w.begin) out.starvation_s += std::min(w.end, created) - w.begin;
         if (ready > std::max(created, w.begin)) {
           const double waited = std::min(w.end, ready) - std::max(created, w.begin);
           out.dependence_wait_s += waited;
-          if (on_path.count(next->task)) out.dependence_path_wait_s += waited;
+          if (on_path[next->node]) out.dependence_path_wait_s += waited;
           // The thread waited through the release: from the last predecessor's completion to
           // this start, the runtime released the dependence and handed the task over.
           if (ready < w.end) out.sites_by_code[next->task->codeptr].release_gaps.push_back(w.end - ready);
@@ -341,10 +357,10 @@ TaskFigures task_figures(const RegionInstance& region, const std::vector<const T
         }
         continue;
       }
-      if (auto tw = taskwait_ending_at.find(w.end); tw != taskwait_ending_at.end()) {
+      if (const SyncVisit* tw = taskwait_ending_at.find(w.end)) {
         // The waiting task resumes its own work: the stretch is the taskwait's cost if its
         // children had all completed before it began (else it waited for a child on another thread).
-        const SyncVisit& v = *tw->second;
+        const SyncVisit& v = *tw;
         auto owner = node_by_id.find(v.task);
         if (owner == node_by_id.end() || after_batch) continue;
         double last_child = -std::numeric_limits<double>::infinity();

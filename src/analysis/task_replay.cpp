@@ -26,10 +26,9 @@ struct Step {
 };
 
 // A task's own work cut at its creations and waits, in the order it met them (as task_graph.cpp
-// walks it: a creation before a wait at the same instant).
-std::vector<Step> script_of(const TaskNodes& g, size_t node) {
+// walks it: a creation before a wait at the same instant), appended to `out`.
+void append_script(const TaskNodes& g, size_t node, std::vector<Step>& out) {
   const TaskNode& n = g.nodes[node];
-  std::vector<Step> out;
   double at = -kForever;
   size_t child = 0, wait = 0;
   for (;;) {
@@ -56,7 +55,6 @@ std::vector<Step> script_of(const TaskNodes& g, size_t node) {
     at = v.arrive;
   }
   out.push_back({n.own_work.length_between(at, kForever), kNone32, StepEnd::End});
-  return out;
 }
 
 struct Task {
@@ -81,17 +79,23 @@ struct Scripts {
   bool taskgroups = false;  // any task waits in a taskgroup (descendants are then counted)
 };
 
-Scripts scripts_of(const TaskNodes& g) {
-  Scripts out;
+// Into `out`, whose arrays are cleared and reused: a region repeated thousands of times has a
+// small graph per instance, where allocating them anew was a third of the replay's time.
+void scripts_of(const TaskNodes& g, Scripts& out) {
   const size_t n = g.nodes.size();
+  out.steps.clear();
+  out.step_begin.clear();
+  out.preds.clear();
+  out.pred_begin.clear();
+  out.taskgroups = false;
   out.parent.assign(n, kNone);
-  std::vector<size_t> dependent_count(n, 0);
+  std::vector<size_t>& dependent_count = out.dependent_begin;  // counted here, turned into offsets below
+  dependent_count.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     out.step_begin.push_back(out.steps.size());
-    for (const Step& s : script_of(g, i)) {
-      out.taskgroups = out.taskgroups || s.end == StepEnd::Taskgroup;
-      out.steps.push_back(s);
-    }
+    const size_t first = out.steps.size();
+    append_script(g, i, out.steps);
+    for (size_t k = first; k < out.steps.size(); ++k) out.taskgroups = out.taskgroups || out.steps[k].end == StepEnd::Taskgroup;
     out.pred_begin.push_back(out.preds.size());
     for (const DependenceEdge& e : g.nodes[i].after) {
       out.preds.push_back(e.from);
@@ -105,13 +109,19 @@ Scripts scripts_of(const TaskNodes& g) {
   for (size_t k = out.step_begin[0]; k < out.step_begin[1]; ++k)
     if (out.steps[k].end == StepEnd::Barrier) out.steps.push_back(Step{0, kNone32, StepEnd::Barrier});
   out.steps.push_back(Step{0, kNone32, StepEnd::End});
-  out.dependent_begin.assign(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) out.dependent_begin[i + 1] = out.dependent_begin[i] + dependent_count[i];
-  out.dependents.resize(out.dependent_begin[n]);
-  std::vector<size_t> filled(out.dependent_begin.begin(), out.dependent_begin.end() - 1);
+  // Counts to offsets, in place: dependent_begin[i + 1] = Σ counts of nodes 0..i.
+  size_t sum = 0;
+  for (size_t i = 0; i <= n; ++i) {
+    const size_t count = i < n ? dependent_count[i] : 0;
+    dependent_count[i] = sum;
+    sum += count;
+  }
+  out.dependents.resize(sum);
+  // Filled from each node's offset on, the offsets moved one node down as they fill; shifted back after.
   for (size_t i = 0; i < n; ++i)
-    for (size_t k = out.pred_begin[i]; k < out.pred_begin[i + 1]; ++k) out.dependents[filled[out.preds[k]]++] = i;
-  return out;
+    for (size_t k = out.pred_begin[i]; k < out.pred_begin[i + 1]; ++k) out.dependents[out.dependent_begin[out.preds[k]]++] = i;
+  for (size_t i = n; i > 0; --i) out.dependent_begin[i] = out.dependent_begin[i - 1];
+  out.dependent_begin[0] = 0;
 }
 
 // A thread's ready tasks: its owner takes the newest, a thief the oldest. Each task enters one
@@ -431,7 +441,8 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
   if (graph.implicit_count == 0 || graph.nodes.size() >= kNone32 / 2) return out;  // 32-bit fields
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
     if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return out;
-  const Scripts scripts = scripts_of(graph);
+  thread_local Scripts scripts;
+  scripts_of(graph, scripts);
   // A thread more than the graph has tasks (implicit and explicit) finds nothing to run: every
   // count from the graph's width up is the replay at its width, replayed once.
   thread_local ReplayBuffers buffers;

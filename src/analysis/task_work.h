@@ -63,6 +63,8 @@ struct PlacedFragment {
   const TaskFragment* fragment = nullptr;
   const TaskInstance* task = nullptr;
   bool starts_task = false;  // the task's first fragment: the thread dispatched it here
+  size_t node = 0;           // the task's node in TaskNodes::nodes (a hash lookup by task per
+                             // fragment took a tenth of task_figures' time)
 };
 
 struct TaskNodes {
