@@ -42,20 +42,27 @@ const RegionInstance* InstanceIndex::at(uint32_t thread, double time) const {
 
 namespace {
 
-// ompscope's own libraries in the program (the capture's time: its records, its drains).
-bool is_tool_module(const std::string& path) {
-  return std::filesystem::path(path).filename().string().starts_with("libompscope");
-}
-
 bool is_program_code(const SourceLocation& where) {
   // A system library's line is none the user can change (the symbolizer reads none: its
   // function names it); the program's line that called it is.
-  return !where.file.empty() && !where.in_runtime && !is_system_library(where.module) && !is_tool_module(where.module);
+  return !where.file.empty() && !where.in_runtime && !is_system_library(where.module) && !is_tool_library(where.module);
 }
 
+// ompscope's own frames are one name, as the line they give a sample is: their functions are the
+// capture's internals, which the symbol table names without the functions inlined into them.
+constexpr const char* kToolFrame = "(ompscope's capture)";
+
 std::string frame_name(const SourceLocation& where) {
+  if (is_tool_library(where.module)) return kToolFrame;
   if (!where.function.empty()) return where.function;
   return where.file_line();
+}
+
+// Appends a frame's name, where it is not a second tool frame in a row (one call into the
+// capture is one frame of the stack).
+void push_frame(std::vector<std::string>& names, std::string name) {
+  if (name == kToolFrame && !names.empty() && names.back() == kToolFrame) return;
+  names.push_back(std::move(name));
 }
 
 }  // namespace
@@ -76,7 +83,7 @@ DescribedSample describe_sample(const CpuSample& sample, Symbolizer& symbols) {
       caller = where;
       line = &caller;
     }
-    names.push_back(frame_name(where));
+    push_frame(names, frame_name(where));
   }
   // No line of the program's: the library the sample was in, by its function (all of the
   // runtime's as one: its symbols are its internals).
@@ -84,7 +91,7 @@ DescribedSample describe_sample(const CpuSample& sample, Symbolizer& symbols) {
   const std::string module = std::filesystem::path(at.module).filename().string();
   const std::string function = line                          ? at.function
                                : at.in_runtime               ? std::string("(OpenMP runtime)")
-                               : is_tool_module(at.module)   ? std::string("(ompscope's capture)")
+                               : is_tool_library(at.module)   ? std::string(kToolFrame)
                                                              : at.function;
   const std::string file = line ? at.file : std::string();
   const int line_number = line ? at.line : 0;

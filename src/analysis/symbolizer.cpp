@@ -58,8 +58,9 @@ struct Symbolizer::ModuleState {
   // The two tables above are read on first need by whichever analysis asks: runs analysed at
   // once share the state (shared_module_state).
   std::mutex tables;
-  // A system library (is_system_library): no libbacktrace state, its function symbols by
-  // link-time address instead, read when the state is made and never changed after.
+  // A system library or ompscope's own (is_system_library, is_tool_library): no libbacktrace
+  // state, its function symbols by link-time address instead, read when the state is made and
+  // never changed after.
   bool symbols_only = false;
   std::vector<ElfFunction> symbols;
 };
@@ -85,7 +86,7 @@ Symbolizer::ModuleState* shared_module_state(const std::string& path) {
   std::unique_ptr<Symbolizer::ModuleState>& s = states[path];
   if (!s) {
     s = std::make_unique<Symbolizer::ModuleState>();
-    if (is_system_library(path)) {
+    if (is_system_library(path) || is_tool_library(path)) {
       s->symbols_only = true;
       s->symbols = elf_functions(path);
       std::sort(s->symbols.begin(), s->symbols.end(),
@@ -199,6 +200,10 @@ bool is_system_library(const std::string& path) {
          path.starts_with("/usr/lib64/");
 }
 
+bool is_tool_library(const std::string& path) {
+  return std::filesystem::path(path).filename().string().starts_with("libompscope");
+}
+
 std::string SourceLocation::file_line() const {
   if (!file.empty()) return fmt::format("{}:{}", file, line);
   if (!module.empty())
@@ -216,7 +221,7 @@ struct Symbolizer::Lookup {
   const ModuleRange* module = nullptr;
   ModuleState* state = nullptr;  // null: the module's debug info cannot be read, or is not (a system library)
   uintptr_t pc = 0;              // `address` as libbacktrace wants it
-  const ModuleState* symbols_only = nullptr;  // a system library: named by its function symbols
+  const ModuleState* symbols_only = nullptr;  // a system library or ompscope's own: named by its function symbols
 };
 
 Symbolizer::Lookup Symbolizer::find(uint64_t address) {

@@ -84,4 +84,10 @@ bool is_openmp_runtime(const std::string& module_path);
 // every command ~27 ms: a 135 ms program's `profile` took 200-223 ms).
 bool is_system_library(const std::string& module_path);
 
+// True for ompscope's own libraries in the program (libompscope*.so: the capture's records and
+// drains), which a sample there names "(ompscope's capture)" and no line: as a system library,
+// named by its function symbols alone, its debug info never read (libbacktrace parsing
+// libompscope.so's DWARF was half of the CLI's CPU after `profile` of a 0.4 s program).
+bool is_tool_library(const std::string& module_path);
+
 }  // namespace ompscope::analysis

@@ -2,11 +2,17 @@
 // their own times and frames, placed in the region instance their thread was working in (or in
 // serial code, or nowhere), and summed per line; omp_control_tool's pause leaves its time out of
 // the program's. Every number here is known.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+
+#include "analysis/elf_file.h"
 #include "analysis/region_profile.h"
 #include "analysis/sampled_code.h"
 #include "analysis/sampled_findings.h"
+#include "analysis/symbolizer.h"
 #include "analysis/timeline.h"
 #include "event_log_builder.h"
 
@@ -193,6 +199,51 @@ TEST(GrownLines, ALoopThatIsAllOneLineNamesItsLineByItsOwnGrowth) {
   name_grown_lines(region, {{1, {&t1}}, {2, {&t2}}});
   EXPECT_NE(region.problems[0].hint.find("fs.c:12 (f)"), std::string::npos) << region.problems[0].hint;
   EXPECT_NE(region.problems[0].hint.find("where the region's other lines grew x1.00"), std::string::npos);
+}
+
+extern "C" __attribute__((noinline, used)) int ompscope_sampled_code_test_function(int x) { return x * 5 + 1; }
+
+// A sample in ompscope's own library (libompscope*.so, is_tool_library) is the capture's: no line,
+// "(ompscope's capture)" for its function and for its frames in the stack, two of them in a row
+// one frame, however the library's functions were inlined, and its debug info never read (its
+// symbol table names it). Here the tool library is a copy of this test's executable under such a
+// name, mapped where the executable is, called from libc's qsort.
+TEST(Samples, InOmpscopesOwnLibraryAreTheCapturesWithOneFrameForItsCalls) {
+  const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe");
+  const std::filesystem::path tool =
+      std::filesystem::temp_directory_path() / ("libompscope-sampled-code-test-" + std::to_string(getpid()) + ".so");
+  std::filesystem::copy_file(self, tool, std::filesystem::copy_options::overwrite_existing);
+  ASSERT_TRUE(is_tool_library(tool.string()));
+  EXPECT_TRUE(is_tool_library("/usr/lib/x86_64-linux-gnu/libompscope_gomp.so"));
+  EXPECT_FALSE(is_tool_library(self.string()));
+  void* handle = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(handle, nullptr);
+  void* qsort_in_libc = dlsym(handle, "qsort");  // libc's, not a sanitizer's interceptor in this test
+  ASSERT_NE(qsort_in_libc, nullptr);
+  Dl_info libc{};
+  ASSERT_NE(dladdr(qsort_in_libc, &libc), 0);
+  dlclose(handle);
+  const uint64_t libc_bias = reinterpret_cast<uint64_t>(libc.dli_fbase);
+  const uint64_t own_bias = own_executable_load_bias();
+  ASSERT_LT(own_bias, libc_bias);  // a PIE below its libraries, as Linux maps them
+  Symbolizer symbols({{own_bias, 1, libc_bias, tool.string()},
+                      {libc_bias, libc_bias, libc_bias + (1ull << 30), std::filesystem::canonical(libc.dli_fname).string()}});
+  const uint64_t in_tool = reinterpret_cast<uint64_t>(&ompscope_sampled_code_test_function);
+  CpuSample sample;
+  sample.cpu_s = 0.004;
+  sample.pc = in_tool;
+  sample.frames = {in_tool + 2, reinterpret_cast<uint64_t>(qsort_in_libc) + 2};  // return addresses
+  const DescribedSample d = describe_sample(sample, symbols);
+  std::filesystem::remove(tool);
+  EXPECT_EQ(d.folded, "qsort;(ompscope's capture)");
+  EXPECT_EQ(d.line.function, "(ompscope's capture)");
+  EXPECT_TRUE(d.line.file.empty()) << d.line.file;
+  EXPECT_EQ(d.line.line, 0);
+  EXPECT_EQ(d.line.cpu_s, 0.004);
+  // Its location is named by the symbol table, with no file or line read.
+  const SourceLocation& where = symbols.resolve(in_tool + 1);
+  EXPECT_EQ(where.function, "ompscope_sampled_code_test_function");
+  EXPECT_TRUE(where.file.empty()) << where.file;
 }
 
 }  // namespace
