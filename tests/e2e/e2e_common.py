@@ -125,6 +125,12 @@ def timed_loop_region(report, source, c):
     lines = pragma_lines(c.src(source))
     return region_at(report, source, lines[-1])
 
+def busy_at(report, t):
+    """Whether the report's busy_machine note lists a run at t threads: another process, or a CPU
+    quota, kept its threads from running while they were runnable."""
+    return any(n["kind"] == "busy_machine" and any(f"at {t} thread" in i for i in n.get("items", []))
+               for n in report["notes"])
+
 def explained_share(region, t):
     lost = region["time_lost_s"].get(str(t), 0)
     return lost, (1 - region["unexplained_s"][str(t)] / lost) if lost > 0 else 1.0

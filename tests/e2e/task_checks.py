@@ -11,7 +11,7 @@ usage: task_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR --wor
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import environmental, explained_share, fail, load, main, notes  # noqa: E402
+from e2e_common import busy_at, environmental, explained_share, fail, load, main, notes  # noqa: E402
 from e2e_common import parallel_regions, pragma_lines, region_at, run, top_problem  # noqa: E402
 
 # Scenarios that diagnose or validate a gain at 2 threads: each needs 2 CPUs that run at once.
@@ -345,7 +345,16 @@ def scenario_task_dependences(c):
             others = [q for q in causes if q is not first]
             margin = first["gain_s"] / others[0]["gain_s"] if others and others[0]["gain_s"] > 0 else float("inf")
             print(f"{name}: {expected} leads by a factor {margin:.1f} over the next cause")
-            if share < 0.8:
+            # Under another process or a CPU quota (the report's busy_machine note for the runs at
+            # 2 threads) the threads sat off the CPU in the barrier, the machine's time, which no
+            # cause of the program's explains, and the path's tasks took longer or shorter with
+            # it: the share explained and the order of the path's sites are then not judged (a
+            # cgroup quota of 1.5 CPUs: jacobi_deps 70-73% explained, the path's sites reordered).
+            busy = busy_at(report, 2)
+            if busy:
+                print(f"{name}: the runs at 2 threads were taken on a busy machine: the share explained "
+                      f"({share*100:.0f}%) and the order of the path's sites not judged")
+            elif share < 0.8:
                 failures.append(f"{name}: causes explain {share*100:.0f}% of the {lost*1e3:.0f} ms lost, want >= 80%")
             if expected == "dependency_bound":
                 # clang's call to the runtime sits on the task directive's line; gcc's on a line
@@ -357,7 +366,7 @@ def scenario_task_dependences(c):
                     named = len(re.findall(re.escape(program) + r"\.c:\d+ \(\d+ tasks", first["hint"]))
                     if named < len(lines):
                         failures.append(f"{name}: the dependency_bound hint names {named} sites: {first['hint']}")
-                elif min(at) < 0 or at != sorted(at):
+                elif min(at) < 0 or (at != sorted(at) and not busy):
                     failures.append(f"{name}: the dependency_bound hint does not name {want} in order: {first['hint']}")
                 if "use tasks" in first["hint"] or "partition the work" in first["hint"]:
                     failures.append(f"{name}: a hint unfit for a task region: {first['hint']}")
