@@ -314,6 +314,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
   rec.repeat = request.repeat;
   rec.wall_s = result.outcome.wall_s;
   rec.others_cpu_share = others;
+  rec.cpu_quota = cpu_quota_of_this_process();  // the program runs in this process's cgroup
   rec.exit_code = result.outcome.exit_code;
   rec.signal = result.outcome.signal;
   rec.status = result.outcome.describe();

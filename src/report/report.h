@@ -100,6 +100,10 @@ struct RunRecord {
   // Of the CPUs this ompscope could run on, the share other processes surely used while the run
   // ran: their busy time beyond the program's own CPU time (cli/cpu_busy.h); 0: quiet or not read.
   double others_cpu_share = 0;
+  // The CPU quota of the cgroup the run ran in, in CPUs (cgroup v2 cpu.max, v1 cfs quota; a
+  // container's CPU limit); 0: none. Below the run's thread count the kernel stops the threads for
+  // the rest of each period once the quota is spent, runnable, off the CPU.
+  double cpu_quota = 0;
   bool failed() const { return exit_code != 0 || signal != 0 || status != "ok"; }
 };
 

@@ -451,6 +451,7 @@ RunRecord read_run(const json& r) {
   run.events = get<uint64_t>(r, "events", 0);
   run.dropped_events = get<uint64_t>(r, "dropped_events", 0);
   run.others_cpu_share = get(r, "others_cpu_share", 0.0);
+  run.cpu_quota = get(r, "cpu_quota", 0.0);
   run.log = get<std::string>(r, "log", "");
   run.rank = get(r, "rank", -1);
   return run;
@@ -550,6 +551,7 @@ json to_json(const Report& report) {
                     {"events", r.events},
                     {"dropped_events", r.dropped_events},
                     {"others_cpu_share", r.others_cpu_share},
+                    {"cpu_quota", r.cpu_quota},
                     {"log", r.log}});
     if (r.rank >= 0) runs.back()["rank"] = r.rank;
   }

@@ -1257,6 +1257,19 @@ TEST(BuildReport, ARunOnABusyMachineSaysSo) {
       << items[0];
   runs[2].record.others_cpu_share = 0.05;
   EXPECT_TRUE(busy_items(build_report({"./app"}, 8, runs)).empty());
+
+  // A cgroup CPU quota below the team (a container's limit of 1.5 CPUs at 2 threads): said, whatever
+  // the kernel's counters caught; a quota of the team's size or more, and none, not.
+  runs[2].record.cpu_quota = 1.5;
+  items = busy_items(build_report({"./app"}, 8, runs));
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_NE(items[0].find("the run at 2 threads (repeat 1): the cgroup's CPU quota of 1.5 CPUs is less than its 2 "
+                          "threads"),
+            std::string::npos)
+      << items[0];
+  runs[2].record.cpu_quota = 2;
+  EXPECT_TRUE(busy_items(build_report({"./app"}, 8, runs)).empty());
+  runs[2].record.cpu_quota = 0;
 }
 
 TEST(BuildReport, RegionIdsDoNotDependOnTheRanking) {

@@ -131,6 +131,7 @@ TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
   r.runtime = "LLVM OMP";
   r.runs.push_back({2, 1, 0.5, 3, 0, "exit 3", true, false, 1200, 7, "runs/t2-r1"});
   r.runs.push_back({2, 0, 0.4, 0, 0, "ok", true, true, 900, 0, "runs/run-r0/rank-1", 1});  // an MPI rank
+  r.runs[0].cpu_quota = 1.5;  // a container's CPU limit
   r.program_time_s = {{1, 1.0}, {2, 0.6}};
   r.program_speedup = {{1, 1.0}, {2, 1.0 / 0.6}};
   r.program_efficiency = {{1, 1.0}, {2, 1.0 / 1.2}};
@@ -170,6 +171,8 @@ TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
   EXPECT_EQ(back.runs[0].rank, -1);
   EXPECT_FALSE(to_json(r)["runs"][0].contains("rank")) << "a run that is no MPI rank has no rank";
   EXPECT_EQ(back.runs[1].rank, 1);
+  EXPECT_EQ(back.runs[0].cpu_quota, 1.5);
+  EXPECT_EQ(back.runs[1].cpu_quota, 0);
   EXPECT_EQ(back.regions[0].tasks.at(2).creation_s, 2e-6);
   EXPECT_EQ(back.program_model->speedup_curve.size(), 2u);
 }
