@@ -195,8 +195,8 @@ std::vector<Note> run_notes(const Report& report, const std::vector<MeasuredRun>
   // waits, never the program's barrier, fork/join or imbalance.
   Note busy{"busy_machine",
             "these runs were taken on a busy machine: their threads waited for a CPU that another process "
-            "held or that the cgroup's CPU quota withheld; the time off the CPU in them (work_inflation's preempted_s and the barrier waits for switched-out "
-            "threads) is the machine's, not the program's: rerun on idle cores to rank from the program's own time",
+            "held or that the cgroup's CPU quota withheld; the time off the CPU in them (work_inflation's "
+            "preempted_s and the barrier waits for switched-out threads) is the machine's, not the program's: rerun on idle cores to rank from the program's own time",
             {}};
   for (const MeasuredRun& run : runs) {
     if (!run.analysis) continue;

@@ -6,11 +6,11 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
-#include <iterator>
 
 #include "analysis/statistics.h"
 #include "analysis/task_graph.h"

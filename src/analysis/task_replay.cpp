@@ -93,18 +93,13 @@ void scripts_of(const TaskNodes& g, Scripts& out) {
   out.pred_begin.clear();
   out.taskgroups = false;
   out.parent.assign(n, kNone);
-  std::vector<size_t>& dependent_count = out.dependent_begin;  // counted here, turned into offsets below
-  dependent_count.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     out.step_begin.push_back(out.steps.size());
     const size_t first = out.steps.size();
     append_script(g, i, out.steps);
     for (size_t k = first; k < out.steps.size(); ++k) out.taskgroups = out.taskgroups || out.steps[k].end == StepEnd::Taskgroup;
     out.pred_begin.push_back(out.preds.size());
-    for (const DependenceEdge& e : g.nodes[i].after) {
-      out.preds.push_back(e.from);
-      ++dependent_count[e.from];
-    }
+    for (const DependenceEdge& e : g.nodes[i].after) out.preds.push_back(e.from);
     for (size_t c : g.nodes[i].children) out.parent[c] = i;
   }
   out.pred_begin.push_back(out.preds.size());
@@ -114,19 +109,17 @@ void scripts_of(const TaskNodes& g, Scripts& out) {
   for (size_t k = out.step_begin[0]; k < out.step_begin[1]; ++k)
     if (out.steps[k].end == StepEnd::Barrier) out.steps.push_back(Step{0, kNone32, StepEnd::Barrier});
   out.steps.push_back(Step{0, kNone32, StepEnd::End});
-  // Counts to offsets, in place: dependent_begin[i + 1] = Σ counts of nodes 0..i.
-  size_t sum = 0;
-  for (size_t i = 0; i <= n; ++i) {
-    const size_t count = i < n ? dependent_count[i] : 0;
-    dependent_count[i] = sum;
-    sum += count;
-  }
-  out.dependents.resize(sum);
-  // Filled from each node's offset on, the offsets moved one node down as they fill; shifted back after.
+  // Each node's dependents, read only where there are dependences (Replay::complete).
+  out.dependents.clear();
+  out.dependent_begin.clear();
+  if (!out.dependences) return;
+  out.dependent_begin.assign(n + 1, 0);
+  for (size_t p : out.preds) ++out.dependent_begin[p + 1];
+  for (size_t i = 0; i < n; ++i) out.dependent_begin[i + 1] += out.dependent_begin[i];
+  out.dependents.resize(out.dependent_begin[n]);
+  std::vector<size_t> filled(out.dependent_begin.begin(), out.dependent_begin.end() - 1);
   for (size_t i = 0; i < n; ++i)
-    for (size_t k = out.pred_begin[i]; k < out.pred_begin[i + 1]; ++k) out.dependents[out.dependent_begin[out.preds[k]]++] = i;
-  for (size_t i = n; i > 0; --i) out.dependent_begin[i] = out.dependent_begin[i - 1];
-  out.dependent_begin[0] = 0;
+    for (size_t k = out.pred_begin[i]; k < out.pred_begin[i + 1]; ++k) out.dependents[filled[out.preds[k]]++] = i;
 }
 
 // A thread's ready tasks: its owner takes the newest, a thief the oldest. Each task enters one
