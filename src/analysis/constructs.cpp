@@ -124,12 +124,10 @@ report::ConstructKind mutex_construct_kind(uint8_t kind) {
   }
 }
 
-ConstructInputs::ConstructInputs(const Timeline& timeline) {
-  for (const WorkSpan& w : timeline.work)
-    if (w.parallel_id != 0) work[w.parallel_id].push_back(&w);
-  for (const LockAcquisition& a : timeline.locks)
-    if (a.parallel_id != 0) locks[a.parallel_id].push_back(&a);
-  for (const TaskInstance& t : timeline.tasks) tasks[t.parallel_id].push_back(&t);
+ConstructInputs::ConstructInputs(const Timeline& timeline)
+    : work(timeline.work, [](const WorkSpan& w) { return w.parallel_id; }, true),
+      locks(timeline.locks, [](const LockAcquisition& a) { return a.parallel_id; }, true),
+      tasks(timeline.tasks, [](const TaskInstance& t) { return t.parallel_id; }, false) {
   for (const CpuSample& s : timeline.samples) samples[s.thread].push_back(&s);
   for (auto& [thread, list] : samples)
     std::stable_sort(list.begin(), list.end(), [](const CpuSample* a, const CpuSample* b) { return a->time < b->time; });
@@ -150,9 +148,9 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
     auto it = map.find(id);
     return it == map.end() ? nullptr : &it->second;
   };
-  const auto* work = find(inputs.work, inst.parallel_id);
-  const auto* locks = find(inputs.locks, inst.parallel_id);
-  const auto* tasks = find(inputs.tasks, inst.parallel_id);
+  const auto* work = inputs.work.find(inst.parallel_id);
+  const auto* locks = inputs.locks.find(inst.parallel_id);
+  const auto* tasks = inputs.tasks.find(inst.parallel_id);
   std::vector<int> barrier_nodes;  // the first thread's barriers, in order: their construct (-1: none)
   std::vector<int> task_node(tasks ? tasks->size() : 0, -1);  // by position in *tasks
   // Where the instance's sampled-out tasks were created: a recorded creation stands for itself and

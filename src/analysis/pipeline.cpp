@@ -22,6 +22,15 @@ LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& laun
   return run;
 }
 
+TraceModel trace_model_of(const LoadedRun& run) {
+  return build_trace_model(
+      run.timeline,
+      [&](uint64_t address, bool body) {
+        return callsite_of(body ? run.symbols->resolve_body(address) : run.symbols->resolve(address), address);
+      },
+      run.log.meta.pid, run.log.meta.clock_start.ns);
+}
+
 RunAnalysis analyse_log(const std::filesystem::path& log_dir, const LaunchClock& launch, RunRecord& rec,
                         const LogAnalysis& how, int* local_rank) {
   const LoadedRun run = load_run(log_dir, launch, how.starts_at_launch);

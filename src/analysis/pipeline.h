@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/build_trace_model.h"
 #include "analysis/report.h"
 #include "analysis/run_analysis.h"
 
@@ -31,6 +32,10 @@ struct LoadedRun {
 // launch. Another process (a child, a rank) starts where its tool did. Throws ompscope::Error on
 // a malformed log.
 LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& launch = {}, bool starts_at_launch = false);
+
+// The run's trace (`trace`, and bench/analysis/trace_writers): its nested slices, each callsite
+// named by the run's symbols.
+TraceModel trace_model_of(const LoadedRun& run);
 
 // What `ompscope bench --calibrate` cached on this machine for a runtime library (docs/tasks.md,
 // "The bench cache"), as the command that reads the cache looks it up; none where nothing is

@@ -122,8 +122,6 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     }
     r.team_size = std::max(r.team_size, p.max_team_size);
   }
-  std::unordered_map<uint32_t, std::vector<const TaskInstance*>> tasks_of;  // by region instance
-  for (const TaskInstance& t : timeline.tasks) tasks_of[t.parallel_id].push_back(&t);
   const ConstructInputs construct_inputs(timeline);
   DescribedSamples described(timeline, symbols);
   std::vector<BarrierPhases> each_barrier;
@@ -144,8 +142,8 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
       to.time_s += inst.end - inst.begin;
     }
     add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols, described);
-    if (auto it = tasks_of.find(inst.parallel_id); it != tasks_of.end())
-      add_task_figures(r.tasks, task_figures(inst, it->second, replay));
+    if (const auto* tasks = construct_inputs.tasks.find(inst.parallel_id))
+      add_task_figures(r.tasks, task_figures(inst, *tasks, replay));
   }
   out.sampled = meta.sample_period_ns > 0;
   out.sampling_missing = meta.sampling_missing;

@@ -222,18 +222,19 @@ class RecordCheck {
         throw Error(fmt::format("{}: corrupt log: record {} goes back in time", file_.string(), at_));
       if (valid_ == 0) first_ = e.time;
       previous_ = e.time;
-      creations_ += e.kind == EventKind::TaskCreate;
+      ++kinds_[static_cast<uint8_t>(e.kind)];
       ++valid_;
     }
   }
   uint64_t valid() const { return valid_; }
   uint64_t first() const { return first_; }
   uint64_t last() const { return previous_; }
-  uint64_t creations() const { return creations_; }
+  const KindCounts& kinds() const { return kinds_; }
 
  private:
   const fs::path& file_;
-  uint64_t at_ = 0, valid_ = 0, previous_ = 0, first_ = 0, creations_ = 0;
+  uint64_t at_ = 0, valid_ = 0, previous_ = 0, first_ = 0;
+  KindCounts kinds_{};
   bool ended_ = false;
 };
 
@@ -280,9 +281,14 @@ ThreadEvents scan_thread_events(const fs::path& file, size_t block_records) {
   out.records = check.valid();
   out.first_ticks = check.first();
   out.last_ticks = check.last();
-  out.task_creations = check.creations();
+  out.kinds = check.kinds();
   out.block_records = std::max<size_t>(block_records, 1);
   return out;
+}
+
+uint64_t ThreadEvents::count(EventKind kind) const {
+  if (streamed()) return kinds[static_cast<uint8_t>(kind)];
+  return static_cast<uint64_t>(std::count_if(events.begin(), events.end(), [kind](const Event& e) { return e.kind == kind; }));
 }
 
 ThreadFileStream::ThreadFileStream(const ThreadEvents& thread) : thread_(thread) {

@@ -1,6 +1,7 @@
 // An event log read back: what one run of a program under libompscope.so left in its log
 // directory (meta.txt + one thread-NNNN.evt per thread), with times converted to seconds.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -75,6 +76,9 @@ struct RunMeta {
   bool callback_active(const std::string& name) const;
 };
 
+// Records of each EventKind, by its value.
+using KindCounts = std::array<uint64_t, static_cast<size_t>(EventKind::Count)>;
+
 // One thread's records, in time order. Either in memory (`events`: read_thread_events, hand-built
 // logs) or, as read_run_log leaves them, streamed from `file` in blocks of `block_records` each
 // time the timeline walks them (`events` stays empty): reading a log then takes memory for one
@@ -87,15 +91,18 @@ struct ThreadEvents {
   uint32_t thread_index = 0;
   std::vector<Event> events;  // in memory; empty where streamed
   // Streamed: the file, its valid records (the zero tail of a program that died left out), the
-  // first and last record's ticks and the task creations among them, as the checking read found them.
+  // first and last record's ticks, and the records of each kind among them, as the checking read
+  // found them: the timeline sizes its arrays by these counts.
   std::filesystem::path file;
   uint64_t records = 0;
   uint64_t first_ticks = 0;
   uint64_t last_ticks = 0;
-  uint64_t task_creations = 0;
+  KindCounts kinds{};
   size_t block_records = 0;
 
   bool streamed() const { return !file.empty(); }
+  // Its records of that kind (a streamed thread's as counted; one in memory, counted now).
+  uint64_t count(EventKind kind) const;
   uint64_t size() const { return streamed() ? records : events.size(); }
   bool empty() const { return size() == 0; }
   uint64_t front_ticks() const { return streamed() ? first_ticks : events.front().time; }

@@ -229,7 +229,7 @@ double end_idle(const TaskNodes& nodes, size_t team) {
 
 }  // namespace
 
-TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks,
+TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInstance* const> tasks,
                          const ReplayOptions& replay) {
   TaskFigures out;
   if (tasks.empty()) return out;

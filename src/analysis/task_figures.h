@@ -31,6 +31,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -162,7 +163,7 @@ struct ReplayOptions {
 };
 
 // `tasks`: the explicit tasks created in `region`.
-TaskFigures task_figures(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks,
+TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInstance* const> tasks,
                          const ReplayOptions& replay = {});
 
 // Sums figures of instances of one region (the dispatch gaps pooled, the fastest interval kept).

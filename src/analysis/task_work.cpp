@@ -197,7 +197,7 @@ void take_out_time_off_the_cpu(const RegionInstance& region, TaskNodes& g) {
 
 }  // namespace
 
-TaskNodes task_nodes(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks) {
+TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance* const> tasks) {
   TaskNodes out;
   std::unordered_map<uint32_t, size_t> node_of;  // task id → node
   out.nodes.reserve(region.threads.size() + tasks.size());

@@ -4,6 +4,7 @@
 // diagnoses measure time along these intervals.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -89,7 +90,7 @@ std::vector<std::vector<DependenceEdge>> dependence_edges(const std::vector<cons
 // kDescheduledBody times the median body of its construct in the instance (at least
 // kMinBodiesForMedian of them) loses the excess over that median, longest first, until the
 // thread's time off the CPU is spent (docs/tasks.md, "Time off the CPU is no task's work").
-TaskNodes task_nodes(const RegionInstance& region, const std::vector<const TaskInstance*>& tasks);
+TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance* const> tasks);
 inline constexpr double kDescheduledBody = 2.0;
 inline constexpr size_t kMinBodiesForMedian = 8;
 

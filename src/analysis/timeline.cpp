@@ -41,27 +41,75 @@ bool is_loop(uint8_t work) {
   return work == ompt_work_loop || work == ompt_work_distribute || work == ompt_work_taskloop || work >= 10;
 }
 
-struct Span {
-  uint32_t parallel_id = 0;
-  uint64_t codeptr = 0;
-  uint32_t requested = 0;
-  uint32_t master = 0;
-  uint32_t parent = 0;
-  double begin = 0;
-  double end = -1;
-  bool light = false;
+// The region instances as the walk meets them, by a parallel id's first record on any thread (a
+// worker's implicit task may be walked before its master's fork): each thread's part is added to
+// its instance's threads where the walk reads it, never copied again. An instance whose fork was
+// not read (begun false) is left out of the timeline. A part is named by a handle, its instance's
+// index and its place among the instance's threads (kNoPart: the initial task, in no region).
+struct RegionTable {
+  std::vector<RegionInstance> regions;  // end -1 while open
+  std::vector<bool> begun;              // parallel to regions: its ParallelBegin was read
+  std::unordered_map<uint32_t, uint32_t> index;  // parallel id → regions
+
+  uint32_t of(uint32_t parallel_id) {
+    const auto [it, added] = index.try_emplace(parallel_id, static_cast<uint32_t>(regions.size()));
+    if (added) {
+      regions.emplace_back();
+      regions.back().parallel_id = parallel_id;
+      regions.back().end = -1;
+      begun.push_back(false);
+    }
+    return it->second;
+  }
+  const RegionInstance* begun_region(uint32_t parallel_id) const {
+    const auto it = index.find(parallel_id);
+    return it == index.end() || !begun[it->second] ? nullptr : &regions[it->second];
+  }
+  size_t add_part(uint32_t parallel_id) {
+    const uint32_t r = of(parallel_id);
+    regions[r].threads.emplace_back();
+    return (size_t{r} << 32) | (regions[r].threads.size() - 1);
+  }
+  ThreadInRegion& part(size_t handle) { return regions[handle >> 32].threads[handle & 0xffffffffu]; }
 };
 
-struct Part {
-  uint32_t parallel_id;
-  ThreadInRegion data;
-  std::vector<bool> implicit_kind;  // parallel to data.syncs: an implicit barrier
+// A recorded task's place in Timeline::tasks by its id. The capture hands ids out from one counter
+// in blocks per thread (capture/thread_log.cpp), so a run's ids are dense: a table indexed by id,
+// 4 bytes an id, where ids run to no more than a few times the tasks (a 16-byte hash node and its
+// bucket were 42 MB of a 10 M-event report), else (a log built by hand) a hash map. An id created
+// twice is the later task.
+class TaskIndex {
+ public:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+  explicit TaskIndex(const std::vector<TaskInstance>& tasks) {
+    uint32_t largest = 0;
+    for (const TaskInstance& t : tasks) largest = std::max(largest, t.id);
+    dense_ = largest <= 4 * tasks.size() + (1u << 20);
+    if (dense_) table_.assign(size_t{largest} + 1, kNone);
+    else sparse_.reserve(tasks.size());
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      if (dense_) table_[tasks[i].id] = static_cast<uint32_t>(i);
+      else sparse_[tasks[i].id] = static_cast<uint32_t>(i);
+    }
+  }
+  // Its place, or kNone.
+  uint32_t find(uint32_t id) const {
+    if (dense_) return id < table_.size() ? table_[id] : kNone;
+    const auto it = sparse_.find(id);
+    return it == sparse_.end() ? kNone : it->second;
+  }
+  bool contains(uint32_t id) const { return find(id) != kNone; }
+
+ private:
+  bool dense_ = true;
+  std::vector<uint32_t> table_;
+  std::unordered_map<uint32_t, uint32_t> sparse_;
 };
 
 struct OpenSync {
   size_t part;
   SyncVisit visit;
-  bool implicit;
 };
 
 struct LightBody {
@@ -99,10 +147,9 @@ class ThreadWalk {
  public:
   // `light_body`: mean body of a light task per region instance; null on the first pass, which
   // only times the recorded tasks.
-  ThreadWalk(const RunLog& log, uint32_t thread, std::vector<Part>& parts,
-             std::unordered_map<uint32_t, Span>& spans, std::unordered_map<uint32_t, size_t>& task_index,
+  ThreadWalk(const RunLog& log, uint32_t thread, RegionTable& regions, const TaskIndex& task_index,
              const LightBody* light_body, Timeline& out)
-      : log_(log), thread_(thread), parts_(parts), spans_(spans), task_index_(task_index),
+      : log_(log), thread_(thread), regions_(regions), task_index_(task_index),
         light_body_(light_body), out_(out) {}
 
   void on(const Event& e) {
@@ -136,28 +183,36 @@ class ThreadWalk {
           out_.paused.emplace_back(t, -1.0);
         break;
       case EventKind::ParallelBegin: {
-        Span& s = spans_[e.id];
-        s = Span{e.id, e.codeptr, e.arg, thread_, current_parallel(), t, -1, (e.detail & 1) != 0};
+        const uint32_t r = regions_.of(e.id);
+        RegionInstance& s = regions_.regions[r];
+        s.codeptr = e.codeptr;
+        s.requested_threads = e.arg;
+        s.master_thread = thread_;
+        s.parent_parallel_id = current_parallel();
+        s.begin = t;
+        s.end = -1;
+        s.light = (e.detail & 1) != 0;
+        regions_.begun[r] = true;
         break;
       }
       case EventKind::ParallelEnd: {
-        auto it = spans_.find(e.id);
-        if (it != spans_.end()) it->second.end = t;
+        auto it = regions_.index.find(e.id);
+        if (it != regions_.index.end() && regions_.begun[it->second]) regions_.regions[it->second].end = t;
         break;
       }
       case EventKind::ImplicitTaskBegin:
         if (e.detail & ompt_task_initial) {
           frames_.push_back({e.id, e.id2, kNoPart});
         } else {
-          parts_.push_back(Part{e.id, {}, {}});
-          ThreadInRegion& p = parts_.back().data;
+          const size_t handle = regions_.add_part(e.id);
+          ThreadInRegion& p = regions_.part(handle);
           p.thread = thread_;
           p.index = e.arg2;
           p.implicit_task = e.id2;
           p.start = t;
           p.end = -1;
           p.thread_begin = std::exchange(thread_begin_, -1.0);
-          frames_.push_back({e.id, e.id2, parts_.size() - 1});
+          frames_.push_back({e.id, e.id2, handle});
         }
         loop_in_segment_ = false;
         mpi_in_segment_ = 0;
@@ -169,7 +224,13 @@ class ThreadWalk {
         arrival_valid_ = false;
         if (!frames_.empty()) {
           close_syncs_of(frames_.back().part, t);
-          if (frames_.back().part != kNoPart) parts_[frames_.back().part].data.end = t;
+          if (frames_.back().part != kNoPart) {
+            ThreadInRegion& part = regions_.part(frames_.back().part);
+            part.end = t;
+            // Its visits are all in: a vector grown by doubling holds up to twice them, and the
+            // parts' visits are the largest share of a loop program's timeline.
+            part.syncs.shrink_to_fit();
+          }
           frames_.pop_back();
         }
         break;
@@ -203,7 +264,8 @@ class ThreadWalk {
         v.nested = !syncs_.empty();
         v.task = running_task_;
         if (v.kind == SyncKind::Barrier || v.kind == SyncKind::JoinBarrier) v.mpi = std::exchange(mpi_in_segment_, 0.0);
-        syncs_.push_back({current_part(), v, is_implicit_barrier(e.detail)});
+        v.implicit = is_implicit_barrier(e.detail);
+        syncs_.push_back({current_part(), v});
         loop_in_segment_ = false;
         break;
       }
@@ -259,15 +321,15 @@ class ThreadWalk {
         break;
       case EventKind::TaskCreate:
         // The task itself was recorded by the creation pre-pass; here it learns its region.
-        if (auto it = task_index_.find(e.id); it != task_index_.end())
-          out_.tasks[it->second].parallel_id = current_parallel();
+        if (const uint32_t i = task_index_.find(e.id); i != TaskIndex::kNone)
+          out_.tasks[i].parallel_id = current_parallel();
         break;
       case EventKind::TaskSchedule:
         on_task_schedule(e, t);
         break;
       case EventKind::TaskDependence:
-        if (auto it = task_index_.find(e.id2); it != task_index_.end() && task_index_.count(e.id))
-          out_.tasks[it->second].runtime_predecessors.push_back(e.id);
+        if (const uint32_t i = task_index_.find(e.id2); i != TaskIndex::kNone && task_index_.contains(e.id))
+          out_.tasks[i].runtime_predecessors.push_back(e.id);
         break;
       case EventKind::ThreadUsage:
         on_usage(e, t);
@@ -297,14 +359,14 @@ class ThreadWalk {
         // Inside a region (MPI_THREAD_MULTIPLE, or FUNNELED from the master): the part's MPI time
         // and its segment's, which its split and its barrier's imbalance leave out of work.
         if (size_t p = current_part(); p != kNoPart) {
-          parts_[p].data.mpi += t - begin;
+          regions_.part(p).mpi += t - begin;
           mpi_in_segment_ += t - begin;
         }
         break;
       }
       case EventKind::LightTasks:
         out_.light_tasks += e.arg;
-        if (size_t p = current_part(); p != kNoPart) parts_[p].data.tasks_completed += e.arg;
+        if (size_t p = current_part(); p != kNoPart) regions_.part(p).tasks_completed += e.arg;
         if (light_body_) on_light_batch(e, t);
         break;
       default:
@@ -330,7 +392,7 @@ class ThreadWalk {
       syncs_.pop_back();
     }
     for (const Frame& f : frames_)
-      if (f.part != kNoPart && parts_[f.part].data.end < 0) parts_[f.part].data.end = last_;
+      if (f.part != kNoPart && regions_.part(f.part).end < 0) regions_.part(f.part).end = last_;
     for (LockAcquisition& a : locks_) {
       if (a.acquired < 0) a.acquired = last_;
       a.released = last_;
@@ -366,14 +428,14 @@ class ThreadWalk {
         // A visit in which the thread ran tasks: its bodies' kernel accounting (a task region's
         // bodies run in barriers, outside every work stretch).
         if (v.tasks > 0) {
-          WorkUsage& u = parts_[p].data.task_usage;
+          WorkUsage& u = regions_.part(p).task_usage;
           u.wall_s += cpu + (preempted ? v.off_cpu : 0.0);
           u.cpu_s += cpu;
           u.system_s += static_cast<uint32_t>(r.system_us - arrival_.system_us) * 1e-6;
           u.minor_faults += static_cast<uint32_t>(r.minor_faults - arrival_.minor_faults);
           u.major_faults += static_cast<uint16_t>(r.major_faults - arrival_.major_faults);
           u.switches += static_cast<uint32_t>(r.switches - arrival_.switches);
-          parts_[p].data.task_usage_tasks_s += v.tasks;
+          regions_.part(p).task_usage_tasks_s += v.tasks;
         }
       }
       arrival_valid_ = false;
@@ -389,10 +451,10 @@ class ThreadWalk {
     // At an implicit task's end (no barrier open) only a team without a join barrier ends its
     // work there; after the join barrier's late departure, the time since is idle, not work.
     if (syncs_.empty() || syncs_.back().part != p) {
-      const std::vector<bool>& implicit = parts_[p].implicit_kind;
-      if (std::find(implicit.begin(), implicit.end(), true) != implicit.end()) return;
+      const std::vector<SyncVisit>& syncs = regions_.part(p).syncs;
+      if (std::any_of(syncs.begin(), syncs.end(), [](const SyncVisit& v) { return v.implicit; })) return;
     }
-    WorkUsage& u = parts_[p].data.usage;
+    WorkUsage& u = regions_.part(p).usage;
     const double cpu = static_cast<double>(r.cpu_ns - mark_.cpu_ns) * 1e-9;
     u.wall_s += r.time - mark_.time;
     u.cpu_s += cpu;
@@ -424,7 +486,7 @@ class ThreadWalk {
     counters_valid_ = false;
     stretch_part_ = kNoPart;
     if (!valid) return;
-    WorkUsage& u = parts_[p].data.usage;
+    WorkUsage& u = regions_.part(p).usage;
     u.counted_s += stretch_s_;
     u.cycles += static_cast<double>(c.cycles - counters_mark_.cycles);
     u.instructions += static_cast<double>(c.instructions - counters_mark_.instructions);
@@ -465,9 +527,7 @@ class ThreadWalk {
 
   void finish_sync(const OpenSync& s) {
     if (s.part == kNoPart) return;
-    Part& part = parts_[s.part];
-    part.data.syncs.push_back(s.visit);
-    part.implicit_kind.push_back(s.implicit);
+    regions_.part(s.part).syncs.push_back(s.visit);
   }
 
   void close_syncs_of(size_t part, double t) {
@@ -479,8 +539,8 @@ class ThreadWalk {
   }
 
   void close_fragment(double t) {
-    auto it = task_index_.find(running_task_);
-    if (it != task_index_.end()) out_.tasks[it->second].fragments.push_back({thread_, running_since_, t});
+    if (const uint32_t i = task_index_.find(running_task_); i != TaskIndex::kNone)
+      out_.tasks[i].fragments.push_back({thread_, running_since_, t});
     add_task_time(running_since_, t, running_task_);
     running_task_ = 0;
   }
@@ -496,7 +556,7 @@ class ThreadWalk {
       inside_sync = true;
     }
     if (!inside_sync)
-      if (size_t p = current_part(); p != kNoPart) parts_[p].data.tasks_outside_syncs += to - from;
+      if (size_t p = current_part(); p != kNoPart) regions_.part(p).tasks_outside_syncs += to - from;
   }
 
   // Light tasks ran from the batch's start on; how long, the log does not say: the count times
@@ -526,14 +586,14 @@ class ThreadWalk {
     // and converting it to the enum would be undefined (found by tests/fuzz).
     const uint8_t status = e.detail;
     if (status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_late_fulfill) {
-      auto it = task_index_.find(prior);
-      if (it != task_index_.end() && out_.tasks[it->second].completed < 0) {
-        out_.tasks[it->second].completed = t;
-        if (size_t p = current_part(); p != kNoPart) ++parts_[p].data.tasks_completed;
+      const uint32_t i = task_index_.find(prior);
+      if (i != TaskIndex::kNone && out_.tasks[i].completed < 0) {
+        out_.tasks[i].completed = t;
+        if (size_t p = current_part(); p != kNoPart) ++regions_.part(p).tasks_completed;
       }
     }
     // A light task (not in the index) is not followed: its batch record accounts for it.
-    if (next != 0 && !is_implicit_task(next) && task_index_.count(next)) {
+    if (next != 0 && !is_implicit_task(next) && task_index_.contains(next)) {
       running_task_ = next;
       running_since_ = t;
     }
@@ -541,9 +601,8 @@ class ThreadWalk {
 
   const RunLog& log_;
   uint32_t thread_;
-  std::vector<Part>& parts_;
-  std::unordered_map<uint32_t, Span>& spans_;
-  std::unordered_map<uint32_t, size_t>& task_index_;
+  RegionTable& regions_;
+  const TaskIndex& task_index_;
   const LightBody* light_body_;
   UsageReading mark_{};
   bool mark_valid_ = false;
@@ -676,7 +735,7 @@ double percentile_99(std::vector<double>& v) {
 // weight uncapped let one preempted acquisition stand for 16 preempted ones: a thread showed a
 // lock wait of 3.74 s inside a 1.38 s region, and one lock of 334 600 was "held 134%" of it.
 void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<UnrecordedLocks>& unrecorded,
-                             const std::unordered_map<uint32_t, Span>& spans) {
+                             const RegionTable& instances_of) {
   using Key = std::tuple<uint32_t, uint64_t, uint64_t>;  // thread, site, region instance or callsite
   struct Group {
     double weights = 0;
@@ -684,8 +743,8 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     std::vector<size_t> records;
   };
   const auto callsite = [&](uint32_t parallel) -> uint64_t {
-    auto it = spans.find(parallel);
-    return parallel == 0 || it == spans.end() ? 0 : it->second.codeptr;
+    const RegionInstance* r = parallel == 0 ? nullptr : instances_of.begun_region(parallel);
+    return r ? r->codeptr : 0;
   };
   std::map<Key, Group> instances, regions;
   for (size_t i = 0; i < locks.size(); ++i) {
@@ -732,25 +791,30 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
 
 Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   Timeline out;
-  std::vector<Part> parts;
-  std::unordered_map<uint32_t, Span> spans;
-  std::unordered_map<uint32_t, size_t> task_index;
+  RegionTable regions;
   std::vector<UnrecordedLocks> unrecorded_locks;
   const double run_end = log.seconds(log.last_ticks());
 
   // Task creations must be known before another thread's schedule events name them: walk
-  // creations of all threads first, then everything. Counted first: growing the vector of 400 000
-  // tasks a push at a time was 6% of the analysis of a task-heavy run.
-  size_t creations = 0;
-  for (const ThreadEvents& thread : log.threads) {
-    if (thread.streamed()) {
-      creations += thread.task_creations;  // counted by the checking read
-      continue;
-    }
-    for (const Event& e : thread.events) creations += e.kind == EventKind::TaskCreate;
-  }
-  out.tasks.reserve(creations);
-  task_index.reserve(creations);
+  // creations of all threads first, then everything. The arrays that grow with the log are sized
+  // first, by the checking read's counts: growing the vector of 400 000 tasks a push at a time was
+  // 6% of the analysis of a task-heavy run, and a vector grown by doubling holds up to twice its
+  // records (a tenth of the peak memory of a 10 M-event report, in its locks and constructs).
+  const auto count = [&log](std::initializer_list<EventKind> kinds) {
+    size_t n = 0;
+    for (const ThreadEvents& thread : log.threads)
+      for (EventKind k : kinds) n += thread.count(k);
+    return n;
+  };
+  const size_t creations = count({EventKind::TaskCreate}), forks = count({EventKind::ParallelBegin});
+  out.tasks.reserve(creations + count({EventKind::LightTasks}));
+  regions.regions.reserve(forks);  // a worker walked before its fork may add one more
+  regions.begun.reserve(forks);
+  regions.index.reserve(forks);
+  out.locks.reserve(count({EventKind::MutexAcquire}));
+  out.work.reserve(count({EventKind::WorkBegin, EventKind::MaskedBegin}));
+  out.samples.reserve(count({EventKind::Sample}));
+  out.mpi.reserve(count({EventKind::MpiCall}));
   for (const ThreadEvents& thread : log.threads) {
     // A depend clause's records follow its task's creation on the creating thread; anything else
     // between them (a `taskwait depend`'s clause names the waiting task) is not one.
@@ -758,7 +822,7 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
     for_each_event(thread, [&](const Event& e) {
       if (e.kind == EventKind::TaskDependences) {
         if (e.id != 0 && e.id == clause_of) {
-          TaskInstance& task = out.tasks[task_index[e.id]];
+          TaskInstance& task = out.tasks.back();  // the clause's task, created just before
           const uint64_t second = (uint64_t{e.arg} << 32) | e.id2;
           task.depends.push_back({e.codeptr, static_cast<uint8_t>(e.arg2 & 0xff)});
           if (e.detail >= 2) task.depends.push_back({second, static_cast<uint8_t>(e.arg2 >> 8)});
@@ -776,12 +840,12 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
       task.flags = e.arg;
       task.weight = std::max<uint32_t>(1, e.detail);
       task.created = log.seconds(e.time);
-      task_index[e.id] = out.tasks.size();
       out.tasks.push_back(std::move(task));
     });
   }
+  const TaskIndex task_index(out.tasks);
   for (const ThreadEvents& thread : log.threads) {
-    ThreadWalk walk(log, thread.thread_index, parts, spans, task_index, light_body, out);
+    ThreadWalk walk(log, thread.thread_index, regions, task_index, light_body, out);
     for_each_event(thread, [&walk](const Event& e) { walk.on(e); });
     walk.finish(run_end);
     unrecorded_locks.insert(unrecorded_locks.end(), walk.unrecorded_locks.begin(), walk.unrecorded_locks.end());
@@ -795,9 +859,6 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
     if (to < 0) to = run_end;  // paused until the run ended
   std::sort(out.paused.begin(), out.paused.end());
 
-  std::unordered_map<uint32_t, std::vector<size_t>> parts_of;
-  for (size_t i = 0; i < parts.size(); ++i) parts_of[parts[i].parallel_id].push_back(i);
-
   const double tool_gap = static_cast<double>(log.meta.lock_record_gap_ticks) / log.ticks_per_second;
   out.atomic_floor_s = log.meta.atomic_floor_ops > 0 ? static_cast<double>(log.meta.atomic_floor_ticks) /
                                                            log.meta.atomic_floor_ops / log.ticks_per_second
@@ -807,28 +868,23 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
     a.tool_gap = tool_gap;
     a.floor = out.atomic_floor_s;
   }
-  apply_lock_sampling(out.locks, unrecorded_locks, spans);
+  apply_lock_sampling(out.locks, unrecorded_locks, regions);
   for (const LockAcquisition& a : out.locks) {
-    auto it = parts_of.find(a.parallel_id);
-    if (it == parts_of.end()) continue;
-    for (size_t i : it->second)
-      if (parts[i].data.thread == a.thread) parts[i].data.lock_wait += a.wait() * a.scale;
+    auto it = regions.index.find(a.parallel_id);
+    if (it == regions.index.end()) continue;
+    for (ThreadInRegion& part : regions.regions[it->second].threads)
+      if (part.thread == a.thread) part.lock_wait += a.wait() * a.scale;
   }
 
-  for (auto& [id, span] : spans) {
-    RegionInstance r;
-    r.parallel_id = id;
-    r.codeptr = span.codeptr;
-    r.requested_threads = span.requested;
-    r.master_thread = span.master;
-    r.parent_parallel_id = span.parent;
-    r.begin = span.begin;
-    r.light = span.light;
-    r.complete = span.end >= 0;
-    r.end = r.complete ? span.end : run_end;
-    for (size_t i : parts_of[id]) {
-      Part& part = parts[i];
-      ThreadInRegion p = std::move(part.data);
+  out.regions = std::move(regions.regions);
+  size_t kept = 0;
+  for (size_t i = 0; i < out.regions.size(); ++i) {
+    if (!regions.begun[i]) continue;  // its fork was not read: its parts are left out with it
+    RegionInstance& r = out.regions[kept++];
+    if (kept - 1 != i) r = std::move(out.regions[i]);
+    r.complete = r.end >= 0;
+    if (!r.complete) r.end = run_end;
+    for (ThreadInRegion& p : r.threads) {
       // Workers learn of the region's end late (docs/runtime-quirks.md Q1): clamp to the region's end.
       if (p.end < 0 || p.end > r.end) p.end = r.end;
       for (SyncVisit& v : p.syncs) {
@@ -837,21 +893,20 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
         v.tasks = std::min(v.tasks, v.depart - v.arrive);
       }
       for (size_t k = p.syncs.size(); k-- > 0;) {
-        if (part.implicit_kind[k]) {
+        if (p.syncs[k].implicit) {
           p.syncs[k].kind = SyncKind::JoinBarrier;
           break;
         }
         if (p.syncs[k].kind == SyncKind::Barrier) break;
       }
-      r.threads.push_back(std::move(p));
     }
     std::sort(r.threads.begin(), r.threads.end(),
               [](const ThreadInRegion& a, const ThreadInRegion& b) { return a.index < b.index; });
     r.team_size = static_cast<uint32_t>(r.threads.size());
-    out.regions.push_back(std::move(r));
   }
-  std::sort(out.regions.begin(), out.regions.end(),
-            [](const RegionInstance& a, const RegionInstance& b) { return a.begin < b.begin; });
+  out.regions.resize(kept);
+  std::stable_sort(out.regions.begin(), out.regions.end(),
+                   [](const RegionInstance& a, const RegionInstance& b) { return a.begin < b.begin; });
   std::sort(out.locks.begin(), out.locks.end(),
             [](const LockAcquisition& a, const LockAcquisition& b) { return a.request < b.request; });
   return out;

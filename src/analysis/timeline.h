@@ -11,25 +11,29 @@
 #include <vector>
 
 #include "analysis/run_log.h"
+#include "common/compact_vector.h"
 #include "report/report.h"
 
 namespace ompscope::analysis {
 
 enum class SyncKind : uint8_t { Barrier, JoinBarrier, Taskwait, Taskgroup, Other };
 
-struct SyncVisit {
+struct SyncVisit {  // fields ordered to pack into 72 bytes: a log holds one per barrier and thread
   SyncKind kind = SyncKind::Barrier;
-  uint64_t codeptr = 0;
-  double arrive = 0;     // sync region begin
-  double depart = 0;     // sync region end (clamped to the region's end for the join barrier)
-  double tasks = 0;      // time spent running explicit tasks inside this visit
   bool follows_loop = false;  // a worksharing loop ended in the segment just before it
-  uint32_t loop_iterations = 0;  // that loop's iteration count (all threads', saturated); 0: none
   // The schedule the runtime reported for that loop (libomp 19: ompt_work_loop_static 10, _dynamic
   // 11, _guided 12, _other 13; docs/runtime-quirks.md "Runtime versions"); 0: none reported.
   uint8_t loop_schedule = 0;
   bool nested = false;        // opened inside another visit (a taskwait in a task run in a barrier)
+  // The runtime reported a region's implicit barrier (ompt_sync_region_barrier_implicit or
+  // _implicit_parallel, not a worksharing construct's): the last one of a part is its join barrier.
+  bool implicit = false;
+  uint32_t loop_iterations = 0;  // that loop's iteration count (all threads', saturated); 0: none
   uint32_t task = 0;          // explicit task that waits in it (a taskwait in a task); 0: the implicit task
+  uint64_t codeptr = 0;
+  double arrive = 0;     // sync region begin
+  double depart = 0;     // sync region end (clamped to the region's end for the join barrier)
+  double tasks = 0;      // time spent running explicit tasks inside this visit
   double cpu = -1;            // CPU time the thread used in the segment that ends here; -1: not read
   double mpi = 0;             // time in MPI calls in that segment (docs/mpi.md, "MPI inside parallel regions")
   // Wall time of the visit itself (arrival to departure) its CPU time does not cover, where the
@@ -131,7 +135,7 @@ struct TaskDependenceItem {
   uint8_t type = 0;  // ompt_dependence_type_t
 };
 
-struct TaskInstance {
+struct TaskInstance {  // fields ordered to pack: a log holds one per recorded task
   uint32_t id = 0;
   uint32_t weight = 1;        // creations the creation record stands for (itself and light ones)
   uint32_t light = 0;         // > 0: a batch of this many light tasks, not one task
@@ -139,13 +143,13 @@ struct TaskInstance {
   uint32_t parent = 0;        // creating task (implicit or explicit)
   uint32_t parallel_id = 0;   // region it was created in
   uint32_t creator_thread = 0;
-  uint64_t codeptr = 0;
   uint32_t flags = 0;         // ompt_task_flag_t
+  uint64_t codeptr = 0;
   double created = 0;
   double completed = -1;      // -1: never completed (program died)
-  std::vector<TaskFragment> fragments;
-  std::vector<TaskDependenceItem> depends;    // its depend clause as recorded at its creation
-  std::vector<uint32_t> runtime_predecessors;  // tasks the runtime made it wait for (libomp's own edges)
+  CompactVector<TaskFragment> fragments;
+  CompactVector<TaskDependenceItem> depends;    // its depend clause as recorded at its creation
+  CompactVector<uint32_t> runtime_predecessors;  // tasks the runtime made it wait for (libomp's own edges)
   double exclusive() const;   // sum of fragments: suspension already excluded
   uint64_t count() const { return light ? light : 1; }  // tasks it stands for as run
 };

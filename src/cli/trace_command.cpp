@@ -13,7 +13,6 @@
 #include <sstream>
 
 #include "analysis/pipeline.h"
-#include "analysis/build_trace_model.h"
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "common/error.h"
@@ -51,15 +50,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-analysis::TraceModel trace_model_of(const analysis::LoadedRun& run) {
-  return analysis::build_trace_model(
-      run.timeline,
-      [&](uint64_t address, bool body) {
-        return analysis::callsite_of(body ? run.symbols->resolve_body(address) : run.symbols->resolve(address), address);
-      },
-      run.log.meta.pid, run.log.meta.clock_start.ns);
-}
-
 // An OTF2 archive written by `write` into a new directory of a private mkdtemp(3) directory beside
 // `directory`, then renamed onto it (docs/safety.md): nothing OTF2 creates can meet a planted
 // symlink, and a rank's ompscope never sees half of an archive.
@@ -91,7 +81,7 @@ void write_job_trace(const fs::path& directory, const std::vector<std::pair<int,
   bool realtime = true;
   for (const auto& [rank, log] : rank_logs) {
     runs.push_back(analysis::load_run(log, launch));
-    models.push_back(trace_model_of(runs.back()));
+    models.push_back(analysis::trace_model_of(runs.back()));
     realtime = realtime && runs.back().log.meta.realtime_known;
   }
   std::vector<output::TraceRank> ranks;
@@ -187,7 +177,7 @@ Command add_trace_command(CLI::App& parent) {
                 analysis::load_run(result.log_dir, {result.outcome.start_point, result.outcome.end_point});
             const analysis::RunLog& log = run.log;
             const analysis::Timeline& timeline = run.timeline;
-            const analysis::TraceModel model = trace_model_of(run);
+            const analysis::TraceModel model = analysis::trace_model_of(run);
             const double model_s = seconds_since(t0);
             fmt::print(stderr, "ompscope: {} events of {} → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),
                        threads_phrase(static_cast<long long>(model.threads.size())), model.slice_count(), model_s);

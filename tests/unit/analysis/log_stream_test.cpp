@@ -156,12 +156,15 @@ TEST_F(LogStream, BlocksHandOutTheFilesRecordsInOrderWhateverTheirSize) {
     EXPECT_EQ(blocks, (1000 + block - 1) / block);
     EXPECT_EQ(largest, std::min<size_t>(block, 1000));
   }
-  // The task creations were counted by the checking read, as the in-memory walk counts them.
+  // The records of each kind were counted by the checking read, as a thread in memory counts them.
   const ThreadEvents whole = read_thread_events(p);
+  const ThreadEvents scanned = scan_thread_events(p, 3);
   size_t creations = 0;
   for (const Event& e : whole.events) creations += e.kind == EventKind::TaskCreate;
   EXPECT_GT(creations, 0u);
-  EXPECT_EQ(scan_thread_events(p, 3).task_creations, creations);
+  EXPECT_EQ(whole.count(EventKind::TaskCreate), creations);
+  for (uint8_t k = 0; k < static_cast<uint8_t>(EventKind::Count); ++k)
+    EXPECT_EQ(scanned.count(static_cast<EventKind>(k)), whole.count(static_cast<EventKind>(k))) << int(k);
 }
 
 TEST_F(LogStream, ZeroTailIsLeftOutWhereverABlockEnds) {

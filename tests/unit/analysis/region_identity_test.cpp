@@ -67,8 +67,8 @@ TEST(RegionIdentity, AddressesOutsideAnyBodyAreSkippedAndTheJoinBarrierIsNoEvide
   t.regions.push_back(instance(1, 1));
   t.work.push_back(loop_at(1, 0x700));  // an orphaned loop in a function the body calls
   ThreadInRegion& p = t.regions[0].threads[0];
-  p.syncs.push_back({SyncKind::JoinBarrier, 0x1020, 0, 0, 0, false});   // at the fork, never the body
-  p.syncs.push_back({SyncKind::Barrier, 0x2030, 0, 0, 0, false});       // an explicit barrier in it
+  p.syncs.push_back({.kind = SyncKind::JoinBarrier, .codeptr = 0x1020}); // at the fork, never the body
+  p.syncs.push_back({.kind = SyncKind::Barrier, .codeptr = 0x2030}); // an explicit barrier in it
   identify_region_bodies(t, body_entry_of);
   EXPECT_EQ(t.regions[0].body, 0x2000u);
 }

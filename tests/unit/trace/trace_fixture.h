@@ -31,13 +31,13 @@ inline analysis::Timeline two_thread_run() {
   m.index = 0;
   m.start = us(1.5);
   m.end = us(19.5);
-  m.syncs.push_back({analysis::SyncKind::JoinBarrier, 0, us(15), us(19.5), 0, true});
+  m.syncs.push_back({.kind = analysis::SyncKind::JoinBarrier, .follows_loop = true, .arrive = us(15), .depart = us(19.5)});
   analysis::ThreadInRegion w;
   w.thread = 1;
   w.index = 1;
   w.start = us(2);
   w.end = us(20);
-  w.syncs.push_back({analysis::SyncKind::JoinBarrier, 0, us(4), us(20), us(7), false});
+  w.syncs.push_back({.kind = analysis::SyncKind::JoinBarrier, .arrive = us(4), .depart = us(20), .tasks = us(7)});
   r.threads = {m, w};
   t.regions.push_back(r);
 

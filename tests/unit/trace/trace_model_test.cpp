@@ -85,7 +85,7 @@ TEST(TraceModel, ATiedTaskIsOneSliceWithTheTasksRunWhileItWasSuspendedInside) {
   b.fragments = {{1, us(7), us(9)}};
   t.tasks.push_back(b);
   t.regions[0].threads[1].syncs.insert(t.regions[0].threads[1].syncs.begin(),
-                                        {analysis::SyncKind::Taskwait, 0, us(6.5), us(9), us(2), false});
+                                        {.kind = analysis::SyncKind::Taskwait, .arrive = us(6.5), .depart = us(9), .tasks = us(2)});
   const analysis::TraceModel model = analysis::build_trace_model(t, name_of);
   expect_slices(model, model.threads[1],
                 {{SliceKind::Parallel, 2000, 20000, 0},
