@@ -49,6 +49,9 @@ struct LogAnalysis {
   bool replay = true;
   // The bench cache, for the deferred-task cost a replay from one thread charges; none: no cache.
   const BenchLookup* bench = nullptr;
+  // Cores this log's analysis may use (ReplayOptions::workers): its share where others are
+  // analysed beside it.
+  int workers = 1;
 };
 
 // Reads and analyses one log directory, filling the record's observation fields (observed, rank,

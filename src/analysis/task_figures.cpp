@@ -392,7 +392,8 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
   if (!replay.replay) return out;
   // A team of one ran every task at once in its creator (libomp and libgomp alike): on more
   // threads each is queued, stolen and waited for, which the bench measured (task_tree).
-  out.replay_s = replay_instance(nodes, counts, out.replay_per_task_s, team == 1 ? replay.deferred_task_s : 0.0);
+  out.replay_s = replay_instance(nodes, counts, out.replay_per_task_s, team == 1 ? replay.deferred_task_s : 0.0,
+                                 replay.workers);
   out.replay_incomplete = out.replay_s.empty();
   return out;
 }

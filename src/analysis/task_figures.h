@@ -160,6 +160,9 @@ inline constexpr int kReplayMaxThreads = 256;
 struct ReplayOptions {
   bool replay = true;
   double deferred_task_s = 0;
+  // Cores the replay may use: a large graph's thread counts are replayed side by side
+  // (replay_instance). 1 where the caller already analyses other runs beside this one.
+  int workers = 1;
 };
 
 // `tasks`: the explicit tasks created in `region`.

@@ -1,9 +1,12 @@
 #include "analysis/task_replay.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <functional>
-#include <map>
 #include <limits>
+#include <map>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -438,30 +441,50 @@ class Replay {
 }  // namespace
 
 std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
-                                      double extra_per_task_s) {
+                                      double extra_per_task_s, int workers) {
   std::map<int, double> out;
   if (graph.implicit_count == 0 || graph.nodes.size() >= kNone32 / 2) return out;  // 32-bit fields
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
     if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return out;
-  thread_local Scripts scripts;
-  scripts_of(graph, scripts);
+  thread_local Scripts built;
+  scripts_of(graph, built);
+  // Named by a reference: inside the lambda below, on another thread, `built` would be that thread's own.
+  const Scripts& scripts = built;
   // A thread more than the graph has tasks (implicit and explicit) finds nothing to run: every
   // count from the graph's width up is the replay at its width, replayed once.
-  thread_local ReplayBuffers buffers;
   const size_t width = graph.nodes.size();
   std::map<size_t, double> replayed;  // by the count replayed
-  for (int t : threads) {
-    if (t < 1 || static_cast<size_t>(t) < graph.implicit_count) continue;
-    const size_t count = std::min(static_cast<size_t>(t), width);
-    auto it = replayed.find(count);
-    if (it == replayed.end())
-      it = replayed
-               .emplace(count, Replay(graph, scripts, static_cast<int>(count),
-                                      per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), buffers)
-                                   .run())
-               .first;
-    out[t] = it->second;
-  }
+  for (int t : threads)
+    if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count) replayed.emplace(std::min(static_cast<size_t>(t), width), 0.0);
+  std::vector<std::pair<const size_t, double>*> todo;
+  for (auto& entry : replayed) todo.push_back(&entry);
+  // Each count's replay reads the graph and the scripts and writes only its own buffers and entry.
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> failed(todo.size());
+  const auto replay_counts = [&] {
+    thread_local ReplayBuffers buffers;
+    for (size_t i = next++; i < todo.size(); i = next++) {
+      const size_t count = todo[i]->first;
+      try {
+        todo[i]->second = Replay(graph, scripts, static_cast<int>(count),
+                                 per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), buffers)
+                              .run();
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+    }
+  };
+  const size_t helpers = todo.size() > 1 && width - graph.implicit_count >= kParallelReplayTasks
+                             ? std::min(todo.size(), static_cast<size_t>(std::max(1, workers))) - 1
+                             : 0;
+  std::vector<std::thread> started;
+  for (size_t k = 0; k < helpers; ++k) started.emplace_back(replay_counts);
+  replay_counts();
+  for (std::thread& t : started) t.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+  for (int t : threads)
+    if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count) out[t] = replayed.at(std::min(static_cast<size_t>(t), width));
   return out;
 }
 

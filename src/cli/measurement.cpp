@@ -268,7 +268,7 @@ bool has_process_logs(const fs::path& dir) {
   return false;
 }
 
-void read_logs(RunResult& result);
+void read_logs(RunResult& result, int workers);
 
 RunResult run_under_tool(const Target& target, const fs::path& out_dir, const RunRequest& request) {
   RunResult result;
@@ -328,13 +328,14 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
                                     target.launcher.has_value(),
                                     target.runtime.kind != RuntimeKind::None,
                                     request.replay};
-  if (!request.defer_analysis) read_logs(result);
+  if (!request.defer_analysis) read_logs(result, core_count());
   return result;
 }
 
 // The logs of a run that ended: the program's own process, its other processes that ran OpenMP
 // code, or each rank of a launcher's job.
-void read_logs(RunResult& result) {
+// `workers`: the cores its analysis may use (the others' analyses beside it have theirs).
+void read_logs(RunResult& result, int workers) {
   if (!result.unread) return;
   const RunResult::Unread u = *std::exchange(result.unread, std::nullopt);
   const fs::path& out_dir = u.out_dir;
@@ -358,7 +359,7 @@ void read_logs(RunResult& result) {
       run.record = rec;
       run.record.log = fs::relative(logs.front().dir, out_dir).string();
       int local_rank = -1;
-      run.analysis = analysis::analyse_log(logs.front().dir, rank_clock, run.record, {false, u.replay, &bench_cache()}, &local_rank);
+      run.analysis = analysis::analyse_log(logs.front().dir, rank_clock, run.record, {false, u.replay, &bench_cache(), workers}, &local_rank);
       result.ranks_per_node = std::max(result.ranks_per_node, local_rank + 1);
       result.ranks.push_back(std::move(run));
     }
@@ -388,7 +389,7 @@ void read_logs(RunResult& result) {
   const bool from_launch = logs.front().own && this_node;
   try {
     result.run.analysis =
-        analysis::analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, {from_launch, u.replay, &bench_cache()});
+        analysis::analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, {from_launch, u.replay, &bench_cache(), workers});
   } catch (const Error& e) {
     if (!result.outcome.signal) throw;
     // Killed (SIGKILL) before its first lines or chunk reached the disk: not a corrupt log.
@@ -413,7 +414,7 @@ void read_logs(RunResult& result) {
       // The launcher's points bracket this process too: a child that ran for less than a
       // millisecond and ended just before the program did has no other span to calibrate over.
       other.run.analysis = analysis::analyse_log(logs[i].dir, this_node ? clock : rank_clock, other.run.record,
-                                                  {false, u.replay, &bench_cache()});
+                                                  {false, u.replay, &bench_cache(), workers});
     } catch (const Error& e) {
       other.run.record.observed = false;
       other.run.record.status = fmt::format("not read: {}", e.what());
@@ -427,16 +428,17 @@ void read_logs(RunResult& result) {
 void analyse_runs(const std::vector<RunResult*>& runs) {
   std::vector<std::exception_ptr> failed(runs.size());
   std::atomic<size_t> next{0};
+  const size_t workers = std::min(runs.size(), static_cast<size_t>(std::max(1, core_count())));
+  const int each = std::max(1, core_count() / static_cast<int>(std::max<size_t>(1, workers)));
   const auto work = [&] {
     for (size_t i = next++; i < runs.size(); i = next++) {
       try {
-        read_logs(*runs[i]);
+        read_logs(*runs[i], each);
       } catch (...) {
         failed[i] = std::current_exception();
       }
     }
   };
-  const size_t workers = std::min(runs.size(), static_cast<size_t>(std::max(1, core_count())));
   std::vector<std::thread> threads;
   for (size_t k = 1; k < workers; ++k) threads.emplace_back(work);
   work();

@@ -24,7 +24,7 @@ report::Report analyse_raw_log(const std::string& dir) {
   analysis::MeasuredRun run;
   run.record.status = "ok";
   run.record.log = dir;
-  run.analysis = analysis::analyse_log(dir, {}, run.record, {.bench = &bench_cache()});
+  run.analysis = analysis::analyse_log(dir, {}, run.record, {.bench = &bench_cache(), .workers = core_count()});
   return analysis::assemble_report({{}, core_count(), false, {{{run}, {}, 0}}, {}, false, &bench_cache()});
 }
 
@@ -58,7 +58,7 @@ report::Report analyse_runs(const fs::path& dir) {
       run.record.status = "ok";
       run.record.log = fs::relative(logs[k].dir, dir).string();
       try {
-        run.analysis = analysis::analyse_log(logs[k].dir, {}, run.record, {.bench = &bench_cache()});
+        run.analysis = analysis::analyse_log(logs[k].dir, {}, run.record, {.bench = &bench_cache(), .workers = core_count()});
       } catch (const Error& e) {
         if (k == 0) throw;
         continue;

@@ -54,6 +54,38 @@ TEST(TaskReplay, ATaskwaitRunsTheCreatorsOwnNewestTaskAndMoreThreadsShortenTheTa
   EXPECT_US(*replay_instance(g.nodes, 4, 0), 43);
 }
 
+TEST(TaskReplay, ALargeGraphsCountsReplayedSideBySideGiveTheSameFigures) {
+  // 12 000 independent 10 µs tasks, created by the master 1 µs apart from 1 µs on, then run by
+  // both threads in the single's barrier: above kParallelReplayTasks, so with two workers its
+  // counts are replayed two at a time, each on its own thread and buffers.
+  using namespace testing::task_scenario_detail;
+  constexpr uint32_t kTasks = 12'000;
+  const uint64_t created = 1 + kTasks, ran = created + 10 * kTasks / 2;
+  testing::LogBuilder b(2, ran + 100);
+  open_region(b);
+  testing::Stream master = b.thread(0), worker = b.thread(1);
+  worker.sync_begin(0, kSingleBarrier);
+  for (uint32_t k = 0; k < kTasks; ++k) master.task_create(1 + k, 50 + k, 11, testing::kTaskCode);
+  master.sync_begin(created, kSingleBarrier);
+  for (uint32_t k = 0; k < kTasks; ++k) {
+    testing::Stream& s = k % 2 ? master : worker;
+    const uint32_t self = k % 2 ? 11 : 12;
+    const uint64_t at = created + 10 * (k / 2);
+    s.task_schedule(at, self, ompt_task_switch, 50 + k).task_schedule(at + 10, 50 + k, ompt_task_complete, self);
+  }
+  close_region(b, ran, ran + 10);
+  const Replayed g = graph_of(b.log());
+  ASSERT_GE(g.nodes.nodes.size() - g.nodes.implicit_count, kParallelReplayTasks);
+  const std::vector<int> counts{2, 4, 8, 16, 32, 64, 128, 256};
+  const std::map<int, double> alone = replay_instance(g.nodes, counts, testing::us(1), 0, 1);
+  const std::map<int, double> side_by_side = replay_instance(g.nodes, counts, testing::us(1), 0, 2);
+  ASSERT_EQ(alone.size(), counts.size());
+  EXPECT_EQ(side_by_side, alone);  // the same doubles
+  // More threads run the tasks sooner, down to their creation's pace (one every µs).
+  EXPECT_LT(alone.at(256), alone.at(2));
+  EXPECT_GT(alone.at(256), kTasks * testing::us(1));
+}
+
 TEST(TaskReplay, BatchesOfSampledOutTasksAreNotReplayed) {
   const Replayed g = graph_of(testing::twenty_tiny_tasks_sampled_log());
   EXPECT_FALSE(replay_instance(g.nodes, 2, 0).has_value());
