@@ -7,8 +7,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <optional>
+#include <span>
+#include <thread>
 #include <unordered_map>
+
+#include "analysis/task_replay.h"
 
 namespace ompscope::analysis {
 
@@ -42,6 +48,56 @@ void scale_to_all_instances(RegionRun& r, const RepresentedPhases* represented) 
     add_phases(r.phases, light);
   }
   scale_lock_costs(r.locks, r.profile.time_s / r.profile.recorded_time_s);
+}
+
+// Each instance's task figures added to its region, in the instances' order (the sums' order, so
+// the report, is the one thread's). With more than one worker, instances of small graphs are
+// computed side by side in batches (each replay on one thread), then added in order; a large
+// graph (kParallelReplayTasks) alone, its thread counts replayed side by side (replay_instance).
+// task_figures reads only its instance and tasks; each replay has its own thread's buffers.
+template <class RegionOf>
+void add_instances_task_figures(const Timeline& timeline, const ConstructInputs& inputs, RegionOf region_of,
+                                const ReplayOptions& replay) {
+  using Tasks = std::span<const TaskInstance* const>;
+  std::vector<std::pair<const RegionInstance*, const Tasks*>> instances;
+  for (const RegionInstance& inst : timeline.regions)
+    if (const Tasks* tasks = inputs.tasks.find(inst.parallel_id)) instances.emplace_back(&inst, tasks);
+  const size_t workers = static_cast<size_t>(std::max(1, replay.workers));
+  const auto large = [](const Tasks* tasks) { return tasks->size() >= kParallelReplayTasks; };
+  constexpr size_t kBatch = 256;  // instances computed before they are added: bounds their memory
+  ReplayOptions alone = replay;
+  alone.workers = 1;
+  std::vector<TaskFigures> figures;
+  for (size_t at = 0; at < instances.size();) {
+    if (workers == 1 || large(instances[at].second)) {
+      add_task_figures(region_of(*instances[at].first).tasks,
+                       task_figures(*instances[at].first, *instances[at].second, replay));
+      ++at;
+      continue;
+    }
+    size_t end = at;
+    while (end < instances.size() && end - at < kBatch && !large(instances[end].second)) ++end;
+    figures.assign(end - at, TaskFigures{});
+    std::vector<std::exception_ptr> failed(end - at);
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+      for (size_t i = next++; i < end - at; i = next++) {
+        try {
+          figures[i] = task_figures(*instances[at + i].first, *instances[at + i].second, alone);
+        } catch (...) {
+          failed[i] = std::current_exception();
+        }
+      }
+    };
+    std::vector<std::thread> helpers;
+    for (size_t k = 1; k < std::min(workers, end - at); ++k) helpers.emplace_back(work);
+    work();
+    for (std::thread& t : helpers) t.join();
+    for (const std::exception_ptr& e : failed)
+      if (e) std::rethrow_exception(e);
+    for (size_t i = 0; i < end - at; ++i) add_task_figures(region_of(*instances[at + i].first).tasks, figures[i]);
+    at = end;
+  }
 }
 
 }  // namespace
@@ -142,9 +198,10 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
       to.time_s += inst.end - inst.begin;
     }
     add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols, described);
-    if (const auto* tasks = construct_inputs.tasks.find(inst.parallel_id))
-      add_task_figures(r.tasks, task_figures(inst, *tasks, replay));
   }
+  add_instances_task_figures(
+      timeline, construct_inputs, [&](const RegionInstance& inst) -> RegionRun& { return out.regions[key_of[inst.site()]]; },
+      replay);
   out.sampled = meta.sample_period_ns > 0;
   out.sampling_missing = meta.sampling_missing;
   place_samples(

@@ -3,8 +3,11 @@
 // debug info (one libbacktrace state per file and process). Four threads analyse one sampled run
 // whose samples lie in this test's own code, at once, and each result is the one analysed alone.
 // The TSan stage runs this test (CMakePresets.json, tsan), so a race on the shared states is a
-// failure there.
+// failure there. A run's region instances have their task figures computed side by side
+// (run_analysis.cpp) and added in order: the same figures, bit for bit, as one thread's.
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <string>
@@ -67,6 +70,76 @@ TEST(ParallelAnalysis, RunsAnalysedAtOnceShareEachFilesDebugInfoAndGiveWhatEachG
     });
   for (std::thread& t : threads) t.join();
   for (const std::string& lines : at_once) EXPECT_EQ(lines, alone);
+}
+
+// 300 instances of one 2-thread region, 100 µs apart, each with two tasks the master creates
+// (task A at +1, B at +2), A run by the worker in the single's barrier (+5 → +25 + k % 7) and B
+// by the master (+6 → +30), then the join barrier; more instances than one batch of task figures.
+RunLog many_task_instances_log() {
+  constexpr uint32_t kInstances = 300;
+  constexpr auto kSingle = ompt_sync_region_barrier_implicit_workshare;
+  constexpr auto kJoin = ompt_sync_region_barrier_implicit_parallel;
+  testing::LogBuilder b(2, 100 * kInstances + 100);
+  testing::Stream master = b.thread(0), worker = b.thread(1);
+  master.thread_begin(0).initial_task(0, 1, 2);
+  worker.thread_begin(0, ompt_thread_worker);
+  for (uint32_t k = 0; k < kInstances; ++k) {
+    const uint64_t at = 100 * k;
+    const uint32_t id = 1000 + 10 * k, a = id + 3, b_task = id + 4;
+    master.parallel_begin(at, id, 2, 2, 0x6000)
+        .implicit_begin(at, id, id + 1, 2, 0)
+        .task_create(at + 1, a, id + 1, 0x6010)
+        .task_create(at + 2, b_task, id + 1, 0x6010)
+        .sync_begin(at + 3, kSingle)
+        .task_schedule(at + 6, id + 1, ompt_task_switch, b_task)
+        .task_schedule(at + 30, b_task, ompt_task_complete, id + 1)
+        .sync_end(at + 40, kSingle)
+        .sync_begin(at + 40, kJoin)
+        .sync_end(at + 50, kJoin)
+        .implicit_end(at + 50, id, id + 1, 0)
+        .parallel_end(at + 50, id, 2, 0x6000);
+    worker.implicit_begin(at, id, id + 2, 2, 1)
+        .sync_begin(at, kSingle)
+        .task_schedule(at + 5, id + 2, ompt_task_switch, a)
+        .task_schedule(at + 25 + k % 7, a, ompt_task_complete, id + 2)
+        .sync_end(at + 40, kSingle)
+        .sync_begin(at + 40, kJoin)
+        .sync_end(at + 50, kJoin)
+        .implicit_end(at + 50, id, id + 2, 1);
+  }
+  return b.log();
+}
+
+std::string task_figures_of(const RunAnalysis& a) {
+  std::string out;
+  const auto list = [&out](const char* name, const std::vector<double>& v) {
+    out += name;
+    for (double x : v) out += fmt::format(" {:a}", x);  // exact: the same doubles, summed in the same order
+    out += ";";
+  };
+  for (const auto& [key, r] : a.regions) {
+    const TaskFigures& f = r.tasks;
+    out += fmt::format("{}: tasks {} recorded {} body {:a} work {:a} span {:a} starvation {:a} per task {:a};", key.text,
+                       f.tasks, f.recorded_tasks, f.body_s, f.work_s, f.span_s, f.starvation_s, f.replay_per_task_s);
+    for (const auto& [count, s] : f.replay_s) out += fmt::format(" replay {} {:a}", count, s);
+    list("dispatch", f.dispatch_gaps);
+    list("taskwait", f.taskwait_gaps);
+    list("immediate", f.immediate_starts);
+    list("creation", f.creation_gaps);
+  }
+  return out;
+}
+
+TEST(ParallelAnalysis, InstancesTaskFiguresComputedSideBySideAddUpAsOneThreadAddsThem) {
+  const RunLog log = many_task_instances_log();
+  const Timeline timeline = build_timeline(log);
+  ASSERT_EQ(timeline.regions.size(), 300u);
+  Symbolizer symbols(log.meta.modules);
+  const std::string one = task_figures_of(analyze_run(timeline, log.meta, symbols, {.workers = 1}));
+  const std::string two = task_figures_of(analyze_run(timeline, log.meta, symbols, {.workers = 2}));
+  ASSERT_NE(one.find("tasks 600 recorded 600"), std::string::npos) << one.substr(0, 300);
+  ASSERT_NE(one.find("replay 2 "), std::string::npos);
+  EXPECT_EQ(two, one);
 }
 
 }  // namespace
