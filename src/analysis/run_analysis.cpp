@@ -7,14 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <optional>
 #include <span>
-#include <thread>
 #include <unordered_map>
 
 #include "analysis/task_replay.h"
+#include "common/side_by_side.h"
 
 namespace ompscope::analysis {
 
@@ -78,23 +76,9 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
     size_t end = at;
     while (end < instances.size() && end - at < kBatch && !large(instances[end].second)) ++end;
     figures.assign(end - at, TaskFigures{});
-    std::vector<std::exception_ptr> failed(end - at);
-    std::atomic<size_t> next{0};
-    const auto work = [&] {
-      for (size_t i = next++; i < end - at; i = next++) {
-        try {
-          figures[i] = task_figures(*instances[at + i].first, *instances[at + i].second, alone);
-        } catch (...) {
-          failed[i] = std::current_exception();
-        }
-      }
-    };
-    std::vector<std::thread> helpers;
-    for (size_t k = 1; k < std::min(workers, end - at); ++k) helpers.emplace_back(work);
-    work();
-    for (std::thread& t : helpers) t.join();
-    for (const std::exception_ptr& e : failed)
-      if (e) std::rethrow_exception(e);
+    side_by_side(end - at, workers, [&](size_t i) {
+      figures[i] = task_figures(*instances[at + i].first, *instances[at + i].second, alone);
+    });
     for (size_t i = 0; i < end - at; ++i) add_task_figures(region_of(*instances[at + i].first).tasks, figures[i]);
     at = end;
   }

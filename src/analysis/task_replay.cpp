@@ -1,14 +1,13 @@
 #include "analysis/task_replay.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <functional>
 #include <limits>
 #include <map>
-#include <thread>
 #include <utility>
 #include <vector>
+
+#include "common/side_by_side.h"
 
 namespace ompscope::analysis {
 namespace {
@@ -459,30 +458,14 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
   std::vector<std::pair<const size_t, double>*> todo;
   for (auto& entry : replayed) todo.push_back(&entry);
   // Each count's replay reads the graph and the scripts and writes only its own buffers and entry.
-  std::atomic<size_t> next{0};
-  std::vector<std::exception_ptr> failed(todo.size());
-  const auto replay_counts = [&] {
+  const bool large = width - graph.implicit_count >= kParallelReplayTasks;
+  side_by_side(todo.size(), large ? static_cast<size_t>(std::max(1, workers)) : 1, [&](size_t i) {
     thread_local ReplayBuffers buffers;
-    for (size_t i = next++; i < todo.size(); i = next++) {
-      const size_t count = todo[i]->first;
-      try {
-        todo[i]->second = Replay(graph, scripts, static_cast<int>(count),
-                                 per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), buffers)
-                              .run();
-      } catch (...) {
-        failed[i] = std::current_exception();
-      }
-    }
-  };
-  const size_t helpers = todo.size() > 1 && width - graph.implicit_count >= kParallelReplayTasks
-                             ? std::min(todo.size(), static_cast<size_t>(std::max(1, workers))) - 1
-                             : 0;
-  std::vector<std::thread> started;
-  for (size_t k = 0; k < helpers; ++k) started.emplace_back(replay_counts);
-  replay_counts();
-  for (std::thread& t : started) t.join();
-  for (const std::exception_ptr& e : failed)
-    if (e) std::rethrow_exception(e);
+    const size_t count = todo[i]->first;
+    todo[i]->second = Replay(graph, scripts, static_cast<int>(count),
+                             per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), buffers)
+                          .run();
+  });
   for (int t : threads)
     if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count) out[t] = replayed.at(std::min(static_cast<size_t>(t), width));
   return out;

@@ -5,13 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <mutex>
 #include <sstream>
-#include <thread>
 #include <utility>
 
 #include "analysis/pipeline.h"
@@ -19,6 +16,7 @@
 #include "cli/core_places.h"
 #include "cli/cpu_busy.h"
 #include "common/error.h"
+#include "common/side_by_side.h"
 #include "common/thread_count_phrase.h"
 
 namespace ompscope::cli {
@@ -426,25 +424,9 @@ void read_logs(RunResult& result, int workers) {
 }
 
 void analyse_runs(const std::vector<RunResult*>& runs) {
-  std::vector<std::exception_ptr> failed(runs.size());
-  std::atomic<size_t> next{0};
   const size_t workers = std::min(runs.size(), static_cast<size_t>(std::max(1, core_count())));
   const int each = std::max(1, core_count() / static_cast<int>(std::max<size_t>(1, workers)));
-  const auto work = [&] {
-    for (size_t i = next++; i < runs.size(); i = next++) {
-      try {
-        read_logs(*runs[i], each);
-      } catch (...) {
-        failed[i] = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (size_t k = 1; k < workers; ++k) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& e : failed)
-    if (e) std::rethrow_exception(e);
+  side_by_side(runs.size(), workers, [&](size_t i) { read_logs(*runs[i], each); });
 }
 
 bool nothing_captured(const RunResult& result) {

@@ -1,0 +1,37 @@
+// Independent pieces of work on up to N threads: each thread, this one among them, takes the next
+// piece in turn until none is left. What a piece writes is its own (its index's slot); a failure
+// is rethrown once every thread has ended, the first by index. For the analysis of several runs
+// at once (cli/measurement.cpp), a run's task figures and a graph's replays (src/analysis).
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace ompscope {
+
+// Calls piece(i) for each i in [0, n) on min(n, workers) threads (at least this one).
+template <class Piece>
+void side_by_side(size_t n, size_t workers, Piece&& piece) {
+  std::vector<std::exception_ptr> failed(n);
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t i = next++; i < n; i = next++) {
+      try {
+        piece(i);
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (size_t k = 1; k < std::min(n, workers); ++k) helpers.emplace_back(work);
+  work();
+  for (std::thread& t : helpers) t.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace ompscope
