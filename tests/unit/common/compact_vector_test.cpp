@@ -61,7 +61,8 @@ TEST(CompactVector, CopiesAreDeepAndMovesLeaveTheSourceEmpty) {
   a = b;
   EXPECT_EQ(a.size(), 4u);
   EXPECT_NE(a.data(), b.data());
-  a = a;  // NOLINT: self-assignment keeps it
+  const CompactVector<uint32_t>& same = a;
+  a = same;  // self-assignment keeps it
   EXPECT_EQ(a.size(), 4u);
   CompactVector<uint32_t> c = std::move(a);
   EXPECT_TRUE(a.empty());  // NOLINT: moved from, by design empty
