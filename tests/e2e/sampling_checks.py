@@ -22,6 +22,32 @@ def marked_line(source, marker):
 def inflation_of(region, threads=2):
     return next((p for p in region["problems"] if p["kind"] == "work_inflation" and p["threads"] == threads), None)
 
+def judge_grown_lines(program, region, grown, shared, margin, out):
+    """two_functions' growth at 2 threads: its line that grew most is the shared counter's, by a
+    margin over the private function's, and the work_inflation hint and the text report name it."""
+    # The program's lines: under a competing process the runtime's spin while a peer is
+    # descheduled grows too, and is named by no hint (docs/sampling.md).
+    own = [g for g in grown if g["file"]]
+    if not own or own[0]["line"] != shared or own[0]["function"] != "shared_count":
+        fail(f"{program}: the program's line that grew most is {own[:1]}, expected two_functions.c:{shared} "
+             f"(shared_count); all grown lines {grown}")
+    if margin < 3:
+        fail(f"{program}: the shared counter's growth is only {margin:.1f}x the private function's")
+    inflation = inflation_of(region)
+    if inflation is None:
+        fail(f"{program}: no work_inflation at 2 threads: {[q['kind'] for q in region['problems']]}")
+    if f"two_functions.c:{shared} (shared_count)" not in inflation["hint"]:
+        fail(f"{program}: the work_inflation hint does not name two_functions.c:{shared}: {inflation['hint']}")
+    if inflation["details"].get("grown_line_s", 0) > inflation["details"].get("sampled_growth_s", 0) + 1e-9:
+        fail(f"{program}: the named line grew more than all lines together: {inflation['details']}")
+    # The text report lists the region's top lines by CPU time at 2 threads, among them the shared
+    # counter's (first where its atomics are slow, after the private function's where the cores
+    # hand the line over in bursts: the ranking by growth is the grown lines' and the hint's).
+    text = open(os.path.join(out, "report.txt")).read()
+    top = re.search(r"top lines at 2 threads [^\n]*\n((?:\s+\S.*\n){1,5})", text)
+    if not top or f"two_functions.c:{shared} (shared_count)" not in top.group(1):
+        fail(f"{program}: the text report does not list two_functions.c:{shared} under the region's top lines")
+
 def scenario_sampled_lines(c):
     """A region calling two functions, one of which (atomic increments of counters sharing a cache
     line) slows down at 2 threads while the other (register arithmetic) does not: the line that
@@ -44,24 +70,16 @@ def scenario_sampled_lines(c):
         margin = growth.get(shared, 0) / max(growth.get(private, 0), 0.004)  # one sample at 250 Hz
         print(f"{program}: growth from 1 to 2 threads: shared_count line {shared} +{growth.get(shared, 0)*1e3:.0f} ms, "
               f"private_sum line {private} +{growth.get(private, 0)*1e3:.0f} ms (margin {margin:.1f}x, asked 3x)")
-        # The program's lines: under a competing process the runtime's spin while a peer is
-        # descheduled grows too, and is named by no hint (docs/sampling.md).
-        own = [g for g in grown if g["file"]]
-        if not own or own[0]["line"] != shared or own[0]["function"] != "shared_count":
-            fail(f"{program}: the program's line that grew most is {own[:1]}, expected two_functions.c:{shared} "
-                 f"(shared_count); all grown lines {grown}")
-        if margin < 3:
-            fail(f"{program}: the shared counter's growth is only {margin:.1f}x the private function's")
-        inflation = inflation_of(region)
-        if inflation is None:
-            fail(f"{program}: no work_inflation at 2 threads: {[q['kind'] for q in region['problems']]}")
-        if f"two_functions.c:{shared} (shared_count)" not in inflation["hint"]:
-            fail(f"{program}: the work_inflation hint does not name two_functions.c:{shared}: {inflation['hint']}")
-        if inflation["details"].get("grown_line_s", 0) > inflation["details"].get("sampled_growth_s", 0) + 1e-9:
-            fail(f"{program}: the named line grew more than all lines together: {inflation['details']}")
-        text = open(os.path.join(out, "report.txt")).read()
-        if not re.search(rf"top lines at 2 threads .*\n\s+two_functions\.c:{shared} \(shared_count\)", text):
-            fail(f"{program}: the text report does not list two_functions.c:{shared} first under the region's top lines")
+        # Judge the growth only where the region clearly lost time, as scale_work_inflation does:
+        # where the two cores hand the counters' line over in bursts (an AMD EPYC VM of two cores:
+        # 0.20 s at 1 thread, 0.11 at 2) the shared line costs little, and a few 4 ms samples either
+        # way are all the growth. The stacks are checked either way.
+        lost = region["time_lost_s"].get("2", 0)
+        if lost <= 0.1 * region["time_s"]["2"]:
+            print(f"{program}: lost {lost*1e3:.0f} ms of {region['time_s']['2']*1e3:.0f} ms at 2 threads, under 10%: "
+                  "the shared line costs little on this machine, its growth not judged")
+        else:
+            judge_grown_lines(program, region, grown, shared, margin, out)
         folded = run([c.bin, "report", out, "--format", "collapsed"], check_rc=0).stdout.splitlines()
         counts = {}
         for line in folded:
