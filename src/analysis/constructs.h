@@ -64,7 +64,6 @@ struct ConstructTree {
   int last_node = -1;
 };
 
-// Per run: the work spans, locks and tasks of each region instance, found once.
 // Pointers to a timeline's records grouped by a key (a parallel id), each group in the records'
 // order: one array for them all and a span per key (a vector per key was 50 MB of a 10 M-event
 // report, the tasks' grouped twice). Records whose key is 0 are left out where `skip_zero`.
@@ -74,20 +73,17 @@ class RecordsByKey {
   using Group = std::span<const T* const>;
   template <class KeyOf>
   RecordsByKey(const std::vector<T>& records, KeyOf key_of, bool skip_zero) {
-    std::unordered_map<uint32_t, std::pair<size_t, size_t>> at;  // key → (first, count)
+    std::unordered_map<uint32_t, std::pair<size_t, size_t>> at;  // key → (next free place, count)
     for (const T& r : records)
       if (const uint32_t k = key_of(r); k != 0 || !skip_zero) ++at[k].second;
     size_t next = 0;
     for (auto& [key, place] : at) place.first = std::exchange(next, next + place.second);
     pointers_.resize(next);
-    std::unordered_map<uint32_t, size_t> filled;
-    for (const T& r : records) {
-      const uint32_t k = key_of(r);
-      if (k == 0 && skip_zero) continue;
-      pointers_[at[k].first + filled[k]++] = &r;
-    }
-    groups_.reserve(at.size());
-    for (const auto& [key, place] : at) groups_.emplace(key, Group(pointers_.data() + place.first, place.second));
+    for (const T& r : records)
+      if (const uint32_t k = key_of(r); k != 0 || !skip_zero) pointers_[at[k].first++] = &r;
+    groups_.reserve(at.size());  // each key's next free place is now its group's end
+    for (const auto& [key, place] : at)
+      groups_.emplace(key, Group(pointers_.data() + place.first - place.second, place.second));
   }
   // The key's records; null where it has none.
   const Group* find(uint32_t key) const {
@@ -100,6 +96,7 @@ class RecordsByKey {
   std::unordered_map<uint32_t, Group> groups_;
 };
 
+// Per run: the work spans, locks and tasks of each region instance, found once.
 struct ConstructInputs {
   RecordsByKey<WorkSpan> work;        // by parallel id
   RecordsByKey<LockAcquisition> locks;  // by parallel id

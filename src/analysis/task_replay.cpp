@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -452,9 +453,13 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
   // A thread more than the graph has tasks (implicit and explicit) finds nothing to run: every
   // count from the graph's width up is the replay at its width, replayed once.
   const size_t width = graph.nodes.size();
+  const auto replayed_as = [&](int t) -> std::optional<size_t> {  // the count replayed for t; none below the team
+    if (t < 1 || static_cast<size_t>(t) < graph.implicit_count) return std::nullopt;
+    return std::min(static_cast<size_t>(t), width);
+  };
   std::map<size_t, double> replayed;  // by the count replayed
   for (int t : threads)
-    if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count) replayed.emplace(std::min(static_cast<size_t>(t), width), 0.0);
+    if (const auto count = replayed_as(t)) replayed.emplace(*count, 0.0);
   std::vector<std::pair<const size_t, double>*> todo;
   for (auto& entry : replayed) todo.push_back(&entry);
   // Each count's replay reads the graph and the scripts and writes only its own buffers and entry.
@@ -467,7 +472,7 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
                           .run();
   });
   for (int t : threads)
-    if (t >= 1 && static_cast<size_t>(t) >= graph.implicit_count) out[t] = replayed.at(std::min(static_cast<size_t>(t), width));
+    if (const auto count = replayed_as(t)) out[t] = replayed.at(*count);
   return out;
 }
 

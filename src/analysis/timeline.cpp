@@ -61,9 +61,13 @@ struct RegionTable {
     }
     return it->second;
   }
-  const RegionInstance* begun_region(uint32_t parallel_id) const {
+  // The instance whose fork was read; null where none was.
+  RegionInstance* begun_region(uint32_t parallel_id) {
     const auto it = index.find(parallel_id);
     return it == index.end() || !begun[it->second] ? nullptr : &regions[it->second];
+  }
+  const RegionInstance* begun_region(uint32_t parallel_id) const {
+    return const_cast<RegionTable*>(this)->begun_region(parallel_id);
   }
   size_t add_part(uint32_t parallel_id) {
     const uint32_t r = of(parallel_id);
@@ -196,8 +200,7 @@ class ThreadWalk {
         break;
       }
       case EventKind::ParallelEnd: {
-        auto it = regions_.index.find(e.id);
-        if (it != regions_.index.end() && regions_.begun[it->second]) regions_.regions[it->second].end = t;
+        if (RegionInstance* r = regions_.begun_region(e.id)) r->end = t;
         break;
       }
       case EventKind::ImplicitTaskBegin:
