@@ -891,6 +891,42 @@ TEST(BuildTimeline, LightTasksLastAsLongAsTheRecordedOnesOfTheThreadThatRanThem)
   EXPECT_EQ(t.regions.at(0).threads.at(1).tasks_completed, 8u + 10u);
 }
 
+TEST(BuildTimeline, ABatchOfARecursiveTreeLastsWhatTheTreesTasksTakeForTheTasksItCreated) {
+  // The tree's first 40 subtrees recorded in full (weight 1): each root's own work is 26 µs, 10 of
+  // its own and 8 for each of its two children, which take 10 µs each. Then a root of the sampled
+  // phase (standing for 16) runs 50 µs, its children all light. A batch of 10 light tasks that
+  // created 6 lasts 10 × 10 + 6 × 8 µs by the line of the bodies on the tasks created, not 10 ×
+  // the sampled phase's 50 µs: light tasks are the tree's lower levels, creating fewer tasks.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 30000);
+  testing::Stream s = b.thread(0);
+  s.thread_begin(0).initial_task(0, 1, 2).parallel_begin(100, 10, 1, 1, 0xA0).implicit_begin(100, 10, 11, 1, 0);
+  uint64_t now = 200;
+  for (uint32_t r = 0; r < 40; ++r, now += 50) {
+    const uint32_t root = 100 + r, first = 1000 + 2 * r;
+    s.task_create(now, root, 11, 0xE1).task_schedule(now + 1, 11, ompt_task_switch, root);
+    s.task_create(now + 2, first, root, 0xE1).task_create(now + 3, first + 1, root, 0xE1);
+    s.task_schedule(now + 27, root, ompt_task_complete, 11);
+    s.task_schedule(now + 28, 11, ompt_task_switch, first).task_schedule(now + 38, first, ompt_task_complete, 11);
+    s.task_schedule(now + 39, 11, ompt_task_switch, first + 1).task_schedule(now + 49, first + 1, ompt_task_complete, 11);
+  }
+  s.task_create(now, 5000, 11, 0xE1, ompt_task_explicit, 16)
+      .task_schedule(now + 1, 11, ompt_task_switch, 5000)
+      .task_schedule(now + 51, 5000, ompt_task_complete, 11)
+      .sync_begin(now + 60, join)
+      .light_tasks(now + 2000, now + 70, 10, 6)
+      .sync_end(now + 2000, join)
+      .implicit_end(now + 2000, 10, 11, 0)
+      .parallel_end(now + 2000, 10, 1, 0xA0)
+      .thread_end(30000);
+  const Timeline t = build_timeline(b.log());
+  const TaskInstance& batch = t.tasks.back();
+  ASSERT_EQ(batch.light, 10u);
+  EXPECT_EQ(batch.light_children, 6u);
+  EXPECT_US(batch.fragments.at(0).begin, now + 70);
+  EXPECT_US(batch.fragments.at(0).end, now + 70 + 10 * 10 + 6 * 8);
+}
+
 TEST(BuildTimeline, ARecordedTaskDelayedByTheMachineDoesNotLengthenTheLightOnes) {
   // 100 recorded tasks of the sampled phase, each standing for 16: 99 take 10 µs, one was
   // preempted for 10 ms. A batch of 10 light tasks lasts 10 × 10 µs: bodies above the weighted
