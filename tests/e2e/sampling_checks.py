@@ -41,8 +41,7 @@ def judge_grown_lines(program, region, grown, shared, margin, out):
     if inflation["details"].get("grown_line_s", 0) > inflation["details"].get("sampled_growth_s", 0) + 1e-9:
         fail(f"{program}: the named line grew more than all lines together: {inflation['details']}")
     # The text report lists the region's top lines by CPU time at 2 threads, among them the shared
-    # counter's (first where its atomics are slow, after the private function's where the cores
-    # hand the line over in bursts: the ranking by growth is the grown lines' and the hint's).
+    # counter's (the ranking by growth is the grown lines' and the hint's).
     text = open(os.path.join(out, "report.txt")).read()
     top = re.search(r"top lines at 2 threads [^\n]*\n((?:\s+\S.*\n){1,5})", text)
     if not top or f"two_functions.c:{shared} (shared_count)" not in top.group(1):
@@ -71,9 +70,9 @@ def scenario_sampled_lines(c):
         print(f"{program}: growth from 1 to 2 threads: shared_count line {shared} +{growth.get(shared, 0)*1e3:.0f} ms, "
               f"private_sum line {private} +{growth.get(private, 0)*1e3:.0f} ms (margin {margin:.1f}x, asked 3x)")
         # Judge the growth only where the region clearly lost time, as scale_work_inflation does:
-        # where the two cores hand the counters' line over in bursts (an AMD EPYC VM of two cores:
-        # 0.20 s at 1 thread, 0.11 at 2) the shared line costs little, and a few 4 ms samples either
-        # way are all the growth. The stacks are checked either way.
+        # where the two CPUs do not contend for the counters' line (a machine whose two vCPUs
+        # take turns on one core) a few 4 ms samples either way are all the growth. The stacks
+        # are checked either way.
         lost = region["time_lost_s"].get("2", 0)
         if lost <= 0.1 * region["time_s"]["2"]:
             print(f"{program}: lost {lost*1e3:.0f} ms of {region['time_s']['2']*1e3:.0f} ms at 2 threads, under 10%: "
