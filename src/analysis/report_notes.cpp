@@ -129,7 +129,8 @@ std::vector<Note> run_notes(const Report& report, const std::vector<MeasuredRun>
   Note subtrees{"sampled_subtrees",
                 "adaptive sampling: in these regions sampled-out tasks created sampled-out tasks (a recursive task "
                 "tree): those subtrees are missing from the task graph's span, so its parallelism is an upper bound, "
-                "and their bodies are estimated from tasks higher in the tree",
+                "and their bodies are estimated from the tree's first subtrees, recorded in full, by the tasks each "
+                "sampled-out task created (OMPSCOPE_SAMPLING=off records every one)",
                 {}};
   Note locks{"sampled_locks",
              "adaptive sampling: these regions took more locks than were recorded (per thread and group of acquiring sites: "

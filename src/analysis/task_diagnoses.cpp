@@ -296,12 +296,12 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
   // measured per task, 1.2 µs of thread time per task). All of it goes when the tasks do.
   const double work = median_of(repeats, [](const TaskFigures& f) { return f.work_s; });
   const double own_code = std::max(0.0, work - tasks * (cost.creation_in_body_s + cost.body_floor_s));
-  // Where most tasks were sampled out, their bodies are estimated from the recorded ones, which
-  // in a recursive tree are the parents that wait, with more own work than the average task
-  // (nqueens_tasks 11 at 2 threads: 0.31 us per task so estimated, 0.24 us recording every one),
-  // so the residual above falls short of the runtime's cost; the cost measured per task is then
-  // its floor (there: 0.15 us per task by the residual, 0.19 us measured, 0.21 us saved per task
-  // by the cutoff, bare). With every task recorded the residual stands: the bodies are measured.
+  // Where most tasks were sampled out, their bodies are estimated (docs/sampling.md); an estimate
+  // that runs long leaves the residual above short of the runtime's cost, so the cost measured
+  // per task is then its floor (nqueens_tasks 11 at 2 threads, its light tasks timed as the
+  // sampled phase's upper levels: 0.15 us per task by the residual, 0.19 us measured; timed by
+  // the tasks they created, 0.41 us by the residual). With every task recorded the residual
+  // stands: the bodies are measured.
   const double recorded = median_of(repeats, [](const TaskFigures& f) { return double(f.recorded_tasks); });
   const double estimated_share = tasks > 0 ? 1.0 - recorded / tasks : 0.0;
   const double measured_floor = estimated_share >= kEstimatedBodiesShare ? tasks * cost.total_s : 0.0;

@@ -453,6 +453,37 @@ TEST(Constructs, ATaskCauseNoNodeCarriesNamesItsCreationSites) {
             "the tasks created at fib.c:16 (75%) and fib.c:18 (25%): the region's hint");
 }
 
+// One task construct whose 1000 tasks' bodies took 0.05 s, and fine_grained_tasks of 0.8 s of
+// thread time (0.4 s of gain) in the region: the cost of those tasks lies around their bodies,
+// so their site carries all of it, not the 0.05 s of its own time (6%, under a tenth: the
+// finding stood at the region's line, not at the task construct its hint changes).
+TEST(Constructs, ATaskCauseIsNotCutToItsSitesBodies) {
+  RegionRun run;
+  run.profile.time_s = 1;
+  ConstructRun task;
+  task.path = "/task q.c:12";
+  task.kind = report::ConstructKind::kTask;
+  task.where.file = "/src/q.c";
+  task.where.line = 12;
+  task.instances = 1000;
+  task.time_s = 0.05;
+  run.constructs.nodes.push_back(task);
+  RegionReport region;
+  region.time_s[2] = 1;
+  region.problems.push_back(Problem{"fine_grained_tasks", 2, 0.8, 0.4, "stop creating tasks below depth 3", {}});
+  ConstructReports reports;
+  reports.add({&run}, 2, run, 1, region);
+  reports.finish(region);
+  ASSERT_EQ(region.constructs.size(), 1u);
+  const Problem* on_task = problem(region.constructs[0].problems, "fine_grained_tasks");
+  ASSERT_NE(on_task, nullptr);
+  EXPECT_DOUBLE_EQ(on_task->time_s, 0.8);
+  EXPECT_DOUBLE_EQ(on_task->gain_s, 0.4);
+  for (const auto& [name, value] : on_task->details) EXPECT_NE(name, "measured_share");
+  EXPECT_EQ(problem(region.problems, "fine_grained_tasks")->hint,
+            "the tasks created at q.c:12: stop creating tasks below depth 3");
+}
+
 // The same loop with 0.04 s of its own: a share cut below a tenth stays the region's.
 TEST(Constructs, AShareCutBelowATenthStaysTheRegions) {
   RegionRun run;
