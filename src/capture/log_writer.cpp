@@ -1,12 +1,10 @@
 #include "capture/log_writer.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 
 namespace ompscope::capture {
 namespace {
@@ -61,35 +59,6 @@ void after_fork_in_child() {
 
 bool g_fork_handlers_installed = false;  // guarded by g_mutex
 
-// The CPUs the process may run on, not one thread's binding: the writer is created by whichever
-// thread first fills a buffer and inherits its binding, so on a run at 1 thread bound to CPU 0 it
-// shared CPU 0 with the program while CPU 1 stayed idle (fib_tasks 25 unsampled: its 1-thread
-// runs "off their CPU 12%"), and at 2 threads it slowed one thread only, an imbalance of the
-// tool's making. Given by the CLI (OMPSCOPE_CPUS, its own affinity: a `taskset` by the user stays
-// in it), since GNU libgomp binds the initial thread before the interposer is loaded; else the
-// loading thread's, read when the library is loaded (libomp binds at its first parallel region).
-cpu_set_t g_process_cpus;
-bool g_process_cpus_known = false;
-__attribute__((constructor)) void read_process_cpus() {
-  if (const char* list = getenv("OMPSCOPE_CPUS"); list != nullptr && *list != 0) {
-    CPU_ZERO(&g_process_cpus);
-    int cpu = -1;
-    for (const char* p = list;; ++p) {
-      if (*p >= '0' && *p <= '9') {
-        cpu = (cpu < 0 ? 0 : cpu * 10) + (*p - '0');
-        if (cpu >= CPU_SETSIZE) break;  // not a CPU: the list is not trusted
-        continue;
-      }
-      if (cpu < 0 || (*p != ',' && *p != 0)) break;
-      CPU_SET(cpu, &g_process_cpus);
-      g_process_cpus_known = *p == 0;
-      if (*p == 0) return;
-      cpu = -1;
-    }
-  }
-  g_process_cpus_known = sched_getaffinity(0, sizeof g_process_cpus, &g_process_cpus) == 0;
-}
-
 // Called with g_mutex held.
 bool start_writer() {
   if (!g_fork_handlers_installed)
@@ -97,17 +66,8 @@ bool start_writer() {
   sigset_t all, previous;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &previous);  // the new thread inherits "all blocked"
-  pthread_attr_t attributes;
-  pthread_attr_t* with = nullptr;
-  if (g_process_cpus_known && pthread_attr_init(&attributes) == 0) {
-    with = &attributes;
-    pthread_attr_setaffinity_np(with, sizeof g_process_cpus, &g_process_cpus);
-  }
   pthread_t thread;
-  bool started = pthread_create(&thread, with, writer_main, nullptr) == 0;
-  // A mask the kernel refuses now (the cgroup's CPUs changed since): the creator's, as before.
-  if (!started && with != nullptr) started = pthread_create(&thread, nullptr, writer_main, nullptr) == 0;
-  if (with != nullptr) pthread_attr_destroy(with);
+  const bool started = pthread_create(&thread, nullptr, writer_main, nullptr) == 0;
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (!started) return false;
   pthread_detach(thread);

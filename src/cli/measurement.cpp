@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -461,17 +460,6 @@ std::map<std::string, std::string> tool_environment(const Target& target) {
   }
   env["OMP_TOOL"] = "enabled";
   env["OMP_TOOL_LIBRARIES"] = tool_library_path().string();
-  // The CPUs the program is started on (this process's own, a `taskset` by the user included):
-  // the capture's writer thread runs on them, not on the CPU the runtime binds the thread that
-  // starts it to (capture/log_writer.cpp); GNU libgomp binds the initial thread before the
-  // interposer is loaded, so the program cannot tell.
-  cpu_set_t cpus;
-  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) {
-    std::vector<int> list;
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &cpus)) list.push_back(c);
-    env["OMPSCOPE_CPUS"] = fmt::format("{}", fmt::join(list, ","));
-  }
   return env;
 }
 

@@ -324,52 +324,5 @@ def scenario_wrappers(c):
             fail(f"{what}: measured on {report['runtime']!r}, expected {runtime}")
         print(f"{what}: observed on {report['runtime']}")
 
-def cpu_list(text):
-    """The CPUs of a list as /proc prints it ("0-3,8")."""
-    cpus = set()
-    for part in text.strip().split(","):
-        first, _, last = part.partition("-")
-        cpus.update(range(int(first), int(last or first) + 1))
-    return cpus
-
-def thread_cpus(what, p):
-    """thread_cpus's lines: (is the main thread, its CPUs) per thread."""
-    threads = [(fields[2] == "main", cpu_list(fields[3])) for fields in (l.split() for l in p.stdout.splitlines())
-               if len(fields) == 4 and fields[0] == "thread"]
-    if p.returncode != 0 or len(threads) < 2:
-        fail(f"{what}: exit {p.returncode}, threads {threads}: expected the program's and the capture's writer\n"
-             f"{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
-    return threads
-
-def scenario_writer_cpus(c):
-    """The capture's writer thread runs on the CPUs the program was started on, not on the one the
-    runtime binds the thread that starts it to (it inherited that binding: at 1 thread bound to the
-    first CPU it shared that CPU with the program while the others idled), on libomp and on GNU
-    libgomp, which binds the initial thread before the interposer is loaded; and under a `taskset`
-    by the user every thread stays in the user's CPUs."""
-    mine = sorted(os.sched_getaffinity(0))
-    if len(mine) < 2:
-        print(f"skipped: {len(mine)} CPU in this process's affinity mask: a binding cannot be told from none")
-        sys.exit(77)
-    places = ",".join("{%d}" % k for k in mine)
-    for program in ("thread_cpus", "thread_cpus_gcc"):
-        env = {"OMP_NUM_THREADS": "1", "OMP_PROC_BIND": "close", "OMP_PLACES": places, "OMPSCOPE_CHUNK_KB": "4"}
-        p = run([c.bin, "profile", "-o", c.out(f"writer-{program}"), "--", c.prog(program)], env=env)
-        threads = thread_cpus(program, p)
-        bound = [cpus for main, cpus in threads if main]
-        if bound != [{mine[0]}]:
-            fail(f"{program}: the main thread is not bound to CPU {mine[0]} (OMP_PLACES={places}): {threads}")
-        if not any(cpus == set(mine) for main, cpus in threads if not main):
-            fail(f"{program}: no thread beside the program's runs on all of {mine}: {threads}")
-        print(f"{program}: main thread on {sorted(bound[0])}, the others on "
-              + ", ".join(str(sorted(cpus)) for main, cpus in threads if not main))
-        last = mine[-1]
-        p = run(["/usr/bin/taskset", "-c", str(last), c.bin, "profile", "-o", c.out(f"writer-taskset-{program}"), "--",
-                 c.prog(program)], env={"OMP_NUM_THREADS": "1", "OMPSCOPE_CHUNK_KB": "4"})
-        outside = [cpus for _, cpus in thread_cpus(program + " under taskset", p) if cpus != {last}]
-        if outside:
-            fail(f"{program}: under taskset -c {last} threads may run on {outside}")
-        print(f"{program} under taskset -c {last}: every thread on [{last}]")
-
 if __name__ == "__main__":
     e2e_common.main(globals(), options=[("--mpirun", {})])
