@@ -395,6 +395,12 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
   out.replay_s = replay_instance(nodes, counts, out.replay_per_task_s, team == 1 ? replay.deferred_task_s : 0.0,
                                  replay.workers);
   out.replay_incomplete = out.replay_s.empty();
+  if (replay.bodies && !out.replay_s.empty()) {
+    const std::map<int, double> doubled = replay_instance(
+        nodes, counts, out.replay_per_task_s, team == 1 ? replay.deferred_task_s : 0.0, replay.workers, 2.0);
+    for (const auto& [t, time] : out.replay_s)
+      if (auto it = doubled.find(t); it != doubled.end()) out.replay_body_s[t] = it->second - time;
+  }
   return out;
 }
 
@@ -435,10 +441,13 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   if (s.tasks > 0 || !s.replay_s.empty() || s.replay_incomplete) {
     into.replay_incomplete = into.replay_incomplete || s.replay_incomplete ||
                              (!first && into.replay_s.size() != s.replay_s.size());
-    if (into.replay_incomplete)
+    if (into.replay_incomplete) {
       into.replay_s.clear();
-    else
+      into.replay_body_s.clear();
+    } else {
       for (const auto& [t, time] : s.replay_s) into.replay_s[t] += time;
+      for (const auto& [t, time] : s.replay_body_s) into.replay_body_s[t] += time;
+    }
     into.replay_per_task_s = s.replay_per_task_s;
   }
   for (const PathSite& p : s.path_sites) {

@@ -166,8 +166,9 @@ struct ReplayBuffers {
 
 class Replay {
  public:
-  Replay(const TaskNodes& g, const Scripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
-      : g_(g), scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)),
+  Replay(const TaskNodes& g, const Scripts& scripts, int threads, double per_task_s, double body_scale,
+         ReplayBuffers& buffers)
+      : g_(g), scripts_(scripts), per_task_(per_task_s), body_scale_(body_scale), threads_(static_cast<size_t>(threads)),
         tasks_(buffers.tasks), stacks_(buffers.stacks), deques_(buffers.queues), step_end_(buffers.step_end),
         released_(buffers.released), idle_(buffers.idle), idle_since_(buffers.idle_since),
         candidates_(buffers.candidates), thread_of_(buffers.thread_of), nonempty_(buffers.nonempty),
@@ -224,7 +225,7 @@ class Replay {
  private:
   void start_step(size_t thread, double extra) {
     const Task& task = tasks_[stacks_[thread].back()];
-    step_end_[thread] = now_ + task.step->work + extra;
+    step_end_[thread] = now_ + task.step->work * body_scale_ + extra;
     ends_.push_back({step_end_[thread], thread});
     std::push_heap(ends_.begin(), ends_.end(), std::greater<End>());
   }
@@ -411,6 +412,7 @@ class Replay {
   const TaskNodes& g_;
   const Scripts& scripts_;
   double per_task_;
+  double body_scale_;
   size_t threads_;
   double now_ = 0;
   std::vector<Task>& tasks_;
@@ -441,7 +443,7 @@ class Replay {
 }  // namespace
 
 std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
-                                      double extra_per_task_s, int workers) {
+                                      double extra_per_task_s, int workers, double body_scale) {
   std::map<int, double> out;
   if (graph.implicit_count == 0 || graph.nodes.size() >= kNone32 / 2) return out;  // 32-bit fields
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
@@ -468,7 +470,7 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
     thread_local ReplayBuffers buffers;
     const size_t count = todo[i]->first;
     todo[i]->second = Replay(graph, scripts, static_cast<int>(count),
-                             per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), buffers)
+                             per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), body_scale, buffers)
                           .run();
   });
   for (int t : threads)

@@ -26,8 +26,10 @@ std::optional<double> replay_instance(const TaskNodes& graph, int threads, doubl
 // more per task (what deferring a task costs where the recorded team ran them at once). Up to
 // `workers` counts are replayed at once, each on its own thread, where the graph is large enough
 // (kParallelReplayTasks) to repay starting them; the figures are the same either way.
+// `body_scale`: every task's own work times this (2: what the bodies add to each count's time,
+// the replay at 1 subtracted; ReplayOptions::bodies).
 std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
-                                      double extra_per_task_s = 0, int workers = 1);
+                                      double extra_per_task_s = 0, int workers = 1, double body_scale = 1);
 
 // Tasks from which a graph's thread counts are replayed side by side: a thread's start costs
 // tens of microseconds, a replay of 10 000 tasks about a millisecond.

@@ -308,9 +308,14 @@ std::string render_text_report(const Report& report, const TextOptions& options)
           std::vector<std::string> points;
           for (const auto& [t, time] : region.task_replay->predicted_time_s)
             if (t != region.task_replay->from_threads) points.push_back(fmt::format("{}: {}", t, format_seconds(time)));
-          out += st.dim(fmt::format("         task graph of {} replayed on more threads ({} per task start): {}",
+          const std::string grown =
+              region.task_replay->body_growth_at > 0
+                  ? fmt::format(", the bodies ×{:.2f} as at {}", region.task_replay->body_growth,
+                                threads_phrase(region.task_replay->body_growth_at))
+                  : std::string();
+          out += st.dim(fmt::format("         task graph of {} replayed on more threads ({} per task start{}): {}",
                                     threads_phrase(region.task_replay->from_threads),
-                                    format_seconds(region.task_replay->per_task_s), fmt::join(points, ", "))) +
+                                    format_seconds(region.task_replay->per_task_s), grown, fmt::join(points, ", "))) +
                  "\n";
         }
       }

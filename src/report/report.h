@@ -315,6 +315,11 @@ struct RegionReport {
     int from_threads = 0;
     double per_task_s = 0;
     std::map<int, double> predicted_time_s;
+    // The tasks' own work at `body_growth_at` threads (the largest count measured) over
+    // `from_threads`', carried by predicted_time_s at every count above from_threads; 1 and 0:
+    // no larger count measured them (profile), the bodies as recorded.
+    double body_growth = 1;
+    int body_growth_at = 0;
   };
   std::optional<TaskReplay> task_replay;
   // CPU-time samples (docs/sampling.md, "Sampled lines"): where the region's CPU time went at each

@@ -423,6 +423,8 @@ RegionReport read_region(const json& r) {
     t.from_threads = get(*replay, "from_threads", 0);
     t.per_task_s = get(*replay, "per_task_s", 0.0);
     t.predicted_time_s = read_by_threads<double>(*replay, "predicted_time_s");
+    t.body_growth = get(*replay, "body_growth", 1.0);
+    t.body_growth_at = get(*replay, "body_growth_at", 0);
     region.task_replay = t;
   }
   region.time_spread_s = read_by_threads<double>(r, "time_spread_s");
@@ -614,7 +616,9 @@ json to_json(const Report& report) {
     if (r.task_replay)
       region["task_replay"] = {{"from_threads", r.task_replay->from_threads},
                                {"per_task_s", r.task_replay->per_task_s},
-                               {"predicted_time_s", by_threads(r.task_replay->predicted_time_s)}};
+                               {"predicted_time_s", by_threads(r.task_replay->predicted_time_s)},
+                               {"body_growth", r.task_replay->body_growth},
+                               {"body_growth_at", r.task_replay->body_growth_at}};
     if (!r.sampled.empty()) region["sampled"] = sampled_json(r.sampled);
     if (!r.grown_lines.empty()) region["grown_lines"] = lines_json(r.grown_lines);
     if (!r.stacks.empty()) {

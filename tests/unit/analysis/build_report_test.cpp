@@ -1377,6 +1377,48 @@ TEST(BuildReport, TaskingRegionsShowTheirTaskGraphBesideTheMeasuredSpeedup) {
     if (r.file == "b.c") EXPECT_TRUE(r.tasks.empty());  // no tasks, no task columns
 }
 
+TEST(BuildReport, TheReplayCarriesTheBodiesGrowthMeasuredAtTheLargestCount) {
+  // The run at 1 thread replayed its graph: 4 s at 1, 2.5 at 2, 1.5 at 4, of which the bodies
+  // add 2, 1.2 and 0.6 (the replay with them doubled, less the replay). At 2 threads the bodies
+  // took 1.25 times their time at 1 (0.125 s of own work against 0.1): the curve above 1 thread
+  // carries it, 2.5 + 0.25 × 1.2 = 2.8 and 1.5 + 0.25 × 0.6 = 1.65; at 1 it stays the recorded 4.
+  RegionRun one = with_location(region_run("t.c:5 h", 4, 1), "t.c", 5, "h");
+  one.tasks = task_figures_with(0);
+  one.tasks.replay_s = {{1, 4}, {2, 2.5}, {4, 1.5}};
+  one.tasks.replay_body_s = {{1, 2}, {2, 1.2}, {4, 0.6}};
+  RegionRun two = with_location(region_run("t.c:5 h", 3, 1), "t.c", 5, "h");
+  two.tasks = task_figures_with(0);
+  two.tasks.body_s = 100 * 0.00125;
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 5, 1, {one}));
+  runs.push_back(measured(2, 0, 4, 1, {two}));
+  const Report report = build_report({"./app"}, 8, runs);
+  const RegionReport& t = report.regions.at(0).file == "t.c" ? report.regions[0] : report.regions.at(1);
+  ASSERT_TRUE(t.task_replay.has_value());
+  EXPECT_DOUBLE_EQ(t.task_replay->body_growth, 1.25);
+  EXPECT_EQ(t.task_replay->body_growth_at, 2);
+  EXPECT_DOUBLE_EQ(t.task_replay->predicted_time_s.at(1), 4);
+  EXPECT_DOUBLE_EQ(t.task_replay->predicted_time_s.at(2), 2.8);
+  EXPECT_DOUBLE_EQ(t.task_replay->predicted_time_s.at(4), 1.65);
+  // Bodies that shrank (×0.75) on a curve flat from 4 threads on (1.5 s at 4 and 8, the bodies
+  // adding 0.6 and 0.3): 1.5 − 0.25 × 0.6 = 1.35 at 4, and 8 would be 1.425, more threads taking
+  // longer, which no replay does: 1.35.
+  one.tasks.replay_s[8] = 1.5;
+  one.tasks.replay_body_s[8] = 0.3;
+  two.tasks.body_s = 100 * 0.00075;
+  const Report shrunk = build_report({"./app"}, 8, {measured(1, 0, 5, 1, {one}), measured(2, 0, 4, 1, {two})});
+  const RegionReport& s = shrunk.regions.at(0).file == "t.c" ? shrunk.regions[0] : shrunk.regions.at(1);
+  ASSERT_TRUE(s.task_replay.has_value());
+  EXPECT_DOUBLE_EQ(s.task_replay->predicted_time_s.at(4), 1.35);
+  EXPECT_DOUBLE_EQ(s.task_replay->predicted_time_s.at(8), 1.35);
+  // A profile (one count): nothing measured the bodies' growth, the curve as replayed.
+  const Report alone = build_report({"./app"}, 8, {measured(1, 0, 5, 1, {one})});
+  const RegionReport& a = alone.regions.at(0).file == "t.c" ? alone.regions[0] : alone.regions.at(1);
+  ASSERT_TRUE(a.task_replay.has_value());
+  EXPECT_DOUBLE_EQ(a.task_replay->body_growth, 1);
+  EXPECT_DOUBLE_EQ(a.task_replay->predicted_time_s.at(2), 2.5);
+}
+
 TEST(BuildReport, OneRunAtTwoThreadsHasNoMeasuredSpeedupBesideTheBound) {
   RegionRun r = with_location(region_run("t.c:5 h", 3, 1), "t.c", 5, "h");
   r.tasks = task_figures_with(0);

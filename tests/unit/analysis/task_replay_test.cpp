@@ -42,6 +42,9 @@ TEST(TaskReplay, ADependenceChainTakesItsSpanOnAnyNumberOfThreads) {
   ASSERT_EQ(deferred.size(), 2u);
   EXPECT_US(deferred.at(2), 91);
   EXPECT_US(deferred.at(4), 94);
+  // Every body doubled (ReplayOptions::bodies): the creator's stretches too, so the tasks are
+  // created at 2, 4, 6 µs, and each takes 60 µs: 2 + 3 × 60.
+  EXPECT_US(replay_instance(g.nodes, std::vector<int>{2, 4}, 0, 0, 1, 2.0).at(4), 182);
 }
 
 TEST(TaskReplay, ATaskwaitRunsTheCreatorsOwnNewestTaskAndMoreThreadsShortenTheTail) {
