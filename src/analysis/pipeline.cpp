@@ -53,7 +53,7 @@ RunAnalysis analyse_log(const std::filesystem::path& log_dir, const LaunchClock&
   // graphs recorded at one thread (what is wrong with the cache is said once, by the report).
   std::optional<BenchCosts> bench;
   if (how.bench && *how.bench) bench = (*how.bench)(runtime_library_of(run.log.meta), false);
-  return analyze_run(timeline, run.log.meta, *run.symbols, {how.replay, bench ? bench->task_tree_s : 0.0, how.workers, how.replay_bodies});
+  return analyze_run(timeline, run.log.meta, *run.symbols, {how.replay, bench ? bench->task_tree_s : 0.0, how.workers});
 }
 
 Report assemble_report(const Measurement& m) {

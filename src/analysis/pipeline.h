@@ -52,8 +52,6 @@ struct LogAnalysis {
   // Cores this log's analysis may use (ReplayOptions::workers): its share where others are
   // analysed beside it.
   int workers = 1;
-  // Replay again with the bodies doubled (ReplayOptions::bodies): scale's smallest count.
-  bool replay_bodies = false;
 };
 
 // Reads and analyses one log directory, filling the record's observation fields (observed, rank,

@@ -392,15 +392,12 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
   if (!replay.replay) return out;
   // A team of one ran every task at once in its creator (libomp and libgomp alike): on more
   // threads each is queued, stolen and waited for, which the bench measured (task_tree).
-  out.replay_s = replay_instance(nodes, counts, out.replay_per_task_s, team == 1 ? replay.deferred_task_s : 0.0,
-                                 replay.workers);
-  out.replay_incomplete = out.replay_s.empty();
-  if (replay.bodies && !out.replay_s.empty()) {
-    const std::map<int, double> doubled = replay_instance(
-        nodes, counts, out.replay_per_task_s, team == 1 ? replay.deferred_task_s : 0.0, replay.workers, 2.0);
-    for (const auto& [t, time] : out.replay_s)
-      if (auto it = doubled.find(t); it != doubled.end()) out.replay_body_s[t] = it->second - time;
+  for (const auto& [t, replayed] : replay_instance(nodes, counts, out.replay_per_task_s,
+                                                   team == 1 ? replay.deferred_task_s : 0.0, replay.workers)) {
+    out.replay_s[t] = replayed.time_s;
+    out.replay_body_s[t] = replayed.body_s;
   }
+  out.replay_incomplete = out.replay_s.empty();
   return out;
 }
 

@@ -143,8 +143,8 @@ struct TaskFigures {
   // to kReplayMaxThreads, summed; `replay_incomplete`: an instance could not be replayed (batches
   // of sampled-out tasks), so no figure stands for the region.
   std::map<int, double> replay_s;
-  // With ReplayOptions::bodies: what the tasks' own work adds to each count's replayed time (the
-  // replay with every body doubled, less replay_s), summed as replay_s is; empty without.
+  // Of each count's replayed time, the tasks' own work along the chain that ends last
+  // (ReplayedTime::body_s), summed as replay_s is.
   std::map<int, double> replay_body_s;
   bool replay_incomplete = false;
   double replay_per_task_s = 0;   // the runtime's cost per task start the replay charged (last instance's)
@@ -166,10 +166,6 @@ struct ReplayOptions {
   // Cores the replay may use: a large graph's thread counts are replayed side by side
   // (replay_instance). 1 where the caller already analyses other runs beside this one.
   int workers = 1;
-  // Replay again with every task's own work doubled (TaskFigures::replay_body_s): `scale`, whose
-  // larger counts measure how the bodies grew with the team, which the replay from its smallest
-  // count then carries (build_report.cpp). A second replay: asked for only there.
-  bool bodies = false;
 };
 
 // `tasks`: the explicit tasks created in `region`.

@@ -84,6 +84,9 @@ struct Scripts {
   // dependent: in a recursive tree of 240 000 tasks those two loads per task (each a cache miss)
   // were a quarter of the replay's time.
   bool dependences = false;
+  // Each node's task as a replay starts: its first step and its parent (copied whole at each
+  // count: filling them from step_begin and parent was an eighth of a recursive tree's replay).
+  std::vector<Task> initial;
 };
 
 // Into `out`, whose arrays are cleared and reused: a region repeated thousands of times has a
@@ -112,6 +115,11 @@ void scripts_of(const TaskNodes& g, Scripts& out) {
   for (size_t k = out.step_begin[0]; k < out.step_begin[1]; ++k)
     if (out.steps[k].end == StepEnd::Barrier) out.steps.push_back(Step{0, kNone32, StepEnd::Barrier});
   out.steps.push_back(Step{0, kNone32, StepEnd::End});
+  out.initial.assign(n + 1, Task{});  // node n: the extra threads' implicit task
+  for (size_t i = 0; i <= n; ++i) {
+    out.initial[i].step = out.steps.data() + out.step_begin[i];
+    out.initial[i].parent = i < n && out.parent[i] != kNone ? static_cast<uint32_t>(out.parent[i]) : kNone32;
+  }
   // Each node's dependents, read only where there are dependences (Replay::complete).
   out.dependents.clear();
   out.dependent_begin.clear();
@@ -156,7 +164,7 @@ struct ReplayBuffers {
   std::vector<Task> tasks;
   std::vector<std::vector<size_t>> stacks;
   std::vector<ReadyQueue> queues;
-  std::vector<double> step_end;
+  std::vector<double> step_end, step_body_end;
   std::vector<size_t> released, nonempty, candidates, thread_of;
   std::vector<std::pair<uint64_t, size_t>> idle;
   std::vector<uint64_t> idle_since;
@@ -166,20 +174,19 @@ struct ReplayBuffers {
 
 class Replay {
  public:
-  Replay(const TaskNodes& g, const Scripts& scripts, int threads, double per_task_s, double body_scale,
-         ReplayBuffers& buffers)
-      : g_(g), scripts_(scripts), per_task_(per_task_s), body_scale_(body_scale), threads_(static_cast<size_t>(threads)),
+  using End = std::pair<double, size_t>;  // a running stretch's end and its thread
+
+  Replay(const TaskNodes& g, const Scripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
+      : g_(g), scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)),
         tasks_(buffers.tasks), stacks_(buffers.stacks), deques_(buffers.queues), step_end_(buffers.step_end),
+        step_body_end_(buffers.step_body_end),
         released_(buffers.released), idle_(buffers.idle), idle_since_(buffers.idle_since),
         candidates_(buffers.candidates), thread_of_(buffers.thread_of), nonempty_(buffers.nonempty),
         ends_(buffers.ends), barrier_open_(buffers.barrier_open) {
     const size_t recorded = g.implicit_count;
     // Nodes keep their indices; the extra threads' implicit tasks follow them.
-    tasks_.assign(g.nodes.size() + (threads_ - recorded), Task{});
-    for (size_t i = 0; i < tasks_.size(); ++i) {
-      tasks_[i].step = scripts.steps.data() + scripts.step_begin[std::min(i, g.nodes.size())];
-      tasks_[i].parent = i < g.nodes.size() && scripts.parent[i] != kNone ? static_cast<uint32_t>(scripts.parent[i]) : kNone32;
-    }
+    tasks_.assign(scripts.initial.begin(), scripts.initial.end() - 1);
+    tasks_.resize(g.nodes.size() + (threads_ - recorded), scripts.initial.back());
     if (stacks_.size() < threads_) stacks_.resize(threads_);
     if (deques_.size() < threads_) deques_.resize(threads_);
     for (size_t t = 0; t < threads_; ++t) {
@@ -187,6 +194,7 @@ class Replay {
       deques_[t].clear();
     }
     step_end_.assign(threads_, kForever);
+    step_body_end_.assign(threads_, 0);
     released_.clear();
     idle_.clear();
     idle_since_.assign(threads_, 0);
@@ -200,34 +208,62 @@ class Replay {
       tasks_[implicit].created = true;
       stacks_[t].push_back(implicit);
       thread_of_[implicit] = t;
-      start_step(t, 0);
+      start_step(t, 0, 0);
     }
   }
 
-  double run() {
+  ReplayedTime run() {
     for (;;) {
       settle();
       // The next stretch to end (every running thread advances at the same rate), and every
       // other one that ends at the same instant.
       if (ends_.empty()) break;  // nothing runs: everything ended (or a wait nothing will meet)
       now_ = ends_.front().first;
+      now_body_ = 0;
       while (!ends_.empty() && ends_.front().first <= now_) {
         const size_t t = ends_.front().second;
-        std::pop_heap(ends_.begin(), ends_.end(), std::greater<End>());
-        ends_.pop_back();
+        now_body_ = std::max(now_body_, step_body_end_[t]);
         end_step(t);
-        if (step_end_[t] == kForever) become_idle(t);
+        if (step_end_[t] == kForever) {
+          std::pop_heap(ends_.begin(), ends_.end(), std::greater<End>());
+          ends_.pop_back();
+          become_idle(t);
+        } else {
+          replace_earliest({step_end_[t], t});  // its next stretch, begun at once
+        }
       }
     }
-    return now_;
+    return {now_, now_body_};
   }
 
  private:
-  void start_step(size_t thread, double extra) {
-    const Task& task = tasks_[stacks_[thread].back()];
-    step_end_[thread] = now_ + task.step->work * body_scale_ + extra;
+  // `body`: the tasks' own work along the chain of stretches that led to this start (each
+  // stretch began where the one before it ended, or when what it waited for happened).
+  void start_step(size_t thread, double extra, double body) {
+    begin_stretch(thread, extra, body);
     ends_.push_back({step_end_[thread], thread});
     std::push_heap(ends_.begin(), ends_.end(), std::greater<End>());
+  }
+  // The stretch's end, not yet in ends_: a thread that goes on at once from the stretch that just
+  // ended takes that one's place at the heap's top (replace_earliest), one sift instead of a pop
+  // and a push (a recursive tree's creations are most of its steps).
+  void begin_stretch(size_t thread, double extra, double body) {
+    const Task& task = tasks_[stacks_[thread].back()];
+    step_end_[thread] = now_ + task.step->work + extra;
+    step_body_end_[thread] = body + task.step->work;
+  }
+  // ends_'s earliest entry replaced by `e`, sifted down. Each thread has one entry, so (end,
+  // thread) orders them all and the replay takes them in the same order as by a pop and a push.
+  void replace_earliest(End e) {
+    const size_t n = ends_.size();
+    size_t i = 0;
+    for (size_t c = 1; c < n; c = 2 * i + 1) {
+      if (c + 1 < n && ends_[c + 1] < ends_[c]) ++c;
+      if (!(ends_[c] < e)) break;
+      ends_[i] = ends_[c];
+      i = c;
+    }
+    ends_[i] = e;
   }
 
   // The stretch running on `thread` ended: what ends it happens.
@@ -249,7 +285,7 @@ class Replay {
             child.waiting_for += !tasks_[scripts_.preds[k]].complete;
         if (!scripts_.dependences || child.waiting_for == 0) push(thread, step.child);
         ++task.step;
-        start_step(thread, 0);
+        begin_stretch(thread, 0, step_body_end_[thread]);  // its own next stretch, at once (run)
         return;
       }
       case StepEnd::Taskwait:
@@ -354,14 +390,14 @@ class Replay {
     if (!stack.empty()) {
       Task& top = tasks_[stack.back()];
       if (!top.waiting) {  // back from a nested task to one that was running
-        start_step(thread, 0);
+        start_step(thread, 0, now_body_);
         return true;
       }
       if (met(top)) {
         if (top.step->end == StepEnd::Barrier) ++top.barrier;
         top.waiting = false;
         ++top.step;
-        start_step(thread, 0);
+        start_step(thread, 0, now_body_);
         return true;
       }
     }
@@ -370,7 +406,7 @@ class Replay {
     if (id == kNone) return false;
     stack.push_back(id);
     thread_of_[id] = thread;
-    start_step(thread, per_task_);
+    start_step(thread, per_task_, now_body_);
     return true;
   }
   void wake_idle(size_t thread, bool may_take) {
@@ -412,13 +448,16 @@ class Replay {
   const TaskNodes& g_;
   const Scripts& scripts_;
   double per_task_;
-  double body_scale_;
   size_t threads_;
   double now_ = 0;
+  // Of now_, the tasks' own work along the chain that led to it: the largest of the stretches
+  // ending at this instant (a thread resuming or starting here may follow any of them).
+  double now_body_ = 0;
   std::vector<Task>& tasks_;
   std::vector<std::vector<size_t>>& stacks_;
   std::vector<ReadyQueue>& deques_;
   std::vector<double>& step_end_;
+  std::vector<double>& step_body_end_;  // what step_end_ holds of the tasks' own work
   std::vector<size_t>& released_;
   // The threads running no stretch, by when they became idle (an entry whose thread has left, or
   // became idle again since, is stale: idle_since_ holds each thread's latest).
@@ -433,7 +472,6 @@ class Replay {
   size_t next_victim_ = 0;
   size_t ready_ = 0;               // tasks in all deques
   bool barrier_wakeup_ = false;     // every implicit task reached a barrier, or the last created task completed
-  using End = std::pair<double, size_t>;
   std::vector<End>& ends_;         // running stretches, a heap by end (std::greater: earliest first)
   size_t outstanding_ = 0;  // explicit tasks created whose body has not completed
   size_t arrived_ = 0;      // barrier arrivals, all barriers together
@@ -442,9 +480,9 @@ class Replay {
 
 }  // namespace
 
-std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
-                                      double extra_per_task_s, int workers, double body_scale) {
-  std::map<int, double> out;
+std::map<int, ReplayedTime> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
+                                            double extra_per_task_s, int workers) {
+  std::map<int, ReplayedTime> out;
   if (graph.implicit_count == 0 || graph.nodes.size() >= kNone32 / 2) return out;  // 32-bit fields
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
     if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return out;
@@ -459,10 +497,10 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
     if (t < 1 || static_cast<size_t>(t) < graph.implicit_count) return std::nullopt;
     return std::min(static_cast<size_t>(t), width);
   };
-  std::map<size_t, double> replayed;  // by the count replayed
+  std::map<size_t, ReplayedTime> replayed;  // by the count replayed
   for (int t : threads)
-    if (const auto count = replayed_as(t)) replayed.emplace(*count, 0.0);
-  std::vector<std::pair<const size_t, double>*> todo;
+    if (const auto count = replayed_as(t)) replayed.emplace(*count, ReplayedTime{});
+  std::vector<std::pair<const size_t, ReplayedTime>*> todo;
   for (auto& entry : replayed) todo.push_back(&entry);
   // Each count's replay reads the graph and the scripts and writes only its own buffers and entry.
   const bool large = width - graph.implicit_count >= kParallelReplayTasks;
@@ -470,7 +508,7 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
     thread_local ReplayBuffers buffers;
     const size_t count = todo[i]->first;
     todo[i]->second = Replay(graph, scripts, static_cast<int>(count),
-                             per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), body_scale, buffers)
+                             per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), buffers)
                           .run();
   });
   for (int t : threads)
@@ -479,9 +517,9 @@ std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<
 }
 
 std::optional<double> replay_instance(const TaskNodes& graph, int threads, double per_task_s) {
-  const std::map<int, double> one = replay_instance(graph, std::vector<int>{threads}, per_task_s);
+  const std::map<int, ReplayedTime> one = replay_instance(graph, std::vector<int>{threads}, per_task_s);
   if (one.empty()) return std::nullopt;
-  return one.begin()->second;
+  return one.begin()->second.time_s;
 }
 
 }  // namespace ompscope::analysis

@@ -21,15 +21,20 @@ namespace ompscope::analysis {
 // nullopt where the graph holds batches of sampled-out tasks (their creators and dependences are
 // unknown: OMPSCOPE_SAMPLING=off records every task).
 std::optional<double> replay_instance(const TaskNodes& graph, int threads, double per_task_s);
+// One count's replay: the instance's time, and how much of it is the tasks' own work along the
+// chain of stretches that ends last (what the time grows by, the schedule kept, where every body
+// grows by its own length: build_report.cpp carries the bodies' growth measured at a larger count).
+struct ReplayedTime {
+  double time_s = 0;
+  double body_s = 0;
+};
 // The same on each of `threads` (the graph's scripts built once); empty where it cannot be replayed,
 // and no entry for a count below the recorded team's size. Counts above it pay `extra_per_task_s`
 // more per task (what deferring a task costs where the recorded team ran them at once). Up to
 // `workers` counts are replayed at once, each on its own thread, where the graph is large enough
 // (kParallelReplayTasks) to repay starting them; the figures are the same either way.
-// `body_scale`: every task's own work times this (2: what the bodies add to each count's time,
-// the replay at 1 subtracted; ReplayOptions::bodies).
-std::map<int, double> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
-                                      double extra_per_task_s = 0, int workers = 1, double body_scale = 1);
+std::map<int, ReplayedTime> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
+                                            double extra_per_task_s = 0, int workers = 1);
 
 // Tasks from which a graph's thread counts are replayed side by side: a thread's start costs
 // tens of microseconds, a replay of 10 000 tasks about a millisecond.

@@ -325,8 +325,7 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
                                     {std::nullopt, result.outcome.end_point},
                                     target.launcher.has_value(),
                                     target.runtime.kind != RuntimeKind::None,
-                                    request.replay,
-                                    request.replay_bodies};
+                                    request.replay};
   if (!request.defer_analysis) read_logs(result, core_count());
   return result;
 }
@@ -358,7 +357,7 @@ void read_logs(RunResult& result, int workers) {
       run.record = rec;
       run.record.log = fs::relative(logs.front().dir, out_dir).string();
       int local_rank = -1;
-      run.analysis = analysis::analyse_log(logs.front().dir, rank_clock, run.record, {false, u.replay, &bench_cache(), workers, u.replay_bodies}, &local_rank);
+      run.analysis = analysis::analyse_log(logs.front().dir, rank_clock, run.record, {false, u.replay, &bench_cache(), workers}, &local_rank);
       result.ranks_per_node = std::max(result.ranks_per_node, local_rank + 1);
       result.ranks.push_back(std::move(run));
     }
@@ -388,7 +387,7 @@ void read_logs(RunResult& result, int workers) {
   const bool from_launch = logs.front().own && this_node;
   try {
     result.run.analysis =
-        analysis::analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, {from_launch, u.replay, &bench_cache(), workers, u.replay_bodies});
+        analysis::analyse_log(result.log_dir, this_node ? clock : rank_clock, rec, {from_launch, u.replay, &bench_cache(), workers});
   } catch (const Error& e) {
     if (!result.outcome.signal) throw;
     // Killed (SIGKILL) before its first lines or chunk reached the disk: not a corrupt log.
@@ -413,7 +412,7 @@ void read_logs(RunResult& result, int workers) {
       // The launcher's points bracket this process too: a child that ran for less than a
       // millisecond and ended just before the program did has no other span to calibrate over.
       other.run.analysis = analysis::analyse_log(logs[i].dir, this_node ? clock : rank_clock, other.run.record,
-                                                  {false, u.replay, &bench_cache(), workers, u.replay_bodies});
+                                                  {false, u.replay, &bench_cache(), workers});
     } catch (const Error& e) {
       other.run.record.observed = false;
       other.run.record.status = fmt::format("not read: {}", e.what());

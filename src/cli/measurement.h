@@ -64,8 +64,6 @@ struct RunRequest {
   bool every_event = false;
   // Replay the run's task graphs (scale: only its smallest count's runs, the replay's source).
   bool replay = true;
-  // And again with the bodies doubled (LogAnalysis::replay_bodies): scale's smallest count.
-  bool replay_bodies = false;
   // Leave the logs unread: analyse_runs reads them later (scale, once every run has ended: its
   // runs analysed at once on the machine's cores, never beside a measured run).
   bool defer_analysis = false;
@@ -101,7 +99,6 @@ struct RunResult {
     bool launcher = false;
     bool runtime_known = false;  // the program loaded an OpenMP runtime
     bool replay = true;
-    bool replay_bodies = false;
   };
   std::optional<Unread> unread;
 };

@@ -261,7 +261,6 @@ Command add_scale_command(CLI::App& parent) {
                 // Only the smallest count's task graphs are replayed (the replay's source, task_replay.h).
                 RunRequest request{t, r, !launcher};
                 request.replay = t == *std::min_element(counts.begin(), counts.end());
-                request.replay_bodies = request.replay;
                 request.defer_analysis = !launcher;
                 RunResult result = run_under_tool(at_count, options->out, request);
                 if (request.defer_analysis)

@@ -1379,7 +1379,7 @@ TEST(BuildReport, TaskingRegionsShowTheirTaskGraphBesideTheMeasuredSpeedup) {
 
 TEST(BuildReport, TheReplayCarriesTheBodiesGrowthMeasuredAtTheLargestCount) {
   // The run at 1 thread replayed its graph: 4 s at 1, 2.5 at 2, 1.5 at 4, of which the bodies
-  // add 2, 1.2 and 0.6 (the replay with them doubled, less the replay). At 2 threads the bodies
+  // add 2, 1.2 and 0.6 (their own work on the replay's last chain). At 2 threads the bodies
   // took 1.25 times their time at 1 (0.125 s of own work against 0.1): the curve above 1 thread
   // carries it, 2.5 + 0.25 × 1.2 = 2.8 and 1.5 + 0.25 × 0.6 = 1.65; at 1 it stays the recorded 4.
   RegionRun one = with_location(region_run("t.c:5 h", 4, 1), "t.c", 5, "h");

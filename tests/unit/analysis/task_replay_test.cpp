@@ -38,13 +38,14 @@ TEST(TaskReplay, ADependenceChainTakesItsSpanOnAnyNumberOfThreads) {
   EXPECT_FALSE(replay_instance(g.nodes, 1, 0).has_value());
   // A cost of deferring a task (the bench's task_tree, charged where the recorded team ran its
   // tasks at once) is paid on counts above the recorded team's only: 91 µs at 2, 94 at 4.
-  const std::map<int, double> deferred = replay_instance(g.nodes, std::vector<int>{2, 4}, 0, testing::us(1));
+  const std::map<int, ReplayedTime> deferred = replay_instance(g.nodes, std::vector<int>{2, 4}, 0, testing::us(1));
   ASSERT_EQ(deferred.size(), 2u);
-  EXPECT_US(deferred.at(2), 91);
-  EXPECT_US(deferred.at(4), 94);
-  // Every body doubled (ReplayOptions::bodies): the creator's stretches too, so the tasks are
-  // created at 2, 4, 6 µs, and each takes 60 µs: 2 + 3 × 60.
-  EXPECT_US(replay_instance(g.nodes, std::vector<int>{2, 4}, 0, 0, 1, 2.0).at(4), 182);
+  EXPECT_US(deferred.at(2).time_s, 91);
+  EXPECT_US(deferred.at(4).time_s, 94);
+  // Of it, the tasks' own work on the chain that ends last: the master's 1 µs before the first
+  // creation, then the three bodies one after another, 91 µs; the deferral's 3 µs are the runtime's.
+  EXPECT_US(deferred.at(2).body_s, 91);
+  EXPECT_US(deferred.at(4).body_s, 91);
 }
 
 TEST(TaskReplay, ATaskwaitRunsTheCreatorsOwnNewestTaskAndMoreThreadsShortenTheTail) {
@@ -55,6 +56,13 @@ TEST(TaskReplay, ATaskwaitRunsTheCreatorsOwnNewestTaskAndMoreThreadsShortenTheTa
   const Replayed g = graph_of(testing::three_tasks_on_two_threads_log());
   EXPECT_US(*replay_instance(g.nodes, 2, 0), 81);
   EXPECT_US(*replay_instance(g.nodes, 4, 0), 43);
+  // With 1 µs per task start on 2 threads: the first 1 → 42, the third 3 → 44, the second 42 → 83.
+  // The chain that ends last is the master's 1 µs and two bodies of 40, 81 µs of own work; its
+  // two starts' 2 µs are the runtime's, so 81 is what the time grows by where every body grows
+  // by its own length.
+  const std::map<int, ReplayedTime> paid = replay_instance(g.nodes, std::vector<int>{2}, testing::us(1));
+  EXPECT_US(paid.at(2).time_s, 83);
+  EXPECT_US(paid.at(2).body_s, 81);
 }
 
 TEST(TaskReplay, ALargeGraphsCountsReplayedSideBySideGiveTheSameFigures) {
@@ -80,13 +88,16 @@ TEST(TaskReplay, ALargeGraphsCountsReplayedSideBySideGiveTheSameFigures) {
   const Replayed g = graph_of(b.log());
   ASSERT_GE(g.nodes.nodes.size() - g.nodes.implicit_count, kParallelReplayTasks);
   const std::vector<int> counts{2, 4, 8, 16, 32, 64, 128, 256};
-  const std::map<int, double> alone = replay_instance(g.nodes, counts, testing::us(1), 0, 1);
-  const std::map<int, double> side_by_side = replay_instance(g.nodes, counts, testing::us(1), 0, 2);
+  const std::map<int, ReplayedTime> alone = replay_instance(g.nodes, counts, testing::us(1), 0, 1);
+  const std::map<int, ReplayedTime> side_by_side = replay_instance(g.nodes, counts, testing::us(1), 0, 2);
   ASSERT_EQ(alone.size(), counts.size());
-  EXPECT_EQ(side_by_side, alone);  // the same doubles
+  for (int t : counts) {  // the same doubles
+    EXPECT_EQ(side_by_side.at(t).time_s, alone.at(t).time_s) << t;
+    EXPECT_EQ(side_by_side.at(t).body_s, alone.at(t).body_s) << t;
+  }
   // More threads run the tasks sooner, down to their creation's pace (one every µs).
-  EXPECT_LT(alone.at(256), alone.at(2));
-  EXPECT_GT(alone.at(256), kTasks * testing::us(1));
+  EXPECT_LT(alone.at(256).time_s, alone.at(2).time_s);
+  EXPECT_GT(alone.at(256).time_s, kTasks * testing::us(1));
 }
 
 TEST(TaskReplay, BatchesOfSampledOutTasksAreNotReplayed) {
