@@ -5,14 +5,18 @@ are what is left (issue 31: at most 0.1 s).
 
 usage: scale_beyond_runs.py OMPSCOPE OUT_DIR ROUNDS PROGRAM [ARGS...]
   e.g. bench/scale_beyond_runs.py build/bin/ompscope /tmp/beyond 3 build/tests/programs/fib_tasks 25
-The runs record every task (OMPSCOPE_SAMPLING=off) and are those of `scale -t 1,2 -r 3`."""
+The runs are those of `scale -t 1,2 -r 3`, recording every task (OMPSCOPE_SAMPLING=off: the
+worst case, every task graph replayed whole); SAMPLING=default in the environment keeps the
+adaptive sampling a user gets."""
 import json, os, subprocess, sys, time
 
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     ompscope, out, rounds, program = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
-    env = dict(os.environ, OMPSCOPE_SAMPLING="off")
+    env = dict(os.environ)
+    if os.environ.get("SAMPLING", "off") == "off":
+        env["OMPSCOPE_SAMPLING"] = "off"
     beyond = []
     for _ in range(rounds):
         start = time.monotonic()

@@ -38,6 +38,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
   size_t count = visits[0].size();
   for (const auto& v : visits) count = std::min(count, v.size());
 
+  if (each) each->reserve(each->size() + count);
   std::vector<double> segment_start(n);
   for (size_t k = 0; k < n; ++k) segment_start[k] = region.threads[k].start;
   constexpr double inf = std::numeric_limits<double>::infinity();

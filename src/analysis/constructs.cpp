@@ -252,7 +252,10 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
       return a.index < b.index;
     });
     std::unordered_map<const WorkSpan*, int> work_node;
-    std::unordered_map<const SyncVisit*, int> sync_node;
+    // Each of the part's visits' construct (-1: none), by its place in part.syncs: a hash map of
+    // them allocated a node per visit (a region of 100 000 barriers per thread).
+    std::vector<int> sync_node(part.syncs.size(), -1);
+    const auto sync_index = [&part](const SyncVisit& v) { return static_cast<size_t>(&v - part.syncs.data()); };
     std::vector<const Item*> open;
     // The thread's samples in its part, each given to the innermost construct open at its time
     // as the items are swept in order (the region's own code where none is).
@@ -306,7 +309,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
             tree.nodes[owner->second].time_s += i.duration / team;
             node = v.tasks > 0 ? node_of(tree, owner->second, ConstructKind::kBarrier, v.codeptr, symbols) : owner->second;
             if (v.tasks == 0) {
-              i.node = sync_node[&v] = node;
+              i.node = sync_node[sync_index(v)] = node;
               open.push_back(&i);
               continue;
             }
@@ -319,7 +322,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
           } else if (v.kind == SyncKind::Taskgroup) {
             node = node_of(tree, parent, ConstructKind::kTaskgroup, v.codeptr, symbols);
           }
-          sync_node[&v] = node == parent ? -1 : node;
+          sync_node[sync_index(v)] = node == parent ? -1 : node;
           break;
         }
         case Item::Fragment: {
@@ -392,7 +395,7 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
     }
     if (&part == &inst.threads.front())
       for (const SyncVisit& v : part.syncs)
-        if (is_barrier(v)) barrier_nodes.push_back(sync_node.count(&v) ? sync_node[&v] : -1);
+        if (is_barrier(v)) barrier_nodes.push_back(sync_node[sync_index(v)]);
   }
   for (size_t node = 0; node * team_size < visits.size() && node < tree.nodes.size(); ++node)
     tree.nodes[node].instances +=
@@ -400,10 +403,14 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
   // Each barrier's phases go to the construct that owns it, the rest to the region's own code;
   // the join's cost stays fork/join, the region's.
   for (size_t b = 0; b < barriers.size(); ++b) {
-    BarrierPhases p = barriers[b];
     const int node = b < barrier_nodes.size() ? barrier_nodes[b] : -1;
     BarrierPhases& into = node >= 0 ? tree.nodes[node].phases : tree.own_phases;
-    if (node >= 0) p.join_s = 0;
+    if (node < 0 || barriers[b].join_s == 0) {
+      add_phases(into, barriers[b]);  // not copied: a copy per barrier allocated its CPU times
+      continue;
+    }
+    BarrierPhases p = barriers[b];
+    p.join_s = 0;
     add_phases(into, p);
   }
   tree.outside_s += outside / team;
