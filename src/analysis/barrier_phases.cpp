@@ -21,7 +21,7 @@ std::vector<std::vector<const SyncVisit*>> barriers_by_thread(const RegionInstan
 
 }  // namespace
 
-BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPhases>* each) {
+BarrierPhases barrier_phases(const RegionInstance& region, const std::function<void(const BarrierPhases& one)>& each) {
   BarrierPhases out;
   const size_t n = region.threads.size();
   if (n == 0) return out;
@@ -38,7 +38,6 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
   size_t count = visits[0].size();
   for (const auto& v : visits) count = std::min(count, v.size());
 
-  if (each) each->reserve(each->size() + count);
   std::vector<double> segment_start(n);
   for (size_t k = 0; k < n; ++k) segment_start[k] = region.threads[k].start;
   constexpr double inf = std::numeric_limits<double>::infinity();
@@ -87,7 +86,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
     BarrierPhases::Position alone;
     const auto record = [&] {
       if (!each) return;
-      BarrierPhases& one = each->emplace_back();
+      BarrierPhases one;
       if (alone.instances > 0) one.positions.push_back(std::move(alone));
       one.imbalance_s = out.imbalance_s - before.imbalance_s;
       one.measured_imbalance_s = out.measured_imbalance_s - before.measured_imbalance_s;
@@ -106,6 +105,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, std::vector<BarrierPh
       one.imbalanced_after_dynamic = out.imbalanced_after_dynamic - before.imbalanced_after_dynamic;
       one.imbalanced_after_guided = out.imbalanced_after_guided - before.imbalanced_after_guided;
       one.skipped_with_tasks = out.skipped_with_tasks - before.skipped_with_tasks;
+      each(one);
     };
     if (tasks) {
       // Arrival times say little when threads execute tasks in the barrier.

@@ -133,10 +133,10 @@ ConstructInputs::ConstructInputs(const Timeline& timeline)
     std::stable_sort(list.begin(), list.end(), [](const CpuSample* a, const CpuSample* b) { return a->time < b->time; });
 }
 
-void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, const ConstructInputs& inputs,
-                             const std::vector<BarrierPhases>& barriers, Symbolizer& symbols,
-                             DescribedSamples& described) {
-  if (inst.light || inst.threads.empty()) return;
+std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, const RegionInstance& inst,
+                                                        const ConstructInputs& inputs, Symbolizer& symbols,
+                                                        DescribedSamples& described) {
+  if (inst.light || inst.threads.empty()) return std::nullopt;
   if (tree.body_where.file.empty())
     tree.body_where = inst.body ? symbols.resolve_body(inst.body) : symbols.resolve_call(inst.codeptr);
   const double team = static_cast<double>(inst.threads.size());
@@ -400,20 +400,20 @@ void add_instance_constructs(ConstructTree& tree, const RegionInstance& inst, co
   for (size_t node = 0; node * team_size < visits.size() && node < tree.nodes.size(); ++node)
     tree.nodes[node].instances +=
         *std::max_element(visits.begin() + node * team_size, visits.begin() + (node + 1) * team_size);
-  // Each barrier's phases go to the construct that owns it, the rest to the region's own code;
-  // the join's cost stays fork/join, the region's.
-  for (size_t b = 0; b < barriers.size(); ++b) {
-    const int node = b < barrier_nodes.size() ? barrier_nodes[b] : -1;
-    BarrierPhases& into = node >= 0 ? tree.nodes[node].phases : tree.own_phases;
-    if (node < 0 || barriers[b].join_s == 0) {
-      add_phases(into, barriers[b]);  // not copied: a copy per barrier allocated its CPU times
-      continue;
-    }
-    BarrierPhases p = barriers[b];
-    p.join_s = 0;
-    add_phases(into, p);
-  }
   tree.outside_s += outside / team;
+  return barrier_nodes;
+}
+
+void charge_barrier(ConstructTree& tree, int node, const BarrierPhases& one) {
+  if (node < 0) {
+    add_phases(tree.own_phases, one);
+  } else if (one.join_s == 0) {
+    add_phases(tree.nodes[node].phases, one);  // not copied: a copy allocated its CPU times
+  } else {
+    BarrierPhases p = one;
+    p.join_s = 0;
+    add_phases(tree.nodes[node].phases, p);
+  }
 }
 
 void finish_constructs(ConstructTree& tree, double time_s) {

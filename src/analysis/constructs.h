@@ -12,6 +12,7 @@
 #include <span>
 #include <utility>
 #include <unordered_map>
+#include <optional>
 #include <vector>
 
 #include "analysis/barrier_phases.h"
@@ -105,12 +106,16 @@ struct ConstructInputs {
   explicit ConstructInputs(const Timeline& timeline);
 };
 
-// Adds one recorded region instance to the tree; `barriers`: what each of its barriers adds to
-// its phases (barrier_phases' `each`); `described`: the timeline's samples, symbolised once for
-// the constructs and the regions (place_samples).
-void add_instance_constructs(ConstructTree& tree, const RegionInstance& instance, const ConstructInputs& inputs,
-                             const std::vector<BarrierPhases>& barriers, Symbolizer& symbols,
-                             DescribedSamples& described);
+// Adds one recorded region instance to the tree (nothing for a sampled-out one: nullopt);
+// `described`: the timeline's samples, symbolised once for the constructs and the regions
+// (place_samples). Returns the construct that owns each of the instance's barriers (its first
+// thread's, in order; -1: the region's own code), for charge_barrier.
+std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, const RegionInstance& instance,
+                                                        const ConstructInputs& inputs, Symbolizer& symbols,
+                                                        DescribedSamples& described);
+// What one barrier adds to its phases (barrier_phases' `each`), charged to the construct that owns
+// it (`node`), else to the region's own code. The join's cost stays fork/join, the region's.
+void charge_barrier(ConstructTree& tree, int node, const BarrierPhases& one);
 
 // Lock costs per lock site, and times scaled from the recorded instances to all (`time_s`: the
 // region's time over all its instances).

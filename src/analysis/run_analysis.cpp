@@ -164,15 +164,22 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   }
   const ConstructInputs construct_inputs(timeline);
   DescribedSamples described(timeline, symbols);
-  std::vector<BarrierPhases> each_barrier;
   std::unordered_map<uint64_t, const RegionProfile*> profile_of_site;
   for (const RegionProfile& p : program.regions) profile_of_site[p.site()] = &p;
   std::unordered_map<const RegionRun*, RepresentedPhases> represented;
   for (const RegionInstance& inst : timeline.regions) {
     instance_of[inst.parallel_id] = &inst;
     RegionRun& r = out.regions[key_of[inst.site()]];
-    each_barrier.clear();
-    BarrierPhases phases = barrier_phases(inst, &each_barrier);
+    // The instance's constructs first, then its barriers, each charged to its construct as it is
+    // measured (in the barriers' order, as the sums were taken when they were held in a vector).
+    const std::optional<std::vector<int>> barrier_nodes =
+        add_instance_constructs(r.constructs, inst, construct_inputs, symbols, described);
+    size_t barrier = 0;
+    BarrierPhases phases = barrier_phases(inst, [&](const BarrierPhases& one) {
+      if (barrier_nodes)
+        charge_barrier(r.constructs, barrier < barrier_nodes->size() ? (*barrier_nodes)[barrier] : -1, one);
+      ++barrier;
+    });
     add_phases(r.phases, phases);
     if (const auto p = profile_of_site.find(inst.site());
         p != profile_of_site.end() && p->second->light_time_s > 0 && represents_light(*p->second, inst)) {
@@ -181,7 +188,6 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
       add_phases(to.phases, phases);
       to.time_s += inst.end - inst.begin;
     }
-    add_instance_constructs(r.constructs, inst, construct_inputs, each_barrier, symbols, described);
   }
   add_instances_task_figures(
       timeline, construct_inputs, [&](const RegionInstance& inst) -> RegionRun& { return out.regions[key_of[inst.site()]]; },

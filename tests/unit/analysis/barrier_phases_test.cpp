@@ -304,7 +304,7 @@ TEST(ConsistentCpuImbalance, EachBarriersShareCarriesItsCpuTimesForItsConstruct)
   // one position, so a construct's own hint can tell iterations that cost more from a slow thread
   // that moves; the join barrier, whose CPU time was not read, holds none.
   std::vector<BarrierPhases> each;
-  barrier_phases(loop_with_cpu(4, 6), &each);
+  barrier_phases(loop_with_cpu(4, 6), [&each](const BarrierPhases& one) { each.push_back(one); });
   ASSERT_EQ(each.size(), 2u);
   ASSERT_EQ(each[0].positions.size(), 1u);
   EXPECT_DOUBLE_EQ(each[0].positions[0].instances, 1);
