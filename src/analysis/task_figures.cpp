@@ -37,9 +37,14 @@ IntervalSet waiting_of(const ThreadInRegion& part, const std::vector<PlacedFragm
         running.push_back({f.fragment->begin, f.fragment->end});
         continue;
       }
-      for (const Interval& w : n.own_work.intervals())  // its own work within this fragment
-        if (w.end > f.fragment->begin && w.begin < f.fragment->end)
-          running.push_back({std::max(w.begin, f.fragment->begin), std::min(w.end, f.fragment->end)});
+      // Its own work within this fragment: the intervals are sorted and apart, so those that
+      // overlap it follow the first that ends after its begin (a task that waited in thousands of
+      // taskwaits has thousands of both: walking all of them per fragment was half of a report).
+      const std::vector<Interval>& own = n.own_work.intervals();
+      auto w = std::upper_bound(own.begin(), own.end(), f.fragment->begin,
+                                [](double at, const Interval& i) { return at < i.end; });
+      for (; w != own.end() && w->begin < f.fragment->end; ++w)
+        running.push_back({std::max(w->begin, f.fragment->begin), std::min(w->end, f.fragment->end)});
     }
   return IntervalSet(std::move(visits)).minus(IntervalSet(std::move(running)));
 }
