@@ -164,6 +164,43 @@ class TaskwaitsByEnd {
   std::vector<const SyncVisit*> by_end_;
 };
 
+// Of a task's children created before a moment: whether every one completed, and the last
+// completion among them. A node's children are sorted by creation (task_nodes), so they are a
+// prefix, found by binary search in running figures built once per task that waits: walking all
+// the children at each of its taskwaits was quadratic in a task that waits after each creation.
+class ChildrenBefore {
+ public:
+  explicit ChildrenBefore(const TaskNodes& nodes) : nodes_(nodes) {}
+  std::pair<bool, double> done_and_last(const TaskNode& owner, double before) {
+    auto [it, added] = prefixes_.try_emplace(&owner);
+    std::vector<Prefix>& prefix = it->second;
+    if (added) {
+      prefix.reserve(owner.children.size());
+      bool done = true;
+      double last = -std::numeric_limits<double>::infinity();
+      for (size_t c : owner.children) {
+        const TaskInstance& child = *nodes_.nodes[c].explicit_task;
+        done = done && child.completed >= 0;
+        last = std::max(last, child.completed);
+        prefix.push_back({child.created, done, last});
+      }
+    }
+    const auto end = std::lower_bound(prefix.begin(), prefix.end(), before,
+                                      [](const Prefix& p, double at) { return p.created < at; });
+    if (end == prefix.begin()) return {true, -std::numeric_limits<double>::infinity()};
+    return {std::prev(end)->done, std::prev(end)->last};
+  }
+
+ private:
+  struct Prefix {
+    double created;
+    bool done;    // every child up to this one completed
+    double last;  // the last completion among them
+  };
+  const TaskNodes& nodes_;
+  std::unordered_map<const TaskNode*, std::vector<Prefix>> prefixes_;
+};
+
 // Whether a stretch of waiting inside `around` that ends in the start of `next` waited under the
 // task scheduling constraint: `around` is a tied task's own taskwait (or taskgroup) and `next` came
 // from another thread's queue. Such a task may take only its own descendants: libomp tries the
@@ -325,6 +362,7 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
   }
   out.creating_threads = static_cast<uint32_t>(creators.size());
 
+  ChildrenBefore children_before(nodes);
   for (const ThreadInRegion& part : region.threads) {
     auto it = nodes.fragments_on_thread.find(part.thread);
     const std::vector<PlacedFragment>* fragments = it == nodes.fragments_on_thread.end() ? nullptr : &it->second;
@@ -368,14 +406,7 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
         const SyncVisit& v = *tw;
         auto owner = node_by_id.find(v.task);
         if (owner == node_by_id.end() || after_batch) continue;
-        double last_child = -std::numeric_limits<double>::infinity();
-        bool done = true;
-        for (size_t c : owner->second->children) {
-          const TaskInstance& child = *nodes.nodes[c].explicit_task;
-          if (child.created >= v.arrive) continue;
-          done = done && child.completed >= 0;
-          last_child = std::max(last_child, child.completed);
-        }
+        const auto [done, last_child] = children_before.done_and_last(*owner->second, v.arrive);
         if (done && last_child <= w.begin) out.taskwait_gaps.push_back(w.end - w.begin);
         continue;
       }

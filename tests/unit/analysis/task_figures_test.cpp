@@ -186,6 +186,48 @@ TEST(TaskFigures, ATreePaysItsDispatchesInsideTheTaskwaitsOfItsTasks) {
   EXPECT_US(f.body_s, 5 + 2);
 }
 
+TEST(TaskFigures, ATaskwaitWaitsForTheChildrenCreatedBeforeItOnly) {
+  // Task 100 waits after each creation (the pattern whose analysis was quadratic before the
+  // children's running figures): 200 created at 4, run by the master in the taskwait 5 → 9 (6 → 7):
+  // the 7 → 9 that follows is the taskwait's cost. 201 created at 10, run by the worker 12 → 19
+  // while the master waits 11 → 20: waiting for a child, no cost. 202 created at 21 (after that
+  // taskwait), run by the master 23 → 24 in the taskwait 22 → 26: 24 → 26, both earlier children
+  // long done, is the taskwait's cost again.
+  using namespace testing::task_scenario_detail;
+  testing::LogBuilder b(2, 100);
+  open_region(b);
+  b.thread(0)
+      .task_create(1, 100, 11, testing::kTaskCode)
+      .sync_begin(2, ompt_sync_region_taskwait)
+      .task_schedule(3, 11, ompt_task_switch, 100)
+      .task_create(4, 200, 100, testing::kTaskCode + 1)
+      .sync_begin(5, ompt_sync_region_taskwait)
+      .task_schedule(6, 100, ompt_task_switch, 200)
+      .task_schedule(7, 200, ompt_task_complete, 100)
+      .sync_end(9, ompt_sync_region_taskwait)
+      .task_create(10, 201, 100, testing::kTaskCode + 1)
+      .sync_begin(11, ompt_sync_region_taskwait)
+      .sync_end(20, ompt_sync_region_taskwait)
+      .task_create(21, 202, 100, testing::kTaskCode + 1)
+      .sync_begin(22, ompt_sync_region_taskwait)
+      .task_schedule(23, 100, ompt_task_switch, 202)
+      .task_schedule(24, 202, ompt_task_complete, 100)
+      .sync_end(26, ompt_sync_region_taskwait)
+      .task_schedule(27, 100, ompt_task_complete, 11)
+      .sync_end(28, ompt_sync_region_taskwait)
+      .sync_begin(28, kSingleBarrier);
+  b.thread(1)
+      .sync_begin(0, kSingleBarrier)
+      .task_schedule(12, 12, ompt_task_switch, 201)
+      .task_schedule(19, 201, ompt_task_complete, 12);
+  close_region(b, 30, 32);
+  const TaskFigures f = figures_of(b.log());
+  EXPECT_EQ(f.tasks, 4u);
+  ASSERT_EQ(f.taskwait_gaps.size(), 2u);
+  EXPECT_US(f.taskwait_gaps[0], 2);  // 7 → 9
+  EXPECT_US(f.taskwait_gaps[1], 2);  // 24 → 26
+}
+
 TEST(TaskFigures, ATiedTaskWaitingForAStolenChildIsNotPayingADispatch) {
   // tied_task_waits_for_a_stolen_child_log: a tied task in its taskwait may take only its own
   // descendants, so the master's 16 µs before it takes 300 from the worker's queue is waiting
