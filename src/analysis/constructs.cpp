@@ -176,22 +176,42 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
   }
 
 
+  // Each part's worksharing constructs, task fragments and lock acquisitions, gathered in one pass
+  // over the instance's (a pass per part was the team's size times the tasks: a million tasks on
+  // 64 threads), in their order.
+  std::unordered_map<uint32_t, std::vector<size_t>> parts_of_thread;
+  for (size_t p = 0; p < team_size; ++p) parts_of_thread[inst.threads[p].thread].push_back(p);
+  const auto for_parts_of = [&](uint32_t thread, auto&& add) {
+    if (auto it = parts_of_thread.find(thread); it != parts_of_thread.end())
+      for (size_t p : it->second) add(p);
+  };
+  std::vector<std::vector<const WorkSpan*>> work_of(team_size);
+  std::vector<std::vector<std::pair<size_t, const TaskFragment*>>> fragments_of(team_size);
+  std::vector<std::vector<const LockAcquisition*>> locks_of(team_size);
+  if (work)
+    for (const WorkSpan* w : *work) for_parts_of(w->thread, [&](size_t p) { work_of[p].push_back(w); });
+  if (tasks)
+    for (size_t k = 0; k < tasks->size(); ++k)
+      for (const TaskFragment& f : (*tasks)[k]->fragments)
+        for_parts_of(f.thread, [&](size_t p) { fragments_of[p].emplace_back(k, &f); });
+  if (locks)
+    for (const LockAcquisition* a : *locks) for_parts_of(a->thread, [&](size_t p) { locks_of[p].push_back(a); });
+
   std::vector<Item> items;
   std::vector<ItemKey> order;
   for (const ThreadInRegion& part : inst.threads) {
+    const size_t part_at = static_cast<size_t>(&part - inst.threads.data());
     items.clear();
     std::vector<const WorkSpan*> shared;  // this thread's worksharing constructs, in order of their ends
-    if (work)
-      for (const WorkSpan* w : *work) {
-        if (w->thread != part.thread) continue;
-        Item& i = items.emplace_back();
-        i.begin = w->begin;
-        i.end = w->end;
-        i.duration = w->end - w->begin;
-        i.type = Item::Work;
-        i.work = w;
-        if (ends_in_barrier(w->work)) shared.push_back(w);
-      }
+    for (const WorkSpan* w : work_of[part_at]) {
+      Item& i = items.emplace_back();
+      i.begin = w->begin;
+      i.end = w->end;
+      i.duration = w->end - w->begin;
+      i.type = Item::Work;
+      i.work = w;
+      if (ends_in_barrier(w->work)) shared.push_back(w);
+    }
     std::sort(shared.begin(), shared.end(), [](const WorkSpan* a, const WorkSpan* b) { return a->end < b->end; });
     size_t unclaimed = 0;  // the worksharing constructs before it are owned by an earlier barrier
     const WorkSpan* owner_before = nullptr;  // of the thread's previous barrier
@@ -216,30 +236,24 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
         i.charged_to = owner_before;
       owner_before = i.charged_to;
     }
-    if (tasks)
-      for (size_t k = 0; k < tasks->size(); ++k)
-        for (const TaskFragment& f : (*tasks)[k]->fragments) {
-          if (f.thread != part.thread) continue;
-          const TaskInstance* t = (*tasks)[k];
-          Item& i = items.emplace_back();
-          i.task_position = k;
-          i.begin = f.begin;
-          i.end = f.end;
-          i.duration = f.end - f.begin;
-          i.type = Item::Fragment;
-          i.task = t;
-          i.fragment = &f;
-        }
-    if (locks)
-      for (const LockAcquisition* a : *locks) {
-        if (a->thread != part.thread) continue;
-        Item& i = items.emplace_back();
-        i.begin = a->request;
-        i.end = std::max(a->request, a->released);
-        i.duration = (a->wait() + a->hold()) * a->scale;
-        i.type = Item::Lock;
-        i.lock = a;
-      }
+    for (const auto& [k, f] : fragments_of[part_at]) {
+      Item& i = items.emplace_back();
+      i.task_position = k;
+      i.begin = f->begin;
+      i.end = f->end;
+      i.duration = f->end - f->begin;
+      i.type = Item::Fragment;
+      i.task = (*tasks)[k];
+      i.fragment = f;
+    }
+    for (const LockAcquisition* a : locks_of[part_at]) {
+      Item& i = items.emplace_back();
+      i.begin = a->request;
+      i.end = std::max(a->request, a->released);
+      i.duration = (a->wait() + a->hold()) * a->scale;
+      i.type = Item::Lock;
+      i.lock = a;
+    }
     // Outer before inner: by begin, then the longer first, then in the order gathered. Sorted as
     // compact keys (an Item is 80 bytes: stable_sort moving the items themselves through its
     // buffer was 4% of a task-heavy log's analysis, BENCHMARKS.md "Analysis throughput").
