@@ -140,8 +140,9 @@ void program_speedups(Report& report, const std::set<int>& unmeasured) {
 // The replay keeps each task's own work as the smallest count ran it; the tasks' bodies at the
 // largest count measured, against those, are carried to every count above the smallest (the
 // replayed time plus the bodies' growth times what they add to it: the tasks' own work on the
-// replay's chain that ends last, ReplayedTime::body_s). Where the bodies grew with the team (their data between two cores'
-// caches), the replay from 1 thread missed the growth at every count: block_lu_deps on an AMD
+// replay's chain that ends last, ReplayedTime::body_s). Where the bodies grew with the team
+// (their data between two cores' caches), the replay from 1 thread missed the growth at every
+// count: block_lu_deps on an AMD
 // EPYC VM of two cores, bodies ×0.86 to ×1.42 from 1 thread to 2 from one run to the next, the
 // replay 10–32% off the time at 2, 1–4% off with the growth carried.
 void carry_body_growth(RegionReport& region, const std::map<int, double>& replay_body_s) {

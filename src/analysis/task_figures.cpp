@@ -241,33 +241,22 @@ struct BodyRun {
 };
 
 // Thread time left idle at the end when the bodies are handed out in order to whichever of
-// `team` threads is free first.
-// Which thread is free first does not matter where two are free at once: each body goes to one
-// of the earliest, so the moments evolve alike (and so the figure): a scan for a team of a few
-// threads (a heap's pop and push per task was most of this on a team of two), a heap beyond.
+// `team` threads is free first. Which one, where two are free at once, does not matter: the
+// moments evolve alike, so does the figure. The earliest is found by a scan for a team of up to
+// 8 (a heap's pop and push per task was most of this on a team of two), by a min-heap beyond.
 double list_schedule_idle(const std::vector<BodyRun>& runs, size_t team) {
   std::vector<double> free_at(team, 0.0);  // the threads' next free moments
+  const bool heap = team > 8;
   double sum = 0, last_end = 0;
-  const auto hand_out = [&](double body, uint64_t count, auto&& earliest) {
-    for (uint64_t k = 0; k < count; ++k) {
-      double& at = earliest();
-      at += body;
-      last_end = std::max(last_end, at);
-      sum += body;
-    }
-  };
-  for (const BodyRun& r : runs) {
-    if (team <= 8) {
-      hand_out(r.body, r.count, [&]() -> double& { return *std::min_element(free_at.begin(), free_at.end()); });
-      continue;
-    }
-    // A min-heap: the earliest moves to the back, takes its body, and goes back in.
+  for (const BodyRun& r : runs)
     for (uint64_t k = 0; k < r.count; ++k) {
-      std::pop_heap(free_at.begin(), free_at.end(), std::greater<>());
-      hand_out(r.body, 1, [&]() -> double& { return free_at.back(); });
-      std::push_heap(free_at.begin(), free_at.end(), std::greater<>());
+      if (heap) std::pop_heap(free_at.begin(), free_at.end(), std::greater<>());  // the earliest to the back
+      double& at = heap ? free_at.back() : *std::min_element(free_at.begin(), free_at.end());
+      at += r.body;
+      last_end = std::max(last_end, at);
+      if (heap) std::push_heap(free_at.begin(), free_at.end(), std::greater<>());
+      sum += r.body;
     }
-  }
   return static_cast<double>(team) * last_end - sum;
 }
 
