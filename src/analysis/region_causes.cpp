@@ -187,6 +187,47 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
   return p;
 }
 
+// Memory mapped fresh and faulted in, instance after instance (docs/lost-time.md, "Page faults"):
+// time in the kernel that costs at every thread count, not only the part that grows with the team.
+// A buffer allocated, touched and freed in each instance of a region spends most of the region in
+// the kernel zeroing pages (alloc_touch_free: 95% of its work, at 1 thread as at 2), while the
+// growth from 1 thread to 2 is a few percent, within the runs' spread on a kernel whose munmap
+// gives up the memory map's lock as it unmaps: work inflation alone saw the growth and missed the
+// cost. Named where the kernel holds a tenth of the team's work or more with page faults, and the
+// instances after the first fault again (a first touch of the data, NUMA-style, is paid once, in
+// the first instance: no repeated allocation). Its time is the kernel time the smallest count had
+// too (at t0, all of it): the growth beyond it stays work inflation's, so that the two never claim
+// the same time. Its gain is that time spread over the team.
+std::optional<Problem> page_faults(const TeamWork& now, const TeamWork* base, const RegionProfile& profile,
+                                   int threads) {
+  if (!now.usage_read || !(now.work_s > 0) || profile.faults_read_instances < 2) return std::nullopt;
+  const double later_each =
+      (profile.faults_read - profile.first_faults_read) / static_cast<double>(profile.faults_read_instances - 1);
+  if (!(later_each > 0) || later_each < kPageFaultsRepeatShare * profile.first_faults_read) return std::nullopt;
+  const uint64_t instances = profile.instances;
+  const double faults = now.usage.minor_faults + now.usage.major_faults;
+  if (!(faults > 0) || now.usage.system_s < kPageFaultsMinShare * now.work_s ||
+      now.usage.system_s > faults * kPageFaultMaxCostS)
+    return std::nullopt;
+  const bool grown = base && base->usage_read && base->threads < threads;
+  const double kernel = grown ? std::min(now.usage.system_s, base->usage.system_s) : now.usage.system_s;
+  if (!(kernel > 0)) return std::nullopt;
+  std::string hint = fmt::format(
+      "the team spent {} of its {} of work in the kernel, with {:.0f} page faults ({} each) over {} instances{}: memory "
+      "is allocated and first touched (or freed and allocated again) inside the region, at every thread count; "
+      "allocate buffers once outside it and reuse them (or keep freed memory: glibc's M_MMAP_THRESHOLD / "
+      "M_TRIM_THRESHOLD)",
+      duration_text(now.usage.system_s), duration_text(now.work_s), faults, duration_text(now.usage.system_s / faults),
+      instances,
+      grown ? fmt::format(" ({} of it at {} as well)", duration_text(kernel), threads_phrase(base->threads)) : "");
+  return Problem{"page_faults", threads, kernel, kernel / threads, hint,
+                 {{report::detail_key::kPageFaults, faults},
+                  {"major_faults", now.usage.major_faults},
+                  {"system_s", now.usage.system_s},
+                  {"work_s", now.work_s},
+                  {"instances", static_cast<double>(instances)}}};
+}
+
 // The team's CPU time in its work, where the kernel's accounting was read (else its work).
 double team_cpu_s(const TeamWork& w) { return w.usage_read ? w.usage.cpu_s : w.work_s; }
 
@@ -732,6 +773,8 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
                                                   waits.uneven, replicated))
       out.push_back(std::move(*p));
   }
+  if (first.tasks.tasks == 0)
+    if (std::optional<Problem> p = page_faults(busy, base, first.profile, threads)) out.push_back(std::move(*p));
   if (std::optional<Problem> p = barrier_overhead(first, threads)) out.push_back(std::move(*p));
   fork_join_causes(first, threads, out);
   const LockPattern locks = lock_pattern(first);

@@ -3,6 +3,7 @@
 // detectors of the cause table's region causes (report/causes.h), the serial code's causes, and
 // the cap that keeps their gains within what could be lost.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,18 @@ inline constexpr double kReplicatedMinShare = 0.1;
 // CPU time that grew t/t0 is the same work running slower (work_inflation), not repeated.
 inline constexpr double kReplicatedMinOperations = 1000;
 inline constexpr double kReplicatedAllOutside = 0.9;  // share of the region outside worksharing
+
+// page_faults is named where the team's time in the kernel, with page faults, is at least this share
+// of its work (below it: a few system calls), and where the instances after the first (of those
+// whose kernel accounting was read) fault at least kPageFaultsRepeatShare as much each as the first:
+// memory faulted in again and again, not the data's first touch, paid once (fork_shapes: a region
+// run a few times whose first instance touched its data had 8.9 ms of "page faults" of 11 ms).
+inline constexpr double kPageFaultsMinShare = 0.1;
+inline constexpr double kPageFaultsRepeatShare = 0.5;
+// The most a page fault costs in the kernel: zeroing a 2 MiB transparent huge page (~50–200 µs; a
+// 4 KiB page ~1–2 µs here). Kernel time beyond the faults' share is system calls, not faults (LULESH's
+// region at lulesh.cc:1143: 8.18 ms in the kernel with 4 faults).
+inline constexpr double kPageFaultMaxCostS = 250e-6;
 
 // serial_blocked is named where the serial time off the CPU is at least this share of the serial
 // time (below it: the loader, a page fault's wait, the tool's own writes).

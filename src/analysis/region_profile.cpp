@@ -196,9 +196,13 @@ ProgramProfile profile_program(const Timeline& timeline) {
       continue;
     }
     recorded[r.site()].push_back(&r);
+    double faults = 0;
+    bool read = false;
     for (size_t i = 0; i < r.threads.size(); ++i) {
       ThreadSplit s = split_thread_time(r, r.threads[i]);
       s.thread = static_cast<uint32_t>(i);
+      faults += s.usage.minor_faults + s.usage.major_faults;
+      read = read || s.usage.wall_s > 0;
       p.per_thread[i] += s;
       if (top_level) {
         auto t = program_thread.find(r.threads[i].thread);
@@ -206,6 +210,10 @@ ProgramProfile profile_program(const Timeline& timeline) {
         out.threads[t->second] += s;
         in_top_regions[r.threads[i].thread] += r.end - r.begin;
       }
+    }
+    if (read) {
+      if (p.faults_read_instances++ == 0) p.first_faults_read = faults;
+      p.faults_read += faults;
     }
   }
   for (RegionProfile& p : out.regions) {

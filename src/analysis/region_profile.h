@@ -33,6 +33,12 @@ struct RegionProfile {
   bool nested = false;       // ran inside another parallel region
   bool complete = true;      // false if the program died inside an instance
   std::vector<ThreadSplit> per_thread;  // by index in team, summed over instances
+  // Page faults (minor + major) of the team in the recorded instances where the kernel's
+  // accounting was read, and in the first of them: whether instances after the first fault
+  // again (memory allocated per instance: page_faults) or the first touched the data once.
+  uint64_t faults_read_instances = 0;
+  double faults_read = 0;
+  double first_faults_read = 0;
 };
 
 // Of the serial time blocked, what the kernel's accounting says it waited for, stretch by

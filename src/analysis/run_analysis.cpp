@@ -152,6 +152,9 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     r.profile.recorded_instances += p.recorded_instances;
     r.profile.recorded_time_s += p.recorded_time_s;
     r.profile.light_time_s += p.light_time_s;
+    if (r.profile.faults_read_instances == 0) r.profile.first_faults_read = p.first_faults_read;
+    r.profile.faults_read_instances += p.faults_read_instances;
+    r.profile.faults_read += p.faults_read;
     r.profile.max_team_size = std::max(r.profile.max_team_size, p.max_team_size);
     r.profile.nested = r.profile.nested || p.nested;
     r.profile.complete = r.profile.complete && p.complete;

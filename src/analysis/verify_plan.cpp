@@ -45,8 +45,10 @@ std::optional<RuntimeSetting> setting_for(const Problem& p, bool gnu) {
                           "libomp's threads spin between regions and at barriers instead of sleeping in the kernel",
                           {}};
   }
-  if (kind == "work_inflation" && report::detail_of(p, report::detail_key::kPageFaults) > 0 &&
-      report::detail_of(p, report::detail_key::kPageFaultS) >= kFaultShare * p.time_s) {
+  // Page faults that cost at every count, or whose growth is a share of the team's inflation.
+  if (kind == "page_faults" ||
+      (kind == "work_inflation" && report::detail_of(p, report::detail_key::kPageFaults) > 0 &&
+       report::detail_of(p, report::detail_key::kPageFaultS) >= kFaultShare * p.time_s)) {
     const char* old = getenv("GLIBC_TUNABLES");
     return RuntimeSetting{std::string("GLIBC_TUNABLES=") + kMallocTunables,
                           {{"GLIBC_TUNABLES", old && *old ? std::string(old) + ":" + kMallocTunables : kMallocTunables}},

@@ -60,6 +60,7 @@ inline constexpr std::array kCauses{
     Cause{"serial_code", "serial code", "#9c755f", CauseFamily::kSerial, false, CauseCap::kSerialTime},
     Cause{"dependency_bound", "dependency-bound tasks", "#499894", CauseFamily::kTask, false, CauseCap::kRegionLoss, true},
     Cause{"task_inflation", "task inflation", "#d37295", CauseFamily::kTask, false, CauseCap::kRegionLoss, true, true},
+    Cause{"page_faults", "page faults", "#a0cbe8", CauseFamily::kWork, true, CauseCap::kRegionLoss, true},
     Cause{"replicated_work", "replicated work", "#86bcb6", CauseFamily::kWork, false, CauseCap::kRegionLoss, true, true},
     Cause{"serial_blocked", "waiting outside regions", "#79706e", CauseFamily::kSerial, false, CauseCap::kSerialTime},
 };

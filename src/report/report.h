@@ -120,7 +120,7 @@ struct Problem {
 // note), not only shows: their keys spelled once, for the detector that writes them and the
 // readers (docs/design.md, "The report").
 namespace detail_key {
-inline constexpr const char* kPageFaults = "page_faults";          // work_inflation
+inline constexpr const char* kPageFaults = "page_faults";          // work_inflation, page_faults
 inline constexpr const char* kPageFaultS = "page_fault_s";         // work_inflation
 inline constexpr const char* kAcquisitions = "acquisitions";       // lock_overhead, lock_contention
 inline constexpr const char* kRecordedAcquisitions = "recorded_acquisitions";

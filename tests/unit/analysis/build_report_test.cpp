@@ -671,6 +671,86 @@ TEST(WorkInflation, NoneWhenTheWorkDidNotGrowOrAtTheBaseCount) {
     EXPECT_EQ(testing::find(problems, "work_inflation"), nullptr);
 }
 
+// --- page faults (docs/lost-time.md, "Page faults") --------------------------------------------
+
+// A region run 10 times whose work is half in the kernel with page faults, at 1 thread: 4 s of
+// work, 2 s in the kernel, 40 000 faults.
+TeamWork faulting_base() {
+  return TeamWork{.threads = 1, .work_s = 4, .usage = {4, 4, 2, 40000, 0, 0}, .usage_read = true};
+}
+
+// Its instances, each read: `first` faults in the first, `each` in every later one.
+void fault_instances(RegionRun& r, uint64_t instances, double first, double each) {
+  r.profile.instances = r.profile.faults_read_instances = instances;
+  r.profile.first_faults_read = first;
+  r.profile.faults_read = first + each * static_cast<double>(instances - 1);
+}
+
+TEST(PageFaults, KernelTimeWithFaultsInARepeatedRegionCostsAtEveryCountBesideItsGrowth) {
+  // At 2 threads: 2.2 s of work each (+0.4 s), 1.1 s of it in the kernel each (2.2: +0.2 s), as
+  // many faults. page_faults holds the kernel time the smallest count had too (2 s), spread over
+  // the team (1 s); the growth (0.2 s of kernel, 0.2 s on the CPU) stays work inflation's.
+  RegionRun r = worked("a", 2.3, {{2.2, {2.2, 2.2, 1.1, 20000, 0, 0}}, {2.2, {2.2, 2.2, 1.1, 20000, 0, 0}}});
+  fault_instances(r, 10, 4000, 4000);
+  const TeamWork base = faulting_base();
+  const auto problems = diagnose_region({&r}, 2, 2.3, /*lost_s=*/0.3, &base);
+  const Problem* p = testing::find(problems, "page_faults");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 2);
+  EXPECT_DOUBLE_EQ(p->gain_s, 1);
+  EXPECT_DOUBLE_EQ(detail(*p, "page_faults"), 40000);
+  EXPECT_DOUBLE_EQ(detail(*p, "system_s"), 2.2);
+  EXPECT_DOUBLE_EQ(detail(*p, "instances"), 10);
+  EXPECT_NE(p->hint.find("2.2 s of its 4.4 s of work in the kernel, with 40000 page faults (55 µs each) over 10 "
+                         "instances (2 s of it at 1 thread as well)"),
+            std::string::npos)
+      << p->hint;
+  EXPECT_NE(p->hint.find("allocate buffers once outside it"), std::string::npos) << p->hint;
+  const Problem* w = testing::find(problems, "work_inflation");
+  ASSERT_NE(w, nullptr);
+  EXPECT_NEAR(w->time_s, 0.4, 1e-12);
+  EXPECT_NEAR(detail(*w, "page_fault_s"), 0.2, 1e-12);
+  // An overhead: its gain may exceed the time lost, and the gains are capped together at the loss
+  // plus the overheads (cap_gains), never above the region's time.
+  EXPECT_LE(sum_of_gains(problems), 2.3);
+  EXPECT_EQ(problems[0].kind, "page_faults");
+}
+
+TEST(PageFaults, AtTheSmallestCountAllOfTheKernelsTime) {
+  RegionRun r = worked("a", 4.1, {{4, {4, 4, 2, 40000, 0, 0}}});
+  fault_instances(r, 10, 4000, 4000);
+  const auto problems = diagnose_region({&r}, 1, 4.1, std::nullopt);
+  const Problem* p = testing::find(problems, "page_faults");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 2);
+  EXPECT_DOUBLE_EQ(p->gain_s, 2);
+  EXPECT_EQ(p->hint.find("as well"), std::string::npos) << p->hint;
+}
+
+TEST(PageFaults, NotNamedForAFirstTouchOnceForALittleKernelTimeOrWithoutFaults) {
+  const TeamWork base = faulting_base();
+  const auto at_two = [&](uint64_t instances, double first, double each, double system_s) {
+    const double faults = first + each * static_cast<double>(instances - 1);
+    RegionRun r = worked("a", 2.3, {{2.2, {2.2, 2.2, system_s, faults / 2, 0, 0}}, {2.2, {2.2, 2.2, system_s, faults / 2, 0, 0}}});
+    fault_instances(r, instances, first, each);
+    return testing::find(diagnose_region({&r}, 2, 2.3, 0.3, &base), "page_faults") != nullptr;
+  };
+  EXPECT_TRUE(at_two(2, 20000, 20000, 1.1));
+  EXPECT_FALSE(at_two(1, 40000, 0, 1.1));     // one instance: the data's first touch, paid once
+  EXPECT_FALSE(at_two(10, 39100, 100, 1.1));  // the first instance touched the data, the others little
+  EXPECT_TRUE(at_two(10, 4000, 2000, 1.1));   // the later ones half as much each: again and again
+  EXPECT_FALSE(at_two(10, 4000, 1990, 1.1));
+  EXPECT_FALSE(at_two(10, 4000, 4000, 0.2));   // 0.4 s of 4.4 s in the kernel: under a tenth
+  EXPECT_TRUE(at_two(10, 4000, 4000, 0.23));   // 0.46 s: a tenth and more
+  EXPECT_FALSE(at_two(10, 0, 0, 1.1));         // system calls, no fault
+  EXPECT_FALSE(at_two(10, 1, 1, 1.1));         // 2.2 s for 10 faults: system calls beside them
+  EXPECT_TRUE(at_two(10, 1000, 1000, 1.1));    // 220 µs each: huge pages
+  // Without the kernel's accounting, nothing to name.
+  RegionRun unread = worked("a", 2.3, {{2.2, {}}, {2.2, {}}});
+  unread.profile.instances = 10;
+  EXPECT_EQ(testing::find(diagnose_region({&unread}, 2, 2.3, 0.3, &base), "page_faults"), nullptr);
+}
+
 // --- hardware counters (docs/lost-time.md, "Hardware counters") ---------------------------------
 
 // At 1 thread: 4 s of work on the CPU, counted all the way: 12 G cycles, 12 G instructions (IPC

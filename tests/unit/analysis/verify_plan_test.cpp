@@ -65,6 +65,17 @@ TEST(PlanVerify, EachCauseGetsTheSettingOfItsRuntimeOrIsACodeChange) {
   // Faults that are a sliver of the inflation: no malloc setting.
   const Problem few{"work_inflation", 2, 0.2, 0.1, "h", {{"page_faults", 300}, {"page_fault_s", 0.001}}};
   EXPECT_TRUE(plan_verify(report_with("LLVM", {few}), "out").settings.empty());
+  // The kernel's cost at every count (page_faults) gets the malloc setting, on either runtime,
+  // one setting shared with an inflation whose faults grew.
+  const Problem fresh{"page_faults", 2, 0.8, 0.4, "h", {{"page_faults", 4e5}}};
+  for (const char* runtime : {"LLVM OMP version: 5.0", "GNU libgomp 12 (interposed)"}) {
+    const auto v = plan_verify(report_with(runtime, {fresh, faults}), "out");
+    ASSERT_EQ(v.settings.size(), 1u) << runtime;
+    EXPECT_EQ(v.settings[0].name.rfind("GLIBC_TUNABLES=glibc.malloc.mmap_max=0", 0), 0u) << runtime;
+    EXPECT_EQ(v.findings[0].kind.name(), "page_faults");
+    EXPECT_EQ(v.findings[0].setting, 0);
+    EXPECT_EQ(v.findings[1].setting, 0);
+  }
   EXPECT_THROW(plan_verify(report_with("LLVM", {}), "out", 4), Error);
 }
 

@@ -51,7 +51,7 @@ TEST(Causes, FamiliesAreTheTables) {
             (std::set<std::string_view>{"fine_grained_tasks", "coarse_grained_tasks", "task_creation_bottleneck",
                                         "dependency_bound", "task_inflation"}));
   EXPECT_EQ(families[CauseFamily::kSerial], (std::set<std::string_view>{"serial_code", "serial_blocked"}));
-  EXPECT_EQ(families[CauseFamily::kWork], (std::set<std::string_view>{"work_inflation", "replicated_work"}));
+  EXPECT_EQ(families[CauseFamily::kWork], (std::set<std::string_view>{"work_inflation", "replicated_work", "page_faults"}));
   EXPECT_EQ(grown, (std::set<std::string_view>{"work_inflation", "replicated_work", "task_inflation"}));
 }
 
