@@ -173,6 +173,7 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     p.details.emplace_back("base_page_faults", base.usage.minor_faults + base.usage.major_faults);
     p.details.emplace_back(report::detail_key::kPageFaultS, faulting);
     p.details.emplace_back("involuntary_switches", now.usage.switches);
+    if (now.page_fault_floor_s > 0) p.details.emplace_back("page_fault_floor_s", now.page_fault_floor_s);
   }
   p.details.emplace_back("memory_or_cache_s", rest);
   if (slowdown.kind != CpuSlowdown::Kind::Unknown) {
@@ -206,8 +207,10 @@ std::optional<Problem> page_faults(const TeamWork& now, const TeamWork* base, co
   if (!(later_each > 0) || later_each < kPageFaultsRepeatShare * profile.first_faults_read) return std::nullopt;
   const uint64_t instances = profile.instances;
   const double faults = now.usage.minor_faults + now.usage.major_faults;
+  const double most_per_fault =
+      now.page_fault_floor_s > 0 ? kPageFaultCostSpread * now.page_fault_floor_s : kPageFaultMaxCostS;
   if (!(faults > 0) || now.usage.system_s < kPageFaultsMinShare * now.work_s ||
-      now.usage.system_s > faults * kPageFaultMaxCostS)
+      now.usage.system_s > faults * most_per_fault)
     return std::nullopt;
   const bool grown = base && base->usage_read && base->threads < threads;
   const double kernel = grown ? std::min(now.usage.system_s, base->usage.system_s) : now.usage.system_s;

@@ -33,9 +33,15 @@ inline constexpr double kReplicatedAllOutside = 0.9;  // share of the region out
 // run a few times whose first instance touched its data had 8.9 ms of "page faults" of 11 ms).
 inline constexpr double kPageFaultsMinShare = 0.1;
 inline constexpr double kPageFaultsRepeatShare = 0.5;
-// The most a page fault costs in the kernel: zeroing a 2 MiB transparent huge page (~50–200 µs; a
-// 4 KiB page ~1–2 µs here). Kernel time beyond the faults' share is system calls, not faults (LULESH's
-// region at lulesh.cc:1143: 8.18 ms in the kernel with 4 faults).
+// The most a page fault costs in the kernel: this many times the machine's cheapest one (TeamWork::
+// page_fault_floor_s: contention in the kernel, a cold cache; alloc_touch_free's 1.76 µs each at
+// 2 threads against a floor of 1.64 µs), so that the faults take at least half of the kernel's
+// time; or, where the log has no floor, zeroing a 2 MiB huge page (~50–200 µs). Kernel time beyond
+// it is mostly system calls: lock_counts' region, 1.75 ms in the kernel with 94 faults (18.7 µs
+// each: its lock waits' futex calls), and with gcc 0.8 ms with 197 (4.06 µs each against a floor
+// of 1.32: the tool's own log pages and the futex calls); LULESH's at lulesh.cc:1143, 8.18 ms with
+// 4 faults.
+inline constexpr double kPageFaultCostSpread = 2;
 inline constexpr double kPageFaultMaxCostS = 250e-6;
 
 // serial_blocked is named where the serial time off the CPU is at least this share of the serial

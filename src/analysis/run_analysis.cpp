@@ -164,6 +164,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
       r.profile.per_thread[i] += p.per_thread[i];
     }
     r.team_size = std::max(r.team_size, p.max_team_size);
+    r.page_fault_floor_s = timeline.page_fault_floor_s;
   }
   const ConstructInputs construct_inputs(timeline);
   DescribedSamples described(timeline, symbols);

@@ -65,6 +65,9 @@ struct RunMeta {
   // `atomic_floor_ops` of them (docs/locks.md, "The floor"); 0: not measured (an older log).
   uint64_t atomic_floor_ticks = 0;
   uint32_t atomic_floor_ops = 0;
+  // The cheapest page fault on this machine, measured at the start (capture/thread_usage.h:
+  // calibrate_page_fault_floor); 0: not measured (an older log).
+  uint64_t page_fault_floor_ticks = 0;
   std::vector<std::pair<std::string, int>> callbacks;  // name, ompt_set_result_t
   std::vector<ModuleRange> modules;
   // Hardware counters (docs/lost-time.md, "Hardware counters"): opened on some thread, or why

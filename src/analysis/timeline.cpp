@@ -942,6 +942,7 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
                                                            log.meta.atomic_floor_ops / log.ticks_per_second
                                                      : 0.0;
   out.lock_record_gap_s = tool_gap;
+  out.page_fault_floor_s = static_cast<double>(log.meta.page_fault_floor_ticks) / log.ticks_per_second;
   for (LockAcquisition& a : out.locks) {
     a.tool_gap = tool_gap;
     a.floor = out.atomic_floor_s;

@@ -227,6 +227,9 @@ struct Timeline {
   // the tool's own time in each recorded lock duration (RunMeta::lock_record_gap_ticks).
   double atomic_floor_s = 0;
   double lock_record_gap_s = 0;
+  // The cheapest page fault on the machine, in seconds (RunMeta::page_fault_floor_ticks; 0: not
+  // measured): a region's faults bound its kernel time from below (TeamWork).
+  double page_fault_floor_s = 0;
 };
 
 Timeline build_timeline(const RunLog& log);

@@ -118,6 +118,7 @@ bool open_session(void (*runtime_lines)()) {
   write_realtime_point();
   meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
   meta_line("atomic_floor %llu %u", static_cast<unsigned long long>(calibrate_atomic_floor(g_clock)), kAtomicFloorOps);
+  meta_line("page_fault_floor %llu", static_cast<unsigned long long>(calibrate_page_fault_floor(g_clock)));
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));

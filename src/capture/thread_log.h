@@ -72,6 +72,9 @@ void disown_logs_after_fork();
 // from one shared counter, so the hot path touches no shared cache line.
 uint32_t next_object_id(ThreadLog& log);
 
+// Pages this thread faulted in for its own log so far (the tool's faults, not the program's).
+uint64_t own_page_faults();
+
 // Events dropped so far by all threads (published on the slow path and by the writer).
 uint64_t total_dropped_events();
 uint32_t threads_seen();

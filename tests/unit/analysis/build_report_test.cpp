@@ -459,6 +459,23 @@ TEST(TeamWork, ATaskRegionsBarrierVisitsWithTasksCountBesideItsWorkStretches) {
   EXPECT_NEAR(w.usage.switches, 5, 1e-12);
 }
 
+// getrusage's user/system split is a tick sample: the kernel's time is at least the minor faults
+// at the machine's cheapest fault, never more than the CPU time (LULESH at 2 threads: 51.8 ms
+// read for 257 180 faults). 2 s of work on the CPU, 0.01 s read in the kernel, 100 000 minor
+// faults at 1 µs each: 0.1 s; 10 000 000 of them: all 2 s of the CPU time; no floor: as read.
+TEST(TeamWork, TheKernelsTimeIsAtLeastItsFaultsAtTheCheapestFault) {
+  const auto kernel = [](double minor, double major, double floor_s) {
+    RegionRun r = worked("r", 2, {{2, {2, 2, 0.01, minor, major, 0}}});
+    r.page_fault_floor_s = floor_s;
+    return team_work({&r}).usage.system_s;
+  };
+  EXPECT_NEAR(kernel(1e5, 0, 1e-6), 0.1, 1e-12);
+  EXPECT_NEAR(kernel(1e7, 0, 1e-6), 2, 1e-12);
+  EXPECT_NEAR(kernel(1e5, 0, 0), 0.01, 1e-12);
+  EXPECT_NEAR(kernel(1e3, 0, 1e-6), 0.01, 1e-12);   // the reading is more: kept
+  EXPECT_NEAR(kernel(0, 1e5, 1e-6), 0.01, 1e-12);   // major faults wait off the CPU: no floor
+}
+
 // At 1 thread: 4 s of work, all on the CPU, 0.5 s of it in the kernel, 100 faults.
 TeamWork one_thread_base() {
   return TeamWork{.threads = 1, .work_s = 4, .usage = {4, 4, 0.5, 100, 0, 0}, .usage_read = true};
@@ -744,7 +761,25 @@ TEST(PageFaults, NotNamedForAFirstTouchOnceForALittleKernelTimeOrWithoutFaults) 
   EXPECT_TRUE(at_two(10, 4000, 4000, 0.23));   // 0.46 s: a tenth and more
   EXPECT_FALSE(at_two(10, 0, 0, 1.1));         // system calls, no fault
   EXPECT_FALSE(at_two(10, 1, 1, 1.1));         // 2.2 s for 10 faults: system calls beside them
-  EXPECT_TRUE(at_two(10, 1000, 1000, 1.1));    // 220 µs each: huge pages
+  EXPECT_TRUE(at_two(10, 1000, 1000, 1.1));    // 220 µs each: huge pages, where no floor was measured
+}
+
+TEST(PageFaults, KernelTimeBeyondTwiceTheCheapestFaultIsSystemCalls) {
+  // 2.2 s in the kernel at 2 threads with 40 000 faults (55 µs each): named where the machine's
+  // cheapest fault is 27.5 µs or more (2 × 27.5 = 55: the faults take half of the kernel's time
+  // at least), else system calls beside the faults (lock_counts: 94 faults, 18.7 µs each,
+  // against a floor of 1.64 µs).
+  const TeamWork base = faulting_base();
+  const auto with_floor = [&](double floor_s) {
+    RegionRun r = worked("a", 2.3, {{2.2, {2.2, 2.2, 1.1, 20000, 0, 0}}, {2.2, {2.2, 2.2, 1.1, 20000, 0, 0}}});
+    fault_instances(r, 10, 4000, 4000);
+    r.page_fault_floor_s = floor_s;
+    return testing::find(diagnose_region({&r}, 2, 2.3, 0.3, &base), "page_faults") != nullptr;
+  };
+  EXPECT_TRUE(with_floor(27.5e-6));
+  EXPECT_FALSE(with_floor(27.4e-6));
+  EXPECT_FALSE(with_floor(1.64e-6));
+  EXPECT_TRUE(with_floor(0));  // no floor in the log: up to 250 µs a fault
   // Without the kernel's accounting, nothing to name.
   RegionRun unread = worked("a", 2.3, {{2.2, {}}, {2.2, {}}});
   unread.profile.instances = 10;

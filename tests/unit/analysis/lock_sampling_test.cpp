@@ -136,6 +136,17 @@ TEST(LockSampling, AWaitTheGapWouldEraseKeepsOneUncontendedAtomic) {
   EXPECT_NEAR(a.lock_calibration.record_gap_s, us(1.5), 1e-15);
 }
 
+TEST(PageFaultFloor, TheMachinesCheapestFaultReachesEveryRegion) {
+  // meta.txt's page_fault_floor, 850 ticks (ns here): the timeline's and each region's 0.85 µs.
+  RunLog log = one_thread_region({{100, 100, 100, 1}}, 0);
+  log.meta.page_fault_floor_ticks = 850;
+  Symbolizer symbols({});
+  const Timeline t = build_timeline(log);
+  EXPECT_NEAR(t.page_fault_floor_s, us(0.85), 1e-15);
+  const RunAnalysis a = analyze_run(t, log.meta, symbols);
+  EXPECT_NEAR(a.regions.begin()->second.page_fault_floor_s, us(0.85), 1e-15);
+}
+
 TEST(LockSampling, OnePreemptedRecordDoesNotStandForItsWeightInPreemptedOperations) {
   // 200 records of 1 µs waits and holds, each standing for 2 operations, and one preempted for
   // 190 µs while waiting: multiplied by its weight it alone would be 380 µs of lock wait, as

@@ -141,6 +141,13 @@ TEST_F(RunLogFiles, MetaCarriesTheRealtimeOffsetOfTheMonotonicClock) {
   EXPECT_EQ(m.realtime_offset_ns, 1700000000000000000);
 }
 
+TEST_F(RunLogFiles, MetaCarriesTheMachinesCheapestPageFault) {
+  // capture/thread_usage.h: calibrate_page_fault_floor; an older log has none (0).
+  EXPECT_EQ(read_run_meta(write_text("meta.txt", kValidMeta)).page_fault_floor_ticks, 0u);
+  const RunMeta m = read_run_meta(write_text("meta.txt", std::string(kValidMeta) + "page_fault_floor 850\n"));
+  EXPECT_EQ(m.page_fault_floor_ticks, 850u);
+}
+
 TEST_F(RunLogFiles, MalformedMetaLineNamesFileAndLine) {
   const std::string head = "ompscope-log 1\nclock monotonic\n";
   const struct {
@@ -155,6 +162,7 @@ TEST_F(RunLogFiles, MalformedMetaLineNamesFileAndLine) {
       {"rank 1 2\n", "rank needs the rank, the job's size and the local rank"},
       {"clock_realtime 17\n", "clock_realtime needs the realtime and the monotonic ns"},
       {"rank -1 2 0 OMPI_COMM_WORLD_RANK\n", "rank needs the rank, the job's size and the local rank"},
+      {"page_fault_floor fast\n", "page_fault_floor needs a tick count"},
   };
   for (const auto& c : cases) {
     const fs::path p = write_text("meta.txt", head + c.line + "clock_start 1 1\n");

@@ -1,0 +1,50 @@
+// The capture's calibrations of the machine, measured for real: each is a floor (the fastest of
+// several timings), and no floor may read less than the hardware can do. A page fault maps and
+// zeroes a page in the kernel: it costs more than one uncontended atomic, and each of the writes
+// it times took a fault of its own (a huge page would have taken them all in one).
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include "capture/lock_records.h"
+#include "capture/thread_usage.h"
+
+namespace ompscope::capture {
+namespace {
+
+long minor_faults() {
+  rusage ru;
+  getrusage(RUSAGE_THREAD, &ru);
+  return ru.ru_minflt;
+}
+
+TEST(Calibration, TheCheapestPageFaultCostsMoreThanOneAtomicAndEachWriteFaults) {
+  const long before = minor_faults();
+  const uint64_t fault_ns = calibrate_page_fault_floor(ClockSource::Monotonic);
+  const long faults = minor_faults() - before;
+  const double atomic_ns = static_cast<double>(calibrate_atomic_floor(ClockSource::Monotonic)) / kAtomicFloorOps;
+  std::printf("cheapest page fault %llu ns (one atomic %.1f ns; %ld faults taken for %u pages)\n",
+              static_cast<unsigned long long>(fault_ns), atomic_ns, faults, kFaultFloorPages);
+  EXPECT_GE(faults, static_cast<long>(kFaultFloorPages));
+  EXPECT_GT(static_cast<double>(fault_ns), atomic_ns);
+  EXPECT_LT(fault_ns, 1000000u);  // a millisecond would be a preempted fault, not the floor
+}
+
+// The floor bounds what the program's faults cost from below: 256 fresh pages written one after
+// the other take at least 256 times it.
+TEST(Calibration, FreshPagesTakeAtLeastTheFloorEach) {
+  const uint64_t floor_ns = calibrate_page_fault_floor(ClockSource::Monotonic);
+  constexpr size_t kPages = 256;
+  void* map = mmap(nullptr, kPages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  madvise(map, kPages * 4096, MADV_NOHUGEPAGE);
+  volatile char* page = static_cast<char*>(map);
+  const uint64_t begin = monotonic_ns();
+  for (size_t i = 0; i < kPages; ++i) page[i * 4096] = 1;
+  const uint64_t took = monotonic_ns() - begin;
+  munmap(map, kPages * 4096);
+  EXPECT_GE(took, kPages * floor_ns) << "floor " << floor_ns << " ns";
+}
+
+}  // namespace
+}  // namespace ompscope::capture
