@@ -194,9 +194,10 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
 // the kernel zeroing pages (alloc_touch_free: 95% of its work, at 1 thread as at 2), while the
 // growth from 1 thread to 2 is a few percent, within the runs' spread on a kernel whose munmap
 // gives up the memory map's lock as it unmaps: work inflation alone saw the growth and missed the
-// cost. Named where the kernel holds a tenth of the team's work or more with page faults, and the
-// instances after the first fault again (a first touch of the data, NUMA-style, is paid once, in
-// the first instance: no repeated allocation). Its time is the kernel time the smallest count had
+// cost. Named where the kernel holds a tenth of the team's work or more with page faults that take
+// at least half of it (kPageFaultCostSpread), and the instances after the first fault again (a
+// first touch of the data, NUMA-style, is paid once, in the first instance: no repeated
+// allocation). Its time is the kernel time the smallest count had
 // too (at t0, all of it): the growth beyond it stays work inflation's, so that the two never claim
 // the same time. Its gain is that time spread over the team.
 std::optional<Problem> page_faults(const TeamWork& now, const TeamWork* base, const RegionProfile& profile,
