@@ -197,9 +197,9 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
 // cost. Named where the kernel holds a tenth of the team's work or more with page faults that take
 // at least half of it (kPageFaultCostSpread), and the instances after the first fault again (a
 // first touch of the data, NUMA-style, is paid once, in the first instance: no repeated
-// allocation). Its time is the kernel time the smallest count had
-// too (at t0, all of it): the growth beyond it stays work inflation's, so that the two never claim
-// the same time. Its gain is that time spread over the team.
+// allocation). Its time is the kernel time the smallest count had too (at t0, all of it): the
+// growth beyond it stays work inflation's, so that the two never claim the same time. Its gain is
+// that time spread over the team.
 std::optional<Problem> page_faults(const TeamWork& now, const TeamWork* base, const RegionProfile& profile,
                                    int threads) {
   if (!now.usage_read || !(now.work_s > 0) || profile.faults_read_instances < 2) return std::nullopt;
