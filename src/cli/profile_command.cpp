@@ -1,6 +1,8 @@
 // ompscope profile: one run under the tool, a per-region summary with each thread's split.
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "cli/commands.h"
 #include "cli/measurement.h"
 #include "cli/report_files.h"
@@ -37,8 +39,9 @@ Command add_profile_command(CLI::App& parent) {
               // `profile -- mpirun -np N ./app`: each rank's report in DIR/rank-R, as each
               // ompscope of `mpirun -np N ompscope profile` writes it (docs/mpi.md).
               std::vector<report::Report> ranks;
-              for (const analysis::MeasuredRun& run : result.ranks) {
-                measured.processes = {{{run}, {}, 0}};
+              for (analysis::MeasuredRun& run : result.ranks) {
+                measured.processes.clear();
+                measured.processes.push_back(analysis::Measurement::Process::of(std::move(run)));
                 ranks.push_back(analysis::assemble_report(measured));
               }
               const report::Report merged = write_job_reports(out, ranks);
@@ -49,8 +52,11 @@ Command add_profile_command(CLI::App& parent) {
             } else {
               // Other processes that ran OpenMP code (docs/safety.md, "Processes and signals") are
               // listed after the program's own, as ranks are.
-              measured.processes = {{{result.run}, result.command, result.pid}};
-              for (const ProcessRun& p : result.processes) measured.processes.push_back({{p.run}, p.command, p.pid});
+              // The analyses moved in; the records stay, read below (nothing_captured).
+              measured.processes.push_back(analysis::Measurement::Process::of(
+                  {result.run.record, std::exchange(result.run.analysis, std::nullopt)}, result.command, result.pid));
+              for (ProcessRun& p : result.processes)
+                measured.processes.push_back(analysis::Measurement::Process::of(std::move(p.run), p.command, p.pid));
               const report::Report report = analysis::assemble_report(measured);
               write_report_files(out, report);
               if (!own_rank().ranked()) {

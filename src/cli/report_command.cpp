@@ -25,7 +25,9 @@ report::Report analyse_raw_log(const std::string& dir) {
   run.record.status = "ok";
   run.record.log = dir;
   run.analysis = analysis::analyse_log(dir, {}, run.record, {.bench = &bench_cache(), .workers = core_count()});
-  return analysis::assemble_report({{}, core_count(), false, {{{run}, {}, 0}}, {}, false, &bench_cache()});
+  analysis::Measurement measured{{}, core_count(), false, {}, {}, false, &bench_cache()};
+  measured.processes.push_back(analysis::Measurement::Process::of(std::move(run)));
+  return analysis::assemble_report(measured);
 }
 
 // The report of the runs' logs a profile, scale or trace left in DIR/runs (or of one run's

@@ -328,8 +328,9 @@ Command add_scale_command(CLI::App& parent) {
               measured.cores = rank_cores;
               std::vector<report::Report> ranks;
               for (auto& [rank, its_runs] : rank_runs) {
-                measured.processes = {{its_runs, {}, 0}};
-                ranks.push_back(assemble(its_runs));
+                measured.processes.clear();
+                measured.processes.push_back({std::move(its_runs), {}, 0});
+                ranks.push_back(assemble(measured.processes.front().runs));
               }
               const report::Report merged = write_job_reports(options->out, ranks);
               show_text_report(merged, stderr);
@@ -340,10 +341,12 @@ Command add_scale_command(CLI::App& parent) {
                          "report in {}/report.json and report.html\n", rank_runs.size(), options->out, options->out);
               return status;
             }
-            measured.processes = {{runs, process_command, process_pid}};
+            // The runs moved in (a braced list copies each one's analysis).
+            measured.processes.clear();
+            measured.processes.push_back({std::move(runs), process_command, process_pid});
             for (size_t k = 0; k < process_runs.size(); ++k)
-              measured.processes.push_back({process_runs[k], process_commands[k], process_pids[k]});
-            const report::Report report = assemble(runs);
+              measured.processes.push_back({std::move(process_runs[k]), process_commands[k], process_pids[k]});
+            const report::Report report = assemble(measured.processes.front().runs);
             write_report_files(options->out, report);
             show_text_report(report, stderr);
             fmt::print(stderr, "ompscope: the runs wrote {} of logs; {} kept in {}/runs ({})\n", byte_text(written),
