@@ -15,7 +15,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Task trees, dependences, locks and loops, on libomp (clang) and on libgomp (gcc).
 cases=("fine_tasks" "block_lu_deps" "jacobi_deps" "nqueens_tasks 9" "merge_sort_tasks" "wavefront_deps"
-       "recursive_tasks" "tasks_where_they_ran" "lock_counts" "imbalanced_loop" "fib_tasks_gcc 20" "jacobi_deps_gcc")
+       "recursive_tasks" "tasks_where_they_ran" "lock_counts" "imbalanced_loop" "fib_tasks_gcc 20" "jacobi_deps_gcc"
+       "many_barriers" "three_loops" "wavefront_loop")
 differ=0
 for c in "${cases[@]}"; do
   read -r -a argv <<< "$c"

@@ -21,6 +21,64 @@ std::vector<std::vector<const SyncVisit*>> barriers_by_thread(const RegionInstan
 
 }  // namespace
 
+void PositionSums::clear() {
+  at_.clear();
+  cpu_.clear();
+  squared_.clear();
+  stride_ = 0;
+}
+
+PositionSums::View PositionSums::operator[](size_t b) const {
+  const At& a = at_[b];
+  return {a.instances, std::span<const double>(cpu_.data() + b * stride_, a.threads),
+          std::span<const double>(squared_.data() + b * stride_, a.threads), a.cpu_imbalance_s};
+}
+
+// Room for `positions` rows of `threads` each: rows laid out again where a wider team comes.
+void PositionSums::fit(size_t positions, size_t threads) {
+  if (threads > stride_) {
+    const size_t rows = std::max(positions, at_.size());
+    std::vector<double> cpu(rows * threads), squared(rows * threads);
+    for (size_t b = 0; b < at_.size(); ++b)
+      for (size_t k = 0; k < at_[b].threads; ++k) {
+        cpu[b * threads + k] = cpu_[b * stride_ + k];
+        squared[b * threads + k] = squared_[b * stride_ + k];
+      }
+    cpu_ = std::move(cpu);
+    squared_ = std::move(squared);
+    stride_ = threads;
+  }
+  if (positions > at_.size()) {
+    at_.resize(positions);
+    cpu_.resize(positions * stride_);
+    squared_.resize(positions * stride_);
+  }
+}
+
+void PositionSums::add(size_t b, double instances, double cpu_imbalance_s, std::span<const double> cpu,
+                       std::span<const double> cpu_squared) {
+  fit(b + 1, cpu.size());
+  At& a = at_[b];
+  a.threads = std::max(a.threads, cpu.size());
+  double* to = cpu_.data() + b * stride_;
+  double* to_squared = squared_.data() + b * stride_;
+  for (size_t k = 0; k < cpu.size(); ++k) {
+    to[k] += cpu[k];
+    to_squared[k] += cpu_squared[k];
+  }
+  a.instances += instances;
+  a.cpu_imbalance_s += cpu_imbalance_s;
+}
+
+void PositionSums::add(const PositionSums& o) {
+  if (o.empty()) return;
+  fit(o.size(), o.stride_);
+  for (size_t b = 0; b < o.size(); ++b) {
+    const View from = o[b];
+    add(b, from.instances, from.cpu_imbalance_s, from.cpu, from.cpu_squared);
+  }
+}
+
 BarrierPhases barrier_phases(const RegionInstance& region, const std::function<void(const BarrierPhases& one)>& each) {
   BarrierPhases out;
   const size_t n = region.threads.size();
@@ -41,6 +99,10 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
   std::vector<double> segment_start(n);
   for (size_t k = 0; k < n; ++k) segment_start[k] = region.threads[k].start;
   constexpr double inf = std::numeric_limits<double>::infinity();
+  // A barrier's threads' CPU times, and what it adds for its construct: made once per instance
+  // and refilled at each barrier (a region of 100 000 barriers allocated them at each).
+  std::vector<double> cpus(n), squares(n);
+  BarrierPhases one;
   for (size_t b = 0; b < count; ++b) {
     double max_w = -inf, sum_w = 0, last_arrive = -inf, first_depart = inf, last_depart = -inf;
     double max_cpu = -inf, sum_cpu = 0;
@@ -75,7 +137,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
     // region with 100 000 of them would make the analysis quadratic (it ran for minutes).
     BarrierPhases before;
     {
-      std::vector<BarrierPhases::Position> positions = std::move(out.positions);
+      PositionSums positions = std::move(out.positions);
       before = out;
       out.positions = std::move(positions);
     }
@@ -83,11 +145,11 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
     // pooled as one position (with a static schedule a thread runs the same iterations at each
     // visit of one loop, so the same threads stay the slow ones), so that its own diagnosis can
     // tell a loop whose iterations differ in cost from one whose slow thread moves.
-    BarrierPhases::Position alone;
+    double alone_imbalance = -1;  // < 0: its CPU times were not read
     const auto record = [&] {
       if (!each) return;
-      BarrierPhases one;
-      if (alone.instances > 0) one.positions.push_back(std::move(alone));
+      one.positions.clear();
+      if (alone_imbalance >= 0) one.positions.add(0, 1, alone_imbalance, cpus, squares);
       one.imbalance_s = out.imbalance_s - before.imbalance_s;
       one.measured_imbalance_s = out.measured_imbalance_s - before.measured_imbalance_s;
       one.cpu_imbalance_s = out.cpu_imbalance_s - before.cpu_imbalance_s;
@@ -121,28 +183,13 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
           std::clamp(max_cpu - sum_cpu / static_cast<double>(n), 0.0, std::max(0.0, imbalance));
       out.measured_imbalance_s += imbalance;
       out.cpu_imbalance_s += cpu_imbalance;
-      if (out.positions.size() <= position) out.positions.resize(position + 1);
-      BarrierPhases::Position& at = out.positions[position];
-      at.cpu.resize(n);
-      at.cpu_squared.resize(n);
       for (size_t k = 0; k < n; ++k) {
         const double cpu = std::max(0.0, visits[k][b]->cpu - visits[k][b]->mpi);
-        at.cpu[k] += cpu;
-        at.cpu_squared[k] += cpu * cpu;
+        cpus[k] = cpu;
+        squares[k] = cpu * cpu;
       }
-      at.instances += 1;
-      at.cpu_imbalance_s += cpu_imbalance;
-      if (each) {
-        alone.cpu.resize(n);
-        alone.cpu_squared.resize(n);
-        for (size_t k = 0; k < n; ++k) {
-          const double cpu = std::max(0.0, visits[k][b]->cpu - visits[k][b]->mpi);
-          alone.cpu[k] = cpu;
-          alone.cpu_squared[k] = cpu * cpu;
-        }
-        alone.instances = 1;
-        alone.cpu_imbalance_s = cpu_imbalance;
-      }
+      out.positions.add(position, 1, cpu_imbalance, cpus, squares);
+      alone_imbalance = cpu_imbalance;
     }
     if (imbalance > 0 && after_loop) {
       ++out.imbalanced_after_loop;
@@ -186,7 +233,7 @@ double consistent_cpu_imbalance(const std::vector<const BarrierPhases*>& runs) {
     BarrierPhases::Position pooled;
     for (const BarrierPhases* r : runs) {
       if (b >= r->positions.size() || r->positions[b].instances == 0) continue;
-      const BarrierPhases::Position& at = r->positions[b];
+      const PositionSums::View at = r->positions[b];
       if (pooled.cpu.size() < at.cpu.size()) {
         pooled.cpu.resize(at.cpu.size());
         pooled.cpu_squared.resize(at.cpu.size());
@@ -227,7 +274,7 @@ double consistent_cpu_imbalance(const std::vector<const BarrierPhases*>& runs) {
   double seen = 0, all = 0;
   for (const BarrierPhases* r : runs) {
     all += r->cpu_imbalance_s;
-    for (const BarrierPhases::Position& at : r->positions) seen += at.cpu_imbalance_s;
+    for (size_t b = 0; b < r->positions.size(); ++b) seen += r->positions[b].cpu_imbalance_s;
   }
   const double to_all = seen > 0 && all > seen ? all / seen : 1.0;
   return total * to_all / static_cast<double>(runs.size());
@@ -278,21 +325,7 @@ void add_phases(BarrierPhases& into, const BarrierPhases& p) {
   into.imbalanced_after_dynamic += p.imbalanced_after_dynamic;
   into.imbalanced_after_guided += p.imbalanced_after_guided;
   into.skipped_with_tasks += p.skipped_with_tasks;
-  if (into.positions.size() < p.positions.size()) into.positions.resize(p.positions.size());
-  for (size_t b = 0; b < p.positions.size(); ++b) {
-    BarrierPhases::Position& to = into.positions[b];
-    const BarrierPhases::Position& from = p.positions[b];
-    if (to.cpu.size() < from.cpu.size()) {
-      to.cpu.resize(from.cpu.size());
-      to.cpu_squared.resize(from.cpu.size());
-    }
-    for (size_t k = 0; k < from.cpu.size(); ++k) {
-      to.cpu[k] += from.cpu[k];
-      to.cpu_squared[k] += from.cpu_squared[k];
-    }
-    to.instances += from.instances;
-    to.cpu_imbalance_s += from.cpu_imbalance_s;
-  }
+  into.positions.add(p.positions);
 }
 
 }  // namespace ompscope::analysis

@@ -11,11 +11,58 @@
 // later forks) starts late once: that is team creation, kept apart from the fork cost.
 #pragma once
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "analysis/timeline.h"
 
 namespace ompscope::analysis {
+
+// Per position of a barrier in its instance (the instance's first barrier, its second, ...),
+// over the instances where every thread's CPU time in the segment before it was read: each
+// thread's CPU time there summed and summed squared, and their imbalance summed. They tell an
+// imbalance the same threads show in every instance (their iterations cost more) from one that
+// moves between threads (threads slowed unevenly): consistent_cpu_imbalance.
+// The threads' sums of every position sit in two arrays, a row per position as wide as its
+// widest team: two vectors per position were two allocations per barrier and per thread's row,
+// and a region of 100 000 barriers (many_barriers) made, copied and added 200 000 of them.
+class PositionSums {
+ public:
+  // One position as a value, to build one from (tests, a barrier's own share).
+  struct Position {
+    double instances = 0;
+    std::vector<double> cpu, cpu_squared;  // by thread
+    double cpu_imbalance_s = 0;
+  };
+  // One position as held: its threads' sums, as wide as its widest team.
+  struct View {
+    double instances = 0;
+    std::span<const double> cpu, cpu_squared;
+    double cpu_imbalance_s = 0;
+  };
+  size_t size() const { return at_.size(); }
+  bool empty() const { return at_.empty(); }
+  void clear();  // its arrays' memory kept, for the next instance's
+  View operator[](size_t b) const;
+  // Adds to position `b` (the positions before it made, empty, where it is new) `instances`, a
+  // CPU-time imbalance and each thread's CPU time and its square.
+  void add(size_t b, double instances, double cpu_imbalance_s, std::span<const double> cpu,
+           std::span<const double> cpu_squared);
+  void push_back(const Position& p) { add(size(), p.instances, p.cpu_imbalance_s, p.cpu, p.cpu_squared); }
+  // Position by position.
+  void add(const PositionSums& o);
+
+ private:
+  struct At {
+    double instances = 0;
+    double cpu_imbalance_s = 0;
+    size_t threads = 0;  // its row's width
+  };
+  void fit(size_t positions, size_t threads);
+  std::vector<At> at_;
+  std::vector<double> cpu_, squared_;  // [position × stride_ + thread]
+  size_t stride_ = 0;
+};
 
 struct BarrierPhases {
   double imbalance_s = 0;
@@ -56,17 +103,9 @@ struct BarrierPhases {
   uint32_t imbalanced_after_dynamic = 0;
   uint32_t imbalanced_after_guided = 0;
   uint32_t skipped_with_tasks = 0;  // barriers where threads ran tasks: left to the task analysis
-  // Per position of a barrier in its instance (the instance's first barrier, its second, ...),
-  // over the instances where every thread's CPU time in the segment before it was read: each
-  // thread's CPU time there summed and summed squared, and their imbalance summed. They tell an
-  // imbalance the same threads show in every instance (their iterations cost more) from one that
-  // moves between threads (threads slowed unevenly): consistent_cpu_imbalance.
-  struct Position {
-    double instances = 0;
-    std::vector<double> cpu, cpu_squared;  // by thread
-    double cpu_imbalance_s = 0;
-  };
-  std::vector<Position> positions;
+  // The CPU-time samples of each barrier position (PositionSums).
+  using Position = PositionSums::Position;
+  PositionSums positions;
 };
 
 // `each`, when given, is called with what each barrier adds, in the order of the threads' barrier

@@ -515,7 +515,7 @@ std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repea
   // barrier position: consistent_cpu_imbalance): the evidence that the iterations differ in cost.
   double judged = 0;
   for (const RegionRun* r : repeats)
-    for (const BarrierPhases::Position& at : r->phases.positions) judged += at.instances;
+    for (size_t b = 0; b < r->phases.positions.size(); ++b) judged += r->phases.positions[b].instances;
   // The CPU figures are of the instances whose CPU time was read (a subset: capture/
   // thread_usage.h), and so is the work they are weighed against; the indivisible part stays with
   // the same threads in every instance, so it leaves the consistent part as well.

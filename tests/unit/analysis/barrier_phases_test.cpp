@@ -237,8 +237,8 @@ TEST(BarrierPhases, AnIterationCountTheTeamDoesNotDivideIsIndivisibleImbalance) 
 TEST(BarrierPhases, ScaledPhasesKeepTheirSamplesAndTheTeamCreation) {
   BarrierPhases p = barrier_phases(loop_of(3, 2, 1));
   p.team_creation_s = 1;
-  p.positions.resize(1);
-  p.positions[0].instances = 1;
+  p.positions.clear();
+  p.positions.push_back({.instances = 1});
   const BarrierPhases q = p * 4;
   EXPECT_DOUBLE_EQ(q.imbalance_s, 2);
   EXPECT_DOUBLE_EQ(q.indivisible_s, 2);
@@ -273,20 +273,42 @@ BarrierPhases phases_of(const std::vector<std::pair<double, double>>& cpus) {
   for (const auto& [c0, c1] : cpus) {
     const BarrierPhases p = barrier_phases(loop_with_cpu(c0, c1));
     out.cpu_imbalance_s += p.cpu_imbalance_s;
-    out.positions.resize(std::max(out.positions.size(), p.positions.size()));
-    for (size_t b = 0; b < p.positions.size(); ++b) {
-      BarrierPhases::Position& to = out.positions[b];
-      to.cpu.resize(p.positions[b].cpu.size());
-      to.cpu_squared.resize(p.positions[b].cpu.size());
-      for (size_t k = 0; k < p.positions[b].cpu.size(); ++k) {
-        to.cpu[k] += p.positions[b].cpu[k];
-        to.cpu_squared[k] += p.positions[b].cpu_squared[k];
-      }
-      to.instances += p.positions[b].instances;
-      to.cpu_imbalance_s += p.positions[b].cpu_imbalance_s;
-    }
+    out.positions.add(p.positions);
   }
   return out;
+}
+
+// The positions' sums in rows as wide as each one's widest team: a wider team lays the rows out
+// again, each keeping its own width and sums; adding position by position adds row to row.
+TEST(PositionSums, RowsKeepTheirWidthAndSumsWhenAWiderTeamComes) {
+  PositionSums p;
+  p.push_back({.instances = 1, .cpu = {1, 2}, .cpu_squared = {1, 4}, .cpu_imbalance_s = 0.5});
+  p.add(2, 1, 1.5, std::vector<double>{1, 2, 3, 4}, std::vector<double>{1, 4, 9, 16});
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].cpu.size(), 2u);  // as wide as its own team, not the widest
+  EXPECT_DOUBLE_EQ(p[0].cpu[1], 2);
+  EXPECT_DOUBLE_EQ(p[0].cpu_squared[1], 4);
+  EXPECT_EQ(p[1].cpu.size(), 0u);  // made empty on the way
+  EXPECT_DOUBLE_EQ(p[1].instances, 0);
+  EXPECT_EQ(p[2].cpu.size(), 4u);
+  EXPECT_DOUBLE_EQ(p[2].cpu[3], 4);
+  EXPECT_DOUBLE_EQ(p[2].cpu_imbalance_s, 1.5);
+
+  PositionSums q;
+  q.push_back({.instances = 2, .cpu = {10, 20, 30}, .cpu_squared = {100, 400, 900}, .cpu_imbalance_s = 1});
+  q.add(p);
+  ASSERT_EQ(q.size(), 3u);
+  EXPECT_EQ(q[0].cpu.size(), 3u);
+  EXPECT_DOUBLE_EQ(q[0].instances, 3);
+  EXPECT_DOUBLE_EQ(q[0].cpu[0], 11);
+  EXPECT_DOUBLE_EQ(q[0].cpu[1], 22);
+  EXPECT_DOUBLE_EQ(q[0].cpu[2], 30);
+  EXPECT_DOUBLE_EQ(q[0].cpu_squared[1], 404);
+  EXPECT_DOUBLE_EQ(q[0].cpu_imbalance_s, 1.5);
+  EXPECT_EQ(q[2].cpu.size(), 4u);
+  EXPECT_DOUBLE_EQ(q[2].cpu_squared[3], 16);
+  q.clear();
+  EXPECT_TRUE(q.empty());
 }
 
 TEST(ConsistentCpuImbalance, EachBarrierPositionKeepsEachThreadsCpuTime) {
