@@ -58,7 +58,7 @@ class FragmentCursor {
   // The fragment on this thread that begins exactly at `at`, if any.
   const PlacedFragment* starting_at(double at) {
     const size_t i = first_from(at);
-    return i < size() && (*fragments_)[i].fragment->begin == at ? &(*fragments_)[i] : nullptr;
+    return i < size() && (*fragments_)[i].begin == at ? &(*fragments_)[i] : nullptr;
   }
   // The fragment on this thread that ends exactly at `at`, if any. Fragments on one thread do
   // not overlap: the one ending at `at` began before it.
@@ -75,7 +75,7 @@ class FragmentCursor {
   size_t size() const { return fragments_ ? fragments_->size() : 0; }
   // The first fragment that begins at or after `at`, `at` no smaller than at the call before.
   size_t first_from(double at) {
-    while (next_ < size() && (*fragments_)[next_].fragment->begin < at) ++next_;
+    while (next_ < size() && (*fragments_)[next_].begin < at) ++next_;
     return next_;
   }
   const std::vector<PlacedFragment>* fragments_;

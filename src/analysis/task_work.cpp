@@ -215,11 +215,10 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
     node_of[t->id] = out.nodes.size();
     out.nodes.push_back(std::move(n));
     for (const TaskFragment& f : t->fragments)
-      out.fragments_on_thread[f.thread].push_back({&f, t, &f == &t->fragments.front(), out.nodes.size() - 1});
+      out.fragments_on_thread[f.thread].push_back({f.begin, &f, t, &f == &t->fragments.front(), out.nodes.size() - 1});
   }
   for (auto& [thread, list] : out.fragments_on_thread)
-    std::sort(list.begin(), list.end(),
-              [](const PlacedFragment& a, const PlacedFragment& b) { return a.fragment->begin < b.fragment->begin; });
+    std::sort(list.begin(), list.end(), [](const PlacedFragment& a, const PlacedFragment& b) { return a.begin < b.begin; });
 
   // A visit belongs to the task that waits in it: an explicit task's taskwait may sit in any
   // thread's list (an untied task moves), the implicit task's visits in its own thread's list.

@@ -61,6 +61,7 @@ struct TaskNode {
 };
 
 struct PlacedFragment {
+  double begin = 0;  // fragment->begin, held here to sort by without a load per comparison
   const TaskFragment* fragment = nullptr;
   const TaskInstance* task = nullptr;
   bool starts_task = false;  // the task's first fragment: the thread dispatched it here
