@@ -67,6 +67,9 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     read += team.task_usage;
     const double read_over = team.usage.wall_s + team.task_usage_tasks_s;
     if (read_over <= 0 || read.wall_s <= 0) continue;
+    // The stretches' wall is the readings' (each reading's time is in the stretch it ends), the
+    // work the events' (which the readings stay outside of): far beyond it, the split is the tool's.
+    if (read_over > kReadingsOverWork * team.work_s) continue;
     WorkUsage u = read * (team.work_s / read_over);
     // The kernel's time is at least the minor faults at the machine's cheapest fault: getrusage's
     // user/system split is a tick sample scaled to the CPU time, and read 51.8 ms in the kernel

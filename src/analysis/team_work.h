@@ -46,6 +46,11 @@ struct TeamWork {
   LineTimes sampled_lines;
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
+// Stretches read over more than this many times the work they hold are the readings' own time:
+// each reading costs ~1.3 µs of system calls (capture/thread_usage.h), and between barriers 62 ns
+// apart (many_barriers) they were 94% of the stretches and 87% of those in the kernel, which the
+// analysis then took for the program's system calls. Such a run's usage is left unread.
+inline constexpr double kReadingsOverWork = 2.0;
 
 // count (docs/lost-time.md, "Hardware counters"), from the team's counts over its work at t and
 // at t0. `kind` stays Unknown where either count read none (the work_inflation hint then names
