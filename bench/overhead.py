@@ -57,6 +57,11 @@ def main():
              ("many_regions", os.path.join(build, "tests", "programs", "many_regions"), ompscope, {}),
              ("many_regions, sampling off", os.path.join(build, "tests", "programs", "many_regions"), ompscope,
               {"OMPSCOPE_SAMPLING": "off"}),
+             # 100 000 barriers 0.6 us apart: the kernel's accounting read at one barrier in 256
+             # after the first 64 (capture/thread_usage.h), against the empty-callback floor.
+             ("many_barriers", os.path.join(build, "tests", "programs", "many_barriers"), ompscope, {}),
+             ("many_barriers, floor: every callback ompscope registers, empty",
+              os.path.join(build, "tests", "programs", "many_barriers"), floor, {"FLOOR_MODE": "all"}),
              # A lock per data item, 4 M acquisitions: lock sampling against the empty-callback floor.
              ("lock_per_item", lock_per_item, ompscope, {}),
              ("lock_per_item, sampling off", lock_per_item, ompscope, {"OMPSCOPE_SAMPLING": "off"}),

@@ -211,14 +211,17 @@ void region_body(void* arg) {
   emit(EventKind::ImplicitTaskBegin, 0, r->id, task, 0, clamp16(index), ompt_task_implicit);
   const bool saved_usage = t_usage;
   t_usage = r->usage && !dark();
-  if (t_usage) record_usage(0);
+  if (t_usage) {
+    t_usage_stretches.start(monotonic_ns());
+    record_usage(0);
+  }
   const uint64_t saved_body = t_body;
   t_body = r->codeptr;
   call_body(r->fn, r->data);
   t_body = saved_body;
   flush_lock_counts();
   emit(EventKind::SyncBegin, r->codeptr, r->id, task, 0, 0, ompt_sync_region_barrier_implicit_parallel);
-  if (t_usage) record_usage(1);  // inside the visit: its cost is waiting
+  if (t_usage && t_usage_stretches.end()) record_usage(1);  // inside the visit: its cost is waiting
   t_usage = saved_usage;
   t_state.parallel = saved_parallel;
   t_state.task = saved_task;
@@ -519,11 +522,11 @@ inline bool reads_usage_at(ompt_sync_region_t kind) {
 inline void sync_begin(ompt_sync_region_t kind, uint64_t codeptr) {
   if (!g_active) return;
   emit(EventKind::SyncBegin, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
-  if (reads_usage_at(kind)) record_usage(1);
+  if (reads_usage_at(kind) && t_usage_stretches.end()) record_usage(1);
 }
 inline void sync_end(ompt_sync_region_t kind, uint64_t codeptr) {
   if (!g_active) return;
-  if (reads_usage_at(kind)) record_usage(0);
+  if (reads_usage_at(kind) && t_usage_stretches.begin(monotonic_ns)) record_usage(0);
   emit(EventKind::SyncEnd, codeptr, t_state.parallel, t_state.task, 0, 0, kind);
 }
 inline void loop_end(uint64_t codeptr) {

@@ -149,10 +149,14 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
     emit(EventKind::ImplicitTaskBegin, nullptr, id32(parallel), id32(task), 0, clamp16(index),
          static_cast<uint8_t>(flags));
     t_usage_task = !(flags & ompt_task_initial) && !dark() && reads_usage(parallel);
-    if (t_usage_task) record_usage(0);
+    if (t_usage_task) {
+      t_usage_stretches.start(monotonic_ns());
+      record_usage(0);
+    }
   } else {
     // A team of one has no barrier (the runtime serialises the region): its work ends here.
-    if (team_size == 1 && !(flags & ompt_task_initial) && !dark() && t_usage_task) record_usage(1);
+    if (team_size == 1 && !(flags & ompt_task_initial) && !dark() && t_usage_task && t_usage_stretches.end())
+      record_usage(1);
     emit(EventKind::ImplicitTaskEnd, nullptr, id32(parallel), id32(task), team_size,
          clamp16(index), static_cast<uint8_t>(flags));
     // The end may come late (at the next fork, docs/runtime-quirks.md Q1), but always before the
@@ -177,10 +181,10 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
   // of task bodies").
   const bool usage = is_barrier(kind) && !dark() &&
                      (reads_usage(parallel) || (parallel == nullptr && endpoint == ompt_scope_end && t_usage_task));
-  if (usage && endpoint == ompt_scope_end) record_usage(0);
+  if (usage && endpoint == ompt_scope_end && t_usage_stretches.begin(monotonic_ns)) record_usage(0);
   emit(endpoint == ompt_scope_begin ? EventKind::SyncBegin : EventKind::SyncEnd, codeptr,
        id32(parallel), id32(task), 0, 0, static_cast<uint8_t>(kind));
-  if (usage && endpoint == ompt_scope_begin) record_usage(1);
+  if (usage && endpoint == ompt_scope_begin && t_usage_stretches.end()) record_usage(1);
 }
 
 // The recorded acquisition's sampling slot, 1-based (0: not sampled), for its acquired record.

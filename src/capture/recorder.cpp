@@ -21,6 +21,7 @@ thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
 thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
 thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
 thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
+thread_local UsageStretches t_usage_stretches __attribute__((tls_model("initial-exec")));
 std::atomic<bool> g_paused{false};
 
 namespace {

@@ -18,6 +18,7 @@
 #include "capture/pc_sampler.h"
 #include "capture/serial_usage.h"
 #include "capture/thread_log.h"
+#include "capture/thread_usage.h"
 #include "common/clock.h"
 #include "common/event_record.h"
 
@@ -36,6 +37,8 @@ extern thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exe
 extern thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
 // The region instances this thread forked, for usage_instance (thread_usage.h).
 extern thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
+// Where this thread's stretches of work begin and end (thread_usage.h: UsageStretches).
+extern thread_local UsageStretches t_usage_stretches __attribute__((tls_model("initial-exec")));
 
 // Whether a session is open and recording (OMPSCOPE_LOG_DIR's log directory was made).
 inline bool recording() { return g_config.directory != nullptr; }

@@ -211,6 +211,45 @@ def scenario_record_kinds(c):
     if "LightTasks" not in seen:
         fail("fine_tasks left no light-task batch to print")
 
+def scenario_usage_readings(c):
+    # docs/lost-time.md, "Readings that measured themselves": a region instance that reads the
+    # kernel's accounting reads the stretch before each of its first 64 barriers, then every one
+    # while barriers come 100 us apart on average, else one in 256 (capture/thread_usage.h), under
+    # either runtime. A pair at each of many_barriers' 100 000 barriers, 0.6 us apart, made it 5x
+    # slower and was most of what its barriers seemed to cost.
+    dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
+    for program in ["many_barriers", "many_barriers_gcc"]:
+        out = c.out("usage-" + program)
+        run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+        p = run(["/usr/bin/python3", dump, process_log(out)], check_rc=0)
+        thread, first, last, begins, ends, barriers = None, {}, {}, {}, {}, {}
+        for line in p.stdout.splitlines():
+            if line.startswith("=="):
+                thread = line.split()[1]
+                continue
+            words = line.split()
+            t = float(words[0].rstrip("us"))
+            first.setdefault(thread, t)
+            last[thread] = t
+            if words[1] == "ThreadUsage":
+                edges = begins if "d=0" in words else ends
+                edges[thread] = edges.get(thread, 0) + 1
+            elif words[1] == "SyncBegin":
+                barriers[thread] = barriers.get(thread, 0) + 1
+        for th in barriers:
+            span_us = last[th] - first[th]
+            begun = begins.get(th, 0)
+            # The first 64, one in 256 after them, and at most one per 100 us of the run beside.
+            most = 64 + barriers[th] / 256 + span_us / 100 + 2
+            print(f"{program} {th}: {barriers[th]} barriers, {begun} stretches begun, {ends.get(th, 0)} ended "
+                  f"(at most {most:.0f}), one per {barriers[th] / max(begun, 1):.0f} barriers")
+            if begun > most:
+                fail(f"{program} {th}: {begun} stretches begun for {barriers[th]} barriers in {span_us:.0f} us")
+            if begun == 0 or abs(begun - ends.get(th, 0)) > 1:
+                fail(f"{program} {th}: {begun} stretches begun, {ends.get(th, 0)} ended")
+            if barriers[th] < 50 * begun:
+                fail(f"{program} {th}: {begun} stretches for {barriers[th]} barriers: not one in 50 or fewer")
+
 def check_hardware_counters(program, out, kinds):
     # docs/lost-time.md, "Hardware counters": the OMPT tool opens them or says why not once in
     # meta.txt, and the report then says so in one note, in JSON, text and HTML; never an error.

@@ -46,5 +46,45 @@ TEST(Calibration, FreshPagesTakeAtLeastTheFloorEach) {
   EXPECT_GE(took, kPages * floor_ns) << "floor " << floor_ns << " ns";
 }
 
+
+// Within a region instance that reads the kernel's accounting (capture/thread_usage.h:
+// UsageStretches): the stretch before each of the first 64 barriers is read; then every one while
+// the barriers come 100 us apart on average, else one in 256; an arrival ends only a stretch that
+// began, and the clock is looked at every 16th barrier only.
+TEST(UsageStretches, TheFirstBarriersThenEveryOneAtAPaceOf100usElseOneIn256) {
+  const auto readings = [](uint64_t apart_ns, uint32_t barriers, int* clock_reads) {
+    UsageStretches s;
+    uint64_t now = 1'000'000;
+    s.start(now);
+    int read = 0;
+    for (uint32_t b = 0; b < barriers; ++b) {
+      now += apart_ns;
+      if (s.end()) ++read;  // barrier b's arrival
+      EXPECT_FALSE(s.end());
+      s.begin([&] {
+        ++*clock_reads;
+        return now;
+      });
+    }
+    return read;
+  };
+  int clock_reads = 0;
+  EXPECT_EQ(readings(600, 64, &clock_reads), 64);   // all of the first 64
+  EXPECT_EQ(clock_reads, 1);                        // at the 64th departure
+  clock_reads = 0;
+  // 100 000 barriers 0.6 us apart (many_barriers): 64, then one in 256.
+  EXPECT_EQ(readings(600, 100'000, &clock_reads), 64 + (100'000 - 1) / 256 - 0);
+  EXPECT_EQ(clock_reads, (100'000 - 64) / 16 + 1);
+  // 2 000 barriers 100 us apart: every one, as before.
+  EXPECT_EQ(readings(100'000, 2000, &clock_reads), 2000);
+  // A new implicit task begins a stretch, and reads its first barriers again.
+  UsageStretches s;
+  s.start(0);
+  for (int b = 0; b < 1000; ++b) s.begin([] { return uint64_t{1}; });
+  s.start(5);
+  EXPECT_TRUE(s.end());
+  EXPECT_TRUE(s.begin([] { return uint64_t{6}; }));
+}
+
 }  // namespace
 }  // namespace ompscope::capture
