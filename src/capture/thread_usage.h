@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "capture/thread_log.h"
@@ -41,27 +42,28 @@ inline bool usage_instance(uint32_t& instances) {
 // Within a region instance that reads it, when a thread reads its accounting. A stretch of work
 // begins with a reading at the implicit task's begin or at a barrier's departure, and the next
 // barrier's arrival ends it with another (inside the visits, so their cost counts as waiting).
-// The stretch before each of the first kUsageFirstBarriers barriers is read; after them, every
-// stretch while the barriers have come kUsageGapNs apart or more on average since the implicit
-// task began (its pace looked at every kUsageCheckEvery barriers), else one in kUsageSparseEvery.
-// A pair at every barrier (~2.6 us) made many_barriers, whose barriers come 0.6 us apart, 5x
-// slower and was most of what its barriers seemed to cost; the rule holds that near 2%. The
-// choice depends on the barrier's position and the team's shared pace only, so the threads of a
-// team read the same barriers, as the CPU-time imbalance at each position needs
-// (analysis/barrier_phases.h; docs/lost-time.md, "Readings that measured themselves").
+// The stretch before each of the first kUsageFirstBarriers barriers is read; after them, one in
+// every k, k the power of two that spaces the readings kUsageGapNs apart at the pace the barriers
+// have come since the implicit task began (1 at 100 us or slower, at most kUsageMostApart),
+// looked at every kUsageCheckEvery barriers. A pair at every barrier (~2.6 us) made many_barriers,
+// whose barriers come 0.6 us apart, 5x slower and was most of what its barriers seemed to cost;
+// this holds the readings near 2.6% of the time. The choice depends on the barrier's position and
+// the team's shared pace only, so the threads of a team read the same barriers, as the CPU-time
+// imbalance at each position needs (analysis/barrier_phases.h; docs/lost-time.md, "Readings that
+// measured themselves").
 inline constexpr uint32_t kUsageFirstBarriers = 64;
 inline constexpr uint32_t kUsageCheckEvery = 16;
-inline constexpr uint32_t kUsageSparseEvery = 256;
+inline constexpr uint32_t kUsageMostApart = 256;
 inline constexpr uint64_t kUsageGapNs = 100'000;
 struct UsageStretches {
   bool open = false;      // a stretch began: the next arrival ends it
-  bool dense = true;      // the barriers so far came kUsageGapNs apart or more on average
+  uint32_t every = 1;     // one stretch read in this many (a power of two)
   uint32_t next = 0;      // the position of the next barrier in the implicit task
   uint64_t began_ns = 0;  // the implicit task's begin (CLOCK_MONOTONIC)
   // At the implicit task's begin: a stretch begins.
   void start(uint64_t now_ns) {
     open = true;
-    dense = true;
+    every = 1;
     next = 0;
     began_ns = now_ns;
   }
@@ -70,8 +72,14 @@ struct UsageStretches {
   template <class Now>
   bool begin(Now now_ns) {
     const uint32_t b = ++next;
-    if (b >= kUsageFirstBarriers && b % kUsageCheckEvery == 0) dense = now_ns() - began_ns >= uint64_t{b} * kUsageGapNs;
-    open = b < kUsageFirstBarriers || dense || b % kUsageSparseEvery == 0;
+    if (b >= kUsageFirstBarriers && b % kUsageCheckEvery == 0) {
+      // Barriers per kUsageGapNs at the pace so far, rounded up to a power of two.
+      const uint64_t elapsed = std::max<uint64_t>(1, now_ns() - began_ns);
+      const uint64_t per_gap = (uint64_t{b} * kUsageGapNs + elapsed - 1) / elapsed;
+      every = 1;
+      while (every < per_gap && every < kUsageMostApart) every *= 2;
+    }
+    open = b < kUsageFirstBarriers || b % every == 0;
     return open;
   }
   // At a barrier's arrival (or a team of one's end): whether a stretch ends here.

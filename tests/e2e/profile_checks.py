@@ -213,9 +213,9 @@ def scenario_record_kinds(c):
 
 def scenario_usage_readings(c):
     # docs/lost-time.md, "Readings that measured themselves": a region instance that reads the
-    # kernel's accounting reads the stretch before each of its first 64 barriers, then every one
-    # while barriers come 100 us apart on average, else one in 256 (capture/thread_usage.h), under
-    # either runtime. A pair at each of many_barriers' 100 000 barriers, 0.6 us apart, made it 5x
+    # kernel's accounting reads the stretch before each of its first 64 barriers, then one in the
+    # power of two that spaces the readings 100 us apart at the barriers' pace, at most one in 256
+    # (capture/thread_usage.h), under either runtime. A pair at each of many_barriers' 100 000 barriers, 0.6 us apart, made it 5x
     # slower and was most of what its barriers seemed to cost.
     dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
     for program in ["many_barriers", "many_barriers_gcc"]:
@@ -239,16 +239,16 @@ def scenario_usage_readings(c):
         for th in barriers:
             span_us = last[th] - first[th]
             begun = begins.get(th, 0)
-            # The first 64, one in 256 after them, and at most one per 100 us of the run beside.
+            # The first 64, then one per 100 us of the run or one in 256 barriers, the more.
             most = 64 + barriers[th] / 256 + span_us / 100 + 2
             print(f"{program} {th}: {barriers[th]} barriers, {begun} stretches begun, {ends.get(th, 0)} ended "
                   f"(at most {most:.0f}), one per {barriers[th] / max(begun, 1):.0f} barriers")
             if begun > most:
                 fail(f"{program} {th}: {begun} stretches begun for {barriers[th]} barriers in {span_us:.0f} us")
-            if begun == 0 or abs(begun - ends.get(th, 0)) > 1:
-                fail(f"{program} {th}: {begun} stretches begun, {ends.get(th, 0)} ended")
-            if barriers[th] < 50 * begun:
-                fail(f"{program} {th}: {begun} stretches for {barriers[th]} barriers: not one in 50 or fewer")
+            if abs(begun - ends.get(th, 0)) > 1 or begun < min(barriers[th], 64):
+                fail(f"{program} {th}: {begun} stretches begun, {ends.get(th, 0)} ended: the first 64 are read")
+            # How sparse depends on the pace the run had: on a loaded machine (ctest -j 2 beside
+            # other runs) libgomp's barriers took 600 us each, and every one was read, as it should.
 
 def check_hardware_counters(program, out, kinds):
     # docs/lost-time.md, "Hardware counters": the OMPT tool opens them or says why not once in

@@ -48,10 +48,10 @@ TEST(Calibration, FreshPagesTakeAtLeastTheFloorEach) {
 
 
 // Within a region instance that reads the kernel's accounting (capture/thread_usage.h:
-// UsageStretches): the stretch before each of the first 64 barriers is read; then every one while
-// the barriers come 100 us apart on average, else one in 256; an arrival ends only a stretch that
-// began, and the clock is looked at every 16th barrier only.
-TEST(UsageStretches, TheFirstBarriersThenEveryOneAtAPaceOf100usElseOneIn256) {
+// UsageStretches): the stretch before each of the first 64 barriers is read; then one in the power
+// of two that spaces the readings 100 us apart at the barriers' pace (at most one in 256); an
+// arrival ends only a stretch that began, and the clock is looked at every 16th barrier only.
+TEST(UsageStretches, TheFirstBarriersThenOneReadingPer100usAtTheBarriersPace) {
   const auto readings = [](uint64_t apart_ns, uint32_t barriers, int* clock_reads) {
     UsageStretches s;
     uint64_t now = 1'000'000;
@@ -69,14 +69,17 @@ TEST(UsageStretches, TheFirstBarriersThenEveryOneAtAPaceOf100usElseOneIn256) {
     return read;
   };
   int clock_reads = 0;
-  EXPECT_EQ(readings(600, 64, &clock_reads), 64);   // all of the first 64
-  EXPECT_EQ(clock_reads, 1);                        // at the 64th departure
+  EXPECT_EQ(readings(600, 64, &clock_reads), 64);  // all of the first 64
+  EXPECT_EQ(clock_reads, 1);                       // at the 64th departure
   clock_reads = 0;
-  // 100 000 barriers 0.6 us apart (many_barriers): 64, then one in 256.
-  EXPECT_EQ(readings(600, 100'000, &clock_reads), 64 + (100'000 - 1) / 256 - 0);
+  // 100 000 barriers 0.6 us apart (many_barriers): 64, then one in 256 (167 per 100 us).
+  EXPECT_EQ(readings(600, 100'000, &clock_reads), 64 + (100'000 - 1) / 256);
   EXPECT_EQ(clock_reads, (100'000 - 64) / 16 + 1);
-  // 2 000 barriers 100 us apart: every one, as before.
+  // 83 us apart (NPB CG class W at 1 thread): one in 2 after the first 64.
+  EXPECT_EQ(readings(83'000, 2064, &clock_reads), 64 + 2000 / 2);
+  // 100 us apart or more: every one, as before.
   EXPECT_EQ(readings(100'000, 2000, &clock_reads), 2000);
+  EXPECT_EQ(readings(400'000, 2000, &clock_reads), 2000);
   // A new implicit task begins a stretch, and reads its first barriers again.
   UsageStretches s;
   s.start(0);
