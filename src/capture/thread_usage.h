@@ -43,14 +43,15 @@ inline bool usage_instance(uint32_t& instances) {
 // begins with a reading at the implicit task's begin or at a barrier's departure, and the next
 // barrier's arrival ends it with another (inside the visits, so their cost counts as waiting).
 // The stretch before each of the first kUsageFirstBarriers barriers is read; after them, one in
-// every k, k the power of two that spaces the readings kUsageGapNs apart at the pace the barriers
-// have come since the implicit task began (1 at 100 us or slower, at most kUsageMostApart),
-// looked at every kUsageCheckEvery barriers. A pair at every barrier (~2.6 us) made many_barriers,
-// whose barriers come 0.6 us apart, 5x slower and was most of what its barriers seemed to cost;
-// this holds the readings near 2.6% of the time. The choice depends on the barrier's position and
-// the team's shared pace only, so the threads of a team read the same barriers, as the CPU-time
-// imbalance at each position needs (analysis/barrier_phases.h; docs/lost-time.md, "Readings that
-// measured themselves").
+// every k, k the power of two that spaces the readings kUsageGapNs apart at the pace of the last
+// kUsageCheckEvery barriers (1 at 100 us apart or slower, at most kUsageMostApart). A pair at
+// every barrier (~2.6 us) made many_barriers, whose barriers come 0.6 us apart, 5x slower and was
+// most of what its barriers seemed to cost; this holds the readings near 2.6% of the time. The
+// choice depends on the barrier's position and the time between two of the team's barriers only,
+// so the threads of a team read the same barriers, as the CPU-time imbalance at each position
+// needs (analysis/barrier_phases.h; docs/lost-time.md, "Readings that measured themselves"). The
+// pace of the last barriers, not since the task began: a slow start (a team's threads created at
+// its first barriers, 37 us apart) held the mean above the pace for the rest of a region.
 inline constexpr uint32_t kUsageFirstBarriers = 64;
 inline constexpr uint32_t kUsageCheckEvery = 16;
 inline constexpr uint32_t kUsageMostApart = 256;
@@ -59,25 +60,27 @@ struct UsageStretches {
   bool open = false;      // a stretch began: the next arrival ends it
   uint32_t every = 1;     // one stretch read in this many (a power of two)
   uint32_t next = 0;      // the position of the next barrier in the implicit task
-  uint64_t began_ns = 0;  // the implicit task's begin (CLOCK_MONOTONIC)
+  uint64_t window_ns = 0; // when the last kUsageCheckEvery barriers began (CLOCK_MONOTONIC)
   // At the implicit task's begin: a stretch begins.
   void start(uint64_t now_ns) {
     open = true;
     every = 1;
     next = 0;
-    began_ns = now_ns;
+    window_ns = now_ns;
   }
   // At a barrier's departure: whether a stretch begins here. `now_ns()` is called at every
   // kUsageCheckEvery-th barrier only (a clock read costs ~30 ns, a barrier 0.6 us).
   template <class Now>
   bool begin(Now now_ns) {
     const uint32_t b = ++next;
-    if (b >= kUsageFirstBarriers && b % kUsageCheckEvery == 0) {
-      // Barriers per kUsageGapNs at the pace so far, rounded up to a power of two.
-      const uint64_t elapsed = std::max<uint64_t>(1, now_ns() - began_ns);
-      const uint64_t per_gap = (uint64_t{b} * kUsageGapNs + elapsed - 1) / elapsed;
+    if (b % kUsageCheckEvery == 0) {
+      const uint64_t now = now_ns();
+      // The barriers of the last window per kUsageGapNs, rounded up to a power of two.
+      const uint64_t window = std::max<uint64_t>(1, now - window_ns);
+      const uint64_t per_gap = (uint64_t{kUsageCheckEvery} * kUsageGapNs + window - 1) / window;
       every = 1;
       while (every < per_gap && every < kUsageMostApart) every *= 2;
+      window_ns = now;
     }
     open = b < kUsageFirstBarriers || b % every == 0;
     return open;

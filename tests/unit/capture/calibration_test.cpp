@@ -49,16 +49,17 @@ TEST(Calibration, FreshPagesTakeAtLeastTheFloorEach) {
 
 // Within a region instance that reads the kernel's accounting (capture/thread_usage.h:
 // UsageStretches): the stretch before each of the first 64 barriers is read; then one in the power
-// of two that spaces the readings 100 us apart at the barriers' pace (at most one in 256); an
-// arrival ends only a stretch that began, and the clock is looked at every 16th barrier only.
-TEST(UsageStretches, TheFirstBarriersThenOneReadingPer100usAtTheBarriersPace) {
-  const auto readings = [](uint64_t apart_ns, uint32_t barriers, int* clock_reads) {
+// of two that spaces the readings 100 us apart at the pace of the last 16 barriers (at most one in
+// 256); an arrival ends only a stretch that began, and the clock is looked at every 16th barrier.
+TEST(UsageStretches, TheFirstBarriersThenOneReadingPer100usAtTheLastBarriersPace) {
+  // Barriers apart by `apart(b)` ns; the readings (arrivals that end a stretch).
+  const auto readings = [](auto apart, uint32_t barriers, int* clock_reads) {
     UsageStretches s;
     uint64_t now = 1'000'000;
     s.start(now);
     int read = 0;
     for (uint32_t b = 0; b < barriers; ++b) {
-      now += apart_ns;
+      now += apart(b);
       if (s.end()) ++read;  // barrier b's arrival
       EXPECT_FALSE(s.end());
       s.begin([&] {
@@ -68,18 +69,23 @@ TEST(UsageStretches, TheFirstBarriersThenOneReadingPer100usAtTheBarriersPace) {
     }
     return read;
   };
+  const auto every = [](uint64_t ns) { return [ns](uint32_t) { return ns; }; };
   int clock_reads = 0;
-  EXPECT_EQ(readings(600, 64, &clock_reads), 64);  // all of the first 64
-  EXPECT_EQ(clock_reads, 1);                       // at the 64th departure
-  clock_reads = 0;
+  EXPECT_EQ(readings(every(600), 64, &clock_reads), 64);  // all of the first 64
+  EXPECT_EQ(clock_reads, 4);                              // at the 16th, 32nd, 48th and 64th
   // 100 000 barriers 0.6 us apart (many_barriers): 64, then one in 256 (167 per 100 us).
-  EXPECT_EQ(readings(600, 100'000, &clock_reads), 64 + (100'000 - 1) / 256);
-  EXPECT_EQ(clock_reads, (100'000 - 64) / 16 + 1);
+  EXPECT_EQ(readings(every(600), 100'000, &clock_reads), 64 + (100'000 - 1) / 256);
   // 83 us apart (NPB CG class W at 1 thread): one in 2 after the first 64.
-  EXPECT_EQ(readings(83'000, 2064, &clock_reads), 64 + 2000 / 2);
+  EXPECT_EQ(readings(every(83'000), 2064, &clock_reads), 64 + 2000 / 2);
   // 100 us apart or more: every one, as before.
-  EXPECT_EQ(readings(100'000, 2000, &clock_reads), 2000);
-  EXPECT_EQ(readings(400'000, 2000, &clock_reads), 2000);
+  EXPECT_EQ(readings(every(100'000), 2000, &clock_reads), 2000);
+  EXPECT_EQ(readings(every(400'000), 2000, &clock_reads), 2000);
+  // A slow start, 1 000 barriers 37 us apart, then 99 000 at 0.6 us: after the first window
+  // at the new pace, one in 256 (the mean since the start would have stayed near one in 8).
+  const int slow_start =
+      readings([](uint32_t b) { return uint64_t{b < 1000 ? 37'000u : 600u}; }, 100'000, &clock_reads);
+  EXPECT_LE(slow_start, 64 + (1000 - 64) / 2 + 16 + 99'000 / 256 + 1);
+  EXPECT_GE(slow_start, 64 + (1000 - 64) / 4 + 99'000 / 256 - 1);
   // A new implicit task begins a stretch, and reads its first barriers again.
   UsageStretches s;
   s.start(0);
