@@ -116,8 +116,9 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     // in the kernel and 0 faults had been told to allocate outside the loop; EPCC syncbench's
     // worker, 0.19 s in the kernel and no fault, read "memory is allocated and first touched").
     // Nor does a fraction of a fault that could not cost the growth at the most a fault costs
-    // (kPageFaultMaxCostS): many_barriers read 10.8 ms more in the kernel (its barriers' futex
-    // calls) beside 0.43 faults per run, and was told to allocate outside the loop.
+    // (kPageFaultMaxCostS): many_barriers read 10.8 ms more in the kernel beside 0.43 faults per
+    // run, and was told to allocate outside the loop (the kernel time was the tool's own
+    // readings: team_work.h, kReadingsOverWork).
     if (faulting > 0 && !(faults * kPageFaultMaxCostS >= faulting))
       parts.push_back({faulting,
                        fmt::format("{} more in the kernel ({} in all at {}) with no page fault: system calls",

@@ -300,9 +300,9 @@ class ThreadWalk {
       }
       case EventKind::SyncEnd:
         if (!syncs_.empty()) {
-          // A barrier's departure reading comes before its end, where it was taken at all (the
-          // capture reads a departure once per 100 us, capture/thread_usage.h): an arrival read
-          // in it measures no later visit.
+          // A barrier's departure reading comes before its end, where it was taken at all (past
+          // an instance's first barriers the capture reads some only, capture/thread_usage.h):
+          // an arrival read in it measures no later visit.
           if (syncs_.back().visit.kind == SyncKind::Barrier || syncs_.back().visit.kind == SyncKind::JoinBarrier)
             arrival_valid_ = false;
           syncs_.back().visit.depart = t;
