@@ -34,9 +34,12 @@ PositionSums::View PositionSums::operator[](size_t b) const {
           std::span<const double>(squared_.data() + b * stride_, a.threads), a.cpu_imbalance_s};
 }
 
-// Room for `positions` rows of `threads` each: rows laid out again where a wider team comes.
+// Room for `positions` rows of `threads` each: rows laid out again where a wider team comes. An
+// empty one (cleared) only widens its stride, so that its arrays' memory serves again.
 void PositionSums::fit(size_t positions, size_t threads) {
-  if (threads > stride_) {
+  if (threads > stride_ && at_.empty()) {
+    stride_ = threads;
+  } else if (threads > stride_) {
     const size_t rows = std::max(positions, at_.size());
     std::vector<double> cpu(rows * threads), squared(rows * threads);
     for (size_t b = 0; b < at_.size(); ++b)
@@ -229,22 +232,16 @@ double consistent_cpu_imbalance(const std::vector<const BarrierPhases*>& runs) {
   size_t positions = 0;
   for (const BarrierPhases* r : runs) positions = std::max(positions, r->positions.size());
   double total = 0;
+  PositionSums pooling;  // one position at a time, its memory kept from one to the next
   for (size_t b = 0; b < positions; ++b) {
-    BarrierPhases::Position pooled;
+    pooling.clear();
     for (const BarrierPhases* r : runs) {
       if (b >= r->positions.size() || r->positions[b].instances == 0) continue;
       const PositionSums::View at = r->positions[b];
-      if (pooled.cpu.size() < at.cpu.size()) {
-        pooled.cpu.resize(at.cpu.size());
-        pooled.cpu_squared.resize(at.cpu.size());
-      }
-      for (size_t k = 0; k < at.cpu.size(); ++k) {
-        pooled.cpu[k] += at.cpu[k];
-        pooled.cpu_squared[k] += at.cpu_squared[k];
-      }
-      pooled.instances += at.instances;
-      pooled.cpu_imbalance_s += at.cpu_imbalance_s;
+      pooling.add(0, at.instances, at.cpu_imbalance_s, at.cpu, at.cpu_squared);
     }
+    if (pooling.empty()) continue;
+    const PositionSums::View pooled = pooling[0];
     const double n = pooled.instances;
     const size_t threads = pooled.cpu.size();
     if (n == 0 || threads < 2) continue;

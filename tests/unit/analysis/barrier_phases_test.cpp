@@ -309,6 +309,13 @@ TEST(PositionSums, RowsKeepTheirWidthAndSumsWhenAWiderTeamComes) {
   EXPECT_DOUBLE_EQ(q[2].cpu_squared[3], 16);
   q.clear();
   EXPECT_TRUE(q.empty());
+  // Cleared, it takes rows of any width again (its memory serves the next instance's).
+  q.add(0, 1, 0.25, std::vector<double>{5, 6}, std::vector<double>{25, 36});
+  ASSERT_EQ(q.size(), 1u);
+  EXPECT_EQ(q[0].cpu.size(), 2u);
+  EXPECT_DOUBLE_EQ(q[0].cpu[1], 6);
+  EXPECT_DOUBLE_EQ(q[0].cpu_squared[0], 25);
+  EXPECT_DOUBLE_EQ(q[0].cpu_imbalance_s, 0.25);
 }
 
 TEST(ConsistentCpuImbalance, EachBarrierPositionKeepsEachThreadsCpuTime) {
