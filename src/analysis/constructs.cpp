@@ -202,6 +202,9 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
   for (const ThreadInRegion& part : inst.threads) {
     const size_t part_at = static_cast<size_t>(&part - inst.threads.data());
     items.clear();
+    // Sized once: an Item is 96 bytes, and a recursive tree's fragments on one thread grown by
+    // doubling held up to twice them, three times while the vector moved (75 MB for 243 000 tasks).
+    items.reserve(work_of[part_at].size() + part.syncs.size() + fragments_of[part_at].size() + locks_of[part_at].size());
     std::vector<const WorkSpan*> shared;  // this thread's worksharing constructs, in order of their ends
     for (const WorkSpan* w : work_of[part_at]) {
       Item& i = items.emplace_back();

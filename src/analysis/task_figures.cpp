@@ -40,7 +40,7 @@ IntervalSet waiting_of(const ThreadInRegion& part, const std::vector<PlacedFragm
       // Its own work within this fragment: the intervals are sorted and apart, so those that
       // overlap it follow the first that ends after its begin (a task that waited in thousands of
       // taskwaits has thousands of both: walking all of them per fragment was half of a report).
-      const std::vector<Interval>& own = n.own_work.intervals();
+      const std::span<const IntervalSet::Piece> own = n.own_work.intervals();
       auto w = std::upper_bound(own.begin(), own.end(), f.fragment->begin,
                                 [](double at, const Interval& i) { return at < i.end; });
       for (; w != own.end() && w->begin < f.fragment->end; ++w)
@@ -308,13 +308,8 @@ double end_idle(const TaskNodes& nodes, size_t team) {
   return std::max(list_schedule_idle(runs, team), by_count);
 }
 
-}  // namespace
-
-TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInstance* const> tasks,
-                         const ReplayOptions& replay) {
-  TaskFigures out;
-  if (tasks.empty()) return out;
-  const TaskNodes nodes = task_nodes(region, tasks);
+// Every figure of the instance's graph but the replays' (task_figures).
+void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFigures& out) {
   const TaskGraphSize graph = task_graph_size(nodes);
   out.work_s = graph.work_s;
   out.span_s = graph.span_s;
@@ -462,6 +457,21 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
   out.replay_per_task_s = team == 1 && out.recorded_tasks > 0
                               ? std::max(0.0, (region.end - region.begin) - graph.work_s) / static_cast<double>(out.recorded_tasks)
                               : median(out.dispatch_gaps);
+}
+
+}  // namespace
+
+TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInstance* const> tasks,
+                         const ReplayOptions& replay) {
+  TaskFigures out;
+  if (tasks.empty()) return out;
+  const ReplayScripts* scripts = nullptr;
+  {
+    const TaskNodes nodes = task_nodes(region, tasks);
+    graph_figures(region, nodes, out);
+    if (replay.replay) scripts = replay_scripts(nodes);
+  }  // the graph and its figures' tables go before the replays run: they are most of a recursive tree's memory
+  const size_t team = region.threads.size();
   // The team's size, then each power of two above it.
   std::vector<int> counts;
   for (int t = static_cast<int>(team); t <= kReplayMaxThreads; t = static_cast<int>(std::bit_ceil(static_cast<unsigned>(t) + 1)))
@@ -469,11 +479,12 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
   if (!replay.replay) return out;
   // A team of one ran every task at once in its creator (libomp and libgomp alike): on more
   // threads each is queued, stolen and waited for, which the bench measured (task_tree).
-  for (const auto& [t, replayed] : replay_instance(nodes, counts, out.replay_per_task_s,
-                                                   team == 1 ? replay.deferred_task_s : 0.0, replay.workers)) {
-    out.replay_s[t] = replayed.time_s;
-    out.replay_body_s[t] = replayed.body_s;
-  }
+  if (scripts != nullptr)
+    for (const auto& [t, replayed] : replay_instance(*scripts, counts, out.replay_per_task_s,
+                                                     team == 1 ? replay.deferred_task_s : 0.0, replay.workers)) {
+      out.replay_s[t] = replayed.time_s;
+      out.replay_body_s[t] = replayed.body_s;
+    }
   out.replay_incomplete = out.replay_s.empty();
   return out;
 }

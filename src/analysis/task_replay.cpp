@@ -70,15 +70,19 @@ struct Task {
   bool created = false, complete = false, waiting = false;
 };
 
+}  // namespace
+
 // What every replay of one instance shares, laid out flat (one array each, indexed by offsets:
 // a replay walks hundreds of thousands of tasks nine times): each task's script, its parent, its
-// predecessors and its dependents.
-struct Scripts {
+// predecessors and its dependents. Indices are 32 bits (replay_scripts refuses larger graphs).
+struct ReplayScripts {
+  size_t implicit_count = 0;          // the graph's implicit tasks (its first nodes)
+  size_t nodes = 0;                   // the graph's nodes
   std::vector<Step> steps;            // node i's from step_begin[i]; node n's: an extra thread's implicit task
-  std::vector<size_t> step_begin;
-  std::vector<size_t> parent;
-  std::vector<size_t> preds, pred_begin;            // node i's predecessors from pred_begin[i]
-  std::vector<size_t> dependents, dependent_begin;  // and the nodes that depend on it
+  std::vector<uint32_t> step_begin;
+  std::vector<uint32_t> parent;
+  std::vector<uint32_t> preds, pred_begin;            // node i's predecessors from pred_begin[i]
+  std::vector<uint32_t> dependents, dependent_begin;  // and the nodes that depend on it
   bool taskgroups = false;  // any task waits in a taskgroup (descendants are then counted)
   // Any task has a predecessor. Without, a creation or a completion looks at no predecessor or
   // dependent: in a recursive tree of 240 000 tasks those two loads per task (each a cache miss)
@@ -89,48 +93,62 @@ struct Scripts {
   std::vector<Task> initial;
 };
 
+namespace {
+
+using Scripts = ReplayScripts;
+
 // Into `out`, whose arrays are cleared and reused: a region repeated thousands of times has a
 // small graph per instance, where allocating them anew was a third of the replay's time.
 void scripts_of(const TaskNodes& g, Scripts& out) {
   const size_t n = g.nodes.size();
+  out.implicit_count = g.implicit_count;
+  out.nodes = n;
   out.steps.clear();
   out.step_begin.clear();
   out.preds.clear();
   out.pred_begin.clear();
   out.taskgroups = false;
-  out.parent.assign(n, kNone);
+  out.parent.assign(n, kNone32);
+  // At most a step per creation and wait and one more per node, and the extra thread's: sized
+  // once (a recursive tree's million steps grown by doubling held up to twice them).
+  size_t most = (n > 0 ? g.nodes[0].waits.size() : 0) + 1;
+  for (const TaskNode& node : g.nodes) most += node.children.size() + node.waits.size() + 1;
+  out.steps.reserve(most);
+  out.step_begin.reserve(n + 1);
+  out.pred_begin.reserve(n + 1);
   for (size_t i = 0; i < n; ++i) {
-    out.step_begin.push_back(out.steps.size());
+    out.step_begin.push_back(static_cast<uint32_t>(out.steps.size()));
     const size_t first = out.steps.size();
     append_script(g, i, out.steps);
     for (size_t k = first; k < out.steps.size(); ++k) out.taskgroups = out.taskgroups || out.steps[k].end == StepEnd::Taskgroup;
-    out.pred_begin.push_back(out.preds.size());
+    out.pred_begin.push_back(static_cast<uint32_t>(out.preds.size()));
     for (const DependenceEdge& e : g.nodes[i].after) out.preds.push_back(e.from);
-    for (size_t c : g.nodes[i].children) out.parent[c] = i;
+    for (uint32_t c : g.nodes[i].children) out.parent[c] = static_cast<uint32_t>(i);
   }
-  out.pred_begin.push_back(out.preds.size());
+  out.pred_begin.push_back(static_cast<uint32_t>(out.preds.size()));
   out.dependences = !out.preds.empty();
   // An extra thread's implicit task meets the barriers of the recorded ones, with no work.
-  out.step_begin.push_back(out.steps.size());
+  out.step_begin.push_back(static_cast<uint32_t>(out.steps.size()));
   for (size_t k = out.step_begin[0]; k < out.step_begin[1]; ++k)
     if (out.steps[k].end == StepEnd::Barrier) out.steps.push_back(Step{0, kNone32, StepEnd::Barrier});
   out.steps.push_back(Step{0, kNone32, StepEnd::End});
   out.initial.assign(n + 1, Task{});  // node n: the extra threads' implicit task
   for (size_t i = 0; i <= n; ++i) {
     out.initial[i].step = out.steps.data() + out.step_begin[i];
-    out.initial[i].parent = i < n && out.parent[i] != kNone ? static_cast<uint32_t>(out.parent[i]) : kNone32;
+    out.initial[i].parent = i < n ? out.parent[i] : kNone32;
   }
   // Each node's dependents, read only where there are dependences (Replay::complete).
   out.dependents.clear();
   out.dependent_begin.clear();
   if (!out.dependences) return;
   out.dependent_begin.assign(n + 1, 0);
-  for (size_t p : out.preds) ++out.dependent_begin[p + 1];
+  for (uint32_t p : out.preds) ++out.dependent_begin[p + 1];
   for (size_t i = 0; i < n; ++i) out.dependent_begin[i + 1] += out.dependent_begin[i];
   out.dependents.resize(out.dependent_begin[n]);
-  std::vector<size_t> filled(out.dependent_begin.begin(), out.dependent_begin.end() - 1);
+  std::vector<uint32_t> filled(out.dependent_begin.begin(), out.dependent_begin.end() - 1);
   for (size_t i = 0; i < n; ++i)
-    for (size_t k = out.pred_begin[i]; k < out.pred_begin[i + 1]; ++k) out.dependents[filled[out.preds[k]]++] = i;
+    for (size_t k = out.pred_begin[i]; k < out.pred_begin[i + 1]; ++k)
+      out.dependents[filled[out.preds[k]]++] = static_cast<uint32_t>(i);
 }
 
 // A thread's ready tasks: its owner takes the newest, a thief the oldest. Each task enters one
@@ -165,7 +183,8 @@ struct ReplayBuffers {
   std::vector<std::vector<size_t>> stacks;
   std::vector<ReadyQueue> queues;
   std::vector<double> step_end, step_body_end;
-  std::vector<size_t> released, nonempty, candidates, thread_of;
+  std::vector<size_t> released, nonempty, candidates;
+  std::vector<uint32_t> thread_of;  // 32 bits: one per task, in each replaying thread's buffers
   std::vector<std::pair<uint64_t, size_t>> idle;
   std::vector<uint64_t> idle_since;
   std::vector<std::pair<double, size_t>> ends;
@@ -176,17 +195,17 @@ class Replay {
  public:
   using End = std::pair<double, size_t>;  // a running stretch's end and its thread
 
-  Replay(const TaskNodes& g, const Scripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
-      : g_(g), scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)),
+  Replay(const Scripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
+      : scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)),
         tasks_(buffers.tasks), stacks_(buffers.stacks), deques_(buffers.queues), step_end_(buffers.step_end),
         step_body_end_(buffers.step_body_end),
         released_(buffers.released), idle_(buffers.idle), idle_since_(buffers.idle_since),
         candidates_(buffers.candidates), thread_of_(buffers.thread_of), nonempty_(buffers.nonempty),
         ends_(buffers.ends), barrier_open_(buffers.barrier_open) {
-    const size_t recorded = g.implicit_count;
+    const size_t recorded = scripts.implicit_count;
     // Nodes keep their indices; the extra threads' implicit tasks follow them.
     tasks_.assign(scripts.initial.begin(), scripts.initial.end() - 1);
-    tasks_.resize(g.nodes.size() + (threads_ - recorded), scripts.initial.back());
+    tasks_.resize(scripts.nodes + (threads_ - recorded), scripts.initial.back());
     if (stacks_.size() < threads_) stacks_.resize(threads_);
     if (deques_.size() < threads_) deques_.resize(threads_);
     for (size_t t = 0; t < threads_; ++t) {
@@ -199,15 +218,15 @@ class Replay {
     idle_.clear();
     idle_since_.assign(threads_, 0);
     candidates_.clear();
-    thread_of_.assign(tasks_.size(), kNone);
+    thread_of_.assign(tasks_.size(), kNone32);
     nonempty_.clear();
     ends_.clear();
     barrier_open_.clear();
     for (size_t t = 0; t < threads_; ++t) {
-      const size_t implicit = t < recorded ? t : g.nodes.size() + (t - recorded);
+      const size_t implicit = t < recorded ? t : scripts.nodes + (t - recorded);
       tasks_[implicit].created = true;
       stacks_[t].push_back(implicit);
-      thread_of_[implicit] = t;
+      thread_of_[implicit] = static_cast<uint32_t>(t);
       start_step(t, 0, 0);
     }
   }
@@ -309,12 +328,12 @@ class Replay {
     task.complete = true;
     // The waits this completion may meet: its parent's taskwait, its ancestors' taskgroups, and
     // the barriers, once no created task is left.
-    if (id >= g_.implicit_count && id < g_.nodes.size() && --outstanding_ == 0) barrier_wakeup_ = true;
+    if (id >= scripts_.implicit_count && id < scripts_.nodes && --outstanding_ == 0) barrier_wakeup_ = true;
     if (task.parent != kNone32 && --tasks_[task.parent].open_children == 0) candidates_.push_back(thread_of_[task.parent]);
     if (scripts_.taskgroups)
       for (uint32_t a = task.parent; a != kNone32; a = tasks_[a].parent)
         if (--tasks_[a].open_descendants == 0) candidates_.push_back(thread_of_[a]);
-    if (scripts_.dependences && id < g_.nodes.size())
+    if (scripts_.dependences && id < scripts_.nodes)
       for (size_t k = scripts_.dependent_begin[id]; k < scripts_.dependent_begin[id + 1]; ++k) {
         const size_t d = scripts_.dependents[k];
         if (tasks_[d].created && --tasks_[d].waiting_for == 0) released_.push_back(d);
@@ -405,7 +424,7 @@ class Replay {
     const size_t id = take(thread);
     if (id == kNone) return false;
     stack.push_back(id);
-    thread_of_[id] = thread;
+    thread_of_[id] = static_cast<uint32_t>(thread);
     start_step(thread, per_task_, now_body_);
     return true;
   }
@@ -445,7 +464,6 @@ class Replay {
     }
   }
 
-  const TaskNodes& g_;
   const Scripts& scripts_;
   double per_task_;
   size_t threads_;
@@ -467,7 +485,7 @@ class Replay {
   size_t idle_count_ = 0;  // idle threads (idle_'s entries that are not stale)
   uint64_t idle_order_ = 0;
   std::vector<size_t>& candidates_;  // threads whose wait may have been met since the last settle
-  std::vector<size_t>& thread_of_;   // the thread each started task runs on (tied: it stays there)
+  std::vector<uint32_t>& thread_of_;  // the thread each started task runs on (tied: it stays there)
   std::vector<size_t>& nonempty_;  // threads whose deque held a task when it was last looked at
   size_t next_victim_ = 0;
   size_t ready_ = 0;               // tasks in all deques
@@ -480,21 +498,24 @@ class Replay {
 
 }  // namespace
 
-std::map<int, ReplayedTime> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
-                                            double extra_per_task_s, int workers) {
-  std::map<int, ReplayedTime> out;
-  if (graph.implicit_count == 0 || graph.nodes.size() >= kNone32 / 2) return out;  // 32-bit fields
+const ReplayScripts* replay_scripts(const TaskNodes& graph) {
+  if (graph.implicit_count == 0 || graph.nodes.size() >= kNone32 / 2) return nullptr;  // 32-bit fields
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
-    if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return out;
+    if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return nullptr;
   thread_local Scripts built;
   scripts_of(graph, built);
-  // Named by a reference: inside the lambda below, on another thread, `built` would be that thread's own.
-  const Scripts& scripts = built;
+  if (built.steps.size() >= kNone32) return nullptr;
+  return &built;
+}
+
+std::map<int, ReplayedTime> replay_instance(const ReplayScripts& scripts, const std::vector<int>& threads,
+                                            double per_task_s, double extra_per_task_s, int workers) {
+  std::map<int, ReplayedTime> out;
   // A thread more than the graph has tasks (implicit and explicit) finds nothing to run: every
   // count from the graph's width up is the replay at its width, replayed once.
-  const size_t width = graph.nodes.size();
+  const size_t width = scripts.nodes;
   const auto replayed_as = [&](int t) -> std::optional<size_t> {  // the count replayed for t; none below the team
-    if (t < 1 || static_cast<size_t>(t) < graph.implicit_count) return std::nullopt;
+    if (t < 1 || static_cast<size_t>(t) < scripts.implicit_count) return std::nullopt;
     return std::min(static_cast<size_t>(t), width);
   };
   std::map<size_t, ReplayedTime> replayed;  // by the count replayed
@@ -502,18 +523,25 @@ std::map<int, ReplayedTime> replay_instance(const TaskNodes& graph, const std::v
     if (const auto count = replayed_as(t)) replayed.emplace(*count, ReplayedTime{});
   std::vector<std::pair<const size_t, ReplayedTime>*> todo;
   for (auto& entry : replayed) todo.push_back(&entry);
-  // Each count's replay reads the graph and the scripts and writes only its own buffers and entry.
-  const bool large = width - graph.implicit_count >= kParallelReplayTasks;
+  // Each count's replay reads the scripts and writes only its own buffers and entry.
+  const bool large = width - scripts.implicit_count >= kParallelReplayTasks;
   side_by_side(todo.size(), large ? static_cast<size_t>(std::max(1, workers)) : 1, [&](size_t i) {
     thread_local ReplayBuffers buffers;
     const size_t count = todo[i]->first;
-    todo[i]->second = Replay(graph, scripts, static_cast<int>(count),
-                             per_task_s + (count > graph.implicit_count ? extra_per_task_s : 0.0), buffers)
-                          .run();
+    todo[i]->second =
+        Replay(scripts, static_cast<int>(count), per_task_s + (count > scripts.implicit_count ? extra_per_task_s : 0.0), buffers)
+            .run();
   });
   for (int t : threads)
     if (const auto count = replayed_as(t)) out[t] = replayed.at(*count);
   return out;
+}
+
+std::map<int, ReplayedTime> replay_instance(const TaskNodes& graph, const std::vector<int>& threads, double per_task_s,
+                                            double extra_per_task_s, int workers) {
+  const ReplayScripts* scripts = replay_scripts(graph);
+  if (scripts == nullptr) return {};
+  return replay_instance(*scripts, threads, per_task_s, extra_per_task_s, workers);
 }
 
 std::optional<double> replay_instance(const TaskNodes& graph, int threads, double per_task_s) {

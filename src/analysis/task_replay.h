@@ -28,6 +28,18 @@ struct ReplayedTime {
   double time_s = 0;
   double body_s = 0;
 };
+// What each replay of one instance reads, built from its graph once (each task's stretches of own
+// work and what ends them, its parent, its predecessors): the graph itself may go before the
+// replays run, as task_figures lets it (in a recursive tree, the graph's nodes and placed
+// fragments were half of a report's peak memory while the replays ran).
+struct ReplayScripts;
+// The graph's scripts, in this thread's own buffers, which its next call reuses (a region repeated
+// thousands of times has a small graph per instance); null where the graph cannot be replayed
+// (batches of sampled-out tasks, whose creators and dependences are unknown).
+const ReplayScripts* replay_scripts(const TaskNodes& graph);
+std::map<int, ReplayedTime> replay_instance(const ReplayScripts& scripts, const std::vector<int>& threads,
+                                            double per_task_s, double extra_per_task_s = 0, int workers = 1);
+
 // The same on each of `threads` (the graph's scripts built once); empty where it cannot be replayed,
 // and no entry for a count below the recorded team's size. Counts above it pay `extra_per_task_s`
 // more per task (what deferring a task costs where the recorded team ran them at once). Up to

@@ -7,11 +7,13 @@
 
 namespace ompscope::analysis {
 
-// Merged in the vector it is given, and its prefix sums allocated once: a task node holds two of
-// these, and growing them element by element was a tenth of a per-run analysis of small task trees.
-IntervalSet::IntervalSet(std::vector<Interval> intervals) {
+IntervalSet::IntervalSet(std::vector<Interval> intervals) { *this = of(intervals); }
+
+// Merged in the vector it is given, then copied once into pieces of exactly its length: a task
+// node's set built element by element was a tenth of a per-run analysis of small task trees.
+IntervalSet IntervalSet::of(std::vector<Interval>& intervals) {
   const auto by_begin = [](const Interval& a, const Interval& b) { return a.begin < b.begin; };
-  if (!std::is_sorted(intervals.begin(), intervals.end(), by_begin))  // minus() gives them sorted
+  if (!std::is_sorted(intervals.begin(), intervals.end(), by_begin))
     std::sort(intervals.begin(), intervals.end(), by_begin);
   size_t kept = 0;
   for (const Interval& i : intervals) {
@@ -21,20 +23,29 @@ IntervalSet::IntervalSet(std::vector<Interval> intervals) {
     else
       intervals[kept++] = i;
   }
-  intervals.resize(kept);
-  intervals_ = std::move(intervals);
-  prefix_.reserve(kept);
-  double sum = 0;
-  for (const Interval& i : intervals_) prefix_.push_back(sum += i.end - i.begin);
+  return apart(std::span<const Interval>(intervals.data(), kept));
+}
+
+IntervalSet IntervalSet::apart(std::span<const Interval> intervals) {
+  IntervalSet out;
+  out.pieces_.reserve(intervals.size());
+  double until = 0;
+  for (const Interval& i : intervals) {
+    Piece p;
+    p.begin = i.begin;
+    p.end = i.end;
+    p.until = until += i.end - i.begin;
+    out.pieces_.push_back(p);
+  }
+  return out;
 }
 
 double IntervalSet::length_until(double x) const {
   // First interval that ends after x: the ones before it count whole, it counts up to x.
-  auto it = std::upper_bound(intervals_.begin(), intervals_.end(), x,
-                             [](double v, const Interval& i) { return v < i.end; });
-  const size_t k = static_cast<size_t>(it - intervals_.begin());
-  double length = k == 0 ? 0 : prefix_[k - 1];
-  if (it != intervals_.end() && x > it->begin) length += x - it->begin;
+  const std::span<const Piece> all = intervals();
+  auto it = std::upper_bound(all.begin(), all.end(), x, [](double v, const Piece& i) { return v < i.end; });
+  double length = it == all.begin() ? 0 : std::prev(it)->until;
+  if (it != all.end() && x > it->begin) length += x - it->begin;
   return length;
 }
 
@@ -42,12 +53,14 @@ double IntervalSet::length_between(double a, double b) const {
   return b <= a ? 0 : length_until(b) - length_until(a);
 }
 
+// Both sets are sorted, apart and of intervals longer than zero, so what is left of this one is
+// too: it is kept as it is cut, in one buffer per thread, then copied once at its length.
 IntervalSet IntervalSet::minus(const IntervalSet& holes) const {
-  std::vector<Interval> out;
+  thread_local std::vector<Interval> out;
+  out.clear();
   size_t h = 0;
-  const auto& hs = holes.intervals_;
-  out.reserve(intervals_.size() + hs.size());  // each hole splits at most one interval in two
-  for (Interval i : intervals_) {
+  const std::span<const Piece> hs = holes.intervals();
+  for (const Piece& i : pieces_) {
     while (h < hs.size() && hs[h].end <= i.begin) ++h;
     double from = i.begin;
     for (size_t k = h; k < hs.size() && hs[k].begin < i.end; ++k) {
@@ -56,17 +69,19 @@ IntervalSet IntervalSet::minus(const IntervalSet& holes) const {
     }
     if (from < i.end) out.push_back({from, i.end});
   }
-  return IntervalSet(std::move(out));
+  return apart(out);
 }
 
 IntervalSet IntervalSet::first(double length) const {
-  std::vector<Interval> out;
-  for (const Interval& i : intervals_) {
+  thread_local std::vector<Interval> out;
+  out.clear();
+  for (const Piece& i : pieces_) {
     if (length <= 0) break;
-    out.push_back({i.begin, std::min(i.end, i.begin + length)});
+    const Interval cut{i.begin, std::min(i.end, i.begin + length)};
+    if (cut.end > cut.begin) out.push_back(cut);
     length -= i.end - i.begin;
   }
-  return IntervalSet(std::move(out));
+  return apart(out);
 }
 
 std::vector<std::vector<DependenceEdge>> dependence_edges(const std::vector<const TaskInstance*>& siblings) {
@@ -84,7 +99,7 @@ std::vector<std::vector<DependenceEdge>> dependence_edges(const std::vector<cons
       for (size_t f : from) {
         if (f == i) continue;
         auto same = std::find_if(edges.begin(), edges.end(), [f](const DependenceEdge& e) { return e.from == f; });
-        if (same == edges.end()) edges.push_back({f, kind});
+        if (same == edges.end()) edges.push_back({static_cast<uint32_t>(f), kind});
         else if (kind == DependenceKind::Flow) same->kind = kind;  // a read of what it wrote names it best
       }
     };
@@ -128,10 +143,10 @@ namespace {
 
 bool is_wait(const SyncVisit& v) { return v.kind != SyncKind::Other; }
 
-IntervalSet visits_of(const std::vector<const SyncVisit*>& visits) {
-  std::vector<Interval> out;
-  for (const SyncVisit* v : visits) out.push_back({v->arrive, v->depart});
-  return IntervalSet(std::move(out));
+IntervalSet visits_of(const CompactVector<const SyncVisit*>& visits, std::vector<Interval>& scratch) {
+  scratch.clear();
+  for (const SyncVisit* v : visits) scratch.push_back({v->arrive, v->depart});
+  return IntervalSet::of(scratch);
 }
 
 }  // namespace
@@ -209,13 +224,20 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
     out.nodes.push_back(std::move(n));
   }
   out.implicit_count = out.nodes.size();
+  // Each thread's list sized once: grown by doubling, a recursive tree's lists held up to twice
+  // their fragments.
+  std::unordered_map<uint32_t, size_t> fragments_of;
+  for (const TaskInstance* t : tasks)
+    for (const TaskFragment& f : t->fragments) ++fragments_of[f.thread];
+  for (const auto& [thread, count] : fragments_of) out.fragments_on_thread[thread].reserve(count);
   for (const TaskInstance* t : tasks) {
     TaskNode n;
     n.explicit_task = t;
     node_of[t->id] = out.nodes.size();
     out.nodes.push_back(std::move(n));
     for (const TaskFragment& f : t->fragments)
-      out.fragments_on_thread[f.thread].push_back({f.begin, &f, t, &f == &t->fragments.front(), out.nodes.size() - 1});
+      out.fragments_on_thread[f.thread].push_back(
+          {f.begin, &f, t, static_cast<uint32_t>(out.nodes.size() - 1), &f == &t->fragments.front()});
   }
   for (auto& [thread, list] : out.fragments_on_thread)
     std::sort(list.begin(), list.end(), [](const PlacedFragment& a, const PlacedFragment& b) { return a.begin < b.begin; });
@@ -231,7 +253,7 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
   }
   for (size_t i = out.implicit_count; i < out.nodes.size(); ++i) {
     const TaskInstance& t = *out.nodes[i].explicit_task;
-    if (auto it = node_of.find(t.parent); it != node_of.end()) out.nodes[it->second].children.push_back(i);
+    if (auto it = node_of.find(t.parent); it != node_of.end()) out.nodes[it->second].children.push_back(static_cast<uint32_t>(i));
   }
   // Dependences order siblings only: per creating task, its children in creation order.
   for (TaskNode& parent : out.nodes) {
@@ -257,26 +279,26 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
         // A sibling created after it cannot be its predecessor in the ideal schedule's walk.
         if (!known && out.nodes[it->second].explicit_task != nullptr &&
             out.nodes[it->second].explicit_task->created <= child.explicit_task->created)
-          child.after.push_back({it->second, DependenceKind::Runtime});
+          child.after.push_back({static_cast<uint32_t>(it->second), DependenceKind::Runtime});
       }
     }
   }
 
+  std::vector<Interval> scratch;  // one buffer for every node's intervals, not one per node
   for (TaskNode& n : out.nodes) {
     std::sort(n.waits.begin(), n.waits.end(), [](const SyncVisit* a, const SyncVisit* b) { return a->arrive < b->arrive; });
-    std::vector<Interval> running;
     if (n.explicit_task) {
-      for (const TaskFragment& f : n.explicit_task->fragments) running.push_back({f.begin, f.end});
-      n.own_work = IntervalSet(std::move(running));
-      if (!n.waits.empty()) n.own_work = n.own_work.minus(visits_of(n.waits));
+      scratch.clear();
+      for (const TaskFragment& f : n.explicit_task->fragments) scratch.push_back({f.begin, f.end});
+      n.own_work = IntervalSet::of(scratch);
+      if (!n.waits.empty()) n.own_work = n.own_work.minus(visits_of(n.waits, scratch));
     } else {
       const ThreadInRegion& part = *n.implicit_part;
-      std::vector<Interval> suspended;  // explicit tasks ran on its thread
+      scratch.clear();  // explicit tasks ran on its thread
       if (auto it = out.fragments_on_thread.find(part.thread); it != out.fragments_on_thread.end())
-        for (const PlacedFragment& f : it->second) suspended.push_back({f.fragment->begin, f.fragment->end});
-      n.own_work = IntervalSet({{part.start, part.end}})
-                       .minus(IntervalSet(std::move(suspended)))
-                       .minus(visits_of(n.waits));
+        for (const PlacedFragment& f : it->second) scratch.push_back({f.fragment->begin, f.fragment->end});
+      const IntervalSet suspended = IntervalSet::of(scratch);
+      n.own_work = IntervalSet({{part.start, part.end}}).minus(suspended).minus(visits_of(n.waits, scratch));
     }
   }
   take_out_time_off_the_cpu(region, out);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/timeline.h"
+#include "common/compact_vector.h"
 
 namespace ompscope::analysis {
 
@@ -18,21 +19,30 @@ struct Interval {
 };
 
 // Sorted, disjoint intervals with prefix sums, so the length inside any [a, b] is a lookup.
+// Each interval holds its prefix sum, all in one CompactVector: a task node holds one set, most
+// of one interval, and two std::vectors (48 bytes and two allocations) were a sixth of a recursive
+// tree's task nodes.
 class IntervalSet {
  public:
+  struct Piece : Interval {
+    double until = 0;  // length of the set's intervals up to this one's end
+  };
+
   IntervalSet() = default;
   explicit IntervalSet(std::vector<Interval> intervals);  // any order, overlaps merged
+  // The same from `scratch`, sorted and merged in place: its memory is the caller's to reuse.
+  static IntervalSet of(std::vector<Interval>& scratch);
 
-  double total() const { return prefix_.empty() ? 0 : prefix_.back(); }
+  double total() const { return pieces_.empty() ? 0 : pieces_.back().until; }
   double length_between(double a, double b) const;  // length of the set inside [a, b]
   IntervalSet minus(const IntervalSet& holes) const;
   IntervalSet first(double length) const;  // the set's first `length` of time (cut at its end)
-  const std::vector<Interval>& intervals() const { return intervals_; }
+  std::span<const Piece> intervals() const { return {pieces_.data(), pieces_.size()}; }
 
  private:
+  static IntervalSet apart(std::span<const Interval> intervals);  // sorted, apart, none empty
   double length_until(double x) const;
-  std::vector<Interval> intervals_;
-  std::vector<double> prefix_;  // prefix_[i]: length of intervals_[0..i]
+  CompactVector<Piece> pieces_;
 };
 
 // Why one task waits for another (docs/tasks.md, "Dependences"): derived from the two tasks'
@@ -46,27 +56,29 @@ enum class DependenceKind : uint8_t {
 };
 
 struct DependenceEdge {
-  size_t from = 0;  // the predecessor's node
+  uint32_t from = 0;  // the predecessor's node
   DependenceKind kind = DependenceKind::Flow;
 };
 
 // A task of the instance: an explicit one, or a thread's implicit task (`explicit_task` null).
+// Its lists are CompactVectors, one pointer each and nothing allocated while empty: an instance
+// holds a node per task, hundreds of thousands in a recursive tree (48 bytes a node, was 136).
 struct TaskNode {
   const TaskInstance* explicit_task = nullptr;
   const ThreadInRegion* implicit_part = nullptr;
-  IntervalSet own_work;                  // running and not waiting in its own syncs
-  std::vector<const SyncVisit*> waits;   // its own taskwaits, taskgroups and barriers, by arrival
-  std::vector<size_t> children;          // nodes it created, by creation time
-  std::vector<DependenceEdge> after;     // siblings it depends on (created before it)
+  IntervalSet own_work;                      // running and not waiting in its own syncs
+  CompactVector<const SyncVisit*> waits;     // its own taskwaits, taskgroups and barriers, by arrival
+  CompactVector<uint32_t> children;          // nodes it created, by creation time
+  CompactVector<DependenceEdge> after;       // siblings it depends on (created before it)
 };
 
-struct PlacedFragment {
+struct PlacedFragment {  // fields ordered to pack into 32 bytes: an instance holds one per fragment
   double begin = 0;  // fragment->begin, held here to sort by without a load per comparison
   const TaskFragment* fragment = nullptr;
   const TaskInstance* task = nullptr;
-  bool starts_task = false;  // the task's first fragment: the thread dispatched it here
-  size_t node = 0;           // the task's node in TaskNodes::nodes (a hash lookup by task per
+  uint32_t node = 0;         // the task's node in TaskNodes::nodes (a hash lookup by task per
                              // fragment took a tenth of task_figures' time)
+  bool starts_task = false;  // the task's first fragment: the thread dispatched it here
 };
 
 struct TaskNodes {

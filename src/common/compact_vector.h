@@ -74,8 +74,10 @@ class CompactVector {
     if (size() == capacity()) grow(size() + 1);
     items()[header()->size++] = copy;
   }
+  // Room for exactly n, as std::vector's: a list copied or built to a known length holds no
+  // spare room (growing by push_back doubles).
   void reserve(size_t n) {
-    if (n > capacity()) grow(n);
+    if (n > capacity()) reallocate(n);
   }
   void clear() {
     if (block_) header()->size = 0;
@@ -100,6 +102,9 @@ class CompactVector {
   void grow(size_t at_least) {
     size_t capacity = std::max<size_t>(1, this->capacity());
     while (capacity < at_least) capacity *= 2;
+    reallocate(capacity);
+  }
+  void reallocate(size_t capacity) {
     if (capacity > UINT32_MAX) throw std::length_error("CompactVector: more than 2^32 items");
     auto* block = static_cast<std::byte*>(::operator new(kItems + capacity * sizeof(T)));
     const size_t n = size();

@@ -49,7 +49,7 @@ TEST(TaskNodes, ImplicitTasksWorkOutsideTheirWaitsAndOutsideTheTasksTheirThreadR
   EXPECT_US(g.nodes[0].own_work.total(), 3);
   EXPECT_US(g.nodes[1].own_work.total(), 0);
   for (size_t i = 2; i < 5; ++i) EXPECT_US(g.nodes[i].own_work.total(), 40) << i;
-  EXPECT_EQ(g.nodes[0].children, (std::vector<size_t>{2, 3, 4}));
+  EXPECT_EQ(std::vector<uint32_t>(g.nodes[0].children.begin(), g.nodes[0].children.end()), (std::vector<uint32_t>{2, 3, 4}));
   ASSERT_EQ(g.nodes[0].waits.size(), 3u);  // taskwait, the single's barrier, the join barrier
   EXPECT_EQ(g.nodes[0].waits[0]->kind, SyncKind::Taskwait);
   EXPECT_EQ(g.fragments_on_thread.at(1).size(), 2u);
@@ -66,7 +66,7 @@ TEST(TaskNodes, AnExplicitTaskDoesNotWorkWhileItWaitsInItsOwnTaskwait) {
   EXPECT_US(g.nodes[1].own_work.total(), 20);  // task 80
   EXPECT_US(g.nodes[2].own_work.total(), 20);  // task 81
   EXPECT_US(g.nodes[0].own_work.total(), 50 + 100);  // 50 → 100 and 200 → 300
-  EXPECT_EQ(g.nodes[1].children, (std::vector<size_t>{2}));
+  EXPECT_EQ(std::vector<uint32_t>(g.nodes[1].children.begin(), g.nodes[1].children.end()), (std::vector<uint32_t>{2}));
   ASSERT_EQ(g.nodes[1].waits.size(), 1u);
   EXPECT_EQ(g.nodes[1].waits[0]->task, 80u);
 }

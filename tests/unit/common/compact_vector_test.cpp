@@ -55,7 +55,9 @@ TEST(CompactVector, PushingOneOfItsOwnItemsWhileGrowingCopiesItFirst) {
 TEST(CompactVector, CopiesAreDeepAndMovesLeaveTheSourceEmpty) {
   CompactVector<uint32_t> a{1, 2, 3};
   CompactVector<uint32_t> b = a;
+  EXPECT_EQ(b.capacity(), 3u);  // a copy holds no spare room
   b.push_back(4);
+  EXPECT_EQ(b.capacity(), 6u);  // growing doubles
   EXPECT_EQ(a.size(), 3u);
   EXPECT_EQ(b.size(), 4u);
   a = b;
@@ -74,7 +76,7 @@ TEST(CompactVector, CopiesAreDeepAndMovesLeaveTheSourceEmpty) {
   EXPECT_EQ(c.size(), 1u);
   c.clear();
   EXPECT_TRUE(c.empty());
-  EXPECT_EQ(c.capacity(), 4u);  // cleared, not freed
+  EXPECT_EQ(c.capacity(), 6u);  // b's block, cleared, not freed
   const std::vector<uint32_t> from{5, 6};
   c = from;
   EXPECT_EQ(c.size(), 2u);
