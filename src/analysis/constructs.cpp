@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace ompscope::analysis {
@@ -205,6 +206,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     // Sized once: an Item is 96 bytes, and a recursive tree's fragments on one thread grown by
     // doubling held up to twice them, three times while the vector moved (75 MB for 243 000 tasks).
     items.reserve(work_of[part_at].size() + part.syncs.size() + fragments_of[part_at].size() + locks_of[part_at].size());
+    std::array<size_t, 5> runs{};  // each kind's items from runs[k] to runs[k + 1]
     std::vector<const WorkSpan*> shared;  // this thread's worksharing constructs, in order of their ends
     for (const WorkSpan* w : work_of[part_at]) {
       Item& i = items.emplace_back();
@@ -223,6 +225,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
       const SourceLocation& y = symbols.resolve_call(b);
       return x.line > 0 && x.line == y.line && x.file == y.file;
     };
+    runs[1] = items.size();
     for (const SyncVisit& v : part.syncs) {
       Item& i = items.emplace_back();
       i.begin = v.arrive;
@@ -239,6 +242,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
         i.charged_to = owner_before;
       owner_before = i.charged_to;
     }
+    runs[2] = items.size();
     for (const auto& [k, f] : fragments_of[part_at]) {
       Item& i = items.emplace_back();
       i.task_position = k;
@@ -249,6 +253,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
       i.task = (*tasks)[k];
       i.fragment = f;
     }
+    runs[3] = items.size();
     for (const LockAcquisition* a : locks_of[part_at]) {
       Item& i = items.emplace_back();
       i.begin = a->request;
@@ -257,17 +262,25 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
       i.type = Item::Lock;
       i.lock = a;
     }
+    runs[4] = items.size();
     // Outer before inner: by begin, then the longer first, then in the order gathered. Sorted as
-    // compact keys (an Item is 80 bytes: stable_sort moving the items themselves through its
-    // buffer was 4% of a task-heavy log's analysis, BENCHMARKS.md "Analysis throughput").
+    // compact keys (an Item is 96 bytes: stable_sort moving the items themselves through its
+    // buffer was 4% of a task-heavy log's analysis, BENCHMARKS.md "Analysis throughput"). Each
+    // kind's items mostly come in that order already (visits that did not nest, locks by
+    // request): a kind is sorted only where it is not, then the four are merged. No two keys are
+    // equal (the index), so the order is the one a sort of them all gives.
     order.clear();
     order.reserve(items.size());
     for (size_t k = 0; k < items.size(); ++k) order.push_back({items[k].begin, items[k].end, k});
-    std::sort(order.begin(), order.end(), [](const ItemKey& a, const ItemKey& b) {
+    const auto before = [](const ItemKey& a, const ItemKey& b) {
       if (a.begin != b.begin) return a.begin < b.begin;
       if (a.end != b.end) return a.end > b.end;
       return a.index < b.index;
-    });
+    };
+    const auto at = [&order](size_t k) { return order.begin() + static_cast<std::ptrdiff_t>(k); };
+    for (size_t k = 0; k + 1 < runs.size(); ++k)
+      if (!std::is_sorted(at(runs[k]), at(runs[k + 1]), before)) std::sort(at(runs[k]), at(runs[k + 1]), before);
+    for (size_t k = 1; k + 1 < runs.size(); ++k) std::inplace_merge(order.begin(), at(runs[k]), at(runs[k + 1]), before);
     std::unordered_map<const WorkSpan*, int> work_node;
     // Each of the part's visits' construct (-1: none), by its place in part.syncs: a hash map of
     // them allocated a node per visit (a region of 100 000 barriers per thread).
