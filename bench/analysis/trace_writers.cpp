@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   const std::string format = argv[2];
   const std::filesystem::path out = argv[3];
   auto t0 = std::chrono::steady_clock::now();
-  const ompscope::analysis::LoadedRun run = ompscope::analysis::load_run(argv[1]);
+  ompscope::analysis::LoadedRun run = ompscope::analysis::load_run(argv[1]);
   std::printf("%-10s %9.3f s %9.0f MB peak  %llu events\n", "timeline", seconds_since(t0), peak_mb(),
               static_cast<unsigned long long>(run.timeline.events));
   t0 = std::chrono::steady_clock::now();

@@ -159,7 +159,13 @@ Callsite callsite_of(const SourceLocation& w, uint64_t codeptr) {
   return c;
 }
 
-TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name_of, int pid, uint64_t origin_ns) {
+// Frees a vector's memory (clear() keeps it).
+template <class T>
+void release(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
+TraceModel build_trace_model(Timeline timeline, const CallsiteNamer& name_of, int pid, uint64_t origin_ns) {
   TraceModel model;
   model.pid = pid;
   model.origin_ns = origin_ns;
@@ -167,6 +173,25 @@ TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name
   ModelBuilder b(model, name_of);
   for (const ThreadSummary& t : timeline.threads) b.raw()[t.thread];
   b.raw()[0];
+  // Each thread's slices sized once, from at most what each record becomes: grown by doubling,
+  // a thread's slices held up to twice their bytes, and three times while they moved.
+  {
+    std::map<uint32_t, size_t> most;
+    for (const RegionInstance& r : timeline.regions) {
+      for (const ThreadInRegion& p : r.threads) most[p.thread] += 1 + p.syncs.size();
+      if (r.threads.empty()) ++most[r.master_thread];
+    }
+    for (const WorkSpan& w : timeline.work) ++most[w.thread];
+    for (const LockAcquisition& a : timeline.locks) most[a.thread] += 2;  // its wait and its hold
+    for (const TaskInstance& t : timeline.tasks) {
+      if (t.light || (t.flags & (ompt_task_initial | ompt_task_implicit))) continue;
+      ++most[t.creator_thread];  // its creation
+      if (t.fragments.empty()) ++most[t.creator_thread];
+      for (const TaskFragment& f : t.fragments) ++most[f.thread];
+    }
+    for (const auto& [thread, n] : most)  // the threads the run lists (another would get a track of none)
+      if (auto it = b.raw().find(thread); it != b.raw().end()) it->second.reserve(n);
+  }
 
   // Teams: 0 is the initial thread alone; one per distinct list of threads otherwise.
   std::map<std::vector<uint32_t>, uint32_t> team_index;
@@ -220,6 +245,7 @@ TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name
       b.add(r.master_thread, s);
     }
   }
+  release(timeline.regions);
 
   for (const WorkSpan& w : timeline.work) {
     Slice s;
@@ -229,6 +255,7 @@ TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name
     s.end = to_ns(w.end);
     b.add(w.thread, s);
   }
+  release(timeline.work);
 
   // Locks: dense ids per wait id; acquisition order per lock, by time of acquisition.
   {
@@ -274,6 +301,7 @@ TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name
     }
     model.locks = static_cast<uint32_t>(lock_id.size());
   }
+  release(timeline.locks);
 
   // Tasks. A tied task stays on the thread that started it, so its execution there is one
   // slice from first start to last end, with the tasks run while it was suspended nested inside;
@@ -339,6 +367,7 @@ TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name
     for (const auto& [thread, be] : span)
       task_slice(thread, be.first, be.second, info.completed && thread == t.fragments[last].thread);
   }
+  release(timeline.tasks);
 
   // Samples, by the place of the interrupted instruction (the address after it names it, as a
   // return address names its call).
@@ -355,6 +384,7 @@ TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name
       std::stable_sort(list.begin(), list.end(), [](const auto& x, const auto& y) { return x.time < y.time; });
     model.sample_period_ns = to_ns(timeline.sample_period_s);
   }
+  release(timeline.samples);
 
   for (auto& [thread, slices] : b.raw()) {
     model.clamped += nest(slices);

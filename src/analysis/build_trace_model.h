@@ -34,8 +34,9 @@ using CallsiteNamer = std::function<Callsite(uint64_t address, bool body)>;
 // outlined body (its name says nothing the line does not).
 Callsite callsite_of(const SourceLocation& where, uint64_t codeptr);
 
-// Builds the nested slices.
-TraceModel build_trace_model(const Timeline& timeline, const CallsiteNamer& name_of, int pid = 0,
-                             uint64_t origin_ns = 0);
+// Builds the nested slices. The timeline is taken by value and its records freed as each kind
+// becomes slices (region instances, worksharing constructs, locks, tasks, samples): a trace's
+// peak was the whole timeline beside the whole model. Callers that are done with theirs move it.
+TraceModel build_trace_model(Timeline timeline, const CallsiteNamer& name_of, int pid = 0, uint64_t origin_ns = 0);
 
 }  // namespace ompscope::analysis

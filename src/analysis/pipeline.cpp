@@ -1,6 +1,7 @@
 #include "analysis/pipeline.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "analysis/build_report.h"
 #include "analysis/rank_merge.h"
@@ -22,9 +23,9 @@ LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& laun
   return run;
 }
 
-TraceModel trace_model_of(const LoadedRun& run) {
+TraceModel trace_model_of(LoadedRun& run) {
   return build_trace_model(
-      run.timeline,
+      std::exchange(run.timeline, Timeline{}),
       [&](uint64_t address, bool body) {
         return callsite_of(body ? run.symbols->resolve_body(address) : run.symbols->resolve(address), address);
       },

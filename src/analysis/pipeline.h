@@ -35,8 +35,9 @@ struct LoadedRun {
 LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& launch = {}, bool starts_at_launch = false);
 
 // The run's trace (`trace`, and bench/analysis/trace_writers): its nested slices, each callsite
-// named by the run's symbols.
-TraceModel trace_model_of(const LoadedRun& run);
+// named by the run's symbols. The run's timeline is given up to it (build_trace_model frees its
+// records as they become slices); its log and symbols stay.
+TraceModel trace_model_of(LoadedRun& run);
 
 // What `ompscope bench --calibrate` cached on this machine for a runtime library (docs/tasks.md,
 // "The bench cache"), as the command that reads the cache looks it up; none where nothing is

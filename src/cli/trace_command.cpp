@@ -173,11 +173,13 @@ Command add_trace_command(CLI::App& parent) {
             }
 
             auto t0 = std::chrono::steady_clock::now();
-            const analysis::LoadedRun run =
+            analysis::LoadedRun run =
                 analysis::load_run(result.log_dir, {result.outcome.start_point, result.outcome.end_point});
             const analysis::RunLog& log = run.log;
-            const analysis::Timeline& timeline = run.timeline;
-            const analysis::TraceModel model = analysis::trace_model_of(run);
+            const uint64_t light_tasks = run.timeline.light_tasks;
+            const auto light_regions = std::count_if(run.timeline.regions.begin(), run.timeline.regions.end(),
+                                                     [](const analysis::RegionInstance& r) { return r.light; });
+            const analysis::TraceModel model = analysis::trace_model_of(run);  // the timeline goes into it
             const double model_s = seconds_since(t0);
             fmt::print(stderr, "ompscope: {} events of {} → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),
                        threads_phrase(static_cast<long long>(model.threads.size())), model.slice_count(), model_s);
@@ -187,14 +189,12 @@ Command add_trace_command(CLI::App& parent) {
             if (model.clamped)
               fmt::print(stderr, "ompscope: note: {} intervals were shortened to nest in their enclosing one\n",
                          model.clamped);
-            const auto light_regions = std::count_if(timeline.regions.begin(), timeline.regions.end(),
-                                                     [](const analysis::RegionInstance& r) { return r.light; });
-            if (timeline.light_tasks > 0 || light_regions > 0)
+            if (light_tasks > 0 || light_regions > 0)
               fmt::print(stderr,
                          "ompscope: note: adaptive sampling (OMPSCOPE_SAMPLING in the environment) left {} tasks and "
                          "the inside of {} region instances out of the log, so out of the trace (unset it to record "
                          "every one)\n",
-                         timeline.light_tasks, light_regions);
+                         light_tasks, light_regions);
 
             if (formats.otf2) {
               t0 = std::chrono::steady_clock::now();
