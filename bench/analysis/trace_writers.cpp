@@ -13,6 +13,7 @@
 #include <string>
 
 #include "analysis/pipeline.h"
+#include "common/allocator.h"
 #include "output/otf2_trace.h"
 #include "output/perfetto_trace.h"
 
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   std::printf("%-10s %9.3f s %9.0f MB peak  %llu events\n", "timeline", seconds_since(t0), peak_mb(),
               static_cast<unsigned long long>(run.timeline.events));
   t0 = std::chrono::steady_clock::now();
+  ompscope::return_freed_memory_at_once();  // as `trace` does (src/cli/trace_command.cpp)
   const ompscope::analysis::TraceModel model = ompscope::analysis::trace_model_of(run);
   std::printf("%-10s %9.3f s %9.0f MB peak  %llu slices\n", "model", seconds_since(t0), peak_mb(),
               static_cast<unsigned long long>(model.slice_count()));

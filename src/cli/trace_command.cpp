@@ -15,6 +15,7 @@
 #include "analysis/pipeline.h"
 #include "cli/commands.h"
 #include "cli/measurement.h"
+#include "common/allocator.h"
 #include "common/error.h"
 #include "common/launcher_rank.h"
 #include "common/safe_file.h"
@@ -79,6 +80,7 @@ void write_job_trace(const fs::path& directory, const std::vector<std::pair<int,
   std::vector<analysis::LoadedRun> runs;
   std::vector<analysis::TraceModel> models;
   bool realtime = true;
+  return_freed_memory_at_once();  // each timeline's records, freed as they become slices
   for (const auto& [rank, log] : rank_logs) {
     runs.push_back(analysis::load_run(log, launch));
     models.push_back(analysis::trace_model_of(runs.back()));
@@ -179,6 +181,7 @@ Command add_trace_command(CLI::App& parent) {
             const uint64_t light_tasks = run.timeline.light_tasks;
             const auto light_regions = std::count_if(run.timeline.regions.begin(), run.timeline.regions.end(),
                                                      [](const analysis::RegionInstance& r) { return r.light; });
+            return_freed_memory_at_once();  // the timeline's records, freed as they become slices
             const analysis::TraceModel model = analysis::trace_model_of(run);  // the timeline goes into it
             const double model_s = seconds_since(t0);
             fmt::print(stderr, "ompscope: {} events of {} → {} slices (read, symbolised in {:.3f} s)\n", log.event_count(),
