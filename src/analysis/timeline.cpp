@@ -1001,8 +1001,10 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
 Timeline build_timeline(const RunLog& log) {
   Timeline first = walk_log(log, nullptr);
   if (first.light_tasks == 0) return first;
-  // Sampled tasks: walk again, now knowing how long a light task takes.
+  // Sampled tasks: walk again, now knowing how long a light task takes. The first walk's timeline
+  // goes before the second is built: beside it, a sampled log's timeline was held twice.
   const LightBody body = light_body_of(first);
+  first = Timeline{};
   return walk_log(log, &body);
 }
 
