@@ -31,6 +31,17 @@ if(NOT OMPSCOPE_SANITIZE)
   find_package(mimalloc 2 CONFIG QUIET)
   ompscope_require(mimalloc_FOUND "mimalloc 2" libmimalloc-dev)
 endif()
+# Links it into `target` (the CLI, and the benches that measure what the CLI allocates): linked for
+# its malloc and free, which take the place of glibc's in the whole process (it comes before libc
+# in the lookup order). No symbol of its own need be called, so the linker must keep it where it
+# drops unused libraries (--as-needed). OMPSCOPE_WITH_MIMALLOC tells common/allocator.h.
+function(ompscope_link_allocator target)
+  if(TARGET mimalloc)
+    target_link_options(${target} PRIVATE "LINKER:--no-as-needed")
+    target_link_libraries(${target} PRIVATE mimalloc)
+    target_compile_definitions(${target} PRIVATE OMPSCOPE_WITH_MIMALLOC=1)
+  endif()
+endfunction()
 
 # LLVM's OpenMP: omp-tools.h (OMPT) to build the tool, libomp to run GCC-built programs on.
 # Searched in: OMPSCOPE_LLVM_ROOT, OpenMP_ROOT, the LLVM of the compiler when it is clang, the

@@ -159,11 +159,19 @@ Callsite callsite_of(const SourceLocation& w, uint64_t codeptr) {
   return c;
 }
 
+namespace {
+
+// A recorded explicit task: a batch of sampled-out tasks has an estimated length, no identity,
+// so it is not an event of a trace.
+bool traced(const TaskInstance& t) { return !t.light && !(t.flags & (ompt_task_initial | ompt_task_implicit)); }
+
 // Frees a vector's memory (clear() keeps it).
 template <class T>
 void release(std::vector<T>& v) {
   std::vector<T>().swap(v);
 }
+
+}  // namespace
 
 TraceModel build_trace_model(Timeline timeline, const CallsiteNamer& name_of, int pid, uint64_t origin_ns) {
   TraceModel model;
@@ -184,7 +192,7 @@ TraceModel build_trace_model(Timeline timeline, const CallsiteNamer& name_of, in
     for (const WorkSpan& w : timeline.work) ++most[w.thread];
     for (const LockAcquisition& a : timeline.locks) most[a.thread] += 2;  // its wait and its hold
     for (const TaskInstance& t : timeline.tasks) {
-      if (t.light || (t.flags & (ompt_task_initial | ompt_task_implicit))) continue;
+      if (!traced(t)) continue;
       ++most[t.creator_thread];  // its creation
       if (t.fragments.empty()) ++most[t.creator_thread];
       for (const TaskFragment& f : t.fragments) ++most[f.thread];
@@ -308,8 +316,7 @@ TraceModel build_trace_model(Timeline timeline, const CallsiteNamer& name_of, in
   // an untied task may move, so each fragment is a slice of its own.
   std::unordered_map<uint32_t, uint32_t> generation;  // creating thread → tasks created so far
   for (const TaskInstance& t : timeline.tasks) {
-    // A batch of sampled-out tasks has an estimated length, no identity: not an event of a trace.
-    if (t.light || (t.flags & (ompt_task_initial | ompt_task_implicit))) continue;
+    if (!traced(t)) continue;
     TaskInfo info;
     info.id = t.id;
     info.creator_thread = t.creator_thread;

@@ -61,7 +61,7 @@ void append_script(const TaskNodes& g, size_t node, std::vector<Step>& out) {
 }
 
 struct Task {
-  const Step* step = nullptr;     // its current step, into Scripts::steps
+  const Step* step = nullptr;     // its current step, into ReplayScripts::steps
   uint32_t parent = kNone32;
   uint32_t open_children = 0;     // created, body not complete (a taskwait joins them)
   uint32_t open_descendants = 0;  // created, body not complete, at any depth (a taskgroup joins them)
@@ -95,11 +95,9 @@ struct ReplayScripts {
 
 namespace {
 
-using Scripts = ReplayScripts;
-
 // Into `out`, whose arrays are cleared and reused: a region repeated thousands of times has a
 // small graph per instance, where allocating them anew was a third of the replay's time.
-void scripts_of(const TaskNodes& g, Scripts& out) {
+void scripts_of(const TaskNodes& g, ReplayScripts& out) {
   const size_t n = g.nodes.size();
   out.implicit_count = g.implicit_count;
   out.nodes = n;
@@ -195,7 +193,7 @@ class Replay {
  public:
   using End = std::pair<double, size_t>;  // a running stretch's end and its thread
 
-  Replay(const Scripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
+  Replay(const ReplayScripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
       : scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)),
         tasks_(buffers.tasks), stacks_(buffers.stacks), deques_(buffers.queues), step_end_(buffers.step_end),
         step_body_end_(buffers.step_body_end),
@@ -464,7 +462,7 @@ class Replay {
     }
   }
 
-  const Scripts& scripts_;
+  const ReplayScripts& scripts_;
   double per_task_;
   size_t threads_;
   double now_ = 0;
@@ -502,7 +500,7 @@ const ReplayScripts* replay_scripts(const TaskNodes& graph) {
   if (graph.implicit_count == 0 || graph.nodes.size() >= kNone32 / 2) return nullptr;  // 32-bit fields
   for (size_t i = graph.implicit_count; i < graph.nodes.size(); ++i)
     if (graph.nodes[i].explicit_task == nullptr || graph.nodes[i].explicit_task->light) return nullptr;
-  thread_local Scripts built;
+  thread_local ReplayScripts built;
   scripts_of(graph, built);
   if (built.steps.size() >= kNone32) return nullptr;
   return &built;
