@@ -47,6 +47,7 @@ TeamWork scaled_to_instances(TeamWork w, double f) {
   w.lock_operations *= f;
   for (TeamWork::Loop& l : w.loops) l.time_s *= f;
   for (auto& [key, s] : w.sampled_lines) s *= f;
+  w.runtime_work_s *= f;
   return w;
 }
 
@@ -228,6 +229,7 @@ RegionReport region_report(const CallsiteKey& key, const RunsByCount& by_threads
       const double f = static_cast<double>(t) / t0;
       base_at_t.work_s *= f;
       base_at_t.usage = base_at_t.usage * f;
+      base_at_t.runtime_work_s *= f;
       base_at_t.weak = true;
     }
     region.efficiency[t] = time > 0 ? ideal_time(weak, t0, time0, t) / time : 0;

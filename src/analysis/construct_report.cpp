@@ -26,18 +26,14 @@ bool costs_around_task_bodies(const report::CauseKind& k) {
   return k == "fine_grained_tasks" || k == "task_creation_bottleneck";
 }
 
-std::string base_name(const std::string& file) {
-  const auto slash = file.rfind('/');
-  return slash == std::string::npos ? file : file.substr(slash + 1);
-}
-
 }  // namespace
 
 std::string construct_place(const report::ConstructReport& c) {
-  const std::string what(report::info(c.kind).phrase);
-  if (c.kind == report::ConstructKind::kJoinBarrier || (c.file.empty() && c.function.empty())) return what;
-  if (c.file.empty()) return fmt::format("{} in {}", what, c.function);
-  return fmt::format("{} at {}:{}", what, base_name(c.file), c.line);
+  SourceLocation where;
+  where.file = c.file;
+  where.line = c.line;
+  where.function = c.function;
+  return construct_place(c.kind, where);
 }
 
 // Lines kept per construct and count (a region keeps five).

@@ -114,6 +114,15 @@ struct ItemKey {
 
 }  // namespace
 
+std::string construct_place(report::ConstructKind kind, const SourceLocation& where) {
+  const std::string what(report::info(kind).phrase);
+  if (kind == ConstructKind::kJoinBarrier || (where.file.empty() && where.function.empty())) return what;
+  if (where.file.empty()) return fmt::format("{} in {}", what, where.function);
+  const auto slash = where.file.rfind('/');
+  return fmt::format("{} at {}:{}", what, slash == std::string::npos ? where.file : where.file.substr(slash + 1),
+                     where.line);
+}
+
 report::ConstructKind mutex_construct_kind(uint8_t kind) {
   switch (kind) {
     case ompt_mutex_nest_lock:
@@ -299,11 +308,24 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
       for (; next_sample != thread_samples->end() && (*next_sample)->time < until && (*next_sample)->time <= part.end;
            ++next_sample) {
         const double t = (*next_sample)->time;
-        for (auto o = open.rbegin(); o != open.rend(); ++o)
-          if ((*o)->end > t && (*o)->begin <= t && (*o)->node >= 0) {
-            add_sample(tree.nodes[(*o)->node].samples, described.of(**next_sample));
-            break;
-          }
+        const DescribedSample& sample = described.of(**next_sample);
+        const auto owner = std::find_if(open.rbegin(), open.rend(),
+                                        [t](const Item* o) { return o->end > t && o->begin <= t && o->node >= 0; });
+        if (owner != open.rend()) add_sample(tree.nodes[(*owner)->node].samples, sample);
+        if (!sample.in_runtime) continue;
+        // The runtime's time outside waits: the innermost item open at the sample is no barrier
+        // visit (a loop's own barrier is charged to the loop: its node says nothing) and no lock
+        // request still waiting.
+        const auto innermost = std::find_if(open.rbegin(), open.rend(), [t](const Item* o) { return o->end > t && o->begin <= t; });
+        const bool waiting = innermost != open.rend() && ((*innermost)->type == Item::Sync ||
+                                                          ((*innermost)->type == Item::Lock && t < (*innermost)->lock->acquired));
+        if (waiting) continue;
+        if (tree.runtime_work_s.size() <= part.index) tree.runtime_work_s.resize(part.index + 1);
+        tree.runtime_work_s[part.index] += sample.line.cpu_s;
+        if (owner != open.rend()) tree.nodes[(*owner)->node].runtime_work_s += sample.line.cpu_s;
+        const size_t leaf = sample.folded.rfind(';');
+        tree.runtime_work_functions[leaf == std::string::npos ? sample.folded : sample.folded.substr(leaf + 1)] +=
+            sample.line.cpu_s;
       }
     };
     // Scaled lock times are estimates (docs/locks.md): the top-level ones are held below so that

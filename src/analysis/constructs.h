@@ -24,11 +24,14 @@
 
 namespace ompscope::analysis {
 
-// The place of tasks whose creation site was not recorded (a batch of sampled-out tasks,
-// docs/sampling.md): in the tree under the construct they ran in, never lending it a line.
 // The construct kind of an OMPT mutex kind (ompt_mutex_t): critical, lock, nest_lock, atomic, ordered.
 report::ConstructKind mutex_construct_kind(uint8_t ompt_mutex_kind);
 
+// "the loop at solver.c:42": a construct as a sentence names it.
+std::string construct_place(report::ConstructKind kind, const SourceLocation& where);
+
+// The place of tasks whose creation site was not recorded (a batch of sampled-out tasks,
+// docs/sampling.md): in the tree under the construct they ran in, never lending it a line.
 inline constexpr const char* kUnrecordedTaskSite = "creation site not recorded (sampled out)";
 
 struct ConstructRun {
@@ -46,12 +49,20 @@ struct ConstructRun {
   // CPU-time samples its threads took in it (docs/sampling.md): inside a construct nested in
   // it, they are that one's.
   RunSamples samples;
+  // Of their time, the OpenMP runtime's outside waits (ConstructTree::runtime_work_s).
+  double runtime_work_s = 0;
 };
 
 struct ConstructTree {
   std::vector<ConstructRun> nodes;  // parents before their children
   BarrierPhases own_phases;         // barriers charged to no construct (the join after the region's own code)
   double outside_s = 0;             // region time in no construct: its own code and fork/join
+  // Each thread's CPU time in the OpenMP runtime outside its waits, by index in the team: the
+  // samples whose innermost frame is the runtime's (RunSamples::runtime_s) in worksharing
+  // constructs, tasks and the region's own code, not in barriers, taskwaits or lock acquisitions
+  // (team_work.h, TeamWork::runtime_work_s).
+  std::vector<double> runtime_work_s;
+  std::map<std::string, double> runtime_work_functions;  // the same by the runtime's function sampled
   double recorded_time_s = 0;       // the instances' time the tree was built from
   // The region's place (its body's entry, else its fork's return address: its directive's line),
   // where a top-level construct whose call the body tail-called goes (its return address is the

@@ -73,7 +73,7 @@ const char* slowdown_detail(CpuSlowdown::Kind kind) {
 // inflation spread over the team, plus the imbalance at barriers that the threads' CPU time does
 // not explain (`descheduled_s`: a thread off its CPU made the others wait for it).
 std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base, int threads, double descheduled_s,
-                                      double uneven_s, double replicated_s) {
+                                      double uneven_s, double spin_wait_s, double replicated_s) {
   // Work that grows with the team is replicated_work's, and no false sharing or bandwidth.
   const double inflation = now.work_s - base.work_s - replicated_s;
   if (!(inflation > 0) || base.work_s <= 0) return std::nullopt;
@@ -82,13 +82,20 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
   if (split) {
     preempted = std::max(0.0, now.usage.off_cpu_s() - base.usage.off_cpu_s());
     faulting = std::max(0.0, now.usage.system_s - base.usage.system_s);
-    if (preempted + faulting > inflation) {
-      const double f = inflation / (preempted + faulting);
-      preempted *= f;
-      faulting *= f;
-    }
   }
-  const double rest = std::max(0.0, inflation - preempted - faulting);
+  // The CPU time that grew in the OpenMP runtime outside its waits (TeamWork::runtime_work_s):
+  // threads calling it in a loop, on the CPU. NPB LU's pipelined sweeps spin
+  // `while (flag[j-1] == 0) { #pragma omp flush }` until the neighbour's row is done: 239 ms of
+  // its 260 ms growth was libomp's flush, and the hint said to pad per-thread data.
+  double spinning = std::max(0.0, now.runtime_work_s - base.runtime_work_s);
+  const bool scaled = preempted + faulting + spinning > inflation;  // then they are all of it: no rest
+  if (scaled) {
+    const double f = inflation / (preempted + faulting + spinning);
+    preempted *= f;
+    faulting *= f;
+    spinning *= f;
+  }
+  const double rest = scaled ? 0.0 : inflation - preempted - faulting - spinning;
   const double faults = now.usage.minor_faults + now.usage.major_faults;
   const double base_faults = base.usage.minor_faults + base.usage.major_faults;
   // Each part of the growth: its size, the evidence that names it, and the one thing to do about
@@ -134,6 +141,19 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
                        "allocate buffers once outside it and reuse them (or keep freed memory: glibc's "
                        "M_MMAP_THRESHOLD / M_TRIM_THRESHOLD)"});
   }
+  if (spinning > 0)
+    parts.push_back({spinning,
+                     fmt::format("{} more CPU time in the OpenMP runtime outside its waits{} (CPU-time samples: {} "
+                                 "at {}, {} at {}{})",
+                                 duration_text(spinning), now.runtime_place.empty() ? "" : ", in " + now.runtime_place,
+                                 duration_text(now.runtime_work_s), threads_phrase(threads),
+                                 duration_text(base.runtime_work_s), threads_phrase(base.threads),
+                                 now.runtime_function.empty() ? "" : "; most in " + now.runtime_function),
+                     "threads call the runtime in a loop: a hand-written wait spinning on `omp flush` until another "
+                     "thread sets a flag is threads waiting for each other, not slower work (let the runtime order "
+                     "the steps: task depend clauses, a doacross loop's ordered depend(sink)/depend(source); or give "
+                     "each thread more work between the waits); a runtime call per iteration (an omp_ function, a "
+                     "lock, a dynamic schedule's chunks) costs more with more threads (hoist it, or larger chunks)"});
   const CpuSlowdown slowdown = name_cpu_slowdown(now.usage, base.usage);
   if (rest > 0 && slowdown.kind != CpuSlowdown::Kind::Unknown) {
     // The counters' own text: its evidence (the counters' figures) and its advice in one.
@@ -163,13 +183,19 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     hint += fmt::format(". It slowed the threads unevenly: the slowest changed from one instance to the next, and "
                         "the others waited {} for it at barriers (not an imbalance of the loop's iterations)",
                         duration_text(uneven_s));
+  if (spin_wait_s > 0)
+    hint += fmt::format(". The threads that spun reached the barriers last, and the others waited {} for them there "
+                        "(not an imbalance of the loop's iterations)",
+                        duration_text(spin_wait_s));
   if (!split) descheduled_s = 0;
   // Its time is the growth plus the barrier waits it caused, so that its gain (the growth spread
   // over the team, plus those waits) never exceeds it ("gain 47.8 ms of 38.6 ms" before).
-  Problem p{"work_inflation", threads, inflation + descheduled_s + uneven_s, inflation / threads + descheduled_s + uneven_s, hint,
+  const double waits = descheduled_s + uneven_s + spin_wait_s;
+  Problem p{"work_inflation", threads, inflation + waits, inflation / threads + waits, hint,
             {{"work_s", now.work_s}, {"base_work_s", base.work_s}}};
   if (descheduled_s > 0) p.details.emplace_back("descheduled_imbalance_s", descheduled_s);
   if (uneven_s > 0) p.details.emplace_back("uneven_imbalance_s", uneven_s);
+  if (spin_wait_s > 0) p.details.emplace_back("spin_imbalance_s", spin_wait_s);
   if (split) {
     p.details.emplace_back("preempted_s", preempted);
     p.details.emplace_back(report::detail_key::kPageFaults, faults);
@@ -180,6 +206,7 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     if (now.page_fault_floor_s > 0) p.details.emplace_back("page_fault_floor_s", now.page_fault_floor_s);
   }
   p.details.emplace_back("memory_or_cache_s", rest);
+  if (spinning > 0) p.details.emplace_back("runtime_spin_s", spinning);
   if (slowdown.kind != CpuSlowdown::Kind::Unknown) {
     p.details.emplace_back(slowdown_detail(slowdown.kind), rest);
     p.details.emplace_back("ipc", slowdown.ipc);
@@ -433,7 +460,8 @@ struct BarrierWaits {
   bool cpu_known = false;   // every thread's CPU time in the segments was read
   double rate = 1;          // CPU seconds per wall second with the whole team busy (≤ 1)
   double uneven_cpu = 0;    // CPU-time imbalance that is the growth's, not the loop's
-  double imbalance = 0, descheduled = 0, uneven = 0;  // wall time
+  double spin_cpu = 0;      // CPU-time imbalance the last threads spent spinning in the runtime
+  double imbalance = 0, descheduled = 0, uneven = 0, spin = 0;  // wall time
   // Of `imbalance`, what no schedule evens out (BarrierPhases::indivisible_s): too_few_iterations'.
   double indivisible = 0;
 };
@@ -470,13 +498,24 @@ BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, c
     w.uneven_cpu = std::clamp(std::min(w.cpu_imbalance - w.consistent_cpu, (1 - 1.0 / threads) * growth_on_cpu), 0.0,
                               w.cpu_imbalance);
   }
+  // Of the rest, what the threads that arrived last spent spinning in the runtime outside its
+  // waits beyond the others (TeamWork::runtime_work_spread_s, its growth from the smallest count,
+  // over the barriers whose CPU time was read): a thread that waited for another's flag worked no
+  // more. flag_pipeline's second thread starts each sweep a plane behind the first, and its spin
+  // read as "iterations of the loop differ in cost: try schedule(dynamic, 1)". Work inflation's.
+  if (w.cpu_known && base && threads > 1 && !tasking && first.phases.imbalance_s > 0) {
+    const double spread = busy.runtime_work_spread_s - base->runtime_work_spread_s;
+    w.spin_cpu = std::clamp(spread * measured / first.phases.imbalance_s, 0.0, w.cpu_imbalance - w.uneven_cpu);
+  }
   const auto wall_share = [&](double cpu) {
     return std::min(w.wall_imbalance, w.wall_imbalance * std::min(1.0, cpu / measured) / w.rate);
   };
-  w.imbalance = w.cpu_known ? wall_share(w.cpu_imbalance - w.uneven_cpu) : w.wall_imbalance;
-  // In wall time: the barrier waits for threads off their CPU, and for threads slowed unevenly.
+  w.imbalance = w.cpu_known ? wall_share(w.cpu_imbalance - w.uneven_cpu - w.spin_cpu) : w.wall_imbalance;
+  // In wall time: the barrier waits for threads off their CPU, for threads slowed unevenly, and
+  // for threads that spun.
   w.descheduled = w.cpu_known ? std::max(0.0, w.wall_imbalance - wall_share(w.cpu_imbalance)) : 0.0;
-  w.uneven = w.cpu_known ? std::max(0.0, wall_share(w.cpu_imbalance) - w.imbalance) : 0.0;
+  w.uneven = w.cpu_known ? std::max(0.0, wall_share(w.cpu_imbalance) - wall_share(w.cpu_imbalance - w.uneven_cpu)) : 0.0;
+  w.spin = w.cpu_known ? std::max(0.0, wall_share(w.cpu_imbalance - w.uneven_cpu) - w.imbalance) : 0.0;
   w.indivisible = threads > 1 ? std::clamp(first.phases.indivisible_s, 0.0, w.imbalance) : 0.0;
   return w;
 }
@@ -522,7 +561,7 @@ std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repea
   // the same threads in every instance, so it leaves the consistent part as well.
   const BarrierPhases& ph = first.phases;
   const double indivisible_read = ph.loop_work_s > 0 ? w.indivisible * ph.measured_loop_work_s / ph.loop_work_s : 0.0;
-  const double loop_cpu = std::max(0.0, w.cpu_imbalance - w.uneven_cpu - indivisible_read);
+  const double loop_cpu = std::max(0.0, w.cpu_imbalance - w.uneven_cpu - w.spin_cpu - indivisible_read);
   const double consistent = std::clamp(w.consistent_cpu - indivisible_read, 0.0, loop_cpu);
   const bool moves = w.cpu_known && judged >= 3 && loop_cpu > 0 && consistent < 0.5 * loop_cpu;
   // The consistent part beside each thread's share of the loop's work: a few per cent is what
@@ -778,7 +817,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
       out.push_back(std::move(*p));
     }
     if (std::optional<Problem> p = work_inflation(busy, *base, threads, waits.descheduled + first.phases.descheduled_s,
-                                                  waits.uneven, replicated))
+                                                  waits.uneven, waits.spin, replicated))
       out.push_back(std::move(*p));
   }
   if (first.tasks.tasks == 0)

@@ -97,7 +97,8 @@ DescribedSample describe_sample(const CpuSample& sample, Symbolizer& symbols) {
   const int line_number = line ? at.line : 0;
   DescribedSample out{{file.empty() ? function + "@" + module : file, line_number},
                       {file, line_number, function, module, sample.cpu_s},
-                      {}};
+                      {},
+                      leaf.in_runtime};
   for (auto it = names.rbegin(); it != names.rend(); ++it) {
     if (!out.folded.empty()) out.folded += ';';
     out.folded += *it;
@@ -107,6 +108,7 @@ DescribedSample describe_sample(const CpuSample& sample, Symbolizer& symbols) {
 
 void add_sample(RunSamples& into, const DescribedSample& sample) {
   into.cpu_s += sample.line.cpu_s;
+  if (sample.in_runtime) into.runtime_s += sample.line.cpu_s;
   report::SampledLine& l = into.lines[sample.key];
   if (l.cpu_s == 0) l = {sample.line.file, sample.line.line, sample.line.function, sample.line.module, 0};
   l.cpu_s += sample.line.cpu_s;

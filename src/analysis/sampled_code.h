@@ -19,6 +19,10 @@ namespace ompscope::analysis {
 // One run's samples in one region (all its instances) or in serial code.
 struct RunSamples {
   double cpu_s = 0;
+  // Of cpu_s, the samples whose innermost frame is in the OpenMP runtime, wherever the program's
+  // line they count at (a call to `omp flush` spinning on a flag counts at the program's line
+  // where frame pointers lead there, and at "(OpenMP runtime)" where none do).
+  double runtime_s = 0;
   std::map<std::pair<std::string, int>, report::SampledLine> lines;  // by (file, or function + module; line)
   std::map<std::string, double> stacks;                               // folded, outermost first
 };
@@ -29,6 +33,7 @@ struct DescribedSample {
   std::pair<std::string, int> key;
   report::SampledLine line;
   std::string folded;
+  bool in_runtime = false;  // its innermost frame is in the OpenMP runtime
 };
 DescribedSample describe_sample(const CpuSample& sample, Symbolizer& symbols);
 

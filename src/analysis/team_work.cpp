@@ -1,8 +1,10 @@
 #include "analysis/team_work.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "analysis/repeats.h"
 #include "analysis/statistics.h"
@@ -106,6 +108,45 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   std::vector<const RunSamples*> samples;
   for (const RegionRun* r : repeats) samples.push_back(&r->samples);
   for (const auto& [key, line] : mean_lines(samples)) out.sampled_lines[key] = line.cpu_s;
+  // The runtime's CPU time outside waits; the construct that held most of it, summed over repeats.
+  std::map<std::string, std::pair<double, const ConstructRun*>> runtime_at;  // by path
+  const double each = 1.0 / static_cast<double>(repeats.size());
+  for (const RegionRun* r : repeats) {
+    const std::vector<double>& by_thread = r->constructs.runtime_work_s;
+    if (!by_thread.empty()) {
+      const double sum = std::accumulate(by_thread.begin(), by_thread.end(), 0.0);
+      const double team = std::max<double>(static_cast<double>(by_thread.size()), r->profile.per_thread.size());
+      out.runtime_work_s += each * sum;
+      out.runtime_work_spread_s += each * (*std::max_element(by_thread.begin(), by_thread.end()) - sum / team);
+    }
+    for (const ConstructRun& c : r->constructs.nodes)
+      if (c.runtime_work_s > 0) {
+        auto& [s, run] = runtime_at[c.path];
+        s += each * c.runtime_work_s;
+        run = &c;
+      }
+  }
+  std::map<std::string, double> functions;
+  for (const RegionRun* r : repeats)
+    for (const auto& [function, s] : r->constructs.runtime_work_functions) functions[function] += s;
+  const auto top = std::max_element(functions.begin(), functions.end(),
+                                    [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (top != functions.end()) out.runtime_function = top->first;
+  // Named where at most three constructs hold most of it (NPB LU: its two sweeps' loops, half each),
+  // by their share.
+  std::vector<std::pair<double, const ConstructRun*>> by_time;
+  for (const auto& [path, held] : runtime_at) by_time.push_back(held);
+  std::sort(by_time.begin(), by_time.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  double named_s = 0;
+  std::vector<std::string> places;
+  for (const auto& [s, c] : by_time) {
+    if (places.size() == 3 || named_s > 0.5 * out.runtime_work_s) break;
+    places.push_back(fmt::format("{} ({:.0f}%)", construct_place(c->kind, c->where), 100 * s / out.runtime_work_s));
+    named_s += s;
+  }
+  if (places.size() == 1) places.front().erase(places.front().rfind(" ("));  // one place: no share to say
+  if (places.size() > 1) places.back().insert(0, "and ");
+  if (named_s > 0.5 * out.runtime_work_s) out.runtime_place = fmt::format("{}", fmt::join(places, places.size() > 2 ? ", " : " "));
   if (out.usage_read)
     out.usage = {median(wall),     median(cpu),    median(system),       median(minor),  median(major),
                  median(switches), median(counted), median(cycles), median(instructions), median(misses)};

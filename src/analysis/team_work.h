@@ -44,6 +44,19 @@ struct TeamWork {
   // The team's CPU time per sampled line (mean over the repeats; analysis/sampled_code.h), where
   // the runs were sampled: repeated work repeats every line of it.
   LineTimes sampled_lines;
+  // The team's CPU time in the OpenMP runtime outside its waits (mean over the repeats): samples
+  // whose innermost frame is the runtime's, in worksharing constructs, tasks and the region's own
+  // code, not in barriers, taskwaits or lock acquisitions. Threads that call the runtime in a loop
+  // (a hand-written wait spinning on `omp flush`: NPB LU's pipelined sweeps) spend it there, and
+  // its growth is waiting, not slower work. `runtime_place`: the construct that held most of it
+  // at this count ("the loop at lu.cpp:446"; empty: the region's own code, or none).
+  double runtime_work_s = 0;
+  std::string runtime_place;
+  std::string runtime_function;  // the runtime's function most of it was sampled in ("__kmpc_flush")
+  // How unevenly the threads spent it: the most any thread spent less the team's mean (mean over
+  // the repeats). A thread that spun waiting for another's flag arrives at the next barrier last
+  // having worked no more: that part of the barriers' CPU-time imbalance is the spin's.
+  double runtime_work_spread_s = 0;
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
 // Stretches read over more than this many times the work they hold are the readings' own time:

@@ -8,10 +8,10 @@ usage: sampling_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR -
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import fail, load, main, region_at, run, timed_loop_region  # noqa: E402
+from e2e_common import environmental, explained_share, fail, load, main, region_at, run, timed_loop_region  # noqa: E402
 
 # sampled_lines judges the lines' growth from 1 to 2 threads: it needs 2 CPUs that run at once.
-NEEDS_TWO_CPUS = {"sampled_lines"}
+NEEDS_TWO_CPUS = {"sampled_lines", "spin_wait"}
 
 def marked_line(source, marker):
     lines = [i + 1 for i, l in enumerate(open(source)) if marker in l]
@@ -118,6 +118,54 @@ def scenario_sampled_lines(c):
         return
     if f"false_sharing.c:{counter}" not in inflation["hint"]:
         fail(f"false_sharing: the work_inflation hint does not name false_sharing.c:{counter}: {inflation['hint']}")
+
+def scenario_spin_wait(c):
+    """NPB LU's pipelined sweep (flag_pipeline.c): threads wait for their neighbour's row by
+    spinning on `omp flush`, in the loop, outside every OpenMP wait, so the time is the team's
+    work and grows from 1 thread to 2. work_inflation names its largest part the runtime's time
+    outside waits, by a printed margin over the others, at the loop's line, with the waiting
+    advice and none about padding or memory; the barrier waits for the thread that spun are its
+    too, not a load imbalance of the loop's iterations (which would be told to take a dynamic
+    schedule: it only cut the pipeline)."""
+    source = c.src("flag_pipeline.c")
+    loop = marked_line(source, "#pragma omp for nowait schedule(static)")
+    out = c.out("spin_wait")
+    run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog("flag_pipeline")], check_rc=0)
+    report = load(out)
+    region = timed_loop_region(report, "flag_pipeline.c", c)
+    lost, share = explained_share(region, 2)
+    causes = [p for p in region["problems"] if p["threads"] == 2]
+    print(f"flag_pipeline: lost {lost*1e3:.0f} ms at 2 threads of {region['time_s']['2']*1e3:.0f} ms, "
+          f"{share*100:.0f}% explained: " + ", ".join(f"{p['kind']} {p['gain_s']*1e3:.1f} ms" for p in causes))
+    if lost <= 0.05 * region["time_s"]["2"]:
+        fail(f"flag_pipeline lost {lost*1e3:.1f} ms only: the pipeline's fill no longer shows")
+    if share < 0.8:
+        fail(f"flag_pipeline: causes explain {share*100:.0f}% of the {lost*1e3:.0f} ms lost, want >= 80%")
+    inflation = inflation_of(region)
+    if inflation is None:
+        fail(f"flag_pipeline: no work_inflation at 2 threads: {[p['kind'] for p in causes]}")
+    if environmental(inflation):
+        print(f"flag_pipeline: the growth is mostly time off the CPU on this run ({inflation['details']}): not judged")
+        return
+    d = inflation["details"]
+    parts = {k: d.get(k, 0) for k in ("preempted_s", "page_fault_s", "memory_or_cache_s", "runtime_spin_s")}
+    spin = parts.pop("runtime_spin_s")
+    margin = spin / max(max(parts.values()), 1e-9)
+    print(f"flag_pipeline: runtime_spin_s {spin*1e3:.1f} ms, x{margin:.1f} the next part of the growth ({parts})")
+    if margin < 1.5:
+        fail(f"flag_pipeline: the runtime's time outside waits leads the growth by x{margin:.1f} only")
+    hint = inflation["hint"]
+    for words in ("omp flush", f"the loop at flag_pipeline.c:{loop}", "waiting for each other"):
+        if words not in hint:
+            fail(f"flag_pipeline: the work_inflation hint lacks {words!r}: {hint}")
+    if "pad per-thread" in hint or "memory bandwidth" in hint:
+        fail(f"flag_pipeline: the work_inflation hint advises on memory: {hint}")
+    imbalance = next((p for p in causes if p["kind"] == "load_imbalance"), None)
+    print(f"flag_pipeline: the others waited {d.get('spin_imbalance_s', 0)*1e3:.1f} ms for the thread that spun; "
+          f"load_imbalance {imbalance['gain_s']*1e3 if imbalance else 0:.1f} ms")
+    if imbalance and imbalance["gain_s"] > 0.5 * inflation["gain_s"]:
+        fail(f"flag_pipeline: load imbalance blamed for {imbalance['gain_s']*1e3:.1f} ms beside work_inflation's "
+             f"{inflation['gain_s']*1e3:.1f} ms")
 
 def scenario_tool_pause(c):
     """omp_control_tool pauses the tool around an initialisation with a region of its own and

@@ -639,6 +639,49 @@ TEST(WorkInflation, AnImbalanceOnTheSameThreadEveryTimeStaysTheLoops) {
   EXPECT_FALSE(has_detail(*inflation, "uneven_imbalance_s"));
 }
 
+TEST(WorkInflation, TimeInTheRuntimeOutsideWaitsIsWaitingAndTheBarrierWaitForItsSpinnerIsItsToo) {
+  // The same figures, thread 1 the slower in every instance, but 1 s of its 3 s was CPU time in
+  // the runtime outside any OpenMP wait (it spun on `omp flush` for thread 0's rows: NPB LU), none
+  // at 1 thread. The whole 1 s of growth is that spin, and the 0.5 s thread 0 waited for it at
+  // the barriers is the spinner's (its spin beyond the team's mean, 1 − 0.5): no loop imbalance.
+  // The loss, 3 − 4/2, is all explained: the growth spread over the team plus that wait.
+  RegionRun r = worked("a", 3, {{2, {2, 2, 0, 0, 0, 0}}, {3, {3, 3, 0, 0, 0, 0}}}, four_loops(false));
+  r.constructs.runtime_work_s = {0, 1};
+  r.constructs.runtime_work_functions["__kmpc_flush"] = 1;
+  const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 0, 0, 0}, .usage_read = true};
+  const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
+  EXPECT_EQ(testing::find(problems, "load_imbalance"), nullptr);
+  const Problem* p = testing::find(problems, "work_inflation");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(detail(*p, "runtime_spin_s"), 1);
+  EXPECT_DOUBLE_EQ(detail(*p, "memory_or_cache_s"), 0);
+  EXPECT_DOUBLE_EQ(detail(*p, "spin_imbalance_s"), 0.5);
+  EXPECT_DOUBLE_EQ(p->time_s, 1 + 0.5);
+  EXPECT_DOUBLE_EQ(p->gain_s, 1.0 / 2 + 0.5);
+  EXPECT_NE(p->hint.find("1 s more CPU time in the OpenMP runtime outside its waits"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("most in __kmpc_flush"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("spinning on `omp flush`"), std::string::npos) << p->hint;
+  EXPECT_EQ(p->hint.find("pad per-thread"), std::string::npos) << p->hint;
+}
+
+TEST(WorkInflation, TheRuntimesTimeOutsideWaitsIsScaledWithTheOtherPartsWhenTheyExceedTheGrowth) {
+  // +1 s of work: 1.5 s more off the CPU, 0.5 s more in the kernel and 2 s more in the runtime
+  // outside waits (4 s together): each a quarter of its figure. Both threads spun alike: no
+  // barrier wait is the spin's.
+  RegionRun r = worked("a", 3, {{2.5, {2.5, 1, 1, 0, 0, 9}}, {2.5, {2.5, 2.5, 0, 0, 0, 0}}});
+  r.constructs.runtime_work_s = {1, 1};
+  const TeamWork base = one_thread_base();
+  const auto problems = diagnose_region({&r}, 2, 3, 1, &base);
+  const Problem* p = testing::find(problems, "work_inflation");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(detail(*p, "preempted_s"), 0.375);
+  EXPECT_DOUBLE_EQ(detail(*p, "page_fault_s"), 0.125);
+  EXPECT_DOUBLE_EQ(detail(*p, "runtime_spin_s"), 0.5);
+  EXPECT_DOUBLE_EQ(detail(*p, "memory_or_cache_s"), 0);
+  EXPECT_FALSE(has_detail(*p, "spin_imbalance_s"));
+  EXPECT_EQ(p->hint.find("slower on the CPU"), std::string::npos) << p->hint;
+}
+
 TEST(DiagnoseRegion, TheLoopsImbalanceIsWonBackAtTheRateTheBusyTeamRan) {
   // The threads ran half the time they were at work (a loaded machine): the 0.5 s of CPU-time
   // imbalance (a quarter of the 2 s wall imbalance) takes 1 s of wall time to win back.

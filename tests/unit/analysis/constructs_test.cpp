@@ -18,6 +18,7 @@
 #include "analysis/region_causes.h"
 #include "analysis/repeats.h"
 #include "analysis/statistics.h"
+#include "analysis/team_work.h"
 #include "event_log_builder.h"
 #include "scenarios.h"
 
@@ -360,6 +361,47 @@ TEST(Constructs, EachSampleGoesToTheInnermostConstructOpenOnItsThread) {
   EXPECT_US(for_loop.sampled.at(2).cpu_s, 10);
   ASSERT_TRUE(critical.sampled.count(2));
   EXPECT_US(critical.sampled.at(2).cpu_s, 20);
+}
+
+// The runtime's CPU time outside waits (ConstructTree::runtime_work_s): three_phase_log with
+// samples of 10 µs in the OpenMP runtime (a module named libomp.so.5), thread 0 at 350 µs (in loop
+// 0xA2's barrier, which the loop owns: a wait), thread 1 at 350 (in loop 0xA2's iterations: a
+// flush it spun on) and at 405 (the join barrier), thread 0 at 120 in the program (not the
+// runtime). Only thread 1's sample at 350 is the runtime's time outside waits, and loop 0xA2's.
+TEST(Constructs, TheRuntimesTimeOutsideWaitsIsWhatNoBarrierVisitOrLockRequestHolds) {
+  RunLog log = three_phase_log();
+  log.meta.sample_period_ns = 10000;
+  constexpr uint64_t kRuntime = 0x7000000, kProgram = 0x1000;
+  const auto sample = [](uint64_t drained_us, uint64_t at_us, uint64_t pc) {
+    const uint64_t ticks = at_us * 1000;
+    return Event{drained_us * 1000, pc, static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32), 1, 0,
+                 EventKind::Sample, 0};
+  };
+  auto& t0 = log.threads[0].events;
+  const auto after_region = std::find_if(t0.begin(), t0.end(), [](const Event& e) { return e.kind == EventKind::ParallelEnd; }) + 1;
+  t0.insert(after_region, {sample(900, 120, kProgram), sample(900, 350, kRuntime + 0x10)});
+  auto& t1 = log.threads[1].events;
+  t1.insert(t1.end() - 1, {sample(500, 350, kRuntime + 0x20), sample(500, 405, kRuntime + 0x30)});
+  Symbolizer symbols({{kRuntime, kRuntime, kRuntime + 0x100000, "/nonexistent/libomp.so.5"}});
+  const RunAnalysis run = analyze_run(build_timeline(log), log.meta, symbols);
+  ASSERT_EQ(run.regions.size(), 1u);
+  const RegionRun& region = run.regions.begin()->second;
+  ASSERT_EQ(region.constructs.runtime_work_s.size(), 2u);
+  EXPECT_DOUBLE_EQ(region.constructs.runtime_work_s[0], 0);
+  EXPECT_NEAR(region.constructs.runtime_work_s[1], 10e-6, 1e-12);
+  double loops_runtime = 0, loops_runtime_work = 0;
+  for (const ConstructRun& c : region.constructs.nodes) {
+    loops_runtime += c.samples.runtime_s;
+    loops_runtime_work += c.runtime_work_s;
+  }
+  EXPECT_NEAR(loops_runtime, 20e-6, 1e-12);  // both samples at 350 are loop 0xA2's, its barrier's too
+  EXPECT_NEAR(loops_runtime_work, 10e-6, 1e-12);
+  EXPECT_NEAR(region.samples.runtime_s, 30e-6, 1e-12);  // the join barrier's is the region's
+  // The team's figures: 10 µs, all at loop 0xA2, thread 1's beyond the mean by 5 µs.
+  const TeamWork team = team_work({&region});
+  EXPECT_NEAR(team.runtime_work_s, 10e-6, 1e-12);
+  EXPECT_NEAR(team.runtime_work_spread_s, 5e-6, 1e-12);
+  EXPECT_EQ(team.runtime_place, "the loop") << team.runtime_place;  // no module map for the program: no line
 }
 
 TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
