@@ -129,6 +129,8 @@ RunMeta read_run_meta(const fs::path& meta_file) {
       if (!(fields >> meta.lock_record_gap_ticks)) throw bad("lock_record_gap needs a tick count");
     } else if (key == "page_fault_floor") {
       if (!(fields >> meta.page_fault_floor_ticks)) throw bad("page_fault_floor needs a tick count");
+    } else if (key == "usage_reading") {
+      if (!(fields >> meta.usage_reading_ticks)) throw bad("usage_reading needs a tick count");
     } else if (key == "atomic_floor") {
       if (!(fields >> meta.atomic_floor_ticks >> meta.atomic_floor_ops) || meta.atomic_floor_ops == 0)
         throw bad("atomic_floor needs a tick count and a count of operations");

@@ -67,11 +67,21 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     // the work stretches and the task time in those visits.
     WorkUsage read = team.usage;
     read += team.task_usage;
-    const double read_over = team.usage.wall_s + team.task_usage_tasks_s;
+    double read_over = team.usage.wall_s + team.task_usage_tasks_s;
     if (read_over <= 0 || read.wall_s <= 0) continue;
     // The stretches' wall is the readings' (each reading's time is in the stretch it ends), the
     // work the events' (which the readings stay outside of): far beyond it, the split is the tool's.
     if (read_over > kReadingsOverWork * team.work_s) continue;
+    // Each read stretch holds one reading's own time, nearly all of it system calls: taken out of
+    // its wall, its CPU time and its kernel time, at the machine's cheapest reading (never more
+    // than one costs). A team of one reads two stretches per instance, a team whose barriers come
+    // 170 us apart one per barrier: the readings grew with the team and read as its system calls.
+    const double readings_s = std::min({read.readings * r->usage_reading_s, read.cpu_s, read.wall_s, read_over});
+    read.wall_s -= readings_s;
+    read.cpu_s -= readings_s;
+    read.system_s = std::max(0.0, read.system_s - readings_s);
+    read_over -= readings_s;
+    if (read_over <= 0 || read.wall_s <= 0) continue;
     WorkUsage u = read * (team.work_s / read_over);
     // The kernel's time is at least the minor faults at the machine's cheapest fault: getrusage's
     // user/system split is a tick sample scaled to the CPU time, and read 51.8 ms in the kernel

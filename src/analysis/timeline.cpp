@@ -469,6 +469,7 @@ class ThreadWalk {
           u.minor_faults += static_cast<uint32_t>(r.minor_faults - arrival_.minor_faults);
           u.major_faults += static_cast<uint16_t>(r.major_faults - arrival_.major_faults);
           u.switches += static_cast<uint32_t>(r.switches - arrival_.switches);
+          u.readings += 1;
           regions_.part(p).task_usage_tasks_s += v.tasks;
         }
       }
@@ -497,6 +498,7 @@ class ThreadWalk {
     u.minor_faults += static_cast<uint32_t>(r.minor_faults - mark_.minor_faults);
     u.major_faults += static_cast<uint16_t>(r.major_faults - mark_.major_faults);
     u.switches += static_cast<uint32_t>(r.switches - mark_.switches);
+    u.readings += 1;
     if (!syncs_.empty() && syncs_.back().part == p) syncs_.back().visit.cpu = cpu;
     stretch_part_ = p;
     stretch_s_ = r.time - mark_.time;
@@ -948,6 +950,7 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
                                                      : 0.0;
   out.lock_record_gap_s = tool_gap;
   out.page_fault_floor_s = static_cast<double>(log.meta.page_fault_floor_ticks) / log.ticks_per_second;
+  out.usage_reading_s = static_cast<double>(log.meta.usage_reading_ticks) / log.ticks_per_second;
   for (LockAcquisition& a : out.locks) {
     a.tool_gap = tool_gap;
     a.floor = out.atomic_floor_s;

@@ -120,6 +120,7 @@ bool open_session(void (*runtime_lines)()) {
   meta_line("lock_record_gap %llu", static_cast<unsigned long long>(calibrate_lock_record_gap(g_config, g_clock)));
   meta_line("atomic_floor %llu %u", static_cast<unsigned long long>(calibrate_atomic_floor(g_clock)), kAtomicFloorOps);
   meta_line("page_fault_floor %llu", static_cast<unsigned long long>(calibrate_page_fault_floor(g_clock)));
+  meta_line("usage_reading %llu", static_cast<unsigned long long>(calibrate_usage_reading(g_clock)));
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));

@@ -93,6 +93,28 @@ struct UsageStretches {
   }
 };
 
+// The cheapest reading of the thread's accounting (append_thread_usage's two system calls,
+// clock_gettime and getrusage, timed back to back, the fastest of 64); written to meta.txt as
+// `usage_reading TICKS`. A read stretch holds one reading's time: the end of the one that opened
+// it (after its CPU clock was taken) and the start of the one that closes it. Where barriers come
+// every 170 us (NPB SP class W) every stretch is read, and the team's 2 x 7600 readings at 2
+// threads, a team of one reading none, read as 35.8 ms more in the kernel: "system calls" that the
+// bare program did not make (analysis/team_work.cpp takes them out). The fastest: never more than
+// a reading costs, so no kernel time of the program's is taken with them.
+inline constexpr uint32_t kUsageReadingTries = 64;
+inline uint64_t calibrate_usage_reading(ClockSource clock) {
+  uint64_t fastest = ~0ull;
+  for (uint32_t i = 0; i < kUsageReadingTries; ++i) {
+    timespec cpu;
+    rusage ru;
+    const uint64_t begin = read_ticks(clock);
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0 || getrusage(RUSAGE_THREAD, &ru) != 0) return 0;
+    const uint64_t end = read_ticks(clock);
+    if (end > begin && end - begin < fastest) fastest = end - begin;
+  }
+  return fastest == ~0ull ? 0 : fastest;
+}
+
 // The cheapest page fault on this machine: a first write to a fresh anonymous 4 KiB page (the
 // kernel maps and zeroes it), the fastest of 64, each timed alone (a fault preempted or
 // interrupted only gets slower); written to meta.txt as `page_fault_floor TICKS`. getrusage's

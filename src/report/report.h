@@ -32,6 +32,9 @@ struct WorkUsage {
   double cycles = 0;
   double instructions = 0;
   double llc_misses = 0;      // last-level cache misses
+  // The stretches read: each holds one reading's own time (capture/thread_usage.h), in its wall,
+  // its CPU time and, nearly all of it, its kernel time.
+  double readings = 0;
 
   WorkUsage& operator+=(const WorkUsage& u) {
     wall_s += u.wall_s;
@@ -44,11 +47,12 @@ struct WorkUsage {
     cycles += u.cycles;
     instructions += u.instructions;
     llc_misses += u.llc_misses;
+    readings += u.readings;
     return *this;
   }
   WorkUsage operator*(double f) const {  // scaling a sample to the whole
-    return {wall_s * f,   cpu_s * f,  system_s * f,     minor_faults * f, major_faults * f,
-            switches * f, counted_s * f, cycles * f, instructions * f, llc_misses * f};
+    return {wall_s * f,   cpu_s * f,     system_s * f, minor_faults * f, major_faults * f, switches * f,
+            counted_s * f, cycles * f, instructions * f, llc_misses * f, readings * f};
   }
   bool counted() const { return counted_s > 0 && cycles > 0 && instructions > 0; }
   double off_cpu_s() const { return wall_s > cpu_s ? wall_s - cpu_s : 0; }

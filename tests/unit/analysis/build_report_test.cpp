@@ -488,6 +488,30 @@ TEST(TeamWork, TheKernelsTimeIsAtLeastItsFaultsAtTheCheapestFault) {
   EXPECT_NEAR(kernel(0, 1e5, 1e-6), 0.01, 1e-12);   // major faults wait off the CPU: no floor
 }
 
+// Each read stretch holds one reading's time (capture/thread_usage.h, calibrate_usage_reading):
+// NPB SP class W reads every stretch between barriers 170 µs apart, and at 2 threads the team's
+// readings read as 35.8 ms more in the kernel. 1 s of work read over 20 000 stretches of 1.02 s,
+// 0.03 s in the kernel, readings of 1 µs: 0.02 s of each figure is the readings'; the rest scaled
+// to the work is as it was. No reading's cost measured (an older log): as read.
+TEST(TeamWork, EachReadStretchLosesOneReadingsTimeFromItsWallCpuAndKernelTime) {
+  const auto usage = [](double reading_s) {
+    RegionRun r = worked("r", 1.1, {{1, {1.02, 1.02, 0.03, 0, 0, 0}}});
+    r.profile.per_thread[0].usage.readings = 20000;
+    r.usage_reading_s = reading_s;
+    return team_work({&r}).usage;
+  };
+  const WorkUsage taken = usage(1e-6);
+  EXPECT_NEAR(taken.wall_s, 1, 1e-12);
+  EXPECT_NEAR(taken.cpu_s, 1, 1e-12);
+  EXPECT_NEAR(taken.system_s, 0.01, 1e-12);
+  EXPECT_NEAR(taken.off_cpu_s(), 0, 1e-12);
+  const WorkUsage kept = usage(0);
+  EXPECT_NEAR(kept.cpu_s, 1, 1e-12);  // 1.02 scaled to the 1 s of work
+  EXPECT_NEAR(kept.system_s, 0.03 / 1.02, 1e-12);
+  // Never below nothing: readings said to cost more than the kernel's time take all of it only.
+  EXPECT_NEAR(usage(1e-5).system_s, 0, 1e-12);
+}
+
 // At 1 thread: 4 s of work, all on the CPU, 0.5 s of it in the kernel, 100 000 faults.
 TeamWork one_thread_base() {
   return TeamWork{.threads = 1, .work_s = 4, .usage = {4, 4, 0.5, 100000, 0, 0}, .usage_read = true};
