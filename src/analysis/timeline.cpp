@@ -901,6 +901,9 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   out.samples.reserve(count({EventKind::Sample}));
   out.mpi.reserve(count({EventKind::MpiCall}));
   for (const ThreadEvents& thread : log.threads) {
+    // A thread that created no task is not read for them: a loop program's log is then read
+    // twice, not three times (the checking read's counts say so).
+    if (thread.count(EventKind::TaskCreate) == 0) continue;
     // A depend clause's records follow its task's creation on the creating thread; anything else
     // between them (a `taskwait depend`'s clause names the waiting task) is not one.
     uint32_t clause_of = 0;
