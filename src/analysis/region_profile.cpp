@@ -32,8 +32,8 @@ ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion
   s.tasks = static_cast<double>(part.tasks_completed);
   s.fork_join_s = region_s - inside;
   s.usage = part.usage;
-  s.task_usage = part.task_usage;
-  s.task_usage_tasks_s = part.task_usage_tasks_s;
+  s.task_usage = part.task_visits().usage;
+  s.task_usage_tasks_s = part.task_visits().tasks_s;
   return s;
 }
 

@@ -462,7 +462,8 @@ class ThreadWalk {
         // A visit in which the thread ran tasks: its bodies' kernel accounting (a task region's
         // bodies run in barriers, outside every work stretch).
         if (v.tasks > 0) {
-          WorkUsage& u = regions_.part(p).task_usage;
+          TaskVisitsUsage& visits = regions_.part(p).task_visits();
+          WorkUsage& u = visits.usage;
           u.wall_s += cpu + (preempted ? v.off_cpu : 0.0);
           u.cpu_s += cpu;
           u.system_s += static_cast<uint32_t>(r.system_us - arrival_.system_us) * 1e-6;
@@ -470,7 +471,7 @@ class ThreadWalk {
           u.major_faults += static_cast<uint16_t>(r.major_faults - arrival_.major_faults);
           u.switches += static_cast<uint32_t>(r.switches - arrival_.switches);
           u.readings += 1;
-          regions_.part(p).task_usage_tasks_s += v.tasks;
+          visits.tasks_s += v.tasks;
         }
       }
       arrival_valid_ = false;
