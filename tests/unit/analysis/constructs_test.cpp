@@ -333,6 +333,19 @@ RunLog critical_in_loop_log() {
   return b.log();
 }
 
+// A CPU-time sample of 10 µs taken at `at_us`, at `pc`, drained into the log at `drained_us`.
+Event sample_at(uint64_t drained_us, uint64_t at_us, uint64_t pc) {
+  const uint64_t ticks = at_us * 1000;
+  return Event{drained_us * 1000, pc, static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32), 1, 0,
+               EventKind::Sample, 0};
+}
+
+// In the initial thread's records: after the region's end, before the initial task's (samples are
+// drained after the instance they fall in).
+std::vector<Event>::iterator after_region(std::vector<Event>& events) {
+  return std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == EventKind::ParallelEnd; }) + 1;
+}
+
 // CPU-time samples (docs/sampling.md) go to the innermost construct open on their thread at their
 // time: critical_in_loop_log's region with samples of 10 µs each, thread 0 at 130 µs (in the
 // critical section), 170 (in the loop), 205 (the join barrier: the region's own) and thread 1 at
@@ -340,17 +353,10 @@ RunLog critical_in_loop_log() {
 TEST(Constructs, EachSampleGoesToTheInnermostConstructOpenOnItsThread) {
   RunLog log = critical_in_loop_log();
   log.meta.sample_period_ns = 10000;
-  const auto sample = [](uint64_t drained_us, uint64_t at_us, uint64_t pc) {
-    const uint64_t ticks = at_us * 1000;
-    return Event{drained_us * 1000, pc, static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32), 1, 0,
-                 EventKind::Sample, 0};
-  };
   auto& t0 = log.threads[0].events;
-  // After the region's end (300 µs), before the initial task's (1000 µs).
-  const auto after_region = std::find_if(t0.begin(), t0.end(), [](const Event& e) { return e.kind == EventKind::ParallelEnd; }) + 1;
-  t0.insert(after_region, {sample(900, 130, 0x1), sample(900, 170, 0x2), sample(900, 205, 0x3)});
+  t0.insert(after_region(t0), {sample_at(900, 130, 0x1), sample_at(900, 170, 0x2), sample_at(900, 205, 0x3)});
   auto& t1 = log.threads[1].events;
-  t1.insert(t1.end() - 1, sample(500, 155, 0x1));
+  t1.insert(t1.end() - 1, sample_at(500, 155, 0x1));
   const Report report = report_of(log, 2);
   const RegionReport& region = parallel_region(report);
   ASSERT_TRUE(region.sampled.count(2));
@@ -372,16 +378,10 @@ TEST(Constructs, TheRuntimesTimeOutsideWaitsIsWhatNoBarrierVisitOrLockRequestHol
   RunLog log = three_phase_log();
   log.meta.sample_period_ns = 10000;
   constexpr uint64_t kRuntime = 0x7000000, kProgram = 0x1000;
-  const auto sample = [](uint64_t drained_us, uint64_t at_us, uint64_t pc) {
-    const uint64_t ticks = at_us * 1000;
-    return Event{drained_us * 1000, pc, static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32), 1, 0,
-                 EventKind::Sample, 0};
-  };
   auto& t0 = log.threads[0].events;
-  const auto after_region = std::find_if(t0.begin(), t0.end(), [](const Event& e) { return e.kind == EventKind::ParallelEnd; }) + 1;
-  t0.insert(after_region, {sample(900, 120, kProgram), sample(900, 350, kRuntime + 0x10)});
+  t0.insert(after_region(t0), {sample_at(900, 120, kProgram), sample_at(900, 350, kRuntime + 0x10)});
   auto& t1 = log.threads[1].events;
-  t1.insert(t1.end() - 1, {sample(500, 350, kRuntime + 0x20), sample(500, 405, kRuntime + 0x30)});
+  t1.insert(t1.end() - 1, {sample_at(500, 350, kRuntime + 0x20), sample_at(500, 405, kRuntime + 0x30)});
   Symbolizer symbols({{kRuntime, kRuntime, kRuntime + 0x100000, "/nonexistent/libomp.so.5"}});
   const RunAnalysis run = analyze_run(build_timeline(log), log.meta, symbols);
   ASSERT_EQ(run.regions.size(), 1u);
