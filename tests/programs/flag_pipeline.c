@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #define ROWS 64
-#define PLANES 6
+#define PLANES 3
 #define COLUMNS 2048
 
 static double grid[PLANES][ROWS][COLUMNS];
@@ -41,7 +41,7 @@ static void sweep(int plane) {
 }
 
 int main(void) {
-  for (int step = 0; step < 30; ++step) {
+  for (int step = 0; step < 60; ++step) {
 #pragma omp parallel
     {
       for (int plane = 0; plane < PLANES; ++plane) sweep(plane);
