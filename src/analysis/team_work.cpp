@@ -74,8 +74,8 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     if (read_over > kReadingsOverWork * team.work_s) continue;
     // Each read stretch holds one reading's own time, nearly all of it system calls: taken out of
     // its wall, its CPU time and its kernel time, at the machine's cheapest reading (never more
-    // than one costs). A team of one reads two stretches per instance, a team whose barriers come
-    // 170 us apart one per barrier: the readings grew with the team and read as its system calls.
+    // than one costs). Where barriers come 100 us apart or more each thread reads the stretch
+    // before every one: the readings grow with the team, and NPB SP W's read as system calls.
     const double readings_s = std::min({read.readings * r->usage_reading_s, read.cpu_s, read.wall_s, read_over});
     read.wall_s -= readings_s;
     read.cpu_s -= readings_s;
@@ -146,7 +146,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   // by their share.
   std::vector<std::pair<double, const ConstructRun*>> by_time;
   for (const auto& [path, held] : runtime_at) by_time.push_back(held);
-  std::sort(by_time.begin(), by_time.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(by_time.begin(), by_time.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   double named_s = 0;
   std::vector<std::string> places;
   for (const auto& [s, c] : by_time) {
