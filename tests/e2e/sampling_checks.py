@@ -8,7 +8,7 @@ usage: sampling_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR -
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import environmental, explained_share, fail, load, main, region_at, run, timed_loop_region  # noqa: E402
+from e2e_common import busy_at, environmental, explained_share, fail, load, main, region_at, run, timed_loop_region  # noqa: E402
 
 # sampled_lines judges the lines' growth from 1 to 2 threads: it needs 2 CPUs that run at once.
 NEEDS_TWO_CPUS = {"sampled_lines", "spin_wait"}
@@ -137,6 +137,12 @@ def scenario_spin_wait(c):
     causes = [p for p in region["problems"] if p["threads"] == 2]
     print(f"flag_pipeline: lost {lost*1e3:.0f} ms at 2 threads of {region['time_s']['2']*1e3:.0f} ms, "
           f"{share*100:.0f}% explained: " + ", ".join(f"{p['kind']} {p['gain_s']*1e3:.1f} ms" for p in causes))
+    # Another process held a CPU while the 2-thread runs were runnable (the report says so): the
+    # pipeline's threads then wait for the CPU, not for each other (a run beside another test's
+    # 2-thread runs read 200 ms of fork/join and no growth of the work).
+    if busy_at(report, 2):
+        print("flag_pipeline: the runs at 2 threads were taken on a busy machine (the report's note): not judged")
+        return
     if lost <= 0.05 * region["time_s"]["2"]:
         fail(f"flag_pipeline lost {lost*1e3:.1f} ms only: the pipeline's fill no longer shows")
     if share < 0.8:
