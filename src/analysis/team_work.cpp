@@ -118,10 +118,13 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   std::vector<const RunSamples*> samples;
   for (const RegionRun* r : repeats) samples.push_back(&r->samples);
   for (const auto& [key, line] : mean_lines(samples)) out.sampled_lines[key] = line.cpu_s;
-  // The runtime's CPU time outside waits; the construct that held most of it, summed over repeats.
+  // The runtime's CPU time outside waits; the constructs and functions that held it, summed over
+  // the repeats.
   std::map<std::string, std::pair<double, const ConstructRun*>> runtime_at;  // by path
+  std::map<std::string, double> functions;
   const double each = 1.0 / static_cast<double>(repeats.size());
   for (const RegionRun* r : repeats) {
+    for (const auto& [function, s] : r->constructs.runtime_work_functions) functions[function] += s;
     const std::vector<double>& by_thread = r->constructs.runtime_work_s;
     if (!by_thread.empty()) {
       const double sum = std::accumulate(by_thread.begin(), by_thread.end(), 0.0);
@@ -136,9 +139,6 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
         run = &c;
       }
   }
-  std::map<std::string, double> functions;
-  for (const RegionRun* r : repeats)
-    for (const auto& [function, s] : r->constructs.runtime_work_functions) functions[function] += s;
   const auto top = std::max_element(functions.begin(), functions.end(),
                                     [](const auto& a, const auto& b) { return a.second < b.second; });
   if (top != functions.end()) out.runtime_function = top->first;
