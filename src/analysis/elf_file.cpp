@@ -103,6 +103,23 @@ std::vector<std::string> elf_undefined_symbols(const std::string& path) {
   return names;
 }
 
+std::string elf_interpreter(const std::string& path) {
+  const ElfFile file(path);
+  if (!file.valid()) return {};
+  size_t count = 0;
+  if (elf_getphdrnum(file.get(), &count) != 0) return {};
+  for (size_t i = 0; i < count; ++i) {
+    GElf_Phdr phdr;
+    if (!gelf_getphdr(file.get(), static_cast<int>(i), &phdr) || phdr.p_type != PT_INTERP) continue;
+    size_t size = 0;
+    const char* raw = elf_rawfile(file.get(), &size);
+    if (!raw || phdr.p_offset >= size || phdr.p_filesz > size - phdr.p_offset) return {};
+    const std::string_view text(raw + phdr.p_offset, phdr.p_filesz);
+    return std::string(text.substr(0, text.find('\0')));
+  }
+  return {};
+}
+
 std::string elf_build_id(const std::string& path) {
   std::string hex;
   ElfFile(path).sections(SHT_NOTE, [&](const GElf_Shdr&, Elf_Data& data) {

@@ -22,6 +22,10 @@ std::vector<std::string> elf_needed_libraries(const std::string& path);
 // The undefined symbols of the dynamic symbol table.
 std::vector<std::string> elf_undefined_symbols(const std::string& path);
 
+// The program interpreter (PT_INTERP: the dynamic loader, "/lib64/ld-linux-x86-64.so.2");
+// empty for a static executable or a shared library.
+std::string elf_interpreter(const std::string& path);
+
 // The NT_GNU_BUILD_ID note's bytes in hex.
 std::string elf_build_id(const std::string& path);
 

@@ -73,12 +73,15 @@ std::vector<std::string> unobserved_gomp_entry_points(const std::string& program
 namespace {
 
 // The shared libraries the dynamic loader would load for `program_path`, every level down, by
-// their names (`ldd`: the loader in its list mode); none where it cannot tell.
+// their names: the program's own loader in its list mode, as `ldd` runs it (ld.so(8) --list),
+// without ldd's shell script around it (7 ms of every command's start, 0.6 ms this way). None
+// where it cannot tell (a static program, a loader that is gone).
 std::vector<std::string> loaded_libraries(const std::string& program_path) {
   std::vector<std::string> out;
-  const std::string ldd = find_program("ldd");
-  if (ldd.empty()) return out;
-  const std::string listing = capture_output({ldd, program_path});
+  const std::string loader = analysis::elf_interpreter(program_path);
+  std::error_code ec;
+  if (loader.empty() || !fs::is_regular_file(loader, ec)) return out;
+  const std::string listing = capture_output({loader, "--list", program_path});
   for (size_t begin = 0; begin < listing.size();) {
     size_t end = listing.find('\n', begin);
     if (end == std::string::npos) end = listing.size();

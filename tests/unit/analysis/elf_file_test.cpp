@@ -5,6 +5,7 @@
 #include "analysis/elf_file.h"
 
 #include <dlfcn.h>
+#include <sys/auxv.h>
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,13 @@ TEST(ElfFile, ReadsThisExecutablesLibrariesSymbolsBuildIdFunctionsAndCode) {
   const std::vector<std::string> undefined = elf_undefined_symbols(self);
   EXPECT_NE(std::find(undefined.begin(), undefined.end(), "dl_iterate_phdr"), undefined.end());
   EXPECT_EQ(elf_build_id(self).size(), 40u);  // a 20-byte SHA-1 build id, as Debian's linker writes
+  // Its loader, as the kernel read it to start this test: the one mapped into this process.
+  const std::string loader = elf_interpreter(self);
+  ASSERT_FALSE(loader.empty());
+  EXPECT_EQ(loader.find('\0'), std::string::npos);
+  Dl_info in_loader{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(getauxval(AT_BASE)), &in_loader), 0);
+  EXPECT_EQ(std::filesystem::canonical(loader), std::filesystem::canonical(in_loader.dli_fname));
   const std::vector<ElfFunction> functions = elf_functions(self);
   const auto f = std::find_if(functions.begin(), functions.end(),
                               [](const ElfFunction& g) { return g.name == "ompscope_elf_file_test_function"; });
@@ -49,6 +57,7 @@ TEST(ElfFile, AFileThatIsNoElfFileReadsAsEmpty) {
   EXPECT_TRUE(elf_needed_libraries(path).empty());
   EXPECT_TRUE(elf_undefined_symbols(path).empty());
   EXPECT_TRUE(elf_build_id(path).empty());
+  EXPECT_TRUE(elf_interpreter(path).empty());
   EXPECT_TRUE(elf_functions(path).empty());
   EXPECT_TRUE(elf_x86_64_code(path, 0x1000, 16).empty());
   std::filesystem::remove(path);
