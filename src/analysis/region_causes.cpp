@@ -802,7 +802,10 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   // Every figure is the typical repeat's; the repeats together only say whether the threads'
   // CPU-time imbalance is the same in each (consistent_cpu_imbalance).
   const RegionRun& first = typical_repeat(repeats);
-  const TeamWork busy = team_work({&first});
+  TeamWork busy = team_work({&first});
+  // The lines' CPU times are the repeats' mean, as the base's are: one repeat's 4 ms samples of a
+  // line that holds a sixth of the region are too few to say whether it grew (unrepeated_line).
+  busy.sampled_lines = mean_line_times(repeats);
   const BarrierWaits waits = split_barrier_waits(repeats, first, threads, busy, base);
   if (std::optional<Problem> p = too_few_iterations(first, waits, threads)) out.push_back(std::move(*p));
   if (std::optional<Problem> p = load_imbalance(repeats, first, waits, threads, dispatch_per_chunk_s))

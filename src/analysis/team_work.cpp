@@ -43,6 +43,14 @@ CpuSlowdown name_cpu_slowdown(const WorkUsage& now, const WorkUsage& base) {
   return c;
 }
 
+LineTimes mean_line_times(const std::vector<const RegionRun*>& repeats) {
+  std::vector<const RunSamples*> samples;
+  for (const RegionRun* r : repeats) samples.push_back(&r->samples);
+  LineTimes out;
+  for (const auto& [key, line] : mean_lines(samples)) out[key] = line.cpu_s;
+  return out;
+}
+
 TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   std::vector<double> work, wall, cpu, system, minor, major, switches, counted, cycles, instructions, misses,
       lock_operations;
@@ -115,9 +123,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
                            c.iterations / c.instances, c.time_s});
   }
   out.outside_worksharing_s = std::max(0.0, out.time_s - worksharing);
-  std::vector<const RunSamples*> samples;
-  for (const RegionRun* r : repeats) samples.push_back(&r->samples);
-  for (const auto& [key, line] : mean_lines(samples)) out.sampled_lines[key] = line.cpu_s;
+  out.sampled_lines = mean_line_times(repeats);
   // The runtime's CPU time outside waits; the constructs and functions that held it, summed over
   // the repeats.
   std::map<std::string, std::pair<double, const ConstructRun*>> runtime_at;  // by path

@@ -59,6 +59,8 @@ struct TeamWork {
   double runtime_work_spread_s = 0;
 };
 TeamWork team_work(const std::vector<const RegionRun*>& repeats);
+// The team's CPU time per sampled line, the mean over the repeats (TeamWork::sampled_lines).
+LineTimes mean_line_times(const std::vector<const RegionRun*>& repeats);
 // Stretches read over more than this many times the work they hold are the readings' own time:
 // each reading costs ~1.3 µs of system calls (capture/thread_usage.h), and between barriers 62 ns
 // apart (many_barriers) they were 94% of the stretches and 87% of those in the kernel, which the

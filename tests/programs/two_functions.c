@@ -4,11 +4,15 @@
 // 1 thread the line stays in its core, at 2 each increment waits for the line to come back from
 // the other core. The team's work grows (work inflation) and all of the growth is in
 // shared_count(): the samples must name its line, not private_sum's.
-// Each chunk's increments take longer than its arithmetic, at least twice as long wherever an
-// uncontended atomic costs 2 ns or more: the threads' counting phases then overlap, whatever the
-// offset between the threads. With a quarter as many increments (the counting a sixth of a
-// chunk) an AMD EPYC VM of two cores ran one thread's counting while the other computed, for
-// whole runs: no contention, 0.20 s at 1 thread and 0.11 at 2.
+// Each chunk's increments take longer than its arithmetic (~60% of a chunk on an AMD EPYC VM):
+// the threads' counting phases then overlap, whatever the offset between the threads. With a
+// quarter as many increments (the counting a sixth of a chunk) that VM ran one thread's counting
+// while the other computed, for whole runs: no contention, 0.20 s at 1 thread and 0.11 at 2.
+// The arithmetic is a third of the work or more: built with gcc, whose schedule(static) loop
+// calls no runtime entry point, the team's CPU time can grow x2 by the atomics alone (beside
+// another 2-thread program they slowed x2, not x3), and only private_sum's line, which did not
+// grow, tells that from each thread repeating the work (replicated_work). At a sixth of the work
+// it had too few samples to say so.
 #include <omp.h>
 #include <stdio.h>
 
@@ -25,7 +29,7 @@ __attribute__((noinline)) static void shared_count(int me, long n) {
 }
 
 int main(void) {
-  const long chunks = 200, work = 30000;
+  const long chunks = 200, work = 90000, increments = 120000;
   double total = 0;
   for (int r = 0; r < 4; ++r) {
 #pragma omp parallel reduction(+ : total)
@@ -34,7 +38,7 @@ int main(void) {
 #pragma omp for schedule(static)
       for (long c = 0; c < chunks; ++c) {
         total += private_sum(work, (double)c);
-        shared_count(me, 4 * work);
+        shared_count(me, increments);
       }
     }
   }
