@@ -312,10 +312,12 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
         const auto owner = std::find_if(open.rbegin(), open.rend(),
                                         [t](const Item* o) { return o->end > t && o->begin <= t && o->node >= 0; });
         if (owner != open.rend()) add_sample(tree.nodes[(*owner)->node].samples, sample);
-        if (!sample.in_runtime) continue;
+        if (!sample.in_runtime && !sample.inline_flush) continue;
         // The runtime's time outside waits: the innermost item open at the sample is no barrier
         // visit (a loop's own barrier is charged to the loop: its node says nothing) and no lock
-        // request still waiting.
+        // request still waiting. A flush gcc inlined (a fence at the directive's line) is the
+        // runtime's operation in the program's code: a thread spinning on it waits as on
+        // __kmpc_flush (NPB LU's wait built with gcc).
         const auto innermost = std::find_if(open.rbegin(), open.rend(), [t](const Item* o) { return o->end > t && o->begin <= t; });
         const bool waiting = innermost != open.rend() && ((*innermost)->type == Item::Sync ||
                                                           ((*innermost)->type == Item::Lock && t < (*innermost)->lock->acquired));
@@ -324,8 +326,9 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
         tree.runtime_work_s[part.index] += sample.line.cpu_s;
         if (owner != open.rend()) tree.nodes[(*owner)->node].runtime_work_s += sample.line.cpu_s;
         const size_t leaf = sample.folded.rfind(';');
-        tree.runtime_work_functions[leaf == std::string::npos ? sample.folded : sample.folded.substr(leaf + 1)] +=
-            sample.line.cpu_s;
+        tree.runtime_work_functions[sample.inline_flush ? std::string(kInlineFlush)
+                                    : leaf == std::string::npos ? sample.folded
+                                                                : sample.folded.substr(leaf + 1)] += sample.line.cpu_s;
       }
     };
     // Scaled lock times are estimates (docs/locks.md): the top-level ones are held below so that

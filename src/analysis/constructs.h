@@ -53,6 +53,9 @@ struct ConstructRun {
   double runtime_work_s = 0;
 };
 
+// The function named for the time at an `omp flush` the compiler inlined (gcc's fence).
+inline constexpr const char* kInlineFlush = "an omp flush the compiler inlined";
+
 struct ConstructTree {
   std::vector<ConstructRun> nodes;  // parents before their children
   BarrierPhases own_phases;         // barriers charged to no construct (the join after the region's own code)
@@ -60,9 +63,11 @@ struct ConstructTree {
   // Each thread's CPU time in the OpenMP runtime outside its waits, by index in the team: the
   // samples whose innermost frame is the runtime's (RunSamples::runtime_s) in worksharing
   // constructs, tasks and the region's own code, not in barriers, taskwaits or lock acquisitions
-  // (team_work.h, TeamWork::runtime_work_s).
+  // (team_work.h, TeamWork::runtime_work_s), and at `omp flush` directives the compiler inlined
+  // (DescribedSample::inline_flush).
   std::vector<double> runtime_work_s;
-  std::map<std::string, double> runtime_work_functions;  // the same by the runtime's function sampled
+  // The same by the runtime's function sampled (kInlineFlush for an inlined flush).
+  std::map<std::string, double> runtime_work_functions;
   double recorded_time_s = 0;       // the instances' time the tree was built from
   // The region's place (its body's entry, else its fork's return address: its directive's line),
   // where a top-level construct whose call the body tail-called goes (its return address is the

@@ -120,7 +120,11 @@ DescribedSamples::DescribedSamples(const Timeline& timeline, Symbolizer& symbols
 
 const DescribedSample& DescribedSamples::of(const CpuSample& sample) {
   const auto i = static_cast<size_t>(&sample - timeline_.samples.data());
-  if (!described_.at(i)) described_[i] = describe_sample(sample, symbols_);
+  if (!described_.at(i)) {
+    DescribedSample d = describe_sample(sample, symbols_);
+    d.inline_flush = !d.in_runtime && !d.line.file.empty() && waits_on_flush(sources_, d.line.file, d.line.line);
+    described_[i] = std::move(d);
+  }
   return *described_[i];
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/source_excerpt.h"
 #include "analysis/symbolizer.h"
 #include "analysis/timeline.h"
 #include "report/report.h"
@@ -34,6 +35,9 @@ struct DescribedSample {
   report::SampledLine line;
   std::string folded;
   bool in_runtime = false;  // its innermost frame is in the OpenMP runtime
+  // Its line is an `omp flush` directive the compiler inlined (gcc: a fence; clang calls the
+  // runtime): a thread spinning on it waits as one spinning in the runtime does.
+  bool inline_flush = false;
 };
 DescribedSample describe_sample(const CpuSample& sample, Symbolizer& symbols);
 
@@ -47,6 +51,7 @@ class DescribedSamples {
  private:
   const Timeline& timeline_;
   Symbolizer& symbols_;
+  SourceReader sources_;  // the program's lines, to tell a flush directive (DescribedSample::inline_flush)
   std::vector<std::optional<DescribedSample>> described_;
 };
 

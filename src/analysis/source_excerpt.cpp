@@ -3,15 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 namespace ompscope::analysis {
 
-report::SourceExcerpt SourceReader::excerpt(const std::string& file, int line) {
-  report::SourceExcerpt out;
-  out.file = file;
-  out.line = line;
+const std::vector<std::string>* SourceReader::lines_of(const std::string& file) {
   if (!readable_.count(file)) {
     // A regular file only: a FIFO named by the debug information would block (docs/safety.md).
     std::error_code ec;
@@ -25,11 +24,71 @@ report::SourceExcerpt SourceReader::excerpt(const std::string& file, int line) {
     }
     readable_[file] = ok;
   }
-  if (!readable_[file]) {
+  return readable_[file] ? &files_[file] : nullptr;
+}
+
+const std::string* SourceReader::text(const std::string& file, int line) {
+  const std::vector<std::string>* lines = lines_of(file);
+  if (!lines || line < 1 || line > static_cast<int>(lines->size())) return nullptr;
+  return &(*lines)[line - 1];
+}
+
+bool is_flush_directive(const std::string& text) {
+  std::string words;  // lower case, one space between words
+  for (char c : text) {
+    const char low = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!words.empty() && words.back() != ' ') words += ' ';
+    } else {
+      words += low;
+    }
+  }
+  for (const char* start : {"#pragma omp flush", "# pragma omp flush", "!$omp flush", "c$omp flush", "*$omp flush"}) {
+    const std::string s(start);
+    if (words.compare(0, s.size(), s) == 0 &&
+        (words.size() == s.size() || (!std::isalnum(static_cast<unsigned char>(words[s.size()])) && words[s.size()] != '_')))
+      return true;
+  }
+  return false;
+}
+
+bool waits_on_flush(SourceReader& reader, const std::string& file, int line) {
+  const std::string* text = reader.text(file, line);
+  if (!text) return false;
+  if (is_flush_directive(*text)) return true;
+  // A loop's head: `while`, `for` or `do` as a word (C), or Fortran's `do`.
+  std::string lower;
+  for (char c : *text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool loop = false;
+  for (const char* word : {"while", "for", "do"}) {
+    for (size_t at = lower.find(word); at != std::string::npos && !loop; at = lower.find(word, at + 1)) {
+      const size_t end = at + std::strlen(word);
+      const auto part = [&](size_t i) { return std::isalnum(static_cast<unsigned char>(lower[i])) || lower[i] == '_'; };
+      loop = (at == 0 || !part(at - 1)) && (end == lower.size() || !part(end));
+    }
+  }
+  if (!loop) return false;
+  // The body's first statement, past a brace on a line of its own.
+  for (int next = line + 1; next <= line + 2; ++next) {
+    const std::string* body = reader.text(file, next);
+    if (!body) return false;
+    const size_t first = body->find_first_not_of(" \t");
+    if (first == std::string::npos || body->compare(first, std::string::npos, "{") == 0) continue;
+    return is_flush_directive(*body);
+  }
+  return false;
+}
+
+report::SourceExcerpt SourceReader::excerpt(const std::string& file, int line) {
+  report::SourceExcerpt out;
+  out.file = file;
+  out.line = line;
+  const std::vector<std::string>* read = lines_of(file);
+  if (!read) {
     out.missing = "source not found: " + file;
     return out;
   }
-  const std::vector<std::string>& lines = files_[file];
+  const std::vector<std::string>& lines = *read;
   if (line < 1 || line > static_cast<int>(lines.size())) {
     out.missing = fmt::format("source not found: {} has no line {} (changed since the build?)", file, line);
     return out;

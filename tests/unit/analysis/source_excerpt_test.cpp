@@ -43,6 +43,46 @@ TEST(SourceExcerpt, SaysSourceNotFoundWhereTheFileOrTheLineIsNotThere) {
   EXPECT_NE(past.missing.find("has no line 9"), std::string::npos) << past.missing;
 }
 
+// A thread spinning on a flag with `omp flush` in gcc's build runs a fence gcc inlined at the
+// directive's line, and its samples fall on the loop's condition (the load after the fence): both
+// lines say the thread waits on a flush; a loop with other work, or a flush elsewhere, does not.
+TEST(SourceExcerpt, AFlushDirectiveAndTheLoopThatSpinsOnOneWaitOnAFlush) {
+  EXPECT_TRUE(is_flush_directive("#pragma omp flush"));
+  EXPECT_TRUE(is_flush_directive("    #  pragma   OMP   flush (flag)"));
+  EXPECT_TRUE(is_flush_directive("\t!$OMP FLUSH"));
+  EXPECT_TRUE(is_flush_directive("!$omp flush(flag)"));
+  EXPECT_FALSE(is_flush_directive("#pragma omp flushes"));
+  EXPECT_FALSE(is_flush_directive("#pragma omp parallel for"));
+  EXPECT_FALSE(is_flush_directive("flush(out);"));
+  EXPECT_FALSE(is_flush_directive("// #pragma omp flush"));
+  const auto path = std::filesystem::temp_directory_path() / "ompscope_source_excerpt_flush.c";
+  std::ofstream(path) << "for (int j = 0; j < n; ++j) {\n"            // 1
+                         "  while (flag[j - 1] == 0) {\n"             // 2: spins on the flush below
+                         "#pragma omp flush\n"                        // 3
+                         "  }\n"                                      // 4
+                         "  for (int i = 0; i < m; ++i) row[i] += 1;\n"  // 5: a loop of work
+                         "  before = row[0];\n"                       // 6
+                         "  dowhile_count = 0;\n"                     // 7: no loop ("do" inside a word)
+                         "#pragma omp flush\n"                        // 8
+                         "}\n"                                        // 9
+                         "while (ready == 0)\n"                       // 10: its brace on a line of its own
+                         "{\n"                                        // 11
+                         "  #pragma omp flush(ready)\n";              // 12
+  SourceReader reader;
+  const std::string file = path.string();
+  EXPECT_TRUE(waits_on_flush(reader, file, 2));
+  EXPECT_TRUE(waits_on_flush(reader, file, 3));
+  EXPECT_FALSE(waits_on_flush(reader, file, 1));  // its flush is two lines below the loop's next
+  EXPECT_FALSE(waits_on_flush(reader, file, 5));
+  EXPECT_FALSE(waits_on_flush(reader, file, 6));
+  EXPECT_FALSE(waits_on_flush(reader, file, 7));
+  EXPECT_TRUE(waits_on_flush(reader, file, 8));
+  EXPECT_TRUE(waits_on_flush(reader, file, 10));
+  EXPECT_FALSE(waits_on_flush(reader, file, 13));  // no such line
+  EXPECT_FALSE(waits_on_flush(reader, "/nonexistent/ompscope/lu.c", 2));
+  std::filesystem::remove(path);
+}
+
 TEST(SourceExcerpt, CutsAVeryLongLine) {
   const auto path = std::filesystem::temp_directory_path() / "ompscope_source_excerpt_c.c";
   std::ofstream(path) << std::string(1000, 'x') << "\n";
