@@ -36,8 +36,9 @@ class SourceReader {
 bool is_flush_directive(const std::string& text);
 
 // Line `line` of `file` is a flush directive, or the head of a loop whose body's first statement
-// is one (on its next line, or the one after a lone brace): `while (flag[j - 1] == 0) { #pragma omp flush }`, where gcc puts the samples of
-// the fence it inlined (on the load that follows it, the loop's condition).
+// is one (on its next line, or the one after a lone brace): `while (flag[j - 1] == 0) { #pragma
+// omp flush }`, where gcc puts the samples of the fence it inlined (on the load that follows it,
+// the loop's condition).
 bool waits_on_flush(SourceReader& reader, const std::string& file, int line);
 
 // Sets the source of every construct with a file:line, and of every finding whose file:line no
