@@ -30,6 +30,7 @@ class ElfFile {
 
   bool valid() const { return elf_ && elf_kind(elf_) == ELF_K_ELF; }
   Elf* get() const { return elf_; }
+  int descriptor() const { return fd_; }
 
   // `visit(shdr, data)` for each section of `type` with data, until it returns false.
   template <typename Visit>
@@ -111,11 +112,13 @@ std::string elf_interpreter(const std::string& path) {
   for (size_t i = 0; i < count; ++i) {
     GElf_Phdr phdr;
     if (!gelf_getphdr(file.get(), static_cast<int>(i), &phdr) || phdr.p_type != PT_INTERP) continue;
-    size_t size = 0;
-    const char* raw = elf_rawfile(file.get(), &size);
-    if (!raw || phdr.p_offset >= size || phdr.p_filesz > size - phdr.p_offset) return {};
-    const std::string_view text(raw + phdr.p_offset, phdr.p_filesz);
-    return std::string(text.substr(0, text.find('\0')));
+    // Read where the header says, not through the whole file's image (elf_rawfile reads a large
+    // program whole).
+    if (phdr.p_filesz == 0 || phdr.p_filesz > 4096) return {};
+    std::string text(phdr.p_filesz, '\0');
+    const ssize_t got = pread(file.descriptor(), text.data(), text.size(), static_cast<off_t>(phdr.p_offset));
+    if (got != static_cast<ssize_t>(text.size())) return {};
+    return text.substr(0, text.find('\0'));
   }
   return {};
 }
