@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <mutex>
 #include <sstream>
 #include <utility>
@@ -451,16 +450,7 @@ void analyse_runs(const std::vector<RunResult*>& runs) {
     bytes[i] = log_bytes(*runs[i]);
   }
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
-  std::vector<std::exception_ptr> failed(runs.size());
-  side_by_side(runs.size(), workers, [&](size_t k) {
-    try {
-      read_logs(*runs[order[k]], each);
-    } catch (...) {
-      failed[order[k]] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& e : failed)
-    if (e) std::rethrow_exception(e);
+  side_by_side(runs.size(), workers, [&](size_t i) { read_logs(*runs[i], each); }, order);
 }
 
 bool nothing_captured(const RunResult& result) {

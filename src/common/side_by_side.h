@@ -12,13 +12,16 @@
 
 namespace ompscope {
 
-// Calls piece(i) for each i in [0, n) on min(n, workers) threads (at least this one).
+// Calls piece(i) for each i in [0, n) on min(n, workers) threads (at least this one), taken in
+// the order `order` gives where it is not empty (a permutation of [0, n): the longest first, so
+// that no long piece is left alone at the end); the failure rethrown is still the first by index.
 template <class Piece>
-void side_by_side(size_t n, size_t workers, Piece&& piece) {
+void side_by_side(size_t n, size_t workers, Piece&& piece, const std::vector<size_t>& order = {}) {
   std::vector<std::exception_ptr> failed(n);
   std::atomic<size_t> next{0};
   const auto work = [&] {
-    for (size_t i = next++; i < n; i = next++) {
+    for (size_t k = next++; k < n; k = next++) {
+      const size_t i = order.empty() ? k : order[k];
       try {
         piece(i);
       } catch (...) {

@@ -39,5 +39,21 @@ TEST(SideBySide, TheFirstFailureByIndexIsRethrownOnceAllEnded) {
   for (int n : runs) EXPECT_EQ(n, 1);  // the others still ran
 }
 
+// scale's runs, the longest logs first: on one worker the pieces are taken in the order given,
+// and the failure rethrown is still the first by index, not the first taken.
+TEST(SideBySide, PiecesAreTakenInTheOrderGivenAndTheFirstFailureByIndexIsRethrown) {
+  std::vector<size_t> taken;
+  try {
+    side_by_side(4, 1, [&](size_t i) {
+      taken.push_back(i);
+      if (i == 1 || i == 3) throw std::runtime_error("piece " + std::to_string(i));
+    }, {3, 0, 2, 1});
+    FAIL() << "nothing rethrown";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "piece 1");
+  }
+  EXPECT_EQ(taken, (std::vector<size_t>{3, 0, 2, 1}));
+}
+
 }  // namespace
 }  // namespace ompscope
