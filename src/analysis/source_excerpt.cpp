@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -33,22 +32,36 @@ const std::string* SourceReader::text(const std::string& file, int line) {
   return &(*lines)[line - 1];
 }
 
-bool is_flush_directive(const std::string& text) {
-  std::string words;  // lower case, one space between words
+namespace {
+
+// The line in lower case with one space between words: what the directives are matched on.
+std::string lower_words(const std::string& text) {
+  std::string words;
   for (char c : text) {
-    const char low = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (std::isspace(static_cast<unsigned char>(c))) {
       if (!words.empty() && words.back() != ' ') words += ' ';
     } else {
-      words += low;
+      words += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
   }
-  for (const char* start : {"#pragma omp flush", "# pragma omp flush", "!$omp flush", "c$omp flush", "*$omp flush"}) {
-    const std::string s(start);
-    if (words.compare(0, s.size(), s) == 0 &&
-        (words.size() == s.size() || (!std::isalnum(static_cast<unsigned char>(words[s.size()])) && words[s.size()] != '_')))
-      return true;
-  }
+  return words;
+}
+
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `word` (lower case) in `words` at `at`, not part of a longer word.
+bool word_at(const std::string& words, const std::string& word, size_t at) {
+  const size_t end = at + word.size();
+  return words.compare(at, word.size(), word) == 0 && (at == 0 || !is_word_char(words[at - 1])) &&
+         (end == words.size() || !is_word_char(words[end]));
+}
+
+}  // namespace
+
+bool is_flush_directive(const std::string& text) {
+  const std::string words = lower_words(text);
+  for (const char* start : {"#pragma omp flush", "# pragma omp flush", "!$omp flush", "c$omp flush", "*$omp flush"})
+    if (word_at(words, start, 0)) return true;
   return false;
 }
 
@@ -57,16 +70,11 @@ bool waits_on_flush(SourceReader& reader, const std::string& file, int line) {
   if (!text) return false;
   if (is_flush_directive(*text)) return true;
   // A loop's head: `while`, `for` or `do` as a word (C), or Fortran's `do`.
-  std::string lower;
-  for (char c : *text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string words = lower_words(*text);
   bool loop = false;
-  for (const char* word : {"while", "for", "do"}) {
-    for (size_t at = lower.find(word); at != std::string::npos && !loop; at = lower.find(word, at + 1)) {
-      const size_t end = at + std::strlen(word);
-      const auto part = [&](size_t i) { return std::isalnum(static_cast<unsigned char>(lower[i])) || lower[i] == '_'; };
-      loop = (at == 0 || !part(at - 1)) && (end == lower.size() || !part(end));
-    }
-  }
+  for (const std::string word : {"while", "for", "do"})
+    for (size_t at = words.find(word); at != std::string::npos && !loop; at = words.find(word, at + 1))
+      loop = word_at(words, word, at);
   if (!loop) return false;
   // The body's first statement, past a brace on a line of its own.
   for (int next = line + 1; next <= line + 2; ++next) {
