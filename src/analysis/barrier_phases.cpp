@@ -117,7 +117,8 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
       const SyncVisit& v = *visits[k][b];
       // A thread's MPI calls in the segment are neither its work nor its imbalance (docs/mpi.md):
       // they leave its wall time and its CPU time (MPI libraries poll while they wait).
-      const double w = std::max(0.0, v.arrive - segment_start[k] - v.mpi);
+      const SegmentReadings& read = v.readings();
+      const double w = std::max(0.0, v.arrive - segment_start[k] - read.mpi);
       max_w = std::max(max_w, w);
       sum_w += w;
       last_arrive = std::max(last_arrive, v.arrive);
@@ -128,8 +129,8 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
       iterations = std::max(iterations, v.loop_iterations);
       schedule = std::max(schedule, v.loop_schedule);
       tasks = tasks || v.tasks > 0;
-      cpu_read = cpu_read && v.cpu >= 0;
-      const double cpu = v.cpu >= 0 ? std::max(0.0, v.cpu - v.mpi) : v.cpu;
+      cpu_read = cpu_read && read.cpu >= 0;
+      const double cpu = read.cpu >= 0 ? std::max(0.0, read.cpu - read.mpi) : read.cpu;
       max_cpu = std::max(max_cpu, cpu);
       sum_cpu += cpu;
       segment_start[k] = v.depart;
@@ -187,7 +188,8 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
       out.measured_imbalance_s += imbalance;
       out.cpu_imbalance_s += cpu_imbalance;
       for (size_t k = 0; k < n; ++k) {
-        const double cpu = std::max(0.0, visits[k][b]->cpu - visits[k][b]->mpi);
+        const SegmentReadings& read = visits[k][b]->readings();
+        const double cpu = std::max(0.0, read.cpu - read.mpi);
         cpus[k] = cpu;
         squares[k] = cpu * cpu;
       }
@@ -213,7 +215,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
       double walkthrough = std::max(0.0, first_depart - last_arrive), startup = last_depart - first_depart;
       double off = 0;
       for (size_t k = 0; k < n; ++k)
-        off = std::max(off, std::min(visits[k][b]->off_cpu, std::max(0.0, visits[k][b]->depart - last_arrive)));
+        off = std::max(off, std::min(visits[k][b]->readings().off_cpu, std::max(0.0, visits[k][b]->depart - last_arrive)));
       off = std::min(off, walkthrough + startup);
       const double from_startup = std::min(off, startup);
       startup -= from_startup;

@@ -292,7 +292,8 @@ class ThreadWalk {
         v.loop_schedule = loop_in_segment_ ? loop_schedule_ : 0;
         v.nested = !syncs_.empty();
         v.task = running_task_;
-        if (v.kind == SyncKind::Barrier || v.kind == SyncKind::JoinBarrier) v.mpi = std::exchange(mpi_in_segment_, 0.0);
+        if (v.kind == SyncKind::Barrier || v.kind == SyncKind::JoinBarrier)
+          if (const double mpi = std::exchange(mpi_in_segment_, 0.0); mpi != 0) v.write_readings().mpi = mpi;
         v.implicit = is_implicit_barrier(e.detail);
         syncs_.push_back({current_part(), v});
         loop_in_segment_ = false;
@@ -458,13 +459,13 @@ class ThreadWalk {
         SyncVisit& v = syncs_.back().visit;
         const double cpu = static_cast<double>(r.cpu_ns - arrival_.cpu_ns) * 1e-9;
         const bool preempted = r.switches != arrival_.switches;
-        if (preempted) v.off_cpu = std::max(0.0, (r.time - arrival_.time) - cpu);
+        if (preempted) v.write_readings().off_cpu = std::max(0.0, (r.time - arrival_.time) - cpu);
         // A visit in which the thread ran tasks: its bodies' kernel accounting (a task region's
         // bodies run in barriers, outside every work stretch).
         if (v.tasks > 0) {
           TaskVisitsUsage& visits = regions_.part(p).task_visits();
           WorkUsage& u = visits.usage;
-          u.wall_s += cpu + (preempted ? v.off_cpu : 0.0);
+          u.wall_s += cpu + (preempted ? v.readings().off_cpu : 0.0);
           u.cpu_s += cpu;
           u.system_s += static_cast<uint32_t>(r.system_us - arrival_.system_us) * 1e-6;
           u.minor_faults += static_cast<uint32_t>(r.minor_faults - arrival_.minor_faults);
@@ -500,7 +501,7 @@ class ThreadWalk {
     u.major_faults += static_cast<uint16_t>(r.major_faults - mark_.major_faults);
     u.switches += static_cast<uint32_t>(r.switches - mark_.switches);
     u.readings += 1;
-    if (!syncs_.empty() && syncs_.back().part == p) syncs_.back().visit.cpu = cpu;
+    if (!syncs_.empty() && syncs_.back().part == p) syncs_.back().visit.write_readings().cpu = cpu;
     stretch_part_ = p;
     stretch_s_ = r.time - mark_.time;
   }

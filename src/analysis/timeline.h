@@ -18,7 +18,21 @@ namespace ompscope::analysis {
 
 enum class SyncKind : uint8_t { Barrier, JoinBarrier, Taskwait, Taskgroup, Other };
 
-struct SyncVisit {  // fields ordered to pack into 72 bytes: a log holds one per barrier and thread
+// What was read of the stretch of a thread's work that ends at a visit, where anything was: past
+// an instance's first barriers the capture reads the kernel's accounting at some only (1 in ~200
+// of many_barriers', capture/thread_usage.h), and a segment makes an MPI call in a hybrid program
+// only. Held apart from the visit (SyncVisit::readings), which is 16 bytes smaller without them.
+struct SegmentReadings {
+  double cpu = -1;   // CPU time the thread used in the segment that ends here; -1: not read
+  double mpi = 0;    // time in MPI calls in that segment (docs/mpi.md, "MPI inside parallel regions")
+  // Wall time of the visit itself (arrival to departure) its CPU time does not cover, where the
+  // kernel's accounting was read at both and the thread was switched out involuntarily in it (0
+  // where not): runnable, not running, while another process held its CPU.
+  double off_cpu = 0;
+};
+inline constexpr SegmentReadings kNothingRead{};
+
+struct SyncVisit {  // fields ordered to pack into 56 bytes: a log holds one per barrier and thread
   SyncKind kind = SyncKind::Barrier;
   bool follows_loop = false;  // a worksharing loop ended in the segment just before it
   // The schedule the runtime reported for that loop (libomp 19: ompt_work_loop_static 10, _dynamic
@@ -34,13 +48,19 @@ struct SyncVisit {  // fields ordered to pack into 72 bytes: a log holds one per
   double arrive = 0;     // sync region begin
   double depart = 0;     // sync region end (clamped to the region's end for the join barrier)
   double tasks = 0;      // time spent running explicit tasks inside this visit
-  double cpu = -1;            // CPU time the thread used in the segment that ends here; -1: not read
-  double mpi = 0;             // time in MPI calls in that segment (docs/mpi.md, "MPI inside parallel regions")
-  // Wall time of the visit itself (arrival to departure) its CPU time does not cover, where the
-  // kernel's accounting was read at both and the thread was switched out involuntarily in it (0
-  // where not): runnable, not running, while another process held its CPU.
-  double off_cpu = 0;
+
+  // What was read of its segment (kNothingRead where nothing was), and the same to write into.
+  const SegmentReadings& readings() const { return readings_.empty() ? kNothingRead : readings_.front(); }
+  SegmentReadings& write_readings() {
+    if (readings_.empty()) readings_.push_back({});
+    return readings_.front();
+  }
+
+  // Empty, or the one entry. Public only so that a visit stays an aggregate (designated
+  // initialisers); read and write it through the two functions above.
+  CompactVector<SegmentReadings> readings_;
 };
+static_assert(sizeof(SyncVisit) == 56);
 
 using report::WorkUsage;
 

@@ -67,8 +67,8 @@ TEST(BarrierPhases, AThreadReleasedLateShowsNoImbalanceInTheNextSegment) {
 // walkthrough 2. Off-CPU time before the last arrival cannot delay the release.
 TEST(BarrierPhases, AThreadOffItsCpuInTheBarrierIsDescheduledNotBarrierCost) {
   SyncVisit a0 = barrier(10, 21), a1 = barrier(20, 31), b0 = barrier(41, 60), b1 = barrier(51, 62);
-  a1.off_cpu = 8;
-  b0.off_cpu = 30;
+  a1.write_readings().off_cpu = 8;
+  b0.write_readings().off_cpu = 30;
   const RegionInstance r = instance(1, 0xA, 0, 71,
                                     {member(0, 0, 71, {a0, b0, join_barrier(70, 71)}),
                                      member(1, 0, 71, {a1, b1, join_barrier(70, 71)})});
@@ -181,9 +181,9 @@ TEST(BarrierPhases, MpiCallsInASegmentAreNeitherWorkNorImbalance) {
   // used the CPU all along (MPI libraries poll). Counted as work, that was 30 s of imbalance
   // (w = 100, 40), all of it in CPU time; without the MPI calls both segments are 40 s.
   SyncVisit a = barrier(100, 101, true), b = barrier(40, 101, true);
-  a.mpi = 60;
-  a.cpu = 100;
-  b.cpu = 40;
+  a.write_readings().mpi = 60;
+  a.write_readings().cpu = 100;
+  b.write_readings().cpu = 40;
   const RegionInstance r = instance(1, 0xA, 0, 111, {member(0, 0, 111, {a, join_barrier(110, 111)}),
                                                      member(1, 0, 111, {b, join_barrier(110, 111)})});
   const BarrierPhases p = barrier_phases(r);
@@ -227,8 +227,8 @@ TEST(BarrierPhases, AnIterationCountTheTeamDoesNotDivideIsIndivisibleImbalance) 
   // Where the CPU time was read, the loop's work counts as measured too.
   SyncVisit a = barrier(2, 10, true), b = barrier(1, 10, true);
   a.loop_iterations = b.loop_iterations = 3;
-  a.cpu = 2;
-  b.cpu = 1;
+  a.write_readings().cpu = 2;
+  b.write_readings().cpu = 1;
   const BarrierPhases read = barrier_phases(instance(1, 0xA, 0, 12, {member(0, 0, 12, {a, join_barrier(11, 12)}),
                                                                      member(1, 0, 12, {b, join_barrier(11, 12)})}));
   EXPECT_DOUBLE_EQ(read.measured_loop_work_s, 3);
@@ -262,8 +262,8 @@ TEST(BarrierPhases, RegionWithoutThreadsHasNoPhases) {
 // wall time), then the join barrier with equal segments.
 RegionInstance loop_with_cpu(double cpu0, double cpu1) {
   SyncVisit a = barrier(cpu0, 10, true), b = barrier(cpu1, 10, true);
-  a.cpu = cpu0;
-  b.cpu = cpu1;
+  a.write_readings().cpu = cpu0;
+  b.write_readings().cpu = cpu1;
   return instance(1, 0xA, 0, 12, {member(0, 0, 12, {a, join_barrier(11, 12)}),
                                   member(1, 0, 12, {b, join_barrier(11, 12)})});
 }

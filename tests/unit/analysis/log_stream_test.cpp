@@ -112,7 +112,7 @@ std::string dump(const Timeline& t) {
       for (const SyncVisit& v : p.syncs)
         s += fmt::format("  sync {} {:x} [{}, {}] tasks {} loop {} {} {} nested {} task {} cpu {} off {}\n",
                          static_cast<int>(v.kind), v.codeptr, v.arrive, v.depart, v.tasks, v.follows_loop,
-                         v.loop_iterations, v.loop_schedule, v.nested, v.task, v.cpu, v.off_cpu);
+                         v.loop_iterations, v.loop_schedule, v.nested, v.task, v.readings().cpu, v.readings().off_cpu);
     }
   }
   for (const LockAcquisition& a : t.locks)

@@ -174,7 +174,7 @@ TEST(ProfileProgram, MpiCallsOutsideRegionsAreMpiTimeNotSerialCode) {
   ASSERT_EQ(timeline.regions.size(), 1u);
   EXPECT_US(timeline.regions[0].threads[0].mpi, 50);
   ASSERT_EQ(timeline.regions[0].threads[0].syncs.size(), 1u);
-  EXPECT_US(timeline.regions[0].threads[0].syncs[0].mpi, 50);
+  EXPECT_US(timeline.regions[0].threads[0].syncs[0].readings().mpi, 50);
   const ProgramProfile p = profile_program(timeline);
   EXPECT_US(p.wall_s, 1000);
   EXPECT_US(p.in_regions_s, 355);

@@ -162,8 +162,8 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
   EXPECT_DOUBLE_EQ(part.usage.switches, 6);
   EXPECT_US(part.usage.off_cpu_s(), 100);
   ASSERT_EQ(part.syncs.size(), 2u);
-  EXPECT_US(part.syncs[0].cpu, 250);
-  EXPECT_US(part.syncs[1].cpu, 100);
+  EXPECT_US(part.syncs[0].readings().cpu, 250);
+  EXPECT_US(part.syncs[1].readings().cpu, 100);
 }
 
 // A barrier visit's time off the CPU: between the readings at its arrival and its departure,
@@ -194,8 +194,8 @@ TEST(BuildTimeline, ABarrierVisitKnowsHowLongItsThreadWasSwitchedOutInIt) {
   const Timeline t = build_timeline(b.log());
   const ThreadInRegion& part = t.regions.at(0).threads.at(0);
   ASSERT_EQ(part.syncs.size(), 2u);
-  EXPECT_US(part.syncs[0].off_cpu, 49 - 10);
-  EXPECT_US(part.syncs[1].off_cpu, 0);
+  EXPECT_US(part.syncs[0].readings().off_cpu, 49 - 10);
+  EXPECT_US(part.syncs[1].readings().off_cpu, 0);
 }
 
 // A task region (KASTORS jacobi: one thread creates under `master`, the team runs the tasks in
@@ -369,7 +369,7 @@ TEST(BuildTimeline, WithoutUsageRecordsNothingIsRead) {
   const Timeline t = build_timeline(testing::two_thread_loop_log());
   for (const ThreadInRegion& part : t.regions.at(0).threads) {
     EXPECT_EQ(part.usage.wall_s, 0);
-    for (const SyncVisit& v : part.syncs) EXPECT_EQ(v.cpu, -1);
+    for (const SyncVisit& v : part.syncs) EXPECT_EQ(v.readings().cpu, -1);
   }
 }
 
