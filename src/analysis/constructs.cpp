@@ -91,20 +91,29 @@ int node_of(ConstructTree& tree, int parent, ConstructKind kind, uint64_t codept
   return tree.last_node = index;
 }
 
+// One thing a thread did in its part, swept in order to place it in the construct tree. What it
+// is, `type` says, and with it which pointer of each union is set: 56 bytes where a pointer per
+// kind took 96, and a part holds one per barrier visit and task fragment (a thread's 100 000
+// visits in many_barriers, 300 000 visits and fragments in a recursive tree of tasks).
 struct Item {
   double begin = 0;
   double end = 0;
   double duration = 0;   // charged time (a lock's scaled by lock sampling)
-  enum Type : uint8_t { Work, Sync, Fragment, Lock } type = Work;
-  const WorkSpan* work = nullptr;
-  const SyncVisit* sync = nullptr;
-  const TaskInstance* task = nullptr;
-  const TaskFragment* fragment = nullptr;
-  const LockAcquisition* lock = nullptr;
-  size_t task_position = 0;  // of `task` in the region's tasks
-  const WorkSpan* charged_to = nullptr;  // a barrier after a worksharing construct
+  union {
+    const WorkSpan* work = nullptr;
+    const SyncVisit* sync;
+    const TaskFragment* fragment;
+    const LockAcquisition* lock;
+  };
+  union {
+    const WorkSpan* charged_to = nullptr;  // a Sync: the worksharing construct its barrier ends
+    const TaskInstance* task;              // a Fragment: its task
+  };
+  uint32_t task_position = 0;  // a Fragment: of `task` in the region's tasks
   int node = -1;
+  enum Type : uint8_t { Work, Sync, Fragment, Lock } type = Work;
 };
+static_assert(sizeof(Item) == 56);
 
 struct ItemKey {
   double begin = 0;
@@ -212,7 +221,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
   for (const ThreadInRegion& part : inst.threads) {
     const size_t part_at = static_cast<size_t>(&part - inst.threads.data());
     items.clear();
-    // Sized once: an Item is 96 bytes, and a recursive tree's fragments on one thread grown by
+    // Sized once: an Item is 56 bytes, and a recursive tree's fragments on one thread grown by
     // doubling held up to twice them, three times while the vector moved (75 MB for 243 000 tasks).
     items.reserve(work_of[part_at].size() + part.syncs.size() + fragments_of[part_at].size() + locks_of[part_at].size());
     std::array<size_t, 5> runs{};  // each kind's items from runs[k] to runs[k + 1]
@@ -254,7 +263,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     runs[2] = items.size();
     for (const auto& [k, f] : fragments_of[part_at]) {
       Item& i = items.emplace_back();
-      i.task_position = k;
+      i.task_position = static_cast<uint32_t>(k);
       i.begin = f->begin;
       i.end = f->end;
       i.duration = f->end - f->begin;
@@ -273,7 +282,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     }
     runs[4] = items.size();
     // Outer before inner: by begin, then the longer first, then in the order gathered. Sorted as
-    // compact keys (an Item is 96 bytes: stable_sort moving the items themselves through its
+    // compact keys (an Item is 56 bytes, a key 24: stable_sort moving the items themselves through its
     // buffer was 4% of a task-heavy log's analysis, BENCHMARKS.md "Analysis throughput"). Each
     // kind's items mostly come in that order already (visits that did not nest, locks by
     // request): a kind is sorted only where it is not, then the four are merged. No two keys are
