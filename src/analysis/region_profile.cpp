@@ -31,7 +31,7 @@ ThreadSplit split_thread_time(const RegionInstance& region, const ThreadInRegion
   s.task_s = std::clamp(tasks, 0.0, s.work_s);
   s.tasks = static_cast<double>(part.tasks_completed);
   s.fork_join_s = region_s - inside;
-  s.usage = part.usage;
+  s.usage = part.usage();
   s.task_usage = part.task_visits().usage;
   s.task_usage_tasks_s = part.task_visits().tasks_s;
   return s;

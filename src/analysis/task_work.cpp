@@ -163,7 +163,7 @@ void take_out_time_off_the_cpu(const RegionInstance& region, TaskNodes& g) {
   std::unordered_map<uint32_t, double> budget;  // log thread → its involuntary time off the CPU
   for (const ThreadInRegion& part : region.threads) {
     double off = part.task_visits().usage.off_cpu_s();  // counted only where switched out involuntarily
-    if (part.usage.switches > 0) off += part.usage.off_cpu_s();
+    if (part.usage().switches > 0) off += part.usage().off_cpu_s();
     if (off > 0) budget[part.thread] += off;
   }
   if (budget.empty()) return;

@@ -491,7 +491,7 @@ class ThreadWalk {
       const std::vector<SyncVisit>& syncs = regions_.part(p).syncs;
       if (std::any_of(syncs.begin(), syncs.end(), [](const SyncVisit& v) { return v.implicit; })) return;
     }
-    WorkUsage& u = regions_.part(p).usage;
+    WorkUsage& u = regions_.part(p).write_usage();
     const double cpu = static_cast<double>(r.cpu_ns - mark_.cpu_ns) * 1e-9;
     u.wall_s += r.time - mark_.time;
     u.cpu_s += cpu;
@@ -524,7 +524,7 @@ class ThreadWalk {
     counters_valid_ = false;
     stretch_part_ = kNoPart;
     if (!valid) return;
-    WorkUsage& u = regions_.part(p).usage;
+    WorkUsage& u = regions_.part(p).write_usage();
     u.counted_s += stretch_s_;
     u.cycles += static_cast<double>(c.cycles - counters_mark_.cycles);
     u.instructions += static_cast<double>(c.instructions - counters_mark_.instructions);

@@ -108,7 +108,7 @@ std::string dump(const Timeline& t) {
     for (const ThreadInRegion& p : r.threads) {
       s += fmt::format(" part {} {} {} [{}, {}] begin {} lock {} outside {} done {} mpi {} usage {} {}\n", p.thread,
                        p.index, p.implicit_task, p.start, p.end, p.thread_begin, p.lock_wait, p.tasks_outside_syncs,
-                       p.tasks_completed, p.mpi, p.usage.wall_s, p.usage.cpu_s);
+                       p.tasks_completed, p.mpi, p.usage().wall_s, p.usage().cpu_s);
       for (const SyncVisit& v : p.syncs)
         s += fmt::format("  sync {} {:x} [{}, {}] tasks {} loop {} {} {} nested {} task {} cpu {} off {}\n",
                          static_cast<int>(v.kind), v.codeptr, v.arrive, v.depart, v.tasks, v.follows_loop,

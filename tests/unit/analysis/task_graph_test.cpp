@@ -268,17 +268,17 @@ TEST(TaskGraph, TimeOffTheCpuInABodyIsNoTasksWork) {
   const TaskNodes unread = task_nodes(r, list);
   EXPECT_US(task_work(unread), 9 * 50 + 550);
 
-  r.threads[0].usage = {2000e-6, 1500e-6, 0, 0, 0, /*switches*/ 3};  // 500 µs off, involuntarily
+  r.threads[0].write_usage() = WorkUsage{2000e-6, 1500e-6, 0, 0, 0, /*switches*/ 3};  // 500 µs off, involuntarily
   const TaskNodes off = task_nodes(r, list);
   EXPECT_US(task_work(off), 10 * 50);
   EXPECT_US(off.nodes[off.implicit_count + 5].own_work.total(), 50);
   const TaskGraphSize quiet = task_graph_size(off), noisy = task_graph_size(unread);
   EXPECT_US(noisy.work_s - quiet.work_s, 500);
 
-  r.threads[0].usage = {2000e-6, 1800e-6, 0, 0, 0, 3};  // 200 µs off
+  r.threads[0].write_usage() = WorkUsage{2000e-6, 1800e-6, 0, 0, 0, 3};  // 200 µs off
   EXPECT_US(task_nodes(r, list).nodes[1 + 5].own_work.total(), 350);
   // A voluntary sleep (no involuntary switch in the work stretches) is not taken out.
-  r.threads[0].usage = {2000e-6, 1500e-6, 0, 0, 0, 0};
+  r.threads[0].write_usage() = WorkUsage{2000e-6, 1500e-6, 0, 0, 0, 0};
   EXPECT_US(task_work(task_nodes(r, list)), 9 * 50 + 550);
   // Nor in the barrier visits' accounting, which counts only involuntary time off the CPU.
   r.threads[0].task_visits().usage = {600e-6, 100e-6, 0, 0, 0, 1};  // 500 µs off

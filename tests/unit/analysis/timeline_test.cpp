@@ -154,13 +154,13 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
   const Timeline t = build_timeline(b.log());
   ASSERT_EQ(t.regions.size(), 1u);
   const ThreadInRegion& part = t.regions[0].threads.at(0);
-  EXPECT_US(part.usage.wall_s, 299 + 151);
-  EXPECT_US(part.usage.cpu_s, 250 + 100);
-  EXPECT_US(part.usage.system_s, 10 + 1);
-  EXPECT_DOUBLE_EQ(part.usage.minor_faults, 13);
-  EXPECT_DOUBLE_EQ(part.usage.major_faults, 1);
-  EXPECT_DOUBLE_EQ(part.usage.switches, 6);
-  EXPECT_US(part.usage.off_cpu_s(), 100);
+  EXPECT_US(part.usage().wall_s, 299 + 151);
+  EXPECT_US(part.usage().cpu_s, 250 + 100);
+  EXPECT_US(part.usage().system_s, 10 + 1);
+  EXPECT_DOUBLE_EQ(part.usage().minor_faults, 13);
+  EXPECT_DOUBLE_EQ(part.usage().major_faults, 1);
+  EXPECT_DOUBLE_EQ(part.usage().switches, 6);
+  EXPECT_US(part.usage().off_cpu_s(), 100);
   ASSERT_EQ(part.syncs.size(), 2u);
   EXPECT_US(part.syncs[0].readings().cpu, 250);
   EXPECT_US(part.syncs[1].readings().cpu, 100);
@@ -251,15 +251,15 @@ TEST(BuildTimeline, TheBarrierVisitsInWhichTasksRanGiveTheTaskBodiesTheirKernelA
   ASSERT_EQ(r.threads.size(), 2u);
   const ThreadInRegion& master = r.threads[0];
   const ThreadInRegion& worker = r.threads[1];
-  EXPECT_US(master.usage.wall_s, 200);
-  EXPECT_US(master.usage.cpu_s, 190);
+  EXPECT_US(master.usage().wall_s, 200);
+  EXPECT_US(master.usage().cpu_s, 190);
   EXPECT_US(master.task_visits().tasks_s, 100);
   EXPECT_US(master.task_visits().usage.cpu_s, 350);
   EXPECT_US(master.task_visits().usage.off_cpu_s(), 399 - 350);
   EXPECT_US(master.task_visits().usage.wall_s, 399);
   EXPECT_DOUBLE_EQ(master.task_visits().usage.switches, 2);
-  EXPECT_US(worker.usage.wall_s, 2 + 3);
-  EXPECT_US(worker.usage.cpu_s, 1 + 1);
+  EXPECT_US(worker.usage().wall_s, 2 + 3);
+  EXPECT_US(worker.usage().cpu_s, 1 + 1);
   EXPECT_US(worker.task_visits().tasks_s, 300);
   EXPECT_US(worker.task_visits().usage.cpu_s, 150);
   EXPECT_US(worker.task_visits().usage.system_s, 20);
@@ -301,7 +301,7 @@ TEST(BuildTimeline, HardwareCountersAreSummedOverTheStretchesWhoseBothEdgesReadT
       .parallel_end(903, 10, 2, 0xA0);
   const Timeline t = build_timeline(b.log());
   ASSERT_EQ(t.regions.size(), 1u);
-  const WorkUsage& u = t.regions[0].threads.at(0).usage;
+  const WorkUsage& u = t.regions[0].threads.at(0).usage();
   EXPECT_US(u.wall_s, 299 + 151);
   EXPECT_US(u.counted_s, 299);
   EXPECT_DOUBLE_EQ(u.cycles, 900000);
@@ -336,11 +336,11 @@ TEST(BuildTimeline, ATeamOfOneEndsItsWorkAtTheImplicitTasksEnd) {
       .parallel_end(704, 20, 2, 0xA0);
   const Timeline t = build_timeline(b.log());
   ASSERT_EQ(t.regions.size(), 2u);
-  EXPECT_US(t.regions[0].threads.at(0).usage.wall_s, 300);
-  EXPECT_US(t.regions[0].threads.at(0).usage.cpu_s, 290);
-  EXPECT_US(t.regions[0].threads.at(0).usage.system_s, 10);
-  EXPECT_US(t.regions[1].threads.at(0).usage.wall_s, 99);
-  EXPECT_US(t.regions[1].threads.at(0).usage.cpu_s, 90);
+  EXPECT_US(t.regions[0].threads.at(0).usage().wall_s, 300);
+  EXPECT_US(t.regions[0].threads.at(0).usage().cpu_s, 290);
+  EXPECT_US(t.regions[0].threads.at(0).usage().system_s, 10);
+  EXPECT_US(t.regions[1].threads.at(0).usage().wall_s, 99);
+  EXPECT_US(t.regions[1].threads.at(0).usage().cpu_s, 90);
 }
 
 TEST(BuildTimeline, CumulativeUsageCountersAreDifferencedModuloTheirWidth) {
@@ -359,16 +359,16 @@ TEST(BuildTimeline, CumulativeUsageCountersAreDifferencedModuloTheirWidth) {
       .parallel_end(500, 10, 2, 0xA0);
   const Timeline t = build_timeline(b.log());
   const ThreadInRegion& part = t.regions.at(0).threads.at(0);
-  EXPECT_US(part.usage.system_s, 0x20);
-  EXPECT_DOUBLE_EQ(part.usage.minor_faults, 5);
-  EXPECT_DOUBLE_EQ(part.usage.major_faults, 2);
-  EXPECT_DOUBLE_EQ(part.usage.switches, 2);
+  EXPECT_US(part.usage().system_s, 0x20);
+  EXPECT_DOUBLE_EQ(part.usage().minor_faults, 5);
+  EXPECT_DOUBLE_EQ(part.usage().major_faults, 2);
+  EXPECT_DOUBLE_EQ(part.usage().switches, 2);
 }
 
 TEST(BuildTimeline, WithoutUsageRecordsNothingIsRead) {
   const Timeline t = build_timeline(testing::two_thread_loop_log());
   for (const ThreadInRegion& part : t.regions.at(0).threads) {
-    EXPECT_EQ(part.usage.wall_s, 0);
+    EXPECT_EQ(part.usage().wall_s, 0);
     for (const SyncVisit& v : part.syncs) EXPECT_EQ(v.readings().cpu, -1);
   }
 }
