@@ -1,6 +1,7 @@
 #include "analysis/run_log.h"
 
 #include <fcntl.h>
+#include <omp-tools.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -228,18 +229,38 @@ class RecordCheck {
       previous_ = e.time;
       ++kinds_[static_cast<uint8_t>(e.kind)];
       ++valid_;
+      count_part_syncs(e);
     }
   }
   uint64_t valid() const { return valid_; }
   uint64_t first() const { return first_; }
   uint64_t last() const { return previous_; }
   const KindCounts& kinds() const { return kinds_; }
+  std::vector<uint32_t> take_part_syncs() { return std::move(part_syncs_); }
 
  private:
+  // The sync regions begun in each of the thread's region parts (an implicit task other than
+  // the initial one), in the order the parts began: each part's visits are then stored in one
+  // allocation of their size (ThreadEvents::part_syncs).
+  void count_part_syncs(const Event& e) {
+    if (e.kind == EventKind::ImplicitTaskBegin) {
+      const bool part = (e.detail & ompt_task_initial) == 0;
+      open_parts_.push_back(part ? part_syncs_.size() : kNotAPart);
+      if (part) part_syncs_.push_back(0);
+    } else if (e.kind == EventKind::ImplicitTaskEnd) {
+      if (!open_parts_.empty()) open_parts_.pop_back();
+    } else if (e.kind == EventKind::SyncBegin && !open_parts_.empty() && open_parts_.back() != kNotAPart) {
+      ++part_syncs_[open_parts_.back()];
+    }
+  }
+  static constexpr size_t kNotAPart = SIZE_MAX;
+
   const fs::path& file_;
   uint64_t at_ = 0, valid_ = 0, previous_ = 0, first_ = 0;
   KindCounts kinds_{};
   bool ended_ = false;
+  std::vector<uint32_t> part_syncs_;
+  std::vector<size_t> open_parts_;  // into part_syncs_, or kNotAPart: the implicit tasks open
 };
 
 // Reads the file's records in blocks of `block_records`, checks them and hands each block to `f`.
@@ -278,7 +299,7 @@ ThreadEvents read_thread_events(const fs::path& file) {
 
 ThreadEvents scan_thread_events(const fs::path& file, size_t block_records) {
   ThreadFile tf;
-  const RecordCheck check = read_checked(file, tf, block_records, [](const Event*, size_t) {});
+  RecordCheck check = read_checked(file, tf, block_records, [](const Event*, size_t) {});
   ThreadEvents out;
   out.thread_index = tf.thread_index;
   out.file = file;
@@ -286,6 +307,7 @@ ThreadEvents scan_thread_events(const fs::path& file, size_t block_records) {
   out.first_ticks = check.first();
   out.last_ticks = check.last();
   out.kinds = check.kinds();
+  out.part_syncs = check.take_part_syncs();
   out.block_records = std::max<size_t>(block_records, 1);
   return out;
 }

@@ -104,6 +104,12 @@ struct ThreadEvents {
   uint64_t first_ticks = 0;
   uint64_t last_ticks = 0;
   KindCounts kinds{};
+  // The sync regions begun in each region part of the thread (an implicit task other than the
+  // initial one), in the order the parts began, as the checking read counted them: the timeline
+  // sizes each part's visits by them (a vector grown by doubling touched twice their memory and
+  // copied them a score of times, the largest cost of a barrier-heavy log's analysis). One
+  // number per part; empty in memory.
+  std::vector<uint32_t> part_syncs;
   size_t block_records = 0;
 
   bool streamed() const { return !file.empty(); }

@@ -177,9 +177,11 @@ class ThreadWalk {
  public:
   // `light_body`: mean body of a light task per region instance; null on the first pass, which
   // only times the recorded tasks.
-  ThreadWalk(const RunLog& log, uint32_t thread, RegionTable& regions, const TaskIndex& task_index,
-             const LightBody* light_body, Timeline& out)
-      : log_(log), thread_(thread), regions_(regions), task_index_(task_index),
+  // `part_syncs`: the sync regions of each of the thread's parts, in order (ThreadEvents::part_syncs;
+  // empty: not counted).
+  ThreadWalk(const RunLog& log, uint32_t thread, const std::vector<uint32_t>& part_syncs, RegionTable& regions,
+             const TaskIndex& task_index, const LightBody* light_body, Timeline& out)
+      : log_(log), thread_(thread), part_syncs_(part_syncs), regions_(regions), task_index_(task_index),
         light_body_(light_body), out_(out) {}
 
   void on(const Event& e) {
@@ -238,6 +240,8 @@ class ThreadWalk {
           p.thread = thread_;
           p.index = e.arg2;
           p.implicit_task = e.id2;
+          if (parts_begun_ < part_syncs_.size()) p.syncs.reserve(part_syncs_[parts_begun_]);
+          ++parts_begun_;
           p.start = t;
           p.end = -1;
           p.thread_begin = std::exchange(thread_begin_, -1.0);
@@ -256,8 +260,9 @@ class ThreadWalk {
           if (frames_.back().part != kNoPart) {
             ThreadInRegion& part = regions_.part(frames_.back().part);
             part.end = t;
-            // Its visits are all in: a vector grown by doubling holds up to twice them, and the
-            // parts' visits are the largest share of a loop program's timeline.
+            // Its visits are all in. Sized by the checking read's count they fill their vector;
+            // grown by doubling (a log held in memory is not counted) it holds up to twice them,
+            // and the parts' visits are the largest share of a loop program's timeline.
             part.syncs.shrink_to_fit();
           }
           frames_.pop_back();
@@ -638,6 +643,8 @@ class ThreadWalk {
 
   const RunLog& log_;
   uint32_t thread_;
+  const std::vector<uint32_t>& part_syncs_;
+  size_t parts_begun_ = 0;  // the thread's parts begun so far: the next one's count in part_syncs_
   RegionTable& regions_;
   const TaskIndex& task_index_;
   const LightBody* light_body_;
@@ -935,7 +942,7 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   }
   const TaskIndex task_index(out.tasks);
   for (const ThreadEvents& thread : log.threads) {
-    ThreadWalk walk(log, thread.thread_index, regions, task_index, light_body, out);
+    ThreadWalk walk(log, thread.thread_index, thread.part_syncs, regions, task_index, light_body, out);
     for_each_event(thread, [&walk](const Event& e) { walk.on(e); });
     walk.finish(run_end);
     unrecorded_locks.insert(unrecorded_locks.end(), walk.unrecorded_locks.begin(), walk.unrecorded_locks.end());

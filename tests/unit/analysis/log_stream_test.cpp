@@ -18,6 +18,7 @@
 #include "analysis/timeline.h"
 #include "common/error.h"
 #include "common/event_record.h"
+#include "event_log_builder.h"
 #include "scenarios.h"
 #include "task_scenarios.h"
 
@@ -165,6 +166,53 @@ TEST_F(LogStream, BlocksHandOutTheFilesRecordsInOrderWhateverTheirSize) {
   EXPECT_EQ(whole.count(EventKind::TaskCreate), creations);
   for (uint8_t k = 0; k < static_cast<uint8_t>(EventKind::Count); ++k)
     EXPECT_EQ(scanned.count(static_cast<EventKind>(k)), whole.count(static_cast<EventKind>(k))) << int(k);
+}
+
+// The checking read counts the sync regions of each region part (an implicit task other than the
+// initial one) in the order the parts began, and the timeline stores each part's visits in a vector
+// of that size: a nested part's barriers are its own, not its outer part's; a barrier in the
+// initial task belongs to no part.
+TEST_F(LogStream, TheCheckingReadCountsEachPartsSyncRegions) {
+  const auto barrier = ompt_sync_region_barrier_explicit;
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  testing::LogBuilder b(1, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .sync_begin(10, barrier)  // in the initial task: no part's
+      .sync_end(11, barrier)
+      .parallel_begin(100, 10, 2, 1, 0x500)
+      .implicit_begin(101, 10, 11, 1, 0)
+      .sync_begin(110, barrier)
+      .sync_end(111, barrier)
+      .parallel_begin(120, 20, 11, 1, 0x600)  // nested: its own part
+      .implicit_begin(121, 20, 21, 1, 0)
+      .sync_begin(130, barrier)
+      .sync_end(131, barrier)
+      .sync_begin(140, barrier)
+      .sync_end(141, barrier)
+      .sync_begin(150, join)
+      .sync_end(151, join)
+      .implicit_end(151, 20, 21, 0)
+      .parallel_end(152, 20, 11, 0x600)
+      .sync_begin(160, join)
+      .sync_end(161, join)
+      .implicit_end(161, 10, 11, 0)
+      .parallel_end(162, 10, 2, 0x500)
+      .initial_task_end(900, 1, 2)
+      .thread_end(900);
+  const fs::path d = write_log(b.log(), "nested");
+  const RunLog streamed = read_run_log(d, {}, {.stream = true, .block_records = 3});
+  ASSERT_EQ(streamed.threads.size(), 1u);
+  EXPECT_EQ(streamed.threads[0].part_syncs, (std::vector<uint32_t>{2, 3}));
+  const Timeline t = build_timeline(streamed);
+  ASSERT_EQ(t.regions.size(), 2u);
+  for (const RegionInstance& r : t.regions) {
+    ASSERT_EQ(r.threads.size(), 1u);
+    EXPECT_EQ(r.threads[0].syncs.size(), r.parallel_id == 10 ? 2u : 3u);
+    EXPECT_EQ(r.threads[0].syncs.capacity(), r.threads[0].syncs.size());
+  }
+  EXPECT_TRUE(read_run_log(d).threads[0].part_syncs.empty());  // in memory: not counted
 }
 
 TEST_F(LogStream, ZeroTailIsLeftOutWhereverABlockEnds) {
