@@ -34,6 +34,13 @@ PositionSums::View PositionSums::operator[](size_t b) const {
           std::span<const double>(squared_.data() + b * stride_, a.threads), a.cpu_imbalance_s};
 }
 
+void PositionSums::reserve(size_t positions, size_t threads) {
+  if (at_.empty()) stride_ = std::max(stride_, threads);
+  at_.reserve(positions);
+  cpu_.reserve(positions * stride_);
+  squared_.reserve(positions * stride_);
+}
+
 // Room for `positions` rows of `threads` each: rows laid out again where a wider team comes. An
 // empty one (cleared) only widens its stride, so that its arrays' memory serves again.
 void PositionSums::fit(size_t positions, size_t threads) {
@@ -193,6 +200,7 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
         cpus[k] = cpu;
         squares[k] = cpu * cpu;
       }
+      if (out.positions.empty()) out.positions.reserve(count, n);  // the instance's first reading
       out.positions.add(position, 1, cpu_imbalance, cpus, squares);
       alone_imbalance = cpu_imbalance;
     }
