@@ -46,7 +46,8 @@ inline constexpr double kChainShareOfSpan = 0.5;
 struct PerTaskCost {
   double creation_gap_s = 0;  // median creation gap: one creation call and the program's code between two
   double creation_s = 0;   // the creation gap where it is no more than kBodyPerDispatch × the dispatch
-                           // or immediate start (else it is the creator's own preparation): 0
+                           // or immediate start, or was so at the smallest count (else it is the
+                           // creator's own preparation): 0
   double dispatch_s = 0;   // a ready task's start after the thread's previous task or wait
   double immediate_s = 0;  // creation → start of a task its creator runs at once
   double taskwait_s = 0;   // a taskwait whose children are all done
@@ -67,7 +68,10 @@ struct PerTaskCost {
   // taskwait share; 0 where neither a dispatch nor an immediate start was measured.
   double total_s = 0;
 };
-PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs);
+// `base`: the same region's repeats at the smallest count (none: this is it, or it ran no task).
+// A creation gap that was a creation call there is one at every count (PerTaskCost::creation_s).
+PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs,
+                          const std::vector<const TaskFigures*>* base = nullptr);
 
 // A depth cutoff for a recursive task tree: tasks down to `depth` stay tasks, deeper calls run as
 // plain calls inside them. Chosen from the recorded tasks per depth: W(d), the work a task at
@@ -85,7 +89,8 @@ struct CutoffProposal {
 // Only for trees of at least two levels (else nullopt).
 std::optional<CutoffProposal> propose_cutoff(const std::vector<const TaskFigures*>& runs, const PerTaskCost& cost);
 
-std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repeats, int threads);
+std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repeats, int threads,
+                                    const std::vector<const TaskFigures*>* base = nullptr);
 
 // Task inflation (docs/tasks.md): the recorded tasks of each task construct take longer at
 // `threads` than at `base_threads` (their own work, mean per task, pooled over the repeats, each
@@ -101,6 +106,7 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
                                       const WorkUsage* usage = nullptr, const WorkUsage* base_usage = nullptr);
 
 // The task columns of the report at one thread count; `measured_speedup` is the region's.
-TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int threads, double measured_speedup);
+TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int threads, double measured_speedup,
+                            const std::vector<const TaskFigures*>* base = nullptr);
 
 }  // namespace ompscope::analysis
