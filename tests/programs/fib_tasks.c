@@ -1,8 +1,8 @@
 // Recursive Fibonacci with a task per call down to a depth cutoff: below the cutoff the calls
 // are plain function calls. Arguments: n (default 25) and the cutoff depth (default: none, a task
 // per call, ~10^5 tasks of ~0.1 µs each at n=25: the runtime's per-task cost dwarfs the bodies).
-// A cutoff that leaves tiny tasks (e.g. `30 22`) is fine-grained still; a well-chosen one (`25 8`)
-// leaves a few hundred tasks of tens of µs.
+// A cutoff that leaves tiny tasks (e.g. `30 22`) is fine-grained still; a well-chosen one (`30 6`)
+// leaves about a hundred tasks of tens of µs.
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
