@@ -68,25 +68,37 @@ bool open_files(LogFile& file, uint32_t thread_index, const LogConfig& config) {
 
 // A chunk's pages are faulted in ahead of the hot path, piece by piece: the first 64 KiB when
 // the chunk is mapped, then as much again as is populated each time the records reach the end
-// of the populated part. A page's first touch costs ~3.5 µs on the VMs measured; populating the
+// of the populated part. A page's first touch costs 3.5-5 µs on the VMs measured; populating the
 // first chunk whole cost a thread ~0.9 ms at start-up, mostly for pages a short run never fills.
 constexpr uint64_t kFirstPopulated = 64 * 1024;
+
+}  // namespace
+
+bool fault_in_pages(void* begin, size_t bytes) {
+  if (madvise(begin, bytes, MADV_POPULATE_WRITE) != 0 && errno != EINVAL)  // EINVAL: kernels before 5.14
+    return false;  // ENOMEM and the like: no memory to record into
+  // And a store into each page, populated or not. On a Firecracker VM (Linux 6.18 guest)
+  // MADV_POPULATE_WRITE maps a page in the guest in 0.6 us, but the host backs it only at the
+  // first access, 4.6 us later, on the hot path: every 128 records one event took ~4 us, and
+  // under adaptive sampling it landed in a recorded task's body, which then stood for its 127
+  // unrecorded siblings (fine_tasks' light bodies read 100-160 ns against 33 ns recording every
+  // task). The store costs ~10 ns a page where populate did it all.
+  const long page = sysconf(_SC_PAGESIZE);
+  for (size_t off = 0; off < bytes; off += static_cast<size_t>(page)) static_cast<volatile char*>(begin)[off] = 0;
+  return true;
+}
+
+namespace {
 
 // Faults in the chunk's pages from the populated part's end up to `to`; false if the memory
 // cannot be had.
 bool populate(LogBuffer& b, uint64_t to) {
   char* begin = reinterpret_cast<char*>(b.data) + b.populated_bytes;
-  const size_t bytes = to - b.populated_bytes;
   // The faults it takes, as the kernel counts them for the thread (whatever a kernel counts for
   // MADV_POPULATE_WRITE), so that what the readings subtract never exceeds what they counted.
   rusage before, after;
   const bool counted = getrusage(RUSAGE_THREAD, &before) == 0;
-  if (madvise(begin, bytes, MADV_POPULATE_WRITE) != 0) {
-    if (errno != EINVAL) return false;  // ENOMEM and the like: no memory to record into
-    const long page = sysconf(_SC_PAGESIZE);
-    for (size_t off = 0; off < bytes; off += static_cast<size_t>(page))  // kernels before 5.14
-      reinterpret_cast<volatile char*>(begin)[off] = 0;
-  }
+  if (!fault_in_pages(begin, to - b.populated_bytes)) return false;
   if (counted && getrusage(RUSAGE_THREAD, &after) == 0 && after.ru_minflt >= before.ru_minflt)
     t_own_page_faults += static_cast<uint64_t>(after.ru_minflt - before.ru_minflt);
   b.populated_bytes = to;

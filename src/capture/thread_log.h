@@ -72,6 +72,11 @@ void disown_logs_after_fork();
 // from one shared counter, so the hot path touches no shared cache line.
 uint32_t next_object_id(ThreadLog& log);
 
+// Makes `bytes` of fresh anonymous memory from `begin` (page aligned) cost nothing at its first
+// store: a chunk's pages are faulted in ahead of the hot path (thread_log.cpp). False when the
+// memory cannot be had.
+bool fault_in_pages(void* begin, size_t bytes);
+
 // Pages this thread faulted in for its own log so far (the tool's faults, not the program's).
 uint64_t own_page_faults();
 

@@ -4,10 +4,13 @@
 // grow counting its dropped events instead of failing.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -170,6 +173,46 @@ TEST(ThreadLog, AnUnwritableDirectoryDropsAndCountsEvents) {
   const LogConfig config{"/proc/no-such-dir", 4096};
   std::thread([&] { write_events(config, 1000); }).join();
   EXPECT_EQ(total_dropped_events() - before, 1000u);
+}
+
+
+// Where the log's pages are faulted in, a record's store costs what a store costs: no fault, from
+// the guest kernel or from a hypervisor that backs a guest page only at its first access (on a
+// Firecracker VM MADV_POPULATE_WRITE alone left 4.6 us of the 10.7 us fault to the first store).
+// A ratio within one run: the median first store into 256 faulted-in pages against the median
+// first store into 256 fresh ones, interleaved; huge pages off in both, so that each fresh page
+// takes its own fault.
+TEST(FaultInPages, AFirstStoreIntoAFaultedInPageCostsFarLessThanAPageFault) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE)), pages = 256, bytes = pages * page;
+  auto map = [&] {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    EXPECT_NE(p, MAP_FAILED);
+    madvise(p, bytes, MADV_NOHUGEPAGE);
+    return static_cast<volatile char*>(p);
+  };
+  volatile char* prepared = map();
+  volatile char* fresh = map();
+  ASSERT_TRUE(fault_in_pages(const_cast<char*>(prepared), bytes));
+  auto timed_store = [](volatile char* at) {
+    const auto begin = std::chrono::steady_clock::now();
+    *at = 1;
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begin).count();
+  };
+  std::vector<double> into_prepared, into_fresh;
+  for (size_t i = 0; i < pages; ++i) {
+    into_prepared.push_back(timed_store(prepared + i * page + 64));
+    into_fresh.push_back(timed_store(fresh + i * page + 64));
+  }
+  auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  const double prepared_ns = median(into_prepared), fault_ns = median(into_fresh);
+  printf("first store: %.0f ns into a faulted-in page, %.0f ns into a fresh one (margin x%.1f over the bound of a fifth)\n",
+         prepared_ns, fault_ns, fault_ns / 5 / prepared_ns);
+  EXPECT_LT(prepared_ns, fault_ns / 5);
+  munmap(const_cast<char*>(prepared), bytes);
+  munmap(const_cast<char*>(fresh), bytes);
 }
 
 }  // namespace
