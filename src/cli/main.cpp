@@ -11,8 +11,12 @@
 #include "cli/commands.h"
 #include "cli/own_output.h"
 #include "cli/program_launch.h"
+#include "common/allocator.h"
 #include "common/error.h"
 #include "common/version.h"
+
+// Before the allocator starts (common/allocator.h).
+__attribute__((section(".preinit_array"), used)) static void (*const ask_for_large_pages)() = ompscope::use_large_pages;
 
 int main(int argc, char** argv) {
   using namespace ompscope::cli;

@@ -142,6 +142,7 @@ Command add_trace_command(CLI::App& parent) {
   app->add_option("program", options->program, "the program and its arguments, after --")->required();
   app->positionals_at_end();
   return {app, [options]() -> int {
+            keep_pages_small();
             const Formats formats = parse_formats(options->format);
             const Target target = resolve_target(options->program, runtime_choice(options->runtime));
             // DIR, or DIR/rank-R under mpirun; claimed (marker, lock) until the command returns.
