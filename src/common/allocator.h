@@ -6,7 +6,9 @@
 // timeline alone took 5.3. Without mimalloc (the sanitizer builds) this does nothing.
 #pragma once
 #ifdef OMPSCOPE_WITH_MIMALLOC
+#include <fcntl.h>
 #include <mimalloc.h>
+#include <unistd.h>
 #endif
 
 namespace ompscope {
@@ -20,6 +22,14 @@ namespace ompscope {
 // .preinit_array (src/cli/main.cpp), which the loader runs before every library's initialiser.
 inline void use_large_pages() {
 #ifdef OMPSCOPE_WITH_MIMALLOC
+  // mimalloc takes explicit huge pages (MAP_HUGETLB) before transparent ones: on a node whose
+  // administrator reserved some (vm.nr_hugepages), they are the jobs', not ompscope's. No malloc
+  // here (the allocator has not started): open and read.
+  char reserved[32] = {};
+  const int fd = open("/proc/sys/vm/nr_hugepages", O_RDONLY | O_CLOEXEC);
+  const ssize_t n = fd >= 0 ? read(fd, reserved, sizeof reserved - 1) : -1;
+  if (fd >= 0) close(fd);
+  if (n <= 0 || reserved[0] != '0' || (reserved[1] != '\n' && reserved[1] != '\0')) return;
   mi_option_set(mi_option_large_os_pages, 1);
 #endif
 }
