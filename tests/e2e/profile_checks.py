@@ -514,10 +514,13 @@ def scenario_analysis_pages(c):
     per 4 KiB of its peak. On a VM whose page fault costs 10 us those faults were most of its
     time (7 300 faults for a 33 MB peak; 480 for 39 MB in 2 MiB pages). Skipped where the kernel
     gives none (transparent huge pages "never") or the node reserves huge pages for its jobs."""
-    thp = open("/sys/kernel/mm/transparent_hugepage/enabled").read() if os.path.exists(
-        "/sys/kernel/mm/transparent_hugepage/enabled") else "[never]"
-    if "[never]" in thp or open("/proc/sys/vm/nr_hugepages").read().strip() != "0":
-        print(f"SKIP: transparent huge pages {thp.strip()}, reserved huge pages {open('/proc/sys/vm/nr_hugepages').read().strip()}")
+    def setting(path):
+        return open(path).read().strip() if os.path.exists(path) else "[never]"
+    thp, defrag = (setting(f"/sys/kernel/mm/transparent_hugepage/{name}") for name in ("enabled", "defrag"))
+    reserved = setting("/proc/sys/vm/nr_hugepages")
+    # defrag "never": a huge page only where one happens to be free, else 4 KiB pages.
+    if "[never]" in thp or "[never]" in defrag or reserved != "0":
+        print(f"SKIP: transparent huge pages {thp} (defrag {defrag}), reserved huge pages {reserved}")
         sys.exit(77)
     out = c.out("barriers")
     run([c.bin, "profile", "-o", out, "--", c.prog("many_barriers")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
