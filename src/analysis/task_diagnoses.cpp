@@ -186,21 +186,42 @@ Problem dependency_bound(const std::vector<const TaskFigures*>& repeats, int thr
 
 }  // namespace
 
-PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs, const std::vector<const TaskFigures*>* base) {
-  PerTaskCost c;
-  c.creation_gap_s = measured(runs, &TaskFigures::creation_gaps);
-  c.dispatch_s = measured(runs, &TaskFigures::dispatch_gaps);
-  c.immediate_s = measured(runs, &TaskFigures::immediate_starts);
+namespace {
+
+// What a task's start costs the runtime, each the median over the runs.
+struct StartGaps {
+  double creation_gap_s, dispatch_s, immediate_s;
+
+  explicit StartGaps(const std::vector<const TaskFigures*>& runs)
+      : creation_gap_s(measured(runs, &TaskFigures::creation_gaps)),
+        dispatch_s(measured(runs, &TaskFigures::dispatch_gaps)),
+        immediate_s(measured(runs, &TaskFigures::immediate_starts)) {}
+
   // A creation gap holds the program's code between two task constructs too: one far above the
   // runtime's other per-task costs is the creator's preparation (task_creation_bottleneck's
-  // business), not a creation call. Unless the gap was a creation call at the smallest count:
-  // the program's code between two task constructs does not grow with the team, the runtime's
-  // creation call can (libgomp wakes a sleeping thread with a system call at each creation:
-  // fib_tasks_gcc on an AMD EPYC VM, 40 ns at 1 thread and 1.2 µs at 2, beside a 60 ns dispatch,
-  // left its tasks' cost unmeasured and the region 100% unexplained).
-  const double runtime_scale = std::max(c.dispatch_s, c.immediate_s);
-  const bool a_call_at_base = base != nullptr && !base->empty() && per_task_cost(*base).creation_s > 0;
-  c.creation_s = c.creation_gap_s <= kBodyPerDispatch * runtime_scale || a_call_at_base ? c.creation_gap_s : 0;
+  // business), not a creation call.
+  bool gap_is_a_call() const { return creation_gap_s <= kBodyPerDispatch * std::max(dispatch_s, immediate_s); }
+};
+
+}  // namespace
+
+PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs, const std::vector<const TaskFigures*>* base) {
+  PerTaskCost c;
+  const StartGaps gaps(runs);
+  c.creation_gap_s = gaps.creation_gap_s;
+  c.dispatch_s = gaps.dispatch_s;
+  c.immediate_s = gaps.immediate_s;
+  // A gap that was a creation call at the smallest count is one at every count: the program's
+  // code between two task constructs does not grow with the team, the runtime's creation call can
+  // (libgomp wakes a sleeping thread with a system call at each creation: fib_tasks_gcc on an AMD
+  // EPYC VM, 40 ns at 1 thread and 1.2 µs at 2, beside a 60 ns dispatch, left its tasks' cost
+  // unmeasured and the region 100% unexplained).
+  const auto a_call_at_base = [&] {
+    if (base == nullptr || base->empty()) return false;
+    const StartGaps at_base(*base);
+    return at_base.creation_gap_s > 0 && at_base.gap_is_a_call();
+  };
+  c.creation_s = gaps.gap_is_a_call() || a_call_at_base() ? c.creation_gap_s : 0;
   c.taskwait_s = measured(runs, &TaskFigures::taskwait_gaps);
   double recorded = 0, waiting = 0, tasks = 0, created_by_tasks = 0;
   for (const TaskFigures* r : runs)
