@@ -468,7 +468,7 @@ class ThreadWalk {
         // A visit in which the thread ran tasks: its bodies' kernel accounting (a task region's
         // bodies run in barriers, outside every work stretch).
         if (v.tasks > 0) {
-          TaskVisitsUsage& visits = regions_.part(p).task_visits();
+          TaskVisitsUsage& visits = regions_.part(p).write_task_visits();
           WorkUsage& u = visits.usage;
           u.wall_s += cpu + (preempted ? v.readings().off_cpu : 0.0);
           u.cpu_s += cpu;

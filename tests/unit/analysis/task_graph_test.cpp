@@ -281,7 +281,7 @@ TEST(TaskGraph, TimeOffTheCpuInABodyIsNoTasksWork) {
   r.threads[0].write_usage() = WorkUsage{2000e-6, 1500e-6, 0, 0, 0, 0};
   EXPECT_US(task_work(task_nodes(r, list)), 9 * 50 + 550);
   // Nor in the barrier visits' accounting, which counts only involuntary time off the CPU.
-  r.threads[0].task_visits().usage = {600e-6, 100e-6, 0, 0, 0, 1};  // 500 µs off
+  r.threads[0].write_task_visits().usage = {600e-6, 100e-6, 0, 0, 0, 1};  // 500 µs off
   EXPECT_US(task_work(task_nodes(r, list)), 10 * 50);
 }
 
