@@ -68,7 +68,7 @@ bool open_files(LogFile& file, uint32_t thread_index, const LogConfig& config) {
 
 // A chunk's pages are faulted in ahead of the hot path, piece by piece: the first 64 KiB when
 // the chunk is mapped, then as much again as is populated each time the records reach the end
-// of the populated part. A page's first touch costs 3.5-5 µs on the VMs measured; populating the
+// of the populated part. A page's first touch costs 3.5-10.7 µs on the VMs measured; populating the
 // first chunk whole cost a thread ~0.9 ms at start-up, mostly for pages a short run never fills.
 constexpr uint64_t kFirstPopulated = 64 * 1024;
 
@@ -82,7 +82,7 @@ bool fault_in_pages(void* begin, size_t bytes) {
   // first access, 4.6 us later, on the hot path: every 128 records one event took ~4 us, and
   // under adaptive sampling it landed in a recorded task's body, which then stood for its 127
   // unrecorded siblings (fine_tasks' light bodies read 100-160 ns against 33 ns recording every
-  // task). The store costs ~10 ns a page where populate did it all.
+  // task). The store costs tens of ns a page where populate did it all.
   const long page = sysconf(_SC_PAGESIZE);
   for (size_t off = 0; off < bytes; off += static_cast<size_t>(page)) static_cast<volatile char*>(begin)[off] = 0;
   return true;

@@ -16,8 +16,8 @@ namespace ompscope {
 // Asks the kernel for 2 MiB pages (transparent huge pages, where its policy is "madvise") for the
 // memory the analysis allocates from here on. Where a page's first touch costs 10 us (a VM whose
 // host backs guest memory lazily), those touches were most of a report's time: many_barriers'
-// `report` took 7 650 faults and 182 ms CPU, 540 faults and 60 ms with 2 MiB pages; a 10 M-event
-// log's, 8.4 -> 6.6 CPU-s, for a peak 6% higher. mimalloc reads the option once, when it starts,
+// `report` took 7 314 faults and 126 ms CPU, 480 faults and 44 ms with 2 MiB pages; a 10 M-event
+// log's, 5.95 -> 4.74 CPU-s, for a peak 5% higher (BENCHMARKS.md, Session 2026-11-29 (6)). mimalloc reads the option once, when it starts,
 // which is before any constructor of the executable: call it from the executable's
 // .preinit_array (src/cli/main.cpp), which the loader runs before every library's initialiser.
 inline void use_large_pages() {
