@@ -269,7 +269,7 @@ RegionReport region_report(const CallsiteKey& key, const RunsByCount& by_threads
       if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
     if (!tasks.empty()) {
       region.tasks[t] = summarize_tasks(tasks, t, region_speedup.value_or(0),
-                                        t > t0 && !base_work.tasks.empty() ? &base_work.tasks : nullptr);
+                                        t > t0 ? &base_work.tasks : nullptr);
       if (bench) region.tasks[t].bench_task_s = bench->task_s;
     }
     // The replay from the smallest count (task_replay.h): each count's median over the repeats,

@@ -833,7 +833,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
 
   std::vector<const TaskFigures*> tasks;
   for (const RegionRun* r : repeats) tasks.push_back(&r->tasks);
-  for (Problem& p : diagnose_tasks(tasks, threads, base && !base->tasks.empty() ? &base->tasks : nullptr))
+  for (Problem& p : diagnose_tasks(tasks, threads, base ? &base->tasks : nullptr))
     out.push_back(std::move(p));
   if (base && !base->tasks.empty() && first.tasks.tasks > 0) {
     const TeamWork now = team_work(repeats);
