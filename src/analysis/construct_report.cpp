@@ -91,12 +91,24 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
   // barriers no construct owns) as one more.
   std::deque<RegionRun> figures;
   std::map<std::string, std::vector<const RegionRun*>> runs;  // by path; "" the region's own code
+  const auto operations = [](const LockCosts& locks) {
+    double n = 0;
+    for (const LockCost& l : locks.locks) n += l.operations;
+    return n;
+  };
   for (const RegionRun* r : repeats) {
+    const double region_operations = operations(r->locks);
     for (const ConstructRun& c : r->constructs.nodes) {
       RegionRun& f = figures.emplace_back();
       f.phases = c.phases;
       f.locks = c.locks;
-      if (report::info(c.kind).mutual_exclusion) f.lock_kinds = {c.kind};
+      if (report::info(c.kind).mutual_exclusion) {
+        f.lock_kinds = {c.kind};
+        // The runtime's work around the region's lock calls is the lock sites', by their share of
+        // the operations (lock_overhead's second part: region_causes.h, kLockCallMaxS).
+        const double share = region_operations > 0 ? operations(c.locks) / region_operations : 0.0;
+        for (double s : r->constructs.runtime_work_s) f.constructs.runtime_work_s.push_back(s * share);
+      }
       f.profile.time_s = r->profile.time_s;
       f.profile.instances = static_cast<uint64_t>(std::llround(c.instances));
       // A construct of a region made of tasks is advised as that region is (never "or tasks"):

@@ -44,6 +44,22 @@ inline constexpr double kPageFaultsRepeatShare = 0.5;
 inline constexpr double kPageFaultCostSpread = 2;
 inline constexpr double kPageFaultMaxCostS = 250e-6;
 
+// The least growth of the kernel's time a team of t threads resolves: t times this. getrusage's
+// user/system split is a sample of the scheduler's ticks (1–10 ms apart) scaled to the CPU time, so
+// one tick landing in the kernel, or not, moves a thread's system time by a share of its CPU time
+// that no fault or system call need explain: timed_reps' delay loop, 466 µs more in the kernel at
+// 2 threads beside 4 more faults (the new worker's stack), was told to allocate outside the loop.
+inline constexpr double kKernelSplitResolutionS = 1e-3;
+
+// The OpenMP runtime's work outside waits is the lock calls' own (lock_call_work_s) where the
+// region takes at least kLockCallsMin lock operations and that work is at most kLockCallMaxS per
+// operation: the runtime's code around an acquisition, outside the interval its callbacks bound
+// (libomp looks the lock up in its table of indirect locks, and again for the callback's `impl`
+// argument; lock_per_item: 97 ns per operation at 1 thread, 122 ns at 2, a cache miss or two),
+// never a thread spinning on a flag, whose calls cost microseconds to milliseconds each.
+inline constexpr double kLockCallsMin = 10000;
+inline constexpr double kLockCallMaxS = 1e-6;
+
 // serial_blocked is named where the serial time off the CPU is at least this share of the serial
 // time (below it: the loader, a page fault's wait, the tool's own writes).
 inline constexpr double kSerialBlockedMin = 0.05;

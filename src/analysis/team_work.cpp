@@ -67,6 +67,9 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
       operations += c.operations;
     }
     lock_operations.push_back(operations);
+    // What the work stretches span by the events: a stretch runs from a barrier's departure to the
+    // next arrival, over the locks the thread waits for and holds and its MPI calls.
+    const double spanned = team.work_s + team.lock_wait_s + team.mpi_s;
     team.work_s = std::max(0.0, team.work_s - held);
     work.push_back(team.work_s);
     if (r->tasks.tasks > 0) tasks.push_back(&r->tasks);
@@ -77,9 +80,12 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     read += team.task_usage;
     double read_over = team.usage.wall_s + team.task_usage_tasks_s;
     if (read_over <= 0 || read.wall_s <= 0) continue;
-    // The stretches' wall is the readings' (each reading's time is in the stretch it ends), the
-    // work the events' (which the readings stay outside of): far beyond it, the split is the tool's.
-    if (read_over > kReadingsOverWork * team.work_s) continue;
+    // The stretches' wall is the readings' (each reading's time is in the stretch it ends), what
+    // they span the events' (which the readings stay outside of): far beyond it, the split is the
+    // tool's. Against the work alone, a lock per data item (lock_per_item: its work a third of the
+    // stretches, the rest acquiring and holding locks) lost its kernel accounting, and time off the
+    // CPU read as the same work slower: work_inflation ranked above the lock's cost.
+    if (read_over > kReadingsOverWork * spanned) continue;
     // Each read stretch holds one reading's own time, nearly all of it system calls: taken out of
     // its wall, its CPU time and its kernel time, at the machine's cheapest reading (never more
     // than one costs). Where barriers come 100 us apart or more each thread reads the stretch

@@ -404,6 +404,49 @@ TEST(Constructs, TheRuntimesTimeOutsideWaitsIsWhatNoBarrierVisitOrLockRequestHol
   EXPECT_EQ(team.runtime_place, "the loop") << team.runtime_place;  // no module map for the program: no line
 }
 
+// Lock operations that sampling left unrecorded (docs/locks.md) ran at no item of the timeline:
+// their samples in the runtime are the locks' time, not the runtime's work outside waits, and so
+// are a held lock's. Region 10 (100 → 1100 µs) at 1 thread: one recorded acquisition of lock 0xA
+// (1 µs waiting, 1 µs held) standing for 100 operations, so 198 µs of lock time ran unrecorded;
+// samples of 10 µs in the runtime: 30 outside every item (300 µs) and one while the lock was held.
+// The runtime's work outside waits is 300 − 198 = 102 µs, all of it at the lock's construct's
+// parent (the region's own code) and at the runtime's function (lock_per_item: 858 ms of such
+// samples in an 818 ms region, whose growth read as threads spinning in the runtime).
+TEST(Constructs, UnrecordedLockOperationsTakeTheirTimeBackFromTheRuntimesWork) {
+  LogBuilder b(1, 1200);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(1, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0x4000)
+      .implicit_begin(100, 10, 11, 1, 0)
+      .acquire(200, ompt_mutex_lock, 0xA, 0xD0)
+      .acquired(201, ompt_mutex_lock, 0xA, 0xD0, 100)
+      .released(202, ompt_mutex_lock, 0xA, 0xD0)
+      .implicit_end(1100, 10, 11, 0)
+      .parallel_end(1100, 10, 2, 0x4000)
+      .initial_task_end(1150, 1, 2)
+      .thread_end(1150);
+  RunLog log = b.log();
+  log.meta.sample_period_ns = 10000;
+  constexpr uint64_t kRuntime = 0x7000000;
+  std::vector<Event> samples{sample_at(1120, 201, kRuntime + 0x10)};  // 201.5 µs: held
+  samples.back().id += 500;
+  for (uint64_t at = 300; at < 600; at += 10) samples.push_back(sample_at(1120, at, kRuntime + 0x20));
+  auto& t0 = log.threads[0].events;
+  t0.insert(after_region(t0), samples.begin(), samples.end());
+  Symbolizer symbols({{kRuntime, kRuntime, kRuntime + 0x100000, "/nonexistent/libomp.so.5"}});
+  const RunAnalysis run = analyze_run(build_timeline(log), log.meta, symbols);
+  ASSERT_EQ(run.regions.size(), 1u);
+  const RegionRun& region = run.regions.begin()->second;
+  EXPECT_NEAR(region.samples.runtime_s, 310e-6, 1e-12);  // every sample is the runtime's
+  ASSERT_EQ(region.constructs.runtime_work_s.size(), 1u);
+  EXPECT_NEAR(region.constructs.runtime_work_s[0], 102e-6, 1e-12);
+  double by_function = 0;
+  for (const auto& [function, s] : region.constructs.runtime_work_functions) by_function += s;
+  EXPECT_NEAR(by_function, 102e-6, 1e-12);
+  EXPECT_NEAR(team_work({&region}).runtime_work_s, 102e-6, 1e-12);
+}
+
 TEST(Constructs, ACriticalSectionInsideALoopIsItsChildWithItsLockCause) {
   const Report report = report_of(critical_in_loop_log(), 2);
   const RegionReport& region = parallel_region(report);
