@@ -404,6 +404,18 @@ TEST(Constructs, TheRuntimesTimeOutsideWaitsIsWhatNoBarrierVisitOrLockRequestHol
   EXPECT_EQ(team.runtime_place, "the loop") << team.runtime_place;  // no module map for the program: no line
 }
 
+// Region 10 (100 → 1100 µs) at 1 thread, taking lock 0xA at 0xD0 once at each of `at_us`: 1 µs
+// waiting and 1 µs held, each acquisition standing for `weight` operations (lock sampling).
+RunLog sampled_lock_log(const std::vector<uint64_t>& at_us, uint32_t weight) {
+  LogBuilder b(1, 1200);
+  auto t = b.thread(0);
+  t.thread_begin(0).initial_task(1, 1, 2).parallel_begin(100, 10, 2, 1, 0x4000).implicit_begin(100, 10, 11, 1, 0);
+  for (uint64_t at : at_us)
+    t.acquire(at, ompt_mutex_lock, 0xA, 0xD0).acquired(at + 1, ompt_mutex_lock, 0xA, 0xD0, weight).released(at + 2, ompt_mutex_lock, 0xA, 0xD0);
+  t.implicit_end(1100, 10, 11, 0).parallel_end(1100, 10, 2, 0x4000).initial_task_end(1150, 1, 2).thread_end(1150);
+  return b.log();
+}
+
 // Lock operations that sampling left unrecorded (docs/locks.md) ran at no item of the timeline:
 // their samples in the runtime are the locks' time, not the runtime's work outside waits, and so
 // are a held lock's. Region 10 (100 → 1100 µs) at 1 thread: one recorded acquisition of lock 0xA
@@ -413,20 +425,7 @@ TEST(Constructs, TheRuntimesTimeOutsideWaitsIsWhatNoBarrierVisitOrLockRequestHol
 // parent (the region's own code) and at the runtime's function (lock_per_item: 858 ms of such
 // samples in an 818 ms region, whose growth read as threads spinning in the runtime).
 TEST(Constructs, UnrecordedLockOperationsTakeTheirTimeBackFromTheRuntimesWork) {
-  LogBuilder b(1, 1200);
-  b.thread(0)
-      .thread_begin(0)
-      .initial_task(1, 1, 2)
-      .parallel_begin(100, 10, 2, 1, 0x4000)
-      .implicit_begin(100, 10, 11, 1, 0)
-      .acquire(200, ompt_mutex_lock, 0xA, 0xD0)
-      .acquired(201, ompt_mutex_lock, 0xA, 0xD0, 100)
-      .released(202, ompt_mutex_lock, 0xA, 0xD0)
-      .implicit_end(1100, 10, 11, 0)
-      .parallel_end(1100, 10, 2, 0x4000)
-      .initial_task_end(1150, 1, 2)
-      .thread_end(1150);
-  RunLog log = b.log();
+  RunLog log = sampled_lock_log({200}, 100);
   log.meta.sample_period_ns = 10000;
   constexpr uint64_t kRuntime = 0x7000000;
   std::vector<Event> samples{sample_at(1120, 201, kRuntime + 0x10)};  // 201.5 µs: held
@@ -595,23 +594,7 @@ TEST(Constructs, SampledLocksTakeNoMoreThanTheThreadsTimeInTheRegion) {
   // 1 µs waiting and 1 µs held, standing for 100 000 operations each (lock sampling). Scaled, they
   // would be 0.4 s in a 1 ms region, and "outside them" −399 ms; held to the thread's time, the
   // lock takes the region's 1000 µs and nothing is left outside, as the thread's split has it.
-  LogBuilder b(1, 1200);
-  b.thread(0)
-      .thread_begin(0)
-      .initial_task(1, 1, 2)
-      .parallel_begin(100, 10, 2, 1, 0x4000)
-      .implicit_begin(100, 10, 11, 1, 0)
-      .acquire(200, ompt_mutex_lock, 0xA, 0xD0)
-      .acquired(201, ompt_mutex_lock, 0xA, 0xD0, 100000)
-      .released(202, ompt_mutex_lock, 0xA, 0xD0)
-      .acquire(300, ompt_mutex_lock, 0xA, 0xD0)
-      .acquired(301, ompt_mutex_lock, 0xA, 0xD0, 100000)
-      .released(302, ompt_mutex_lock, 0xA, 0xD0)
-      .implicit_end(1100, 10, 11, 0)
-      .parallel_end(1100, 10, 2, 0x4000)
-      .initial_task_end(1150, 1, 2)
-      .thread_end(1150);
-  const Report report = report_of(b.log(), 1);
+  const Report report = report_of(sampled_lock_log({200, 300}, 100000), 1);
   const RegionReport& region = parallel_region(report);
   EXPECT_US(region.time_s.at(1), 1000);
   ASSERT_EQ(region.constructs.size(), 1u);
