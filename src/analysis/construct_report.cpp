@@ -98,6 +98,8 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
   };
   for (const RegionRun* r : repeats) {
     const double region_operations = operations(r->locks);
+    // Only where the region's runtime work outside waits is its lock calls' (region_causes.h).
+    const bool lock_calls = !r->locks.locks.empty() && lock_call_work_s(team_work({r})) > 0;
     for (const ConstructRun& c : r->constructs.nodes) {
       RegionRun& f = figures.emplace_back();
       f.phases = c.phases;
@@ -106,8 +108,9 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
         f.lock_kinds = {c.kind};
         // The runtime's work around the region's lock calls is the lock sites', by their share of
         // the operations (lock_overhead's second part: region_causes.h, kLockCallMaxS).
-        const double share = region_operations > 0 ? operations(c.locks) / region_operations : 0.0;
-        for (double s : r->constructs.runtime_work_s) f.constructs.runtime_work_s.push_back(s * share);
+        const double share = lock_calls && region_operations > 0 ? operations(c.locks) / region_operations : 0.0;
+        if (share > 0)
+          for (double s : r->constructs.runtime_work_s) f.constructs.runtime_work_s.push_back(s * share);
       }
       f.profile.time_s = r->profile.time_s;
       f.profile.instances = static_cast<uint64_t>(std::llround(c.instances));

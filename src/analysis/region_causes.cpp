@@ -14,6 +14,14 @@
 
 namespace ompscope::analysis {
 
+// The runtime's work outside waits that is the team's lock calls' (kLockCallsMin, kLockCallMaxS):
+// it is the locks' cost (lock_overhead), neither the work's nor a spin's.
+double lock_call_work_s(const TeamWork& w) {
+  const bool lock_calls = w.lock_operations >= kLockCallsMin && w.runtime_work_s <= kLockCallMaxS * w.lock_operations &&
+                          w.lock_operations >= kLockCallsPerOtherCall * w.other_runtime_calls;
+  return lock_calls ? w.runtime_work_s : 0.0;
+}
+
 namespace {
 
 // The on-CPU part of the hint of work_inflation, where the hardware counters name it.
@@ -65,12 +73,6 @@ const char* slowdown_detail(CpuSlowdown::Kind kind) {
   return nullptr;
 }
 
-// The runtime's work outside waits that is the team's lock calls' (kLockCallsMin, kLockCallMaxS):
-// it is the locks' cost (lock_overhead), neither the work's nor a spin's.
-double lock_call_work_s(const TeamWork& w) {
-  return w.lock_operations >= kLockCallsMin && w.runtime_work_s <= kLockCallMaxS * w.lock_operations ? w.runtime_work_s
-                                                                                                      : 0.0;
-}
 
 // The growth of the team's work from the smallest count to `threads`, split by what the kernel
 // can name: time off the CPU, time in the kernel (page faults first of all: a region's work makes

@@ -57,8 +57,13 @@ inline constexpr double kKernelSplitResolutionS = 1e-3;
 // (libomp looks the lock up in its table of indirect locks, and again for the callback's `impl`
 // argument; lock_per_item: 97 ns per operation at 1 thread, 122 ns at 2, a cache miss or two),
 // never a thread spinning on a flag, whose calls cost microseconds to milliseconds each.
+// And where the lock operations are at least kLockCallsPerOtherCall times the team's other runtime
+// calls (TeamWork::other_runtime_calls): lock_counts' 3 000 short instances of 10 acquisitions
+// each put the runtime's fork and join in that work, 133 ns per lock operation.
 inline constexpr double kLockCallsMin = 10000;
 inline constexpr double kLockCallMaxS = 1e-6;
+inline constexpr double kLockCallsPerOtherCall = 100;
+double lock_call_work_s(const TeamWork& w);
 
 // serial_blocked is named where the serial time off the CPU is at least this share of the serial
 // time (below it: the loader, a page fault's wait, the tool's own writes).

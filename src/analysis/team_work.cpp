@@ -120,6 +120,8 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   out.tasks = std::move(tasks);
   const RegionRun& typical = typical_repeat(repeats);
   out.time_s = typical.profile.time_s;
+  out.other_runtime_calls = static_cast<double>(typical.profile.instances * typical.profile.per_thread.size()) +
+                            typical.phases.barriers + static_cast<double>(typical.tasks.tasks);
   out.page_fault_floor_s = typical.page_fault_floor_s;
   double worksharing = 0;
   for (const ConstructRun& c : typical.constructs.nodes) {

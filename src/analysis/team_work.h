@@ -41,6 +41,10 @@ struct TeamWork {
   // Lock operations the team took in the region (recorded and counted: lock sampling), a count of
   // the work it did that no machine's speed changes (replicated_work).
   double lock_operations = 0;
+  // The team's other runtime calls in the region (typical repeat): a fork and a join for each
+  // thread and instance, the barriers, the tasks. Lock calls that outnumber them far hold the
+  // runtime's work outside waits (region_causes.h, kLockCallsPerOtherCall).
+  double other_runtime_calls = 0;
   // The team's CPU time per sampled line (mean over the repeats; analysis/sampled_code.h), where
   // the runs were sampled: repeated work repeats every line of it.
   LineTimes sampled_lines;

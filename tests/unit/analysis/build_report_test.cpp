@@ -783,6 +783,20 @@ TEST(WorkInflation, TheRuntimesWorkFarBeyondALockCallPerOperationIsStillASpin) {
   EXPECT_NEAR(lock->time_s, 0.4, 1e-12);
 }
 
+// Lock calls that do not outnumber the team's other runtime calls far (kLockCallsPerOtherCall):
+// lock_counts' 3 000 short instances of 10 acquisitions each put the runtime's fork and join in its
+// work outside waits, 133 ns per lock operation. The same region as above, 30 000 operations in
+// 3 000 instances (6 000 forks and joins on 2 threads): its runtime work stays the region's.
+TEST(WorkInflation, LockCallsThatDoNotOutnumberTheOtherRuntimeCallsHoldNoRuntimeWork) {
+  RegionRun r = lock_per_item(0.001, 3e4);
+  r.profile.instances = 3000;
+  const TeamWork team = team_work({&r});
+  EXPECT_DOUBLE_EQ(team.other_runtime_calls, 6000);
+  EXPECT_DOUBLE_EQ(lock_call_work_s(team), 0);
+  r.profile.instances = 1;  // 30 000 operations against 2 calls: the lock calls'
+  EXPECT_DOUBLE_EQ(lock_call_work_s(team_work({&r})), 0.002);
+}
+
 TEST(DiagnoseRegion, TheLoopsImbalanceIsWonBackAtTheRateTheBusyTeamRan) {
   // The threads ran half the time they were at work (a loaded machine): the 0.5 s of CPU-time
   // imbalance (a quarter of the 2 s wall imbalance) takes 1 s of wall time to win back.
