@@ -73,7 +73,6 @@ const char* slowdown_detail(CpuSlowdown::Kind kind) {
   return nullptr;
 }
 
-
 // The growth of the team's work from the smallest count to `threads`, split by what the kernel
 // can name: time off the CPU, time in the kernel (page faults first of all: a region's work makes
 // few system calls), and the rest, which the CPU spends slower on the same work (memory
