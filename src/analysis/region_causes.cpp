@@ -201,20 +201,6 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     hint += fmt::format(". The threads that spun reached the barriers last, and the others waited {} for them there "
                         "(not an imbalance of the loop's iterations)",
                         duration_text(spin_wait_s));
-  // Without instructions the CPU time is the only measure of the work, and a machine that slows
-  // a second busy CPU (a host running two vCPUs on one core's siblings) takes work every thread
-  // repeats beyond replicated_work's band: replicated_work spmd grew x2.57 from 1 thread to 2 in
-  // a clean-clone CI and read "pad per-thread data" alone. Said where the growth is at least the
-  // band's low edge of the team's growth and at most kCoRunSlowdownMost times it, and no
-  // replicated work was named (false_sharing's divided work grew x3.1: not said).
-  const double expected = static_cast<double>(threads) / std::max(1, base.threads);
-  const double grown = now.work_s / base.work_s;
-  if (!(now.usage.counted() && base.usage.counted()) && !base.weak && replicated_s <= 0 && expected > 1 &&
-      grown >= (1 - kReplicatedBand) * expected && grown <= kCoRunSlowdownMost * expected)
-    hint += fmt::format(". The team's work grew x{:.2f}, as work every thread repeats grows (x{:.2f}) on a machine "
-                        "whose CPUs run slower when both are busy: if every thread runs the whole loop, divide it "
-                        "by the team size (hardware counters' instructions would tell the two apart)",
-                        grown, expected);
   if (!split) descheduled_s = 0;
   // Its time is the growth plus the barrier waits it caused, so that its gain (the growth spread
   // over the team, plus those waits) never exceeds it ("gain 47.8 ms of 38.6 ms" before).

@@ -20,9 +20,6 @@ namespace ompscope::analysis {
 inline constexpr double kReplicatedBand = 0.2;
 // The part of the region outside worksharing constructs at t0 that counts (below it, noise).
 inline constexpr double kReplicatedMinShare = 0.1;
-// The most a second busy CPU slows the first on a machine (a host's SMT siblings: 1.2–1.4x): a
-// team's work that grew up to this many times t/t0 may be work every thread repeats, slowed.
-inline constexpr double kCoRunSlowdownMost = 1.5;
 // A region that does all of its work outside worksharing and takes at least this many lock
 // operations at t0 shows in their count whether its work grew with the team: where it did not,
 // CPU time that grew t/t0 is the same work running slower (work_inflation), not repeated.

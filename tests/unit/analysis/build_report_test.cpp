@@ -797,24 +797,6 @@ TEST(WorkInflation, LockCallsThatDoNotOutnumberTheOtherRuntimeCallsHoldNoRuntime
   EXPECT_DOUBLE_EQ(lock_call_work_s(team_work({&r})), 0.002);
 }
 
-// Without hardware counters, a team's work grown x2.57 from 1 thread to 2 may be work every
-// thread repeats on a machine whose second busy CPU runs slower (replicated_work spmd in a
-// clean-clone CI, beyond replicated_work's 20% band): the inflation's hint says so, and how to
-// tell. Grown x3.1 (false_sharing's divided work), or x1.5, it does not.
-TEST(WorkInflation, GrowthAsLargeAsRepeatedWorkSaysItMayBeRepeatedWork) {
-  const auto hint_at = [](double per_thread_s) {
-    const RegionRun r = worked("a", 3, {{per_thread_s, {per_thread_s, per_thread_s, 0, 0, 0, 0}},
-                                        {per_thread_s, {per_thread_s, per_thread_s, 0, 0, 0, 0}}});
-    const TeamWork base{.threads = 1, .work_s = 1, .usage = {1, 1, 0, 0, 0, 0}, .usage_read = true};
-    const Problem* p = find(diagnose_region({&r}, 2, 3, 1, &base), "work_inflation");
-    return p ? p->hint : std::string("(none)");
-  };
-  EXPECT_NE(hint_at(1.285).find("grew x2.57, as work every thread repeats grows (x2.00)"), std::string::npos)
-      << hint_at(1.285);
-  EXPECT_EQ(hint_at(1.55).find("every thread repeats"), std::string::npos) << hint_at(1.55);
-  EXPECT_EQ(hint_at(0.75).find("every thread repeats"), std::string::npos) << hint_at(0.75);
-}
-
 TEST(DiagnoseRegion, TheLoopsImbalanceIsWonBackAtTheRateTheBusyTeamRan) {
   // The threads ran half the time they were at work (a loaded machine): the 0.5 s of CPU-time
   // imbalance (a quarter of the 2 s wall imbalance) takes 1 s of wall time to win back.
