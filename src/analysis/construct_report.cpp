@@ -97,9 +97,10 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
     return n;
   };
   for (const RegionRun* r : repeats) {
-    const double region_operations = operations(r->locks);
     // Only where the region's runtime work outside waits is its lock calls' (region_causes.h).
-    const bool lock_calls = !r->locks.locks.empty() && lock_call_work_s(team_work({r})) > 0;
+    const TeamWork team = r->locks.locks.empty() ? TeamWork{} : team_work({r});
+    const double region_operations = team.lock_operations;
+    const bool lock_calls = lock_call_work_s(team) > 0;
     for (const ConstructRun& c : r->constructs.nodes) {
       RegionRun& f = figures.emplace_back();
       f.phases = c.phases;
