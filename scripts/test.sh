@@ -28,7 +28,7 @@ cmake --build --preset asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 ctest --preset asan -j "$jobs" --timeout 900
 
 cmake --preset tsan
-cmake --build --preset tsan -j "$jobs" --target capture_tests analysis_tests ompscope_tool ompscope_gomp
+cmake --build --preset tsan -j "$jobs" --target capture_tests common_tests analysis_tests ompscope_tool ompscope_gomp
 ctest --preset tsan -j "$jobs" --timeout 900
 
 cmake --preset fuzz
