@@ -91,11 +91,6 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
   // barriers no construct owns) as one more.
   std::deque<RegionRun> figures;
   std::map<std::string, std::vector<const RegionRun*>> runs;  // by path; "" the region's own code
-  const auto operations = [](const LockCosts& locks) {
-    double n = 0;
-    for (const LockCost& l : locks.locks) n += l.operations;
-    return n;
-  };
   for (const RegionRun* r : repeats) {
     // Only where the region's runtime work outside waits is its lock calls' (region_causes.h).
     const TeamWork team = r->locks.locks.empty() ? TeamWork{} : team_work({r});
@@ -109,7 +104,7 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
         f.lock_kinds = {c.kind};
         // The runtime's work around the region's lock calls is the lock sites', by their share of
         // the operations (lock_overhead's second part: region_causes.h, kLockCallMaxS).
-        const double share = lock_calls && region_operations > 0 ? operations(c.locks) / region_operations : 0.0;
+        const double share = lock_calls && region_operations > 0 ? c.locks.operations() / region_operations : 0.0;
         if (share > 0)
           for (double s : r->constructs.runtime_work_s) f.constructs.runtime_work_s.push_back(s * share);
       }

@@ -40,6 +40,12 @@ struct LockCosts {
   // measured): no acquisition costs less (docs/locks.md, "The floor").
   double atomic_floor_s = 0;
   std::map<uint32_t, ThreadLockSplit> per_thread;  // summed over locks, by log thread index
+  // Lock operations over all its locks (acquisitions and critical sections).
+  double operations() const {
+    double n = 0;
+    for (const LockCost& l : locks) n += l.operations;
+    return n;
+  }
   // The most any one thread lost: removing the cause can save at most this much wall time.
   double max_thread_algorithm_s() const;
   double max_thread_contention_s() const;

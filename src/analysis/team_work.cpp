@@ -61,12 +61,9 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     for (const ThreadSplit& s : r->profile.per_thread) team += s;
     // Time holding locks is left out: critical sections that slow down as the lock and its data
     // move between cores are the lock's cost (lock contention, lock overhead), not the work's.
-    double held = 0, operations = 0;
-    for (const LockCost& c : r->locks.locks) {
-      held += c.hold_s;
-      operations += c.operations;
-    }
-    lock_operations.push_back(operations);
+    double held = 0;
+    for (const LockCost& c : r->locks.locks) held += c.hold_s;
+    lock_operations.push_back(r->locks.operations());
     // What the work stretches span by the events: a stretch runs from a barrier's departure to the
     // next arrival, over the locks the thread waits for and holds and its MPI calls.
     const double spanned = team.work_s + team.lock_wait_s + team.mpi_s;
