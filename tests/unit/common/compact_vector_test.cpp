@@ -28,14 +28,14 @@ TEST(CompactVector, IsOnePointerAndAnEmptyOneAllocatesNothing) {
   EXPECT_EQ(v.begin(), v.end());
 }
 
-TEST(CompactVector, GrowsByDoublingAndKeepsItsItemsInOrder) {
+TEST(CompactVector, GrowsOneItemAtATimeToFourThenByDoublingAndKeepsItsItemsInOrder) {
   CompactVector<Item> v;
   std::vector<size_t> capacities;
   for (uint32_t k = 0; k < 9; ++k) {
     v.push_back({k, k * 1.0, k + 0.5});
     capacities.push_back(v.capacity());
   }
-  EXPECT_EQ(capacities, (std::vector<size_t>{1, 2, 4, 4, 8, 8, 8, 8, 16}));
+  EXPECT_EQ(capacities, (std::vector<size_t>{1, 2, 3, 4, 8, 8, 8, 8, 16}));
   ASSERT_EQ(v.size(), 9u);
   EXPECT_EQ(begins(v), (std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
   EXPECT_EQ(v.front().thread, 0u);
@@ -57,7 +57,10 @@ TEST(CompactVector, CopiesAreDeepAndMovesLeaveTheSourceEmpty) {
   CompactVector<uint32_t> b = a;
   EXPECT_EQ(b.capacity(), 3u);  // a copy holds no spare room
   b.push_back(4);
-  EXPECT_EQ(b.capacity(), 6u);  // growing doubles
+  EXPECT_EQ(b.capacity(), 4u);  // one more, below four
+  b.push_back(5);
+  EXPECT_EQ(b.capacity(), 8u);  // growing from four doubles
+  b = {1, 2, 3, 4};
   EXPECT_EQ(a.size(), 3u);
   EXPECT_EQ(b.size(), 4u);
   a = b;
@@ -76,7 +79,7 @@ TEST(CompactVector, CopiesAreDeepAndMovesLeaveTheSourceEmpty) {
   EXPECT_EQ(c.size(), 1u);
   c.clear();
   EXPECT_TRUE(c.empty());
-  EXPECT_EQ(c.capacity(), 6u);  // b's block, cleared, not freed
+  EXPECT_EQ(c.capacity(), 8u);  // b's block, cleared, not freed
   const std::vector<uint32_t> from{5, 6};
   c = from;
   EXPECT_EQ(c.size(), 2u);
