@@ -61,15 +61,30 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
   for (const RegionInstance& inst : timeline.regions)
     if (const Tasks* tasks = inputs.tasks.find(inst.parallel_id)) instances.emplace_back(&inst, tasks);
   // A region's samples of the runtime's per-task costs, pooled over its instances for their
-  // medians, hold at most one per recorded task each: room for all of them from the start. Grown
-  // by doubling as 147 000 instances were added one by one, each was copied to a buffer twice its
-  // size a score of times, a tenth of a task-heavy log's analysis (the 10 M synthetic log), most
-  // of it first touches of fresh memory.
+  // medians (its own, and its sites' by the code address of the task each measures), hold at most
+  // one per recorded task each: room for all of them from the start. Grown by doubling as 147 000
+  // instances were added one by one, each was copied to a buffer twice its size a score of times,
+  // a tenth of a task-heavy log's analysis (the 10 M synthetic log), most of it first touches of
+  // fresh memory.
   std::unordered_map<TaskFigures*, size_t> tasks_of;
-  for (const auto& [inst, tasks] : instances) tasks_of[&region_of(*inst).tasks] += tasks->size();
-  for (const auto& [figures, tasks] : tasks_of)
-    for (std::vector<double>* samples : {&figures->dispatch_gaps, &figures->immediate_starts, &figures->creation_gaps})
-      samples->reserve(samples->size() + tasks);
+  std::unordered_map<TaskFigures*, std::unordered_map<uint64_t, size_t>> site_tasks_of;
+  for (const auto& [inst, tasks] : instances) {
+    TaskFigures& figures = region_of(*inst).tasks;
+    tasks_of[&figures] += tasks->size();
+    std::unordered_map<uint64_t, size_t>& sites = site_tasks_of[&figures];
+    uint64_t code = 0;
+    size_t* count = nullptr;
+    for (const TaskInstance* t : *tasks) {  // a construct's tasks come in runs: one lookup a run
+      if (count == nullptr || t->codeptr != code) count = &sites[code = t->codeptr];
+      ++*count;
+    }
+  }
+  for (const auto& [figures, tasks] : tasks_of) figures->immediate_starts.reserve(figures->immediate_starts.size() + tasks);
+  for (const auto& [figures, sites] : site_tasks_of)
+    for (const auto& [code, tasks] : sites) {
+      SiteFigures& site = figures->sites_by_code[code];
+      for (std::vector<double>* samples : {&site.dispatch_gaps, &site.creation_gaps}) samples->reserve(samples->size() + tasks);
+    }
   const size_t workers = static_cast<size_t>(std::max(1, replay.workers));
   const auto large = [](const Tasks* tasks) { return tasks->size() >= kParallelReplayTasks; };
   constexpr size_t kBatch = 256;  // instances computed before they are added: bounds their memory
@@ -224,7 +239,15 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
       if (where.file.empty()) return CallsiteKey::of(where, code).text;
       return fmt::format("{}:{}", std::filesystem::path(where.file).filename().string(), where.line);
     };
-    for (const auto& [code, site] : r.tasks.sites_by_code) r.tasks.sites[site_name(code)] += site;
+    for (auto& [code, site] : r.tasks.sites_by_code) {  // moved, not copied, where the name is new
+      // Only room was made for it (add_instances_task_figures): no task of the site was measured.
+      if (site.recorded == 0 && site.own_work_s == 0 && site.depend_items == 0 && site.creation_gaps.empty() &&
+          site.dispatch_gaps.empty() && site.release_gaps.empty())
+        continue;
+      auto [named, added] = r.tasks.sites.try_emplace(site_name(code));
+      if (added) named->second = std::move(site);
+      else named->second += site;
+    }
     // The dependence path's sites by name, merged in their order of first appearance.
     std::vector<PathSite> path;
     for (PathSite p : r.tasks.path_sites) {

@@ -32,11 +32,13 @@ std::map<std::string, SiteFigures> pooled_sites(const std::vector<const TaskFigu
   return sites;
 }
 
-// The median over repeats of a per-run cost; 0 where no run measured it.
-double measured(const std::vector<const TaskFigures*>& runs, const std::vector<double> TaskFigures::*samples) {
+// The median over repeats of a per-run cost; 0 where no run measured it. `samples`: a run's
+// samples, a member or a function of its figures (the dispatch and creation gaps are its sites').
+template <class Samples>
+double measured(const std::vector<const TaskFigures*>& runs, Samples samples) {
   std::vector<double> v;
   for (const TaskFigures* r : runs)
-    if (double m = trusted_median(r->*samples); m > 0) v.push_back(m);
+    if (double m = trusted_median(std::invoke(samples, *r)); m > 0) v.push_back(m);
   return median(std::move(v));
 }
 
@@ -238,7 +240,7 @@ PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs, const std
   // in the proportion the recorded tasks were.
   double dispatched = 0, immediate = 0;
   for (const TaskFigures* r : runs) {
-    dispatched += static_cast<double>(r->dispatch_gaps.size());
+    dispatched += static_cast<double>(r->dispatch_gap_count());
     immediate += static_cast<double>(r->immediate_starts.size());
   }
   if (c.dispatch_s <= 0) dispatched = 0;

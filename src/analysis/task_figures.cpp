@@ -19,7 +19,23 @@
 
 namespace ompscope::analysis {
 
-double TaskFigures::dispatch_s() const { return median(dispatch_gaps); }
+double TaskFigures::dispatch_s() const { return median(dispatch_gaps()); }
+
+// A run's sites are by code address until analyze_run names them, then by name: either holds them.
+std::vector<double> TaskFigures::pooled(std::vector<double> SiteFigures::*samples) const {
+  std::vector<double> out;
+  out.reserve(count(samples));
+  for (const auto& [code, site] : sites_by_code) out.insert(out.end(), (site.*samples).begin(), (site.*samples).end());
+  for (const auto& [name, site] : sites) out.insert(out.end(), (site.*samples).begin(), (site.*samples).end());
+  return out;
+}
+
+size_t TaskFigures::count(std::vector<double> SiteFigures::*samples) const {
+  size_t n = 0;
+  for (const auto& [code, site] : sites_by_code) n += (site.*samples).size();
+  for (const auto& [name, site] : sites) n += (site.*samples).size();
+  return n;
+}
 
 namespace {
 
@@ -85,9 +101,8 @@ class FragmentCursor {
 // Intervals between two creations by one task during which it did its own work and nothing else
 // (ran no task, waited in no taskwait): each is one creation call plus the program's code between
 // the two task constructs, an upper bound of the creation cost (divided among the creations the
-// second record stands for, under adaptive sampling).
-std::vector<double> creation_gaps(const TaskNodes& nodes, std::unordered_map<uint64_t, SiteFigures>& sites) {
-  std::vector<double> out;
+// second record stands for, under adaptive sampling), given to the second task's site.
+void add_creation_gaps(const TaskNodes& nodes, std::unordered_map<uint64_t, SiteFigures>& sites) {
   for (const TaskNode& n : nodes.nodes) {
     for (size_t i = 1; i < n.children.size(); ++i) {
       const TaskInstance& a = *nodes.nodes[n.children[i - 1]].explicit_task;
@@ -95,13 +110,10 @@ std::vector<double> creation_gaps(const TaskNodes& nodes, std::unordered_map<uin
       if (a.light || b.light || a.creator_thread != b.creator_thread) continue;  // an untied creator moved
       const double interval = b.created - a.created;
       // b stands for itself and the light creations since a (adaptive sampling): as many calls.
-      if (interval > 0 && n.own_work.length_between(a.created, b.created) >= interval * (1 - 1e-9)) {
-        out.push_back(interval / b.weight);
+      if (interval > 0 && n.own_work.length_between(a.created, b.created) >= interval * (1 - 1e-9))
         sites[b.codeptr].creation_gaps.push_back(interval / b.weight);
-      }
     }
   }
-  return out;
 }
 
 // Creation → start of the tasks that started on their creator's thread while the creator did
@@ -314,7 +326,7 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
   out.work_s = graph.work_s;
   out.span_s = graph.span_s;
   out.thread_time_s = static_cast<double>(region.threads.size()) * (region.end - region.begin);
-  out.creation_gaps = creation_gaps(nodes, out.sites_by_code);
+  add_creation_gaps(nodes, out.sites_by_code);
   out.immediate_starts = immediate_starts(nodes);
   out.end_idle_s = end_idle(nodes, region.threads.size());
   out.graph_idle_s = std::max(0.0, static_cast<double>(region.threads.size()) * graph.span_s - graph.work_s);
@@ -431,7 +443,6 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
           // this start, the runtime released the dependence and handed the task over.
           if (ready < w.end) out.sites_by_code[next->task->codeptr].release_gaps.push_back(w.end - ready);
         } else if (created <= w.begin && !after_batch && !constrained_steal(part, around, *next->task, node_by_id)) {
-          out.dispatch_gaps.push_back(w.end - w.begin);
           out.sites_by_code[next->task->codeptr].dispatch_gaps.push_back(w.end - w.begin);
         }
         continue;
@@ -456,7 +467,7 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
   const size_t team = region.threads.size();
   out.replay_per_task_s = team == 1 && out.recorded_tasks > 0
                               ? std::max(0.0, (region.end - region.begin) - graph.work_s) / static_cast<double>(out.recorded_tasks)
-                              : median(out.dispatch_gaps);
+                              : out.dispatch_s();
 }
 
 }  // namespace
@@ -498,10 +509,8 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.work_s += s.work_s;
   into.span_s += s.span_s;
   const auto pool = [](std::vector<double>& a, const std::vector<double>& b) { a.insert(a.end(), b.begin(), b.end()); };
-  pool(into.dispatch_gaps, s.dispatch_gaps);
   pool(into.taskwait_gaps, s.taskwait_gaps);
   pool(into.immediate_starts, s.immediate_starts);
-  pool(into.creation_gaps, s.creation_gaps);
   if (into.depths.size() < s.depths.size()) into.depths.resize(s.depths.size());
   for (size_t d = 0; d < s.depths.size(); ++d) into.depths[d] += s.depths[d];
   for (const auto& [code, site] : s.sites_by_code) into.sites_by_code[code] += site;

@@ -367,7 +367,7 @@ TaskFigures task_figures_with(double graph_idle_s, double dispatch_s = 0) {
   f.body_s = 100 * 0.001;
   f.thread_time_s = 10;
   f.graph_idle_s = graph_idle_s;
-  f.dispatch_gaps.assign(dispatch_s > 0 ? 20 : 0, dispatch_s);
+  f.sites["tasks.c:1"].dispatch_gaps.assign(dispatch_s > 0 ? 20 : 0, dispatch_s);
   f.work_s = 3;
   f.span_s = 2;
   f.creation_chain_s = 2;

@@ -122,10 +122,10 @@ std::string task_figures_of(const RunAnalysis& a) {
     out += fmt::format("{}: tasks {} recorded {} body {:a} work {:a} span {:a} starvation {:a} per task {:a};", key.text,
                        f.tasks, f.recorded_tasks, f.body_s, f.work_s, f.span_s, f.starvation_s, f.replay_per_task_s);
     for (const auto& [count, s] : f.replay_s) out += fmt::format(" replay {} {:a}", count, s);
-    list("dispatch", f.dispatch_gaps);
+    list("dispatch", f.dispatch_gaps());
     list("taskwait", f.taskwait_gaps);
     list("immediate", f.immediate_starts);
-    list("creation", f.creation_gaps);
+    list("creation", f.creation_gaps());
   }
   return out;
 }

@@ -24,7 +24,7 @@ TaskFigures figures(double body_each, double dispatch, size_t gaps, double starv
   f.body_s = 100 * body_each;
   f.work_s = std::max(f.body_s, 10 - 100 * dispatch);
   f.thread_time_s = 10;
-  f.dispatch_gaps.assign(gaps, dispatch);
+  f.sites["tasks.c:1"].dispatch_gaps.assign(gaps, dispatch);
   f.starvation_s = starvation;
   f.end_idle_s = end_idle;
   f.tail_idle_s = end_idle / 2;  // measured: shown, not judged
@@ -213,8 +213,8 @@ TaskFigures binary_tree(size_t levels, double team_time_s) {
   f.recorded_tasks = f.tasks;
   f.work_s = f.body_s;
   f.thread_time_s = team_time_s;
-  f.dispatch_gaps.assign(f.tasks, 1e-6);
-  f.creation_gaps.assign(f.tasks, 0.5e-6);
+  f.sites["tasks.c:1"].dispatch_gaps.assign(f.tasks, 1e-6);
+  f.sites["tasks.c:1"].creation_gaps.assign(f.tasks, 0.5e-6);
   f.taskwait_gaps.assign(f.tasks / 2, 0.5e-6);
   f.creating_threads = 1;
   return f;
@@ -238,12 +238,12 @@ TEST(PerTaskCost, CreationDispatchAndTheTaskwaitShareOfEachTask) {
 
 TEST(PerTaskCost, ACreationGapFarAboveTheDispatchIsTheCreatorsPreparation) {
   TaskFigures f = binary_tree(5, 1);
-  f.creation_gaps.assign(31, 4.01e-6);  // more than 4 × the 1 µs dispatch
+  f.sites["tasks.c:1"].creation_gaps.assign(31, 4.01e-6);  // more than 4 × the 1 µs dispatch
   const PerTaskCost c = per_task_cost({&f});
   EXPECT_DOUBLE_EQ(c.creation_gap_s, 4.01e-6);
   EXPECT_DOUBLE_EQ(c.creation_s, 0);
   EXPECT_NEAR(c.total_s, 1e-6 + 0.5e-6 * 15 / 31, 1e-15);
-  f.creation_gaps.assign(31, 4e-6);
+  f.sites["tasks.c:1"].creation_gaps.assign(31, 4e-6);
   EXPECT_DOUBLE_EQ(per_task_cost({&f}).creation_s, 4e-6);
 }
 
@@ -255,20 +255,20 @@ TEST(PerTaskCost, ACreationGapFarAboveTheDispatchIsTheCreatorsPreparation) {
 TEST(PerTaskCost, AGapThatWasACreationCallAtTheSmallestCountIsOneAtEveryCount) {
   TaskFigures base = binary_tree(5, 1);  // 0.5 µs gaps beside a 1 µs dispatch: creation calls
   TaskFigures now = binary_tree(5, 1);
-  now.creation_gaps.assign(31, 20e-6);  // 20 × the dispatch
+  now.sites["tasks.c:1"].creation_gaps.assign(31, 20e-6);  // 20 × the dispatch
   EXPECT_DOUBLE_EQ(per_task_cost({&now}).creation_s, 0);  // alone: preparation
   const std::vector<const TaskFigures*> at_base = {&base};
   const PerTaskCost c = per_task_cost({&now}, &at_base);
   EXPECT_DOUBLE_EQ(c.creation_s, 20e-6);
   EXPECT_NEAR(c.total_s, 20e-6 + 1e-6 + 0.5e-6 * 15 / 31, 1e-15);
   // Preparation at the smallest count too (BOTS health's creator): still no creation call.
-  base.creation_gaps.assign(31, 5e-6);
+  base.sites["tasks.c:1"].creation_gaps.assign(31, 5e-6);
   EXPECT_DOUBLE_EQ(per_task_cost({&now}, &at_base).creation_s, 0);
   // A tree of such tasks, its inner tasks' own work holding their two creation calls (2 µs of
   // code + 2 × 20 µs): 21 µs per task on average, beside 1.24 µs measured per task without the
   // creation. It is fine-grained at 2 threads only with the smallest count beside it.
   TaskFigures tree = binary_tree(5, 2e-3);
-  tree.creation_gaps.assign(31, 20e-6);
+  tree.sites["tasks.c:1"].creation_gaps.assign(31, 20e-6);
   tree.body_s = 0;
   for (size_t d = 0; d < tree.depths.size(); ++d) {
     DepthFigures& depth = tree.depths[d];
@@ -279,16 +279,16 @@ TEST(PerTaskCost, AGapThatWasACreationCallAtTheSmallestCountIsOneAtEveryCount) {
   const auto fine = [](const std::vector<Problem>& problems) {
     return std::any_of(problems.begin(), problems.end(), [](const Problem& p) { return p.kind == "fine_grained_tasks"; });
   };
-  base.creation_gaps.assign(31, 0.5e-6);
+  base.sites["tasks.c:1"].creation_gaps.assign(31, 0.5e-6);
   EXPECT_FALSE(fine(diagnose_tasks({&tree}, 2)));
   EXPECT_TRUE(fine(diagnose_tasks({&tree}, 2, &at_base)));
 }
 
 TEST(PerTaskCost, TasksStartedAtOnceCountTheirCreationToStart) {
   TaskFigures f = binary_tree(1, 1);
-  f.dispatch_gaps.assign(8, 1e-6);
+  f.sites["tasks.c:1"].dispatch_gaps.assign(8, 1e-6);
   f.immediate_starts.assign(24, 0.2e-6);  // three in four started at once, creation included
-  f.creation_gaps.assign(8, 0.5e-6);
+  f.sites["tasks.c:1"].creation_gaps.assign(8, 0.5e-6);
   f.taskwait_gaps.clear();
   const PerTaskCost c = per_task_cost({&f});
   EXPECT_DOUBLE_EQ(c.dispatched_share, 0.25);
