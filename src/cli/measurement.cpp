@@ -437,7 +437,7 @@ uintmax_t log_bytes(const RunResult& run) {
 
 }  // namespace
 
-void analyse_runs(const std::vector<RunResult*>& runs) {
+void analyse_runs(const std::vector<RunResult*>& runs, const std::function<void(size_t)>& after_reading) {
   const size_t workers = std::min(runs.size(), static_cast<size_t>(std::max(1, core_count())));
   const int each = std::max(1, core_count() / static_cast<int>(std::max<size_t>(1, workers)));
   // The longest logs first: taken in the order they ran, scale's runs alternate thread counts,
@@ -450,7 +450,13 @@ void analyse_runs(const std::vector<RunResult*>& runs) {
     bytes[i] = log_bytes(*runs[i]);
   }
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
-  side_by_side(runs.size(), workers, [&](size_t i) { read_logs(*runs[i], each); }, order);
+  side_by_side(
+      runs.size(), workers,
+      [&](size_t i) {
+        read_logs(*runs[i], each);
+        if (after_reading) after_reading(i);
+      },
+      order);
 }
 
 bool nothing_captured(const RunResult& result) {

@@ -2,6 +2,7 @@
 // the part `profile`, `scale` and `trace` share.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -105,9 +106,10 @@ struct RunResult {
 
 RunResult run_under_tool(const Target& target, const std::filesystem::path& out_dir, const RunRequest& request);
 // Reads and analyses the logs runs left unread (RunRequest::defer_analysis), as many at once as
-// the machine has cores; each as run_under_tool would have. Throws the first run's error (in
-// the order given) after all have been read.
-void analyse_runs(const std::vector<RunResult*>& runs);
+// the machine has cores; each as run_under_tool would have, then `after_reading(i)` on the same
+// thread where run i was read without error (what is done with its log: beside the other runs'
+// analysis, not after it). Throws the first run's error (in the order given) after all have been read.
+void analyse_runs(const std::vector<RunResult*>& runs, const std::function<void(size_t)>& after_reading = {});
 
 // The program was killed by a signal (SIGKILL) before any record of its own process reached the
 // disk: its log holds nothing, which is no corrupt log (docs/safety.md, "Processes and signals").

@@ -192,9 +192,21 @@ Command add_scale_command(CLI::App& parent) {
             std::vector<std::string> process_command;
             int status = 0, index = 0;
             uint64_t written = 0, kept = 0;
-            // What a run left, once its logs are read: its failure said, its log kept or removed,
+            // What becomes of a run's log once it is read: its bytes counted, and a later repeat's
+            // removed (the report holds everything read from it: NPB UA left 615 MB per run before
+            // lock sampling). Whether it was removed.
+            struct LogFate {
+              uint64_t bytes = 0;
+              bool removed = false;
+            };
+            const auto settle_log = [&](const RunResult& result, int r) {
+              LogFate fate{directory_bytes(result.run_dir), false};
+              fate.removed = r > 0 && !options->keep_logs && remove_log(result.run_dir);
+              return fate;
+            };
+            // What a run left, once its logs are read: its failure said, its log's fate recorded,
             // its analysis filed by rank or process.
-            const auto take = [&](RunResult& result, int t, int r, bool first_job) {
+            const auto take = [&](RunResult& result, int t, int r, bool first_job, LogFate fate) {
               if (!result.outcome.ok()) {
                 fmt::print(stderr, "ompscope: at {} the {} {}{}\n", threads_phrase(t), launcher ? "job" : "program",
                            result.outcome.describe(),
@@ -208,16 +220,13 @@ Command add_scale_command(CLI::App& parent) {
                     "the launcher '{}' ran, but no rank of the program was observed{}: is it an MPI launcher, "
                     "and does it pass ompscope's variables on to the ranks (docs/mpi.md)?",
                     options->launcher, result.outcome.ok() ? "" : " (it " + result.outcome.describe() + ", its message above)"));
-              // The report holds everything read from a log: a later repeat's log is only
-              // disk (NPB UA left 615 MB per run before lock sampling).
-              const uint64_t bytes = directory_bytes(result.run_dir);
-              written += bytes;
-              if (r > 0 && !options->keep_logs && remove_log(result.run_dir)) {
+              written += fate.bytes;
+              if (fate.removed) {
                 result.run.record.log.clear();
                 for (auto& rank : result.ranks) rank.record.log.clear();
                 for (auto& p : result.processes) p.run.record.log.clear();
               } else {
-                kept += bytes;
+                kept += fate.bytes;
               }
               if (!result.ranks.empty()) {
                 ranks_per_node = std::max(ranks_per_node, result.ranks_per_node);
@@ -247,6 +256,7 @@ Command add_scale_command(CLI::App& parent) {
             struct Ended {
               RunResult result;
               int threads, repeat;
+              LogFate fate;  // settled by the thread that read the log, beside the other runs' reading
             };
             std::vector<Ended> ended;
             // Repeats interleave thread counts so slow drifts of the machine hit all counts alike.
@@ -264,9 +274,9 @@ Command add_scale_command(CLI::App& parent) {
                 request.defer_analysis = !launcher;
                 RunResult result = run_under_tool(at_count, options->out, request);
                 if (request.defer_analysis)
-                  ended.push_back({std::move(result), t, r});
+                  ended.push_back({std::move(result), t, r, {}});
                 else
-                  take(result, t, r, index == 1);
+                  take(result, t, r, index == 1, settle_log(result, r));
                 if (signal_received()) break;  // passed on to the program: report what ran (main.cpp)
               }
               if (signal_received()) break;
@@ -276,8 +286,8 @@ Command add_scale_command(CLI::App& parent) {
               for (Ended& e : ended) unread.push_back(&e.result);
               fmt::print(stderr, "ompscope: reading the logs of {} runs on {} cores\n", unread.size(),
                          std::min<int>(static_cast<int>(unread.size()), std::max(1, cores)));
-              analyse_runs(unread);
-              for (Ended& e : ended) take(e.result, e.threads, e.repeat, false);
+              analyse_runs(unread, [&](size_t i) { ended[i].fate = settle_log(ended[i].result, ended[i].repeat); });
+              for (Ended& e : ended) take(e.result, e.threads, e.repeat, false, e.fate);
             }
             if (!rank_runs.empty() && !runs.empty()) {
               // Jobs that failed before the first whose ranks came back go with rank 0's too.
