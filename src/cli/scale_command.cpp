@@ -206,7 +206,7 @@ Command add_scale_command(CLI::App& parent) {
             };
             // What a run left, once its logs are read: its failure said, its log's fate recorded,
             // its analysis filed by rank or process.
-            const auto take = [&](RunResult& result, int t, int r, bool first_job, LogFate fate) {
+            const auto take = [&](RunResult& result, int t, bool first_job, LogFate fate) {
               if (!result.outcome.ok()) {
                 fmt::print(stderr, "ompscope: at {} the {} {}{}\n", threads_phrase(t), launcher ? "job" : "program",
                            result.outcome.describe(),
@@ -276,7 +276,7 @@ Command add_scale_command(CLI::App& parent) {
                 if (request.defer_analysis)
                   ended.push_back({std::move(result), t, r, {}});
                 else
-                  take(result, t, r, index == 1, settle_log(result, r));
+                  take(result, t, index == 1, settle_log(result, r));
                 if (signal_received()) break;  // passed on to the program: report what ran (main.cpp)
               }
               if (signal_received()) break;
@@ -287,7 +287,7 @@ Command add_scale_command(CLI::App& parent) {
               fmt::print(stderr, "ompscope: reading the logs of {} runs on {} cores\n", unread.size(),
                          std::min<int>(static_cast<int>(unread.size()), std::max(1, cores)));
               analyse_runs(unread, [&](size_t i) { ended[i].fate = settle_log(ended[i].result, ended[i].repeat); });
-              for (Ended& e : ended) take(e.result, e.threads, e.repeat, false, e.fate);
+              for (Ended& e : ended) take(e.result, e.threads, false, e.fate);
             }
             if (!rank_runs.empty() && !runs.empty()) {
               // Jobs that failed before the first whose ranks came back go with rank 0's too.
