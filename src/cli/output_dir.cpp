@@ -74,11 +74,14 @@ void claim_directory(const fs::path& dir, const std::string& command) {
   if (lstat((dir / kMarkerFileName).c_str(), &marker) == 0)
     throw Error(fmt::format("{}/{} is not ompscope's marker (not a regular file): choose another directory with -o",
                             dir.string(), kMarkerFileName));
-  if (!directory_is_empty(dir))
+  // Not empty: the marker may have come since it was looked for, made by another rank of the same
+  // job, started at the same moment (`mpiexec -np 2 ompscope profile -o DIR`: the marker is the
+  // first thing a claim writes, so a directory that is not empty now has it, or is not ours).
+  if (!directory_is_empty(dir) && !has_marker(dir))
     throw Error(fmt::format("{} is not empty and ompscope did not make it (no {} marker there): ompscope writes "
                             "only into a new or empty directory; choose another with -o",
                             dir.string(), kMarkerFileName));
-  write_marker(dir, command);  // an empty directory is adopted
+  write_marker(dir, command);  // an empty directory is adopted (or the other rank's marker stands)
 }
 
 // The run's lock on DIR/.ompscope.lock: a POSIX record lock, so that a refused run can name the

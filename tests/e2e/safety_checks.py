@@ -122,6 +122,46 @@ def scenario_safety_lock(c):
     if p.returncode != 0:
         fail(f"the directory stays locked after the run: exit {p.returncode}\n{p.stderr}")
 
+def scenario_safety_rank_claim(c):
+    """The ranks of one job claim DIR together (`mpiexec -np 2 ompscope profile -o DIR`): a rank
+    that found DIR without the marker, and then not empty, because another rank made it between
+    the two checks, is not refused. A clean-clone CI's libomp 19 stage met it once (e2e_mpi_time:
+    "is not empty and ompscope did not make it"). Rank 1 is held between its two checks (the
+    hold_opendir shim, preloaded into it) until rank 0 has made the marker, so the interleaving
+    happens every time."""
+    out = c.path("job")
+    os.makedirs(out)  # made by a rank, its marker not written yet: what rank 1 finds first
+    marker = os.path.join(out, ".ompscope")
+    waiting = c.path("rank-1-held")  # outside DIR, which must hold nothing of the test's
+    shim = os.path.join(c.programs, "libhold_opendir.so")
+    program = c.prog("many_regions")
+    def rank_env(rank, **more):
+        env = dict(os.environ, OMPI_COMM_WORLD_RANK=str(rank), OMPI_COMM_WORLD_SIZE="2",
+                   OMPI_COMM_WORLD_LOCAL_RANK=str(rank), OMP_NUM_THREADS="1")
+        env.update(more)
+        return env
+    held = subprocess.Popen([c.bin, "profile", "-o", out, "--", program], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env=rank_env(1, LD_PRELOAD=shim, OMPSCOPE_TEST_HOLD_OPENDIR=out,
+                                         OMPSCOPE_TEST_HOLD_UNTIL=marker, OMPSCOPE_TEST_HOLD_SIGNAL=waiting))
+    deadline = time.time() + 60
+    while not os.path.exists(waiting):
+        if held.poll() is not None or time.time() > deadline:
+            fail(f"rank 1 never looked into the directory: {held.communicate()}")
+        time.sleep(0.01)
+    if os.path.exists(marker):
+        fail("the marker was there before rank 0 ran: the check proves nothing")
+    first = subprocess.run([c.bin, "profile", "-o", out, "--", program], capture_output=True, text=True,
+                           env=rank_env(0), timeout=120)
+    stdout, stderr = held.communicate(timeout=120)
+    for rank, rc, err in ((0, first.returncode, first.stderr), (1, held.returncode, stderr)):
+        if rc != 0 or "did not make it" in err:
+            fail(f"rank {rank}: exit {rc}\n{err}")
+    for rank in (0, 1):
+        if not os.path.isfile(os.path.join(out, f"rank-{rank}", "report.json")):
+            fail(f"rank {rank} wrote no report: {sorted(tree(out))}")
+    print("rank 1, held between its checks while rank 0 made the directory's marker: claimed it too")
+
 def scenario_safety_symlinks(c):
     """Item 3: a planted symlink is never followed. Symlinks where ompscope wrote its
     temporaries (report.*.partial before) and its files point at a victim file, which must keep
