@@ -66,12 +66,9 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
   // instances were added one by one, each was copied to a buffer twice its size a score of times,
   // a tenth of a task-heavy log's analysis (the 10 M synthetic log), most of it first touches of
   // fresh memory.
-  std::unordered_map<TaskFigures*, size_t> tasks_of;
   std::unordered_map<TaskFigures*, std::unordered_map<uint64_t, size_t>> site_tasks_of;
   for (const auto& [inst, tasks] : instances) {
-    TaskFigures& figures = region_of(*inst).tasks;
-    tasks_of[&figures] += tasks->size();
-    std::unordered_map<uint64_t, size_t>& sites = site_tasks_of[&figures];
+    std::unordered_map<uint64_t, size_t>& sites = site_tasks_of[&region_of(*inst).tasks];
     uint64_t code = 0;
     size_t* count = nullptr;
     for (const TaskInstance* t : *tasks) {  // a construct's tasks come in runs: one lookup a run
@@ -79,12 +76,15 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
       ++*count;
     }
   }
-  for (const auto& [figures, tasks] : tasks_of) figures->immediate_starts.reserve(figures->immediate_starts.size() + tasks);
-  for (const auto& [figures, sites] : site_tasks_of)
+  for (const auto& [figures, sites] : site_tasks_of) {
+    size_t region_tasks = 0;  // the region's: its sites' summed
     for (const auto& [code, tasks] : sites) {
       SiteFigures& site = figures->sites_by_code[code];
       for (std::vector<double>* samples : {&site.dispatch_gaps, &site.creation_gaps}) samples->reserve(samples->size() + tasks);
+      region_tasks += tasks;
     }
+    figures->immediate_starts.reserve(figures->immediate_starts.size() + region_tasks);
+  }
   const size_t workers = static_cast<size_t>(std::max(1, replay.workers));
   const auto large = [](const Tasks* tasks) { return tasks->size() >= kParallelReplayTasks; };
   constexpr size_t kBatch = 256;  // instances computed before they are added: bounds their memory
