@@ -866,7 +866,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   if (base && !base->tasks.empty() && first.tasks.tasks > 0) {
     const TeamWork now = team_work(repeats);
     const bool read = now.usage_read && base->usage_read;
-    if (std::optional<Problem> p = task_inflation(tasks, base->tasks, threads, base->threads,
+    if (std::optional<Problem> p = task_inflation(tasks, base->tasks, threads, base->threads, lost_s.value_or(0.0),
                                                   read ? &now.usage : nullptr, read ? &base->usage : nullptr))
       out.push_back(std::move(*p));
   }

@@ -96,14 +96,16 @@ std::vector<Problem> diagnose_tasks(const std::vector<const TaskFigures*>& repea
 // `threads` than at `base_threads` (their own work, mean per task, pooled over the repeats, each
 // side at least kMinDispatchGaps of them). The growth in thread time, summed over the
 // constructs, is each one's growth per task times its share of the tasks at `threads`; reported
-// as task_inflation where it is at least kSignificantShare of the team's time, its gain the
-// growth shared by the team. The growth is split as work_inflation's is for loops, by the team's
+// as task_inflation where it is at least kSignificantShare of the team's time lost (the region's
+// `lost_s` at `threads` times the team; none where nothing was lost), its gain the growth shared
+// by the team. The growth is split as work_inflation's is for loops, by the team's
 // kernel accounting over its work in the region at each count (`usage`, `base_usage`; null where
 // not read): off the CPU (a body's wall time times the share its threads were off the CPU), in
 // the kernel (times the system share), and the rest on the CPU.
 std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& repeats,
                                       const std::vector<const TaskFigures*>& base, int threads, int base_threads,
-                                      const WorkUsage* usage = nullptr, const WorkUsage* base_usage = nullptr);
+                                      double lost_s, const WorkUsage* usage = nullptr,
+                                      const WorkUsage* base_usage = nullptr);
 
 // The task columns of the report at one thread count; `measured_speedup` is the region's.
 TaskSummary summarize_tasks(const std::vector<const TaskFigures*>& repeats, int threads, double measured_speedup,
