@@ -89,6 +89,12 @@ void PositionSums::add(const PositionSums& o) {
   }
 }
 
+void PositionSums::add(PositionSums&& o) {
+  if (!empty()) return add(o);
+  *this = std::move(o);
+  o.clear();
+}
+
 BarrierPhases barrier_phases(const RegionInstance& region, const std::function<void(const BarrierPhases& one)>& each) {
   BarrierPhases out;
   const size_t n = region.threads.size();
@@ -312,7 +318,10 @@ BarrierPhases operator*(BarrierPhases p, double f) {
   return p;
 }
 
-void add_phases(BarrierPhases& into, const BarrierPhases& p) {
+namespace {
+
+// Every figure of p but its per-position sums.
+void add_figures(BarrierPhases& into, const BarrierPhases& p) {
   into.imbalance_s += p.imbalance_s;
   into.measured_imbalance_s += p.measured_imbalance_s;
   into.cpu_imbalance_s += p.cpu_imbalance_s;
@@ -332,7 +341,18 @@ void add_phases(BarrierPhases& into, const BarrierPhases& p) {
   into.imbalanced_after_dynamic += p.imbalanced_after_dynamic;
   into.imbalanced_after_guided += p.imbalanced_after_guided;
   into.skipped_with_tasks += p.skipped_with_tasks;
+}
+
+}  // namespace
+
+void add_phases(BarrierPhases& into, const BarrierPhases& p) {
+  add_figures(into, p);
   into.positions.add(p.positions);
+}
+
+void add_phases(BarrierPhases& into, BarrierPhases&& p) {
+  add_figures(into, p);
+  into.positions.add(std::move(p.positions));
 }
 
 }  // namespace ompscope::analysis

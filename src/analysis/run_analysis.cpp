@@ -210,7 +210,8 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
         charge_barrier(r.constructs, barrier < barrier_nodes->size() ? (*barrier_nodes)[barrier] : -1, one);
       ++barrier;
     });
-    add_phases(r.phases, phases);
+    // Its per-position sums are the region's own where it is the first (add_phases takes them).
+    add_phases(r.phases, std::move(phases));
     if (const auto p = profile_of_site.find(inst.site());
         p != profile_of_site.end() && p->second->light_time_s > 0 && represents_light(*p->second, inst)) {
       RepresentedPhases& to = represented[&r];

@@ -73,6 +73,12 @@ Target resolve_target(const std::vector<std::string>& argv, RuntimeChoice choice
       }
     }
   }
+  // Without it no runtime loads the tool: the runs would go unobserved and the report say only that
+  // no region was seen (an ompscope binary copied away from its lib/ directory did just that).
+  if (!fs::exists(tool_library_path()))
+    throw Error(fmt::format("its tool library {} is missing: ompscope finds it beside its own directory ({}), so "
+                            "run it where it was installed or built, or reinstall it",
+                            tool_library_path().string(), bindir_to_libdir()));
   t.libomp = find_libomp();
   if (t.runtime.kind == RuntimeKind::GnuLibgomp && choice == RuntimeChoice::Native) {
     if (!fs::exists(gomp_tool_library_path()))

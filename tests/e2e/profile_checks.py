@@ -375,6 +375,18 @@ def scenario_scale_one_count_fails(c):
 
 def scenario_bad_input(c):
     expect_error([c.bin, "profile", "-o", c.out("missing"), "--", "/no/such/program"], "missing program")
+    # The binary copied away from its lib/: the runs would load no tool. Refused before any run,
+    # never an empty report.
+    moved = c.out("moved-bin")
+    os.makedirs(moved)
+    shutil.copy(c.bin, moved)
+    for command in ("profile", "scale"):
+        line = expect_error([os.path.join(moved, "ompscope"), command, "-o", c.out("moved-" + command), "--",
+                             c.prog("imbalanced_loop")], f"{command} with no tool library")
+        if "tool library" not in line or "libompscope.so" not in line:
+            fail(f"{command} with no tool library: the line does not name it: {line}")
+        if os.path.exists(os.path.join(c.out("moved-" + command), "report.json")):
+            fail(f"{command} with no tool library wrote a report")
     expect_error([c.bin, "report", c.out("not-a-report")], "report of a missing directory")
     os.makedirs(c.out("empty-dir"))
     expect_error([c.bin, "report", os.path.join(c.work, "empty-dir")], "report of a directory without report.json")

@@ -318,6 +318,30 @@ TEST(PositionSums, RowsKeepTheirWidthAndSumsWhenAWiderTeamComes) {
   EXPECT_DOUBLE_EQ(q[0].cpu_imbalance_s, 0.25);
 }
 
+// Added as an rvalue, the sums are taken whole where there are none yet (the same rows, its arrays
+// moved, the source left empty), and added row to row where there are.
+TEST(PositionSums, AMovedSumIsTakenWholeByAnEmptyOne) {
+  PositionSums p;
+  p.push_back({.instances = 1, .cpu = {1, 2}, .cpu_squared = {1, 4}, .cpu_imbalance_s = 0.5});
+  p.push_back({.instances = 1, .cpu = {3, 4}, .cpu_squared = {9, 16}, .cpu_imbalance_s = 0.25});
+  const double* rows = p[0].cpu.data();
+  PositionSums q;
+  q.add(std::move(p));
+  EXPECT_TRUE(p.empty());  // NOLINT(bugprone-use-after-move): cleared by the move, reusable
+  ASSERT_EQ(q.size(), 2u);
+  EXPECT_EQ(q[0].cpu.data(), rows);  // its arrays, not a copy
+  EXPECT_DOUBLE_EQ(q[1].cpu[1], 4);
+  EXPECT_DOUBLE_EQ(q[1].cpu_imbalance_s, 0.25);
+  PositionSums r;
+  r.push_back({.instances = 2, .cpu = {10, 20}, .cpu_squared = {100, 400}, .cpu_imbalance_s = 1});
+  r.add(std::move(q));
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_DOUBLE_EQ(r[0].instances, 3);
+  EXPECT_DOUBLE_EQ(r[0].cpu[1], 22);
+  EXPECT_DOUBLE_EQ(r[0].cpu_imbalance_s, 1.5);
+  EXPECT_DOUBLE_EQ(r[1].cpu[0], 3);
+}
+
 TEST(ConsistentCpuImbalance, EachBarrierPositionKeepsEachThreadsCpuTime) {
   const BarrierPhases p = barrier_phases(loop_with_cpu(4, 6));
   ASSERT_EQ(p.positions.size(), 1u);  // the join barrier's CPU time was not read
