@@ -28,14 +28,20 @@ IntervalSet IntervalSet::of(std::vector<Interval>& intervals) {
 
 IntervalSet IntervalSet::apart(std::span<const Interval> intervals) {
   IntervalSet out;
-  out.pieces_.reserve(intervals.size());
+  if (intervals.size() == 1) {
+    out.one_.begin = intervals[0].begin;
+    out.one_.end = intervals[0].end;
+    out.one_.until = intervals[0].end - intervals[0].begin;  // > 0: none is empty
+    return out;
+  }
+  out.many_.reserve(intervals.size());
   double until = 0;
   for (const Interval& i : intervals) {
     Piece p;
     p.begin = i.begin;
     p.end = i.end;
     p.until = until += i.end - i.begin;
-    out.pieces_.push_back(p);
+    out.many_.push_back(p);
   }
   return out;
 }
@@ -60,7 +66,7 @@ IntervalSet IntervalSet::minus(const IntervalSet& holes) const {
   out.clear();
   size_t h = 0;
   const std::span<const Piece> hs = holes.intervals();
-  for (const Piece& i : pieces_) {
+  for (const Piece& i : intervals()) {
     while (h < hs.size() && hs[h].end <= i.begin) ++h;
     double from = i.begin;
     for (size_t k = h; k < hs.size() && hs[k].begin < i.end; ++k) {
@@ -75,7 +81,7 @@ IntervalSet IntervalSet::minus(const IntervalSet& holes) const {
 IntervalSet IntervalSet::first(double length) const {
   thread_local std::vector<Interval> out;
   out.clear();
-  for (const Piece& i : pieces_) {
+  for (const Piece& i : intervals()) {
     if (length <= 0) break;
     const Interval cut{i.begin, std::min(i.end, i.begin + length)};
     if (cut.end > cut.begin) out.push_back(cut);

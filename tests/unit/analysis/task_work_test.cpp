@@ -32,6 +32,34 @@ TEST(IntervalSet, MinusCutsHolesOutOfEveryInterval) {
   EXPECT_DOUBLE_EQ(s.intervals()[2].begin, 22);
 }
 
+// A set of one interval (held in place), none, and the sets cut from one: every operation gives
+// what a set of several gives.
+TEST(IntervalSet, OneIntervalNoneAndWhatIsCutFromThem) {
+  const IntervalSet one({{2, 6}});
+  ASSERT_EQ(one.intervals().size(), 1u);
+  EXPECT_DOUBLE_EQ(one.intervals()[0].until, 4);
+  EXPECT_DOUBLE_EQ(one.total(), 4);
+  EXPECT_DOUBLE_EQ(one.length_between(3, 10), 3);
+  const IntervalSet none({{5, 5}});  // empty intervals are dropped
+  EXPECT_TRUE(none.intervals().empty());
+  EXPECT_DOUBLE_EQ(none.total(), 0);
+  EXPECT_DOUBLE_EQ(none.length_between(0, 10), 0);
+  const IntervalSet split = one.minus(IntervalSet({{3, 4}}));  // one becomes two
+  ASSERT_EQ(split.intervals().size(), 2u);
+  EXPECT_DOUBLE_EQ(split.total(), 3);
+  EXPECT_DOUBLE_EQ(split.intervals()[1].until, 3);
+  const IntervalSet joined = split.minus(IntervalSet({{0, 3.5}}));  // two become one
+  ASSERT_EQ(joined.intervals().size(), 1u);
+  EXPECT_DOUBLE_EQ(joined.intervals()[0].begin, 4);
+  EXPECT_DOUBLE_EQ(joined.total(), 2);
+  EXPECT_TRUE(one.minus(IntervalSet({{0, 10}})).intervals().empty());
+  EXPECT_DOUBLE_EQ(split.first(1.5).total(), 1.5);
+  EXPECT_EQ(split.first(1.5).intervals().size(), 2u);
+  EXPECT_EQ(one.first(1).intervals().size(), 1u);
+  const IntervalSet copy = split;  // a copy holds its own intervals
+  EXPECT_DOUBLE_EQ(copy.total(), 3);
+}
+
 std::vector<const TaskInstance*> tasks_of(const Timeline& t) {
   std::vector<const TaskInstance*> out;
   for (const TaskInstance& task : t.tasks) out.push_back(&task);
