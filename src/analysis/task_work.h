@@ -70,7 +70,7 @@ struct DependenceEdge {
 // A task of the instance: an explicit one, or a thread's implicit task (`explicit_task` null).
 // Its lists are CompactVectors, one pointer each and nothing allocated while empty: an instance
 // holds a node per task, hundreds of thousands in a recursive tree (72 bytes a node with its set of
-// one interval in place, where 48 bytes and a 48-byte block were; 136 before).
+// one interval in place, where 48 bytes and a 32-byte block were; 136 before).
 struct TaskNode {
   const TaskInstance* explicit_task = nullptr;
   const ThreadInRegion* implicit_part = nullptr;
