@@ -39,6 +39,29 @@ TEST(BarrierPhases, ThreeThreadsOneLoopBarrierAndTheJoinBarrier) {
   EXPECT_EQ(p.skipped_with_tasks, 0u);
 }
 
+// A thread switched out just before its part (ThreadInRegion::start_off_cpu_s: another process
+// held its CPU) starts late: that much of the fork is the machine's, counted with the waits for
+// switched-out threads (descheduled_s), never as the runtime's fork. Starts 1 and 4: fork 4, of
+// which thread 1's 2.5 s off the CPU; off the CPU longer than its delay, only the delay; a thread
+// that starts at once has nothing to give.
+TEST(BarrierPhases, AForkHeldBackByAThreadSwitchedOutIsTheMachinesTime) {
+  RegionInstance r = instance(1, 0xA, 0, 200, {member(0, 1, 200, {join_barrier(150, 200)}),
+                                               member(1, 4, 200, {join_barrier(171, 200)})});
+  r.threads[1].start_off_cpu_s = 2.5f;
+  BarrierPhases p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.fork_s, 4 - 2.5);
+  EXPECT_DOUBLE_EQ(p.descheduled_s, 2.5);
+  r.threads[1].start_off_cpu_s = 30;
+  p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.fork_s, 0);
+  EXPECT_DOUBLE_EQ(p.descheduled_s, 4);
+  r.threads[1].start_off_cpu_s = 0;
+  r.threads[0].start_off_cpu_s = 30;  // the master started at 1: at most 1 of it after the fork
+  p = barrier_phases(r);
+  EXPECT_DOUBLE_EQ(p.fork_s, 4 - 1);
+  EXPECT_DOUBLE_EQ(p.descheduled_s, 1);
+}
+
 TEST(BarrierPhases, AThreadReleasedLateShowsNoImbalanceInTheNextSegment) {
   // Both threads start at 0. Barrier 1: arrivals 10, 20; thread 0 leaves at 21 but thread 1
   // only at 31 (released 10 s late: startup of barrier 1). Both then work exactly 20 s and

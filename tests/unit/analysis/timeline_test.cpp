@@ -166,6 +166,50 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
   EXPECT_US(part.syncs[1].readings().cpu, 100);
 }
 
+// A part's start after its thread was switched out: between the thread's last reading (the join
+// barrier's departure of the region before, 900) and the one at this part's start (1500), 100 µs
+// on the CPU of 600 and 2 involuntary switches: 500 µs off the CPU (start_off_cpu_s). The first
+// part, with no reading before it, and a part whose gap holds no involuntary switch get none; a
+// reading inside a part (a barrier's departure) is never its start's.
+TEST(BuildTimeline, APartKnowsHowLongItsThreadWasSwitchedOutBeforeItStarted) {
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 5000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 1, 0xA0)
+      .implicit_begin(101, 10, 11, 1, 0)
+      .usage(102, 0, 1000, 50, 7, 1, 3)
+      .sync_begin(600, join)
+      .usage(601, 1, 1360, 61, 20, 2, 3)
+      .usage(900, 0, 1460, 61, 20, 2, 3)
+      .sync_end(901, join)
+      .implicit_end(902, 10, 11, 0)
+      .parallel_end(903, 10, 2, 0xA0)
+      .parallel_begin(1000, 20, 2, 1, 0xA0)
+      .implicit_begin(1499, 20, 21, 1, 0)
+      .usage(1500, 0, 1560, 61, 20, 2, 5)
+      .sync_begin(2000, join)
+      .usage(2001, 1, 1800, 61, 20, 2, 5)
+      .usage(2400, 0, 1900, 61, 20, 2, 9)
+      .sync_end(2401, join)
+      .implicit_end(2402, 20, 21, 0)
+      .parallel_end(2403, 20, 2, 0xA0)
+      .parallel_begin(3000, 30, 2, 1, 0xA0)
+      .implicit_begin(3001, 30, 31, 1, 0)
+      .usage(3002, 0, 2000, 61, 20, 2, 9)
+      .sync_begin(3500, join)
+      .sync_end(3501, join)
+      .implicit_end(3502, 30, 31, 0)
+      .parallel_end(3503, 30, 2, 0xA0);
+  const Timeline t = build_timeline(b.log());
+  ASSERT_EQ(t.regions.size(), 3u);
+  EXPECT_FLOAT_EQ(t.regions[0].threads.at(0).start_off_cpu_s, 0);
+  EXPECT_FLOAT_EQ(t.regions[1].threads.at(0).start_off_cpu_s, 500e-6f);
+  EXPECT_FLOAT_EQ(t.regions[2].threads.at(0).start_off_cpu_s, 0);  // no involuntary switch since 2400
+  EXPECT_GT(t.regions[1].threads.at(0).syncs.at(0).readings().off_cpu, 0);  // the visit's own, apart
+}
+
 // A barrier visit's time off the CPU: between the readings at its arrival and its departure,
 // where the thread was switched out involuntarily (another process held its CPU), the wall time
 // its CPU time does not cover. Loop barrier 401 → 450: 10 µs on the CPU, 2 involuntary switches:
