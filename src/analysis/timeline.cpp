@@ -456,15 +456,20 @@ class ThreadWalk {
     const UsageReading r{t, e.codeptr, e.id, e.id2, e.arg, e.arg2};
     const size_t p = current_part();
     stretch_part_ = kNoPart;
-    // The reading at a part's start, beside the thread's last one before it (the previous part's
-    // last edge): switched out involuntarily between them, the wall time its CPU time does not
-    // cover is time it was runnable and not running, which can start it late after the fork.
-    const UsageReading last = std::exchange(last_reading_, r);
-    const bool last_valid = std::exchange(last_reading_valid_, true);
+    // The reading at a part's start, beside the thread's last arrival before it (at the previous
+    // part's join barrier): switched out involuntarily between them, the wall time its CPU time
+    // does not cover is time it was runnable and not running. libomp's worker leaves that join
+    // barrier only when the next fork wakes it, so a worker switched out there starts the next
+    // part late (false_sharing beside a busy loop: 7 ms after the fork, its join departure read
+    // then).
     const bool part_start = std::exchange(part_start_pending_, false);  // only the part's first reading
-    if (e.detail == 0 && part_start && p != kNoPart && last_valid && r.switches != last.switches)
-      regions_.part(p).start_off_cpu_s =
-          static_cast<float>(std::max(0.0, (r.time - last.time) - static_cast<double>(r.cpu_ns - last.cpu_ns) * 1e-9));
+    if (e.detail == 0 && part_start && p != kNoPart && last_arrival_valid_ && r.switches != last_arrival_.switches)
+      regions_.part(p).start_off_cpu_s = static_cast<float>(
+          std::max(0.0, (r.time - last_arrival_.time) - static_cast<double>(r.cpu_ns - last_arrival_.cpu_ns) * 1e-9));
+    if (e.detail != 0) {
+      last_arrival_ = r;
+      last_arrival_valid_ = true;
+    }
     if (e.detail == 0) {
       // A departure from the barrier the last end edge arrived at: where the thread was switched
       // out involuntarily in the visit, the wall time its CPU time does not cover is time it was
@@ -660,8 +665,8 @@ class ThreadWalk {
   const LightBody* light_body_;
   UsageReading mark_{};
   bool mark_valid_ = false;
-  UsageReading last_reading_{};      // the thread's last reading, whatever part it was in
-  bool last_reading_valid_ = false;
+  UsageReading last_arrival_{};  // the thread's last end-of-work reading, whatever part it was in
+  bool last_arrival_valid_ = false;
   bool part_start_pending_ = false;  // a part began and its first reading has not come yet
   UsageReading arrival_{};  // the last end edge's reading, at a barrier arrival
   bool arrival_valid_ = false;

@@ -114,8 +114,8 @@ struct ThreadInRegion {
   uint32_t thread = 0;       // log thread index
   uint32_t index = 0;        // omp_get_thread_num() in the team
   uint32_t implicit_task = 0;  // the implicit task's id: the parent of the explicit tasks it creates
-  // Time the thread was switched out (involuntarily) between its last reading of the kernel's
-  // accounting before this part and the one at its start: where it falls after the fork, the
+  // Time the thread was switched out (involuntarily) between its last end-of-work reading before
+  // this part (its arrival at the join barrier before) and the one at its start: after the fork, the
   // team waited for a CPU another process held, not for the runtime (barrier_phases). A float:
   // it fits the padding here, and a log holds a part per region instance and thread.
   float start_off_cpu_s = 0;
