@@ -175,34 +175,28 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
 TEST(BuildTimeline, APartKnowsHowLongItsThreadWasSwitchedOutBeforeItStarted) {
   const auto join = ompt_sync_region_barrier_implicit_parallel;
   LogBuilder b(1, 5000);
-  b.thread(0)
-      .thread_begin(0)
-      .initial_task(0, 1, 2)
-      .parallel_begin(100, 10, 2, 1, 0xA0)
-      .implicit_begin(101, 10, 11, 1, 0)
-      .usage(102, 0, 1000, 50, 7, 1, 3)
-      .sync_begin(600, join)
-      .usage(601, 1, 1360, 61, 20, 2, 3)
-      .usage(900, 0, 1460, 61, 20, 2, 3)
-      .sync_end(901, join)
-      .implicit_end(902, 10, 11, 0)
-      .parallel_end(903, 10, 2, 0xA0)
-      .parallel_begin(1000, 20, 2, 1, 0xA0)
-      .implicit_begin(1499, 20, 21, 1, 0)
-      .usage(1500, 0, 1560, 61, 20, 2, 5)
-      .sync_begin(2000, join)
-      .usage(2001, 1, 1800, 61, 20, 2, 5)
-      .usage(2400, 0, 1900, 61, 20, 2, 5)
-      .sync_end(2401, join)
-      .implicit_end(2402, 20, 21, 0)
-      .parallel_end(2403, 20, 2, 0xA0)
-      .parallel_begin(3000, 30, 2, 1, 0xA0)
-      .implicit_begin(3001, 30, 31, 1, 0)
-      .usage(3002, 0, 2000, 61, 20, 2, 5)
-      .sync_begin(3500, join)
-      .sync_end(3501, join)
-      .implicit_end(3502, 30, 31, 0)
-      .parallel_end(3503, 30, 2, 0xA0);
+  auto& thread = b.thread(0).thread_begin(0).initial_task(0, 1, 2);
+  // One region (id, id + 1 its implicit task) forked at `fork`, its part begun at `start`; the
+  // readings at the part's start, at the join barrier's arrival and at its departure: (time, CPU
+  // time in µs, involuntary switches) each.
+  struct Reading {
+    uint64_t t, cpu_us;
+    uint32_t switches;
+  };
+  const auto region = [&](uint32_t id, uint64_t fork, uint64_t start, Reading at_start, Reading arrival, Reading departure) {
+    thread.parallel_begin(fork, id, 2, 1, 0xA0)
+        .implicit_begin(start, id, id + 1, 1, 0)
+        .usage(at_start.t, 0, at_start.cpu_us, 61, 20, 2, at_start.switches)
+        .sync_begin(arrival.t - 1, join)
+        .usage(arrival.t, 1, arrival.cpu_us, 61, 20, 2, arrival.switches)
+        .usage(departure.t, 0, departure.cpu_us, 61, 20, 2, departure.switches)
+        .sync_end(departure.t + 1, join)
+        .implicit_end(departure.t + 2, id, id + 1, 0)
+        .parallel_end(departure.t + 3, id, 2, 0xA0);
+  };
+  region(10, 100, 101, {102, 1000, 3}, {601, 1360, 3}, {900, 1460, 3});
+  region(20, 1000, 1499, {1500, 1560, 5}, {2001, 1800, 5}, {2400, 1900, 5});
+  region(30, 3000, 3001, {3002, 2000, 5}, {3500, 2100, 5}, {3600, 2110, 5});
   const Timeline t = build_timeline(b.log());
   ASSERT_EQ(t.regions.size(), 3u);
   EXPECT_FLOAT_EQ(t.regions[0].threads.at(0).start_off_cpu_s, 0);
