@@ -175,7 +175,8 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
 TEST(BuildTimeline, APartKnowsHowLongItsThreadWasSwitchedOutBeforeItStarted) {
   const auto join = ompt_sync_region_barrier_implicit_parallel;
   LogBuilder b(1, 5000);
-  auto& thread = b.thread(0).thread_begin(0).initial_task(0, 1, 2);
+  testing::Stream thread = b.thread(0);  // a handle on the thread's records, held by value
+  thread.thread_begin(0).initial_task(0, 1, 2);
   // One region (id, id + 1 its implicit task) forked at `fork`, its part begun at `start`; the
   // readings at the part's start, at the join barrier's arrival and at its departure: (time, CPU
   // time in µs, involuntary switches) each.
