@@ -448,6 +448,12 @@ class ThreadWalk {
     uint64_t cpu_ns;
     uint32_t system_us, minor_faults, switches;
     uint16_t major_faults;
+    // Since `from`: where the thread was switched out involuntarily between the two readings, the
+    // wall time its CPU time does not cover (runnable, not running); 0 where it was not.
+    double off_cpu_since(const UsageReading& from) const {
+      if (switches == from.switches) return 0;
+      return std::max(0.0, (time - from.time) - static_cast<double>(cpu_ns - from.cpu_ns) * 1e-9);
+    }
   };
 
   // A reading at the start of a stretch of work marks it; the reading at its end (a barrier
@@ -463,13 +469,8 @@ class ThreadWalk {
     // part late (false_sharing beside a busy loop: 7 ms after the fork, its join departure read
     // then).
     const bool part_start = std::exchange(part_start_pending_, false);  // only the part's first reading
-    if (e.detail == 0 && part_start && p != kNoPart && last_arrival_valid_ && r.switches != last_arrival_.switches)
-      regions_.part(p).start_off_cpu_s = static_cast<float>(
-          std::max(0.0, (r.time - last_arrival_.time) - static_cast<double>(r.cpu_ns - last_arrival_.cpu_ns) * 1e-9));
-    if (e.detail != 0) {
-      last_arrival_ = r;
-      last_arrival_valid_ = true;
-    }
+    if (e.detail == 0 && part_start && p != kNoPart && arrived_)
+      regions_.part(p).start_off_cpu_s = static_cast<float>(r.off_cpu_since(arrival_));
     if (e.detail == 0) {
       // A departure from the barrier the last end edge arrived at: where the thread was switched
       // out involuntarily in the visit, the wall time its CPU time does not cover is time it was
@@ -479,7 +480,7 @@ class ThreadWalk {
         SyncVisit& v = syncs_.back().visit;
         const double cpu = static_cast<double>(r.cpu_ns - arrival_.cpu_ns) * 1e-9;
         const bool preempted = r.switches != arrival_.switches;
-        if (preempted) v.write_readings().off_cpu = std::max(0.0, (r.time - arrival_.time) - cpu);
+        if (preempted) v.write_readings().off_cpu = r.off_cpu_since(arrival_);
         // A visit in which the thread ran tasks: its bodies' kernel accounting (a task region's
         // bodies run in barriers, outside every work stretch).
         if (v.tasks > 0) {
@@ -503,6 +504,7 @@ class ThreadWalk {
     }
     arrival_valid_ = p != kNoPart && !syncs_.empty() && syncs_.back().part == p;
     arrival_ = r;
+    arrived_ = true;
     if (!mark_valid_ || p == kNoPart) return;
     mark_valid_ = false;
     // At an implicit task's end (no barrier open) only a team without a join barrier ends its
@@ -665,11 +667,12 @@ class ThreadWalk {
   const LightBody* light_body_;
   UsageReading mark_{};
   bool mark_valid_ = false;
-  UsageReading last_arrival_{};  // the thread's last end-of-work reading, whatever part it was in
-  bool last_arrival_valid_ = false;
   bool part_start_pending_ = false;  // a part began and its first reading has not come yet
-  UsageReading arrival_{};  // the last end edge's reading, at a barrier arrival
+  // The last end edge's reading, at a barrier arrival; valid for its visit while arrival_valid_,
+  // and for the thread's next part start once any was read (arrived_).
+  UsageReading arrival_{};
   bool arrival_valid_ = false;
+  bool arrived_ = false;
   CounterReading counters_mark_{};
   bool counters_valid_ = false;
   size_t stretch_part_ = kNoPart;  // the part the last stretch's kernel accounting went to
