@@ -1793,6 +1793,28 @@ TEST(ReplicatedWork, EachThreadDoingTheWholeWorkIsReplicatedWorkNotInflation) {
   EXPECT_EQ(testing::find(problems, "work_inflation"), nullptr);
 }
 
+// replicated_work_gcc trips on a 2-vCPU VM whose vCPUs ran slower in turns: each thread runs the
+// whole 4 s again, and in four instances the thread that reached the barrier last changed (0.5 s
+// of waits). The team's growth is all work added, none of it slower work, so nothing slowed the
+// threads unevenly: the waits stay the loop's (the last thread changing), never work inflation's.
+// Before, the 4 s of added work counted as growth that could slow threads unevenly, and 24.5 ms
+// of such waits read as work_inflation beside 105.7 ms of replicated_work.
+TEST(ReplicatedWork, WaitsForAThreadSlowerInTurnsAreNotTheAddedWorksInflation) {
+  const RegionRun r = worked("a", 4.5, {{4, {4, 4, 0, 0, 0, 0}}, {4, {4, 4, 0, 0, 0, 0}}}, four_loops(true));
+  const TeamWork base = spmd_base();
+  const auto problems = diagnose_region({&r}, 2, 4.5, /*lost_s=*/2.5, &base);
+  const Problem* replicated = testing::find(problems, "replicated_work");
+  ASSERT_NE(replicated, nullptr);
+  EXPECT_DOUBLE_EQ(replicated->gain_s, 2);
+  EXPECT_EQ(testing::find(problems, "work_inflation"), nullptr);
+  const Problem* imbalance = testing::find(problems, "load_imbalance");
+  ASSERT_NE(imbalance, nullptr);
+  EXPECT_DOUBLE_EQ(imbalance->gain_s, 0.5);
+  EXPECT_NE(imbalance->hint.find("last changes from one instance to the next"), std::string::npos) << imbalance->hint;
+  // The region's loss is explained: the added work over the team, and the waits.
+  EXPECT_DOUBLE_EQ(replicated->gain_s + imbalance->gain_s, 2.5);
+}
+
 TEST(ReplicatedWork, ItsGainIsTheCpuTimesGrowthAtTheRateTheTeamRan) {
   // A loaded machine: at 1 thread 2 s of CPU time in 4 s of work; at 2 threads 2 s of CPU time
   // each in 4 s of work (half a CPU each). CPU time x2: 2 s more, at 0.5 CPU per second of work
