@@ -119,10 +119,6 @@ void add_creation_gaps(const TaskNodes& nodes, std::unordered_map<uint64_t, Site
 // Creation → start of the tasks that started on their creator's thread while the creator did
 // its own work until then (it switched to the new task at once) and created nothing else.
 std::vector<double> immediate_starts(const TaskNodes& nodes) {
-  std::unordered_map<uint32_t, const TaskNode*> node_of;  // task id → node
-  node_of.reserve(nodes.nodes.size());
-  for (const TaskNode& n : nodes.nodes)
-    node_of[n.explicit_task ? n.explicit_task->id : n.implicit_part->implicit_task] = &n;
   std::map<uint32_t, std::vector<double>> created_on;  // log thread → its creations, in time order
   for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
     const TaskInstance& t = *nodes.nodes[i].explicit_task;
@@ -138,9 +134,9 @@ std::vector<double> immediate_starts(const TaskNodes& nodes) {
     const std::vector<double>& times = created_on[t.creator_thread];
     if (auto next = std::upper_bound(times.begin(), times.end(), t.created); next != times.end() && *next < start)
       continue;  // the creator created another task before this one started
-    auto creator = node_of.find(t.parent);
-    if (creator == node_of.end()) continue;
-    if (creator->second->own_work.length_between(t.created, start) >= (start - t.created) * (1 - 1e-9))
+    const size_t creator = nodes.node_of(t.parent);
+    if (creator == TaskNodes::kNoNode) continue;
+    if (nodes.nodes[creator].own_work.length_between(t.created, start) >= (start - t.created) * (1 - 1e-9))
       out.push_back(start - t.created);
   }
   return out;
@@ -232,10 +228,10 @@ class ChildrenBefore {
 // threads: a median gap of 34.8 µs beside 77 µs bodies read as a dispatch cost). A task from the
 // thread's own queue is one it pops at once; in a barrier every task is allowed.
 bool constrained_steal(const ThreadInRegion& part, const SyncVisit* around, const TaskInstance& next,
-                       const std::unordered_map<uint32_t, const TaskNode*>& node_by_id) {
+                       const TaskNodes& nodes) {
   if (around == nullptr || around->task == 0 || next.creator_thread == part.thread) return false;
-  auto owner = node_by_id.find(around->task);
-  return owner == node_by_id.end() || (owner->second->explicit_task->flags & ompt_task_untied) == 0;
+  const TaskNode* owner = nodes.explicit_node(around->task);
+  return owner == nullptr || (owner->explicit_task->flags & ompt_task_untied) == 0;
 }
 
 // Depth of every explicit node (1: created by an implicit task); 0 for light batches.
@@ -360,12 +356,9 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
     for (size_t c : creator->children) out.chain_tasks += nodes.nodes[c].explicit_task->weight;
   }
 
-  std::unordered_map<uint32_t, const TaskNode*> node_by_id;  // recorded tasks only
-  node_by_id.reserve(nodes.nodes.size());
   const std::vector<size_t> depth = depths_of(nodes);
   for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
     const TaskNode& n = nodes.nodes[i];
-    if (!n.explicit_task->light) node_by_id[n.explicit_task->id] = &n;
     if (!n.explicit_task->light && !n.explicit_task->fragments.empty()) {
       SiteFigures& site = out.sites_by_code[n.explicit_task->codeptr];
       site.recorded += 1;
@@ -442,7 +435,7 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
           // The thread waited through the release: from the last predecessor's completion to
           // this start, the runtime released the dependence and handed the task over.
           if (ready < w.end) out.sites_by_code[next->task->codeptr].release_gaps.push_back(w.end - ready);
-        } else if (created <= w.begin && !after_batch && !constrained_steal(part, around, *next->task, node_by_id)) {
+        } else if (created <= w.begin && !after_batch && !constrained_steal(part, around, *next->task, nodes)) {
           out.sites_by_code[next->task->codeptr].dispatch_gaps.push_back(w.end - w.begin);
         }
         continue;
@@ -451,9 +444,9 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
         // The waiting task resumes its own work: the stretch is the taskwait's cost if its
         // children had all completed before it began (else it waited for a child on another thread).
         const SyncVisit& v = *tw;
-        auto owner = node_by_id.find(v.task);
-        if (owner == node_by_id.end() || after_batch) continue;
-        const auto [done, last_child] = children_before.done_and_last(*owner->second, v.arrive);
+        const TaskNode* owner = nodes.explicit_node(v.task);
+        if (owner == nullptr || after_batch) continue;
+        const auto [done, last_child] = children_before.done_and_last(*owner, v.arrive);
         if (done && last_child <= w.begin) out.taskwait_gaps.push_back(w.end - w.begin);
         continue;
       }

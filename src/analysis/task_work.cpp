@@ -7,6 +7,12 @@
 
 namespace ompscope::analysis {
 
+namespace {
+// Ids from which an instance's index is a table (TaskNodes::dense): a small graph's few ids are
+// found as fast by a binary search, and its threads' id blocks lie far apart.
+constexpr size_t kDenseIdsFrom = 1024;
+}  // namespace
+
 IntervalSet::IntervalSet(std::vector<Interval> intervals) { *this = of(intervals); }
 
 // Merged in the vector it is given, then copied once into pieces of exactly its length: a task
@@ -218,15 +224,33 @@ void take_out_time_off_the_cpu(const RegionInstance& region, TaskNodes& g) {
 
 }  // namespace
 
+// TaskNodes::by_id, or its dense table where the ids span at most a few times their count.
+void index_by_id(TaskNodes& out) {
+  if (out.by_id.empty()) return;
+  const auto [low, high] = std::minmax_element(out.by_id.begin(), out.by_id.end());
+  const size_t span = static_cast<size_t>(high->first - low->first) + 1;
+  if (out.by_id.size() >= kDenseIdsFrom && span <= 4 * out.by_id.size()) {
+    out.first_id = low->first;
+    out.dense.assign(span, 0);
+    for (const auto& [id, node] : out.by_id) out.dense[id - out.first_id] = node + 1;
+    out.by_id.clear();
+    return;
+  }
+  // Ids are unique: the order of equal ones never matters.
+  std::sort(out.by_id.begin(), out.by_id.end());
+}
+
 TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance* const> tasks) {
   TaskNodes out;
-  std::unordered_map<uint32_t, size_t> node_of;  // task id → node
   out.nodes.reserve(region.threads.size() + tasks.size());
-  node_of.reserve(region.threads.size() + tasks.size());
+  out.by_id.reserve(region.threads.size() + tasks.size());
+  const auto index = [&out](uint32_t id) {
+    if (id != 0) out.by_id.emplace_back(id, static_cast<uint32_t>(out.nodes.size()));
+  };
   for (const ThreadInRegion& part : region.threads) {
     TaskNode n;
     n.implicit_part = &part;
-    node_of[part.implicit_task] = out.nodes.size();
+    index(part.implicit_task);
     out.nodes.push_back(std::move(n));
   }
   out.implicit_count = out.nodes.size();
@@ -239,7 +263,7 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
   for (const TaskInstance* t : tasks) {
     TaskNode n;
     n.explicit_task = t;
-    node_of[t->id] = out.nodes.size();
+    index(t->id);
     out.nodes.push_back(std::move(n));
     for (const TaskFragment& f : t->fragments)
       out.fragments_on_thread[f.thread].push_back(
@@ -247,6 +271,7 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
   }
   for (auto& [thread, list] : out.fragments_on_thread)
     std::sort(list.begin(), list.end(), [](const PlacedFragment& a, const PlacedFragment& b) { return a.begin < b.begin; });
+  index_by_id(out);
 
   // A visit belongs to the task that waits in it: an explicit task's taskwait may sit in any
   // thread's list (an untied task moves), the implicit task's visits in its own thread's list.
@@ -254,12 +279,12 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
     for (const SyncVisit& v : part.syncs) {
       if (!is_wait(v)) continue;
       const uint32_t owner = v.task != 0 ? v.task : part.implicit_task;
-      if (auto it = node_of.find(owner); it != node_of.end()) out.nodes[it->second].waits.push_back(&v);
+      if (const size_t at = out.node_of(owner); at != TaskNodes::kNoNode) out.nodes[at].waits.push_back(&v);
     }
   }
   for (size_t i = out.implicit_count; i < out.nodes.size(); ++i) {
     const TaskInstance& t = *out.nodes[i].explicit_task;
-    if (auto it = node_of.find(t.parent); it != node_of.end()) out.nodes[it->second].children.push_back(static_cast<uint32_t>(i));
+    if (const size_t at = out.node_of(t.parent); at != TaskNodes::kNoNode) out.nodes[at].children.push_back(static_cast<uint32_t>(i));
   }
   // Dependences order siblings only: per creating task, its children in creation order.
   for (TaskNode& parent : out.nodes) {
@@ -278,14 +303,14 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
       TaskNode& child = out.nodes[parent.children[k]];
       for (const DependenceEdge& e : edges[k]) child.after.push_back({parent.children[e.from], e.kind});
       for (uint32_t id : child.explicit_task->runtime_predecessors) {
-        auto it = node_of.find(id);
-        if (it == node_of.end() || it->second == parent.children[k]) continue;
+        const size_t at = out.node_of(id);
+        if (at == TaskNodes::kNoNode || at == parent.children[k]) continue;
         const bool known = std::any_of(child.after.begin(), child.after.end(),
-                                       [&](const DependenceEdge& e) { return e.from == it->second; });
+                                       [&](const DependenceEdge& e) { return e.from == at; });
         // A sibling created after it cannot be its predecessor in the ideal schedule's walk.
-        if (!known && out.nodes[it->second].explicit_task != nullptr &&
-            out.nodes[it->second].explicit_task->created <= child.explicit_task->created)
-          child.after.push_back({static_cast<uint32_t>(it->second), DependenceKind::Runtime});
+        if (!known && out.nodes[at].explicit_task != nullptr &&
+            out.nodes[at].explicit_task->created <= child.explicit_task->created)
+          child.after.push_back({static_cast<uint32_t>(at), DependenceKind::Runtime});
       }
     }
   }

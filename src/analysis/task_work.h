@@ -3,6 +3,7 @@
 // runs whenever its thread runs no explicit task. Both the task graph (work/span) and the task
 // diagnoses measure time along these intervals.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <unordered_map>
@@ -93,6 +94,32 @@ struct TaskNodes {
   std::vector<TaskNode> nodes;  // implicit tasks first (team order), then explicit by creation
   size_t implicit_count = 0;
   std::unordered_map<uint32_t, std::vector<PlacedFragment>> fragments_on_thread;  // by log thread, by begin
+  // Each node by its task's id (an implicit task's own), sorted by id: the one index of every
+  // lookup by id in an instance's figures. Three hash maps were built per instance before, a node
+  // allocated per task each, and their lookups were a fifth of graph_figures' time. A batch of
+  // sampled-out tasks has no id (0, which no task has): no task names it, and it names no parent.
+  // Before, each batch was taken for the child of the last batch (fine_tasks: one batch "created"
+  // 7957 others).
+  // Where the ids are dense (a recursive tree's, handed out in blocks by its threads), a table
+  // from the smallest: a binary search over 240 000 ids missed the cache at each step, and took
+  // more than the hash map's lookups had.
+  std::vector<std::pair<uint32_t, uint32_t>> by_id;
+  std::vector<uint32_t> dense;  // node + 1 of id first_id + i; 0: none
+  uint32_t first_id = 0;
+  static constexpr size_t kNoNode = static_cast<size_t>(-1);
+  size_t node_of(uint32_t id) const {
+    if (!dense.empty()) {
+      const uint32_t i = id - first_id;  // ids below first_id wrap past the table's end
+      return i < dense.size() && dense[i] != 0 ? dense[i] - 1 : kNoNode;
+    }
+    auto it = std::lower_bound(by_id.begin(), by_id.end(), std::pair<uint32_t, uint32_t>{id, 0});
+    return it != by_id.end() && it->first == id ? it->second : kNoNode;
+  }
+  // The explicit task's node with that id; null where none is (an implicit task's id included).
+  const TaskNode* explicit_node(uint32_t id) const {
+    const size_t i = node_of(id);
+    return i != kNoNode && nodes[i].explicit_task != nullptr ? &nodes[i] : nullptr;
+  }
 };
 
 // The dependence edges between the children of one task, `siblings` in creation order, from

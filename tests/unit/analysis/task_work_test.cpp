@@ -84,6 +84,59 @@ TEST(TaskNodes, ImplicitTasksWorkOutsideTheirWaitsAndOutsideTheTasksTheirThreadR
   EXPECT_TRUE(g.fragments_on_thread.at(1)[1].starts_task);
 }
 
+TEST(TaskNodes, ABatchOfSampledOutTasksIsNoTasksParentAndEachNodeIsFoundByItsId) {
+  // Eight tasks recorded and four batches: a batch has no id (0), and its parent is unknown (0).
+  // Each batch had been taken for a child of the last batch (fine_tasks: one "created" 7957).
+  const Timeline t = build_timeline(testing::twenty_tiny_tasks_sampled_log());
+  ASSERT_EQ(t.regions.size(), 1u);
+  const TaskNodes g = task_nodes(t.regions[0], tasks_of(t));
+  size_t batches = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const TaskNode& n = g.nodes[i];
+    const uint32_t id = n.explicit_task ? n.explicit_task->id : n.implicit_part->implicit_task;
+    if (n.explicit_task && n.explicit_task->light) {
+      ++batches;
+      EXPECT_TRUE(n.children.empty()) << i;
+      continue;
+    }
+    EXPECT_EQ(g.node_of(id), i);
+    EXPECT_EQ(g.explicit_node(id), n.explicit_task ? &n : nullptr);
+  }
+  EXPECT_EQ(batches, 4u);
+  EXPECT_EQ(g.node_of(0), TaskNodes::kNoNode);
+  EXPECT_EQ(g.node_of(999999), TaskNodes::kNoNode);
+}
+
+// A recursive tree's ids (1 024 and more, dense) are found through a table from the smallest;
+// an id below it or past its end is no node's.
+TEST(TaskNodes, ManyDenseIdsAreFoundThroughATable) {
+  RegionInstance region;
+  ThreadInRegion part;
+  part.implicit_task = 2998;
+  part.end = 1;
+  region.threads.push_back(part);
+  std::vector<TaskInstance> tasks(2000);
+  std::vector<const TaskInstance*> pointers;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    tasks[i].id = static_cast<uint32_t>(3000 + 2 * i);  // every other id: half the table empty
+    tasks[i].parent = i == 0 ? 2998 : tasks[(i - 1) / 2].id;
+    tasks[i].created = static_cast<double>(i);
+    pointers.push_back(&tasks[i]);
+  }
+  const TaskNodes g = task_nodes(region, pointers);
+  EXPECT_FALSE(g.dense.empty());
+  EXPECT_TRUE(g.by_id.empty());
+  EXPECT_EQ(g.node_of(2998), 0u);
+  for (size_t i = 0; i < tasks.size(); ++i) EXPECT_EQ(g.node_of(tasks[i].id), i + 1);
+  EXPECT_EQ(g.node_of(3001), TaskNodes::kNoNode);
+  EXPECT_EQ(g.node_of(2997), TaskNodes::kNoNode);
+  EXPECT_EQ(g.node_of(6999), TaskNodes::kNoNode);
+  EXPECT_EQ(g.node_of(7000), TaskNodes::kNoNode);
+  EXPECT_EQ(g.node_of(0), TaskNodes::kNoNode);
+  EXPECT_EQ(g.explicit_node(2998), nullptr);  // the implicit task's
+  EXPECT_EQ(std::vector<uint32_t>(g.nodes[1].children.begin(), g.nodes[1].children.end()), (std::vector<uint32_t>{2, 3}));
+}
+
 TEST(TaskNodes, AnExplicitTaskDoesNotWorkWhileItWaitsInItsOwnTaskwait) {
   // Task 80 runs 110 → 130 and 150 → 170 but waits in its taskwait 120 → 160 (its child 81
   // runs 130 → 150): its own work is 110 → 120 and 160 → 170.
