@@ -452,8 +452,11 @@ class Replay {
     candidates_.clear();
     barrier_wakeup_ = false;
     // Forget the entries of threads that left (or became idle again since, with a newer entry)
-    // once they outnumber the idle threads.
-    if (idle_.size() - idle_head_ > 2 * idle_count_ + 32) {
+    // once they outnumber the idle threads, and those already passed once they are half of the
+    // list: on two threads, each idle a moment and then taken at once, the passed ones were all
+    // there was, and the list grew by one a task to the graph's size (3.9 MB a replaying thread
+    // in a tree of 240 000 tasks).
+    if (idle_.size() - idle_head_ > 2 * idle_count_ + 32 || idle_head_ > std::max<size_t>(32, idle_.size() / 2)) {
       size_t kept = 0;
       for (size_t i = idle_head_; i < idle_.size(); ++i)
         if (is_idle(idle_[i].second, idle_[i].first)) idle_[kept++] = idle_[i];
@@ -523,8 +526,13 @@ std::map<int, ReplayedTime> replay_instance(const ReplayScripts& scripts, const 
   for (auto& entry : replayed) todo.push_back(&entry);
   // Each count's replay reads the scripts and writes only its own buffers and entry.
   const bool large = width - scripts.implicit_count >= kParallelReplayTasks;
+  // Each thread's room for the largest count's tasks, held from its first replay of the instance:
+  // grown count by count, a vector of 240 000 tasks was copied at each and held twice its tasks.
+  const size_t most_tasks = todo.empty() ? 0 : scripts.nodes + todo.back()->first - std::min(todo.back()->first, scripts.implicit_count);
   side_by_side(todo.size(), large ? static_cast<size_t>(std::max(1, workers)) : 1, [&](size_t i) {
     thread_local ReplayBuffers buffers;
+    buffers.tasks.reserve(most_tasks);
+    buffers.thread_of.reserve(most_tasks);
     const size_t count = todo[i]->first;
     todo[i]->second =
         Replay(scripts, static_cast<int>(count), per_task_s + (count > scripts.implicit_count ? extra_per_task_s : 0.0), buffers)
