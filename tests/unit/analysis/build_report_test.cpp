@@ -607,6 +607,31 @@ TEST(WorkInflation, ABarrierWaitForADescheduledThreadIsPartOfItsGain) {
   EXPECT_NE(p->hint.find("off their CPU"), std::string::npos) << p->hint;
 }
 
+// Another process shared a CPU at both counts: 4 s of work at 1 thread (2 s of it off the CPU)
+// and 2 s on each of 2 threads (1 s off the CPU each): the team's work did not grow. Thread 0
+// waited 0.5 s at the barrier for thread 1, switched out (equal CPU time): that wait is the
+// region's whole loss (3 − 4/2 − 0.5 of the fork's, here none), and it is work inflation's
+// (time off the CPU), not left unexplained as it was where the work did not grow (19% explained).
+TEST(WorkInflation, WaitsForASwitchedOutThreadCountWhereTheWorkDidNotGrow) {
+  BarrierPhases phases{.imbalance_s = 0.5, .measured_imbalance_s = 0.5, .cpu_imbalance_s = 0, .barriers = 1,
+                       .imbalanced_after_loop = 1};
+  const RegionRun r = worked("a", 2.5, {{2, {2, 1, 0, 0, 0, 10}}, {2, {2, 1, 0, 0, 0, 10}}}, phases);
+  const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 2, 0, 0, 0, 10}, .usage_read = true};
+  const auto problems = diagnose_region({&r}, 2, 2.5, /*lost_s=*/0.5, &base);
+  EXPECT_EQ(testing::find(problems, "load_imbalance"), nullptr);
+  const Problem* p = testing::find(problems, "work_inflation");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->time_s, 0.5);
+  EXPECT_DOUBLE_EQ(p->gain_s, 0.5);
+  EXPECT_DOUBLE_EQ(detail(*p, "descheduled_imbalance_s"), 0.5);
+  EXPECT_DOUBLE_EQ(detail(*p, "growth_s"), 0);
+  EXPECT_NE(p->hint.find("off their CPU"), std::string::npos) << p->hint;
+  EXPECT_NE(p->hint.find("did not grow from 1 thread"), std::string::npos) << p->hint;
+  // Without the kernel's accounting at both counts nothing tells a switched-out thread: none.
+  const TeamWork unread{.threads = 1, .work_s = 4};
+  EXPECT_EQ(testing::find(diagnose_region({&r}, 2, 2.5, 0.5, &unread), "work_inflation"), nullptr);
+}
+
 // A gain never exceeds its cause's time: work grew 0.2 s (0.1 s of gain over 2 threads) while
 // thread 0 waited 0.75 s at the barrier for thread 1, off its CPU. The gain, 0.85 s, was shown as
 // "0.85 s of 0.2 s"; the inflation's time holds the waits it caused too.
