@@ -11,7 +11,7 @@ usage: diagnosis_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR 
 import json, os, re, shutil, statistics, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import environmental, explained_share, fail, load, main, notes, parallel_regions, pragma_lines  # noqa: E402
+from e2e_common import busy_at, environmental, explained_share, fail, load, main, notes, parallel_regions, pragma_lines  # noqa: E402
 from e2e_common import process_log, region_at, run, timed_loop_region, top_problem, walk_constructs  # noqa: E402
 
 # Scenarios that diagnose or validate a gain at 2 threads: each needs 2 CPUs that run at once.
@@ -578,9 +578,17 @@ def scenario_timed_repetitions(c):
                 if "instances at 1 thread" not in p.stderr:
                     fail(f"{program} {mode}: the text report does not say so:\n{p.stderr}")
             if mode == "shared":
-                # Twice the instances at 2 threads by design (each takes half as long).
+                # Twice the instances at 2 threads by design (each takes half as long), where both
+                # threads have a CPU: with another process busy on one of them through the runs (a
+                # `yes` beside the suite) an instance waits for the switched-out thread at its
+                # barrier, and 257 ran at 2 threads against 2021 at 1. The report says so (its
+                # busy-machine note names the runs at 2 threads); that precondition is not judged then.
                 if not counts["2"] >= 1.4 * counts["1"]:
-                    fail(f"{program} shared: instances {counts}: the program did not size its repetitions by time")
+                    if not busy_at(report, 2):
+                        fail(f"{program} shared: instances {counts}: the program did not size its repetitions by time")
+                    print(f"{program} shared: instances {counts}: another process held a CPU through the runs at "
+                          f"2 threads (the report's busy-machine note), so an instance took longer there: the "
+                          f"repetitions sized by time are not judged")
                 # Compared per instance: E = (T1/n1) / (2 T2/n2), whatever the machine's load did to
                 # T2 (before: T1 / (2 T2), the totals of different work).
                 t1, t2 = region["time_s"]["1"], region["time_s"]["2"]
