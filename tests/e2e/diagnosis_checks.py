@@ -400,7 +400,9 @@ def scenario_scale_work_inflation(c):
             faults = next((p for p in causes if p["kind"] == "page_faults"), None)
             if faults is None or causes[0] is not faults:
                 fail(f"{program}: want page_faults first, got {[p['kind'] for p in causes]}")
-            margin = faults["gain_s"] / max([p["gain_s"] for p in causes[1:]] or [1e-9])
+            # Work inflation that is mostly time off the CPU is the machine's (a CPU quota of 1.5
+            # stopped the 2 threads for a quarter of their work: 1.3 s of it beside 2.0 s of faults).
+            margin = faults["gain_s"] / max([p["gain_s"] for p in causes[1:] if not environmental(p)] or [1e-9])
             print(f"{program}: page_faults {faults['gain_s']*1e3:.0f} ms, x{margin:.1f} the next cause; "
                   f"{faults['details']['page_faults']:.0f} faults")
             if margin < 2:
