@@ -222,8 +222,6 @@ void take_out_time_off_the_cpu(const RegionInstance& region, TaskNodes& g) {
   }
 }
 
-}  // namespace
-
 // TaskNodes::by_id, or its dense table where the ids span at most a few times their count.
 void index_by_id(TaskNodes& out) {
   if (out.by_id.empty()) return;
@@ -239,6 +237,8 @@ void index_by_id(TaskNodes& out) {
   // Ids are unique: the order of equal ones never matters.
   std::sort(out.by_id.begin(), out.by_id.end());
 }
+
+}  // namespace
 
 TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance* const> tasks) {
   TaskNodes out;
