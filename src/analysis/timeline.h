@@ -64,12 +64,14 @@ static_assert(sizeof(SyncVisit) == 56);
 
 using report::WorkUsage;
 
-struct LockAcquisition {
+struct LockAcquisition {  // fields ordered to pack into 96 bytes: a log holds one per recorded acquisition
   uint32_t thread = 0;
+  uint32_t parallel_id = 0;  // innermost region the thread was in (0: serial code)
+  uint32_t weight = 1;       // the operations the log's record stands for (lock sampling, below)
+  uint8_t mutex_kind = 0; // ompt_mutex_t: lock, nest_lock, critical, atomic, ordered
+  uint8_t sampling_slot = 0;  // the capture's sampling slot + 1 (sites of a slot share a schedule); 0: none
   uint64_t wait_id = 0;
   uint64_t codeptr = 0;   // the acquiring callsite
-  uint8_t mutex_kind = 0; // ompt_mutex_t: lock, nest_lock, critical, atomic, ordered
-  uint32_t parallel_id = 0;  // innermost region the thread was in (0: serial code)
   double request = 0;
   double acquired = 0;
   double released = 0;
@@ -79,8 +81,6 @@ struct LockAcquisition {
   // spread over the part's records (build_timeline). Durations above the 99th percentile of
   // the thread's recorded ones at that site and region are counted as that percentile (the
   // caps), so that one preempted record does not stand for thousands of preempted operations.
-  uint32_t weight = 1;
-  uint8_t sampling_slot = 0;  // the capture's sampling slot + 1 (sites of a slot share a schedule); 0: none
   double scale = 1;
   double wait_cap = 1e300;
   double hold_cap = 1e300;
@@ -99,6 +99,7 @@ struct LockAcquisition {
   }
   double hold() const { return std::min(std::max(0.0, released - acquired - tool_gap), hold_cap); }
 };
+static_assert(sizeof(LockAcquisition) == 96);
 
 // The kernel's accounting over the barrier visits in which a thread ran explicit tasks, and the
 // task time in those visits (report::ThreadSplit::task_usage): a task region's bodies run there.
