@@ -24,6 +24,16 @@ double lock_call_work_s(const TeamWork& w) {
 
 namespace {
 
+// What work inflation's growth of the runtime's work holds of the team's lock calls
+// (lock_call_work_s): lock_overhead's, no part of the work's growth nor a slowed thread's.
+double lock_call_growth_s(const TeamWork& now, const TeamWork& base) {
+  return std::max(0.0, lock_call_work_s(now) - lock_call_work_s(base));
+}
+
+// Work inflation's advice where threads were off their CPU, in either of its hints.
+constexpr const char* kDescheduledAdvice =
+    "descheduled by another process or by more threads than cores; run on idle cores, one thread per core";
+
 // The on-CPU part of the hint of work_inflation, where the hardware counters name it.
 std::string slowdown_text(const CpuSlowdown& c, const std::string& rest) {
   const std::string ipc = fmt::format("IPC {:.2f} -> {:.2f}", c.base_ipc, c.ipc);
@@ -85,11 +95,10 @@ std::optional<Problem> waits_for_switched_out_threads(const TeamWork& now, const
   const std::string hint = fmt::format(
       "threads were off their CPU at {} ({:.0f} involuntary switches), and the others waited {} for them at the "
       "fork and at barriers; the team's work did not grow from {} ({} of thread time at {}, {} at {}: the run at {} "
-      "was slowed as much): descheduled by another process or by more threads than cores; run on idle cores, one "
-      "thread per core",
+      "was slowed as much): {}",
       threads_phrase(threads), now.usage.switches, duration_text(descheduled_s), threads_phrase(base.threads),
       duration_text(now.work_s), threads_phrase(threads), duration_text(base.work_s), threads_phrase(base.threads),
-      threads_phrase(base.threads));
+      threads_phrase(base.threads), kDescheduledAdvice);
   return Problem{"work_inflation", threads, descheduled_s, descheduled_s, hint,
                  {{"work_s", now.work_s},
                   {"base_work_s", base.work_s},
@@ -112,7 +121,7 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
   // Work that grows with the team is replicated_work's, and no false sharing or bandwidth; the
   // lock calls' runtime work is lock_overhead's (lock_per_item: the lookups of 4 M cold locks,
   // 102 ms more at 2 threads, read as threads spinning in the runtime and ranked above the lock).
-  const double lock_calls = std::max(0.0, lock_call_work_s(now) - lock_call_work_s(base));
+  const double lock_calls = lock_call_growth_s(now, base);
   const double inflation = now.work_s - base.work_s - replicated_s - lock_calls;
   const bool split = now.usage_read && base.usage_read;
   if (base.work_s <= 0) return std::nullopt;
@@ -156,8 +165,7 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
                                    descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
                                                                    duration_text(descheduled_s))
                                                      : ""),
-                       "descheduled by another process or by more threads than cores; run on idle cores, one "
-                       "thread per core"});
+                       kDescheduledAdvice});
     // Page faults are named where the kernel's time grew, and where it is a tenth of the work
     // or more: faults on fresh memory cost at every count, and more when threads fault at once
     // (as many faults at t as at t0, each slower: alloc_touch_free). Kernel time that grew with no
@@ -538,8 +546,7 @@ BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, c
   // work inflation in a region whose threads all run the same loop whole.
   const bool tasking = first.tasks.tasks > 0;
   if (w.cpu_known && base && threads > 1 && !tasking && base->work_s > 0) {
-    double growth_on_cpu = busy.work_s - base->work_s - replicated_s -
-                           std::max(0.0, lock_call_work_s(busy) - lock_call_work_s(*base));
+    double growth_on_cpu = busy.work_s - base->work_s - replicated_s - lock_call_growth_s(busy, *base);
     if (busy.usage_read && base->usage_read)
       growth_on_cpu -= std::max(0.0, busy.usage.off_cpu_s() - base->usage.off_cpu_s());
     w.uneven_cpu = std::clamp(std::min(w.cpu_imbalance - w.consistent_cpu, (1 - 1.0 / threads) * growth_on_cpu), 0.0,
