@@ -101,8 +101,8 @@ struct BarrierPhases {
   // Of imbalance_s, what no schedule can even out at those barriers: a loop of L iterations on n
   // threads leaves its busiest thread ceil(L/n) of them against L/n on average, at the mean cost
   // per iteration (ceil(L/n) - L/n) x work / L, never more than the barrier's imbalance. Exact
-  // where iterations cost alike, and a floor where L < n whatever they cost (the busiest thread
-  // runs at least the costliest iteration, which is no cheaper than the mean).
+  // where iterations cost alike; where L <= n each thread runs one iteration at most whatever the
+  // schedule, and the whole imbalance is indivisible (costlier iterations or slower CPUs alike).
   double indivisible_s = 0;
   uint32_t barriers = 0;            // barriers analysed (join included)
   uint32_t imbalanced_after_loop = 0;  // of the barriers with imbalance, those right after a loop

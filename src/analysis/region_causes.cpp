@@ -641,8 +641,11 @@ std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repea
                        "other threads)",
                        duration_text(consistent * to_all), duration_text(loop_cpu * to_all));
   else if (loop && w.cpu_known && judged >= 3)
+    // A CPU slower than the others through the run (a busier host core, a lower clock) looks the
+    // same in one run: a thread's CPU time is all the capture reads of it (docs/lost-time.md).
     hint = fmt::format("iterations of the loop differ in cost (the same threads spend {} more CPU time in it in "
-                       "every instance, of a {} difference): {}",
+                       "every instance, of a {} difference; a CPU slower than the others through the run looks "
+                       "the same, and a dynamic schedule evens out either): {}",
                        duration_text(consistent * to_all), duration_text(loop_cpu * to_all), advice);
   else if (loop)
     hint = w.cpu_known ? "iterations of the loop differ in cost (the threads' CPU time in it differs): " + advice

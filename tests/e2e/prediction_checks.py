@@ -281,7 +281,28 @@ def scenario_gain_validation_wavefront(c):
     def busy(report):
         return any(n["kind"] == "busy_machine" for n in report["notes"])
 
-    margins, schedule_shares, static, dynamic, busy_profiles = [], [], [], [], 0
+    # The two CPUs the threads are bound to (the first two usable ones), each running the program
+    # at one thread at the same time, as the profile's threads do: the slower one's time over the
+    # faster's. Each alone read 0.3-3.8% where the threads' CPU times in a profile differed by 5%.
+    cpus = sorted(os.sched_getaffinity(0))[:2]
+
+    def cpu_gap():
+        e = dict(os.environ, OMP_NUM_THREADS="1")
+        start = time.perf_counter()
+        procs = [subprocess.Popen(["taskset", "-c", str(cpu), program], env=e, stdout=subprocess.DEVNULL)
+                 for cpu in cpus]
+        took = []
+        while len(took) < len(procs):
+            for p in procs:
+                if p.poll() is None or any(q is p for q, _ in took):
+                    continue
+                if p.returncode != 0:
+                    fail(f"{program} pinned to one CPU exited {p.returncode}")
+                took.append((p, time.perf_counter() - start))
+            time.sleep(0.002)
+        return max(t for _, t in took) / min(t for _, t in took) - 1
+
+    margins, schedule_shares, static, dynamic, busy_profiles, gaps = [], [], [], [], 0, []
     for i in range(5):
         out = c.out(f"uniform-{i}")
         run([c.bin, "profile", "-o", out, "--", program], env=env, check_rc=0)
@@ -290,6 +311,7 @@ def scenario_gain_validation_wavefront(c):
         busy_profiles += busy(report)
         static.append(wall([program], env))
         dynamic.append(wall([program, "dynamic"], env))
+        gaps.append(cpu_gap())
         if ranked and ranked[0]["kind"] != "too_few_iterations" and busy(report):
             # Another process held a CPU (the busy_machine note): a fork then waits for a worker
             # the kernel has not run yet, and fork/join measures that process, not the loop.
@@ -302,6 +324,15 @@ def scenario_gain_validation_wavefront(c):
                        else math.inf)
         schedule_shares.append(gains.get("load_imbalance", {"gain_s": 0})["gain_s"] / ranked[0]["gain_s"])
     real = 1 - min(dynamic) / min(static)
+    # Blocks of one cost are blocks of one cost on CPUs of one speed. A thread whose CPU runs the
+    # same block 8% slower (a vCPU whose host core is busier, or that takes the disk's interrupts)
+    # leaves, at the diagonals whose count divides, an imbalance a dynamic schedule could take up
+    # in part: a quarter of the indivisible part (a model of these diagonals, docs/lost-time.md).
+    # The analysis cannot tell that CPU from costlier iterations in one run; this test's premise
+    # is then the machine's, and the share is not judged (2026-11-30: 22-30% where CPUs differed).
+    cpus_differ = statistics.median(gaps) >= 0.08
+    print(f"uniform blocks: CPUs {cpus}, each running the program at one thread at once, differ by {statistics.median(gaps) * 100:.1f}% "
+          f"(median of {len(gaps)} rounds; {min(gaps) * 100:.1f}..{max(gaps) * 100:.1f}%)")
     if busy_profiles > 2:
         # Most profiles beside another process: the bare runs beside them carry its preemptions
         # too (a competing loop made the static runs 3.1 s and dynamic "win" 18%).
@@ -313,7 +344,9 @@ def scenario_gain_validation_wavefront(c):
               f"cause; load_imbalance at most {max(schedule_shares) * 100:.0f}% of it; schedule(dynamic, 1) really "
               f"saves {real * 100:.1f}% (fastest of 5: static {min(static) * 1e3:.0f} ms, dynamic "
               f"{min(dynamic) * 1e3:.0f} ms)")
-        if max(schedule_shares) > 0.25:
+        if max(schedule_shares) > 0.25 and cpus_differ:
+            print("uniform blocks: the CPUs differ by 8% or more: the schedule's share is not judged")
+        elif max(schedule_shares) > 0.25:
             fail("uniform blocks: a schedule is predicted to win more than a quarter of what no schedule evens out")
         if real > 0.05:
             fail("uniform blocks: schedule(dynamic, 1) won more than 5%: the program no longer has blocks of one cost")
@@ -328,9 +361,9 @@ def scenario_gain_validation_wavefront(c):
             imbalance = gains.get("load_imbalance")
             if not imbalance or "schedule(dynamic, 1)" not in imbalance["hint"]:
                 fail(f"skewed blocks: no load_imbalance naming schedule(dynamic, 1): {imbalance}")
-            time = report["program"]["time_s"]["2"]
-            predicted.append(hinted_gain(imbalance) / time)
-            counted_whole.append((imbalance["gain_s"] + gains.get("too_few_iterations", {"gain_s": 0})["gain_s"]) / time)
+            run_s = report["program"]["time_s"]["2"]
+            predicted.append(hinted_gain(imbalance) / run_s)
+            counted_whole.append((imbalance["gain_s"] + gains.get("too_few_iterations", {"gain_s": 0})["gain_s"]) / run_s)
             static.append(wall([program, "static", "skewed"], env))
             dynamic.append(wall([program, "dynamic", "skewed"], env))
         p, r = statistics.median(predicted), 1 - min(dynamic) / min(static)

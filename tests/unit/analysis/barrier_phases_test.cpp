@@ -227,7 +227,7 @@ RegionInstance loop_of(uint32_t iterations, double w0, double w1) {
                                   member(1, 0, 12, {b, join_barrier(11, 12)})});
 }
 
-TEST(BarrierPhases, AnIterationCountTheTeamDoesNotDivideIsIndivisibleImbalance) {
+TEST(BarrierPhases, AnIterationCountTheTeamDoesNotDivideOrNoLargerThanTheTeamIsIndivisibleImbalance) {
   // 3 iterations of 1 s on 2 threads: 2 and 1. Imbalance 2 − 1.5 = 0.5, all of it
   // (ceil(3/2) − 3/2) × 3 s / 3 = 0.5: no schedule runs them in less than 2 s.
   const BarrierPhases odd = barrier_phases(loop_of(3, 2, 1));
@@ -245,6 +245,11 @@ TEST(BarrierPhases, AnIterationCountTheTeamDoesNotDivideIsIndivisibleImbalance) 
   EXPECT_DOUBLE_EQ(even.indivisible_s, 0);
   // 5 iterations, split 4 s and 1 s: of the 1.5 s imbalance, (3 − 2.5) × 5 / 5 = 0.5 s indivisible.
   EXPECT_DOUBLE_EQ(barrier_phases(loop_of(5, 4, 1)).indivisible_s, 0.5);
+  // 2 iterations on 2 threads: each runs one whatever the schedule, so the whole imbalance is
+  // indivisible, whether the iteration on thread 0 costs more or its CPU is slower (1.1 s vs 1 s).
+  const BarrierPhases pair = barrier_phases(loop_of(2, 1.1, 1));
+  EXPECT_NEAR(pair.imbalance_s, 0.05, 1e-12);
+  EXPECT_NEAR(pair.indivisible_s, 0.05, 1e-12);
   // Never more than the barrier's imbalance: 3 iterations that took the same time on both threads.
   EXPECT_DOUBLE_EQ(barrier_phases(loop_of(3, 1.5, 1.5)).indivisible_s, 0);
   // Where the CPU time was read, the loop's work counts as measured too.
