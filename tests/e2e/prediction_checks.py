@@ -252,11 +252,17 @@ def scenario_gain_validation_memory(c):
             predicted.append(hinted_gain(imbalance[0]) / region["time_s"]["2"])
             static.append(loop_time([c.prog("imbalanced_stream")], env))
             dynamic.append(loop_time([c.prog("imbalanced_stream"), "dynamic", chunk], env))
-        p, r = statistics.median(predicted), 1 - min(dynamic) / min(static)
+        # The real gain of each pair, static then dynamic back to back, and its median: the
+        # bandwidth this VM gives moves between minutes (the fastest static loop 331 ms in one
+        # attempt, 376 in the next, and the fastest-of-each gain 24.9% then 31.3% against a
+        # prediction of 31.3-31.7%), and both loops of one pair see the same.
+        pairs = [1 - d / s for s, d in zip(static, dynamic)]
+        p, r = statistics.median(predicted), statistics.median(pairs)
         error = abs(p - r) / r if r > 0 else float("inf")  # no real gain: never within 25% of one
         print(f"predicted gain {p*100:.1f}% of the static loop (range {min(predicted)*100:.1f}..{max(predicted)*100:.1f}), "
-              f"schedule(dynamic, {chunk}) really saves {r*100:.1f}% (fastest of {len(static)}: static "
-              f"{min(static)*1e3:.0f} ms, dynamic {min(dynamic)*1e3:.0f} ms); error {error*100:.1f}%")
+              f"schedule(dynamic, {chunk}) really saves {r*100:.1f}% (median of {len(pairs)} pairs, range "
+              f"{min(pairs)*100:.1f}..{max(pairs)*100:.1f}; fastest of each: static {min(static)*1e3:.0f} ms, dynamic "
+              f"{min(dynamic)*1e3:.0f} ms, {(1 - min(dynamic) / min(static))*100:.1f}%); error {error*100:.1f}%")
         if error <= 0.25:
             return
     fail("predicted load_imbalance gain of the memory-bound loop is more than 25% off the real gain")
