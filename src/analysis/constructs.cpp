@@ -146,7 +146,8 @@ report::ConstructKind mutex_construct_kind(uint8_t kind) {
 ConstructInputs::ConstructInputs(const Timeline& timeline)
     : work(timeline.work, [](const WorkSpan& w) { return w.parallel_id; }, true),
       locks(timeline.locks, [](const LockAcquisition& a) { return a.parallel_id; }, true),
-      tasks(timeline.tasks, [](const TaskInstance& t) { return t.parallel_id; }, false) {
+      tasks(timeline.tasks, [](const TaskInstance& t) { return t.parallel_id; }, false),
+      lock_correction(timeline.lock_correction) {
   for (const CpuSample& s : timeline.samples) samples[s.thread].push_back(&s);
   for (auto& [thread, list] : samples)
     std::stable_sort(list.begin(), list.end(), [](const CpuSample* a, const CpuSample* b) { return a->time < b->time; });
@@ -276,7 +277,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
       Item& i = items.emplace_back();
       i.begin = a->request;
       i.end = std::max(a->request, a->released);
-      i.duration = (a->wait() + a->hold()) * a->scale;
+      i.duration = (a->wait(inputs.lock_correction) + a->hold(inputs.lock_correction)) * a->scale;
       i.type = Item::Lock;
       i.lock = a;
     }
@@ -481,7 +482,8 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     // proportion to what was charged.
     double unrecorded_locks = 0;
     for (const LockAcquisition* a : locks_of[part_at])
-      unrecorded_locks += std::max(0.0, (a->wait() + a->hold()) * a->scale - (std::max(a->request, a->released) - a->request));
+      unrecorded_locks += std::max(0.0, (a->wait(inputs.lock_correction) + a->hold(inputs.lock_correction)) * a->scale -
+                                            (std::max(a->request, a->released) - a->request));
     if (part_runtime > 0 && unrecorded_locks > 0) {
       const double taken = std::min(1.0, unrecorded_locks / part_runtime);
       tree.runtime_work_s[part.index] -= taken * part_runtime;
@@ -519,10 +521,10 @@ void charge_barrier(ConstructTree& tree, int node, const BarrierPhases& one) {
   }
 }
 
-void finish_constructs(ConstructTree& tree, double time_s) {
+void finish_constructs(ConstructTree& tree, double time_s, const LockRecordCorrection& lock_correction) {
   const double f = tree.recorded_time_s > 0 ? time_s / tree.recorded_time_s : 1;
   for (ConstructRun& c : tree.nodes) {
-    c.locks = lock_costs(c.acquisitions);
+    c.locks = lock_costs(c.acquisitions, lock_correction);
     c.acquisitions.clear();
     if (f == 1) continue;
     c.time_s *= f;

@@ -117,6 +117,7 @@ class RecordsByKey {
 struct ConstructInputs {
   RecordsByKey<WorkSpan> work;        // by parallel id
   RecordsByKey<LockAcquisition> locks;  // by parallel id
+  LockRecordCorrection lock_correction;   // every lock record's (the timeline's)
   RecordsByKey<TaskInstance> tasks;   // by parallel id (created in it), 0 included
   std::unordered_map<uint32_t, std::vector<const CpuSample*>> samples;    // by log thread, by time
   explicit ConstructInputs(const Timeline& timeline);
@@ -135,6 +136,6 @@ void charge_barrier(ConstructTree& tree, int node, const BarrierPhases& one);
 
 // Lock costs per lock site, and times scaled from the recorded instances to all (`time_s`: the
 // region's time over all its instances).
-void finish_constructs(ConstructTree& tree, double time_s);
+void finish_constructs(ConstructTree& tree, double time_s, const LockRecordCorrection& lock_correction);
 
 }  // namespace ompscope::analysis

@@ -18,13 +18,13 @@ double LockCosts::max_thread_contention_s() const {
   return m;
 }
 
-LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
+LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions, const LockRecordCorrection& correction) {
   std::unordered_map<uint64_t, size_t> index;
   LockCosts result;
   std::vector<LockCost>& out = result.locks;
   for (const LockAcquisition* ap : acquisitions) {
     const LockAcquisition& a = *ap;
-    result.atomic_floor_s = std::max(result.atomic_floor_s, a.floor);
+    result.atomic_floor_s = correction.floor;  // where the locks had a record
     auto [it, inserted] = index.try_emplace(a.wait_id, out.size());
     if (inserted) {
       LockCost c;
@@ -36,12 +36,12 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
     }
     LockCost& c = out[it->second];
     // A sampled record stands for `scale` operations like it, its durations capped (lock sampling).
-    const double d = a.wait();
+    const double d = a.wait(correction);
     c.operations += a.scale;
     ++c.recorded;
     c.acquire_s += d * a.scale;
     c.fastest_s = std::min(c.fastest_s, d);
-    c.hold_s += a.hold() * a.scale;
+    c.hold_s += a.hold(correction) * a.scale;
   }
   // Second pass: which acquisitions queued, known once every acquisition of a lock is seen.
   // A lock whose every operation was recorded: an acquisition queued if another thread held the
@@ -70,7 +70,7 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions) {
       } else {
         queued = shared && c.recorded >= kFewestSampled;
       }
-      const double d = a.wait();
+      const double d = a.wait(correction);
       const double algorithm = queued ? std::min(d, c.fastest_s) : d;
       ThreadLockSplit& split = result.per_thread[a.thread];
       split.algorithm_s += algorithm * a.scale;

@@ -53,7 +53,7 @@ struct LockCosts {
 
 // One entry per lock, in order of first acquisition; the caller picks the acquisitions (e.g. those
 // of one region's instances).
-LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions);
+LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions, const LockRecordCorrection& correction);
 
 // The costs of all instances from those of the recorded ones, `f` = all ÷ recorded time
 // (adaptive sampling): operations and times scale, each lock's acquisitions are rounded.

@@ -266,16 +266,17 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   }
 
   LockCalibration& cal = out.lock_calibration;
-  cal.record_gap_s = timeline.lock_record_gap_s;
-  cal.atomic_floor_s = timeline.atomic_floor_s;
+  const LockRecordCorrection& correction = timeline.lock_correction;
+  cal.record_gap_s = correction.tool_gap;
+  cal.atomic_floor_s = correction.floor;
   {
     std::vector<double> raw, net;
     for (const LockAcquisition& a : timeline.locks) {
       if (a.acquired < a.request) continue;
       const double r = a.acquired - a.request;
       raw.push_back(r);
-      net.push_back(r - a.tool_gap);
-      if (a.floor > 0 && r - a.tool_gap < a.floor) ++cal.floored;
+      net.push_back(r - correction.tool_gap);
+      if (correction.floor > 0 && r - correction.tool_gap < correction.floor) ++cal.floored;
     }
     cal.recorded = raw.size();
     const auto middle = [](std::vector<double>& v) {
@@ -296,7 +297,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   }
   for (auto& [key, acquisitions] : locks_of) {
     RegionRun& r = out.regions[key];
-    r.locks = lock_costs(acquisitions);
+    r.locks = lock_costs(acquisitions, correction);
     for (const LockCost& c : r.locks.locks) {
       const report::ConstructKind kind = mutex_construct_kind(c.mutex_kind);
       if (std::find(r.lock_kinds.begin(), r.lock_kinds.end(), kind) == r.lock_kinds.end())
@@ -306,7 +307,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   for (auto& [key, r] : out.regions) {
     const auto it = represented.find(&r);
     scale_to_all_instances(r, it == represented.end() ? nullptr : &it->second);
-    finish_constructs(r.constructs, r.profile.time_s);
+    finish_constructs(r.constructs, r.profile.time_s, correction);
     // One lock is held by one thread at a time: never longer than the region ran (an estimate
     // from sampled operations is held to what could have been).
     for (LockCost& c : r.locks.locks) c.hold_s = std::min(c.hold_s, r.profile.time_s);

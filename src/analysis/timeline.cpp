@@ -850,7 +850,7 @@ LightBody light_body_of(const Timeline& first_pass) {
 // weight uncapped let one preempted acquisition stand for 16 preempted ones: a thread showed a
 // lock wait of 3.74 s inside a 1.38 s region, and one lock of 334 600 was "held 134%" of it.
 void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<UnrecordedLocks>& unrecorded,
-                             const RegionTable& instances_of) {
+                             const RegionTable& instances_of, const LockRecordCorrection& correction) {
   using Key = std::tuple<uint32_t, uint64_t, uint64_t>;  // thread, site, region instance or callsite
   struct Group {
     double weights = 0;
@@ -893,8 +893,8 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     waits.clear();
     holds.clear();
     for (size_t i : g.records) {
-      waits.push_back(locks[i].wait());  // not capped yet
-      holds.push_back(locks[i].hold());
+      waits.push_back(locks[i].wait(correction));  // not capped yet
+      holds.push_back(locks[i].hold(correction));
     }
     const double wait_cap = percentile_99(waits), hold_cap = percentile_99(holds);
     for (size_t i : g.records) {
@@ -977,23 +977,19 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
     if (to < 0) to = run_end;  // paused until the run ended
   std::sort(out.paused.begin(), out.paused.end());
 
-  const double tool_gap = static_cast<double>(log.meta.lock_record_gap_ticks) / log.ticks_per_second;
-  out.atomic_floor_s = log.meta.atomic_floor_ops > 0 ? static_cast<double>(log.meta.atomic_floor_ticks) /
-                                                           log.meta.atomic_floor_ops / log.ticks_per_second
-                                                     : 0.0;
-  out.lock_record_gap_s = tool_gap;
+  LockRecordCorrection& correction = out.lock_correction;
+  correction.tool_gap = static_cast<double>(log.meta.lock_record_gap_ticks) / log.ticks_per_second;
+  correction.floor = log.meta.atomic_floor_ops > 0 ? static_cast<double>(log.meta.atomic_floor_ticks) /
+                                                         log.meta.atomic_floor_ops / log.ticks_per_second
+                                                   : 0.0;
   out.page_fault_floor_s = static_cast<double>(log.meta.page_fault_floor_ticks) / log.ticks_per_second;
   out.usage_reading_s = static_cast<double>(log.meta.usage_reading_ticks) / log.ticks_per_second;
-  for (LockAcquisition& a : out.locks) {
-    a.tool_gap = tool_gap;
-    a.floor = out.atomic_floor_s;
-  }
-  apply_lock_sampling(out.locks, unrecorded_locks, regions);
+  apply_lock_sampling(out.locks, unrecorded_locks, regions, correction);
   for (const LockAcquisition& a : out.locks) {
     auto it = regions.index.find(a.parallel_id);
     if (it == regions.index.end()) continue;
     for (ThreadInRegion& part : regions.regions[it->second].threads)
-      if (part.thread == a.thread) part.lock_wait += a.wait() * a.scale;
+      if (part.thread == a.thread) part.lock_wait += a.wait(correction) * a.scale;
   }
 
   out.regions = std::move(regions.regions);

@@ -64,7 +64,21 @@ static_assert(sizeof(SyncVisit) == 56);
 
 using report::WorkUsage;
 
-struct LockAcquisition {  // fields ordered to pack into 96 bytes: a log holds one per recorded acquisition
+// What each lock record's durations are corrected by, the same for every record of a run (held
+// once by the timeline, not by each of a lock-heavy log's millions of records).
+struct LockRecordCorrection {
+  // The tool's own time inside each of the record's two durations (RunMeta::lock_record_gap_ticks,
+  // docs/locks.md "The tool's own time"): taken out of the wait and the hold.
+  double tool_gap = 0;
+  // One uncontended atomic on the machine (RunMeta::atomic_floor_ticks, docs/locks.md "The
+  // floor"): taking the tool's time out never leaves a wait below it (nor below what was
+  // recorded, where that is less). On a machine where the gap measured about what the lock's own
+  // atomic adds (an AMD EPYC VM: 1.2 ns per acquisition left of private locks) the subtraction
+  // ate the lock's cost and the time went to work.
+  double floor = 0;
+};
+
+struct LockAcquisition {  // fields ordered to pack into 80 bytes: a log holds one per recorded acquisition
   uint32_t thread = 0;
   uint32_t parallel_id = 0;  // innermost region the thread was in (0: serial code)
   uint32_t weight = 1;       // the operations the log's record stands for (lock sampling, below)
@@ -84,22 +98,15 @@ struct LockAcquisition {  // fields ordered to pack into 96 bytes: a log holds o
   double scale = 1;
   double wait_cap = 1e300;
   double hold_cap = 1e300;
-  // The tool's own time inside each of the record's two durations (RunMeta::lock_record_gap_ticks,
-  // docs/locks.md "The tool's own time"): taken out of the wait and the hold.
-  double tool_gap = 0;
-  // One uncontended atomic on the machine (RunMeta::atomic_floor_ticks, docs/locks.md "The
-  // floor"): taking the tool's time out never leaves a wait below it (nor below what was
-  // recorded, where that is less). On a machine where the gap measured about what the lock's own
-  // atomic adds (an AMD EPYC VM: 1.2 ns per acquisition left of private locks) the subtraction
-  // ate the lock's cost and the time went to work.
-  double floor = 0;
-  double wait() const {
+  double wait(const LockRecordCorrection& c) const {
     const double raw = acquired - request;
-    return std::min(std::max({0.0, raw - tool_gap, std::min(raw, floor)}), wait_cap);
+    return std::min(std::max({0.0, raw - c.tool_gap, std::min(raw, c.floor)}), wait_cap);
   }
-  double hold() const { return std::min(std::max(0.0, released - acquired - tool_gap), hold_cap); }
+  double hold(const LockRecordCorrection& c) const {
+    return std::min(std::max(0.0, released - acquired - c.tool_gap), hold_cap);
+  }
 };
-static_assert(sizeof(LockAcquisition) == 96);
+static_assert(sizeof(LockAcquisition) == 80);
 
 // The kernel's accounting over the barrier visits in which a thread ran explicit tasks, and the
 // task time in those visits (report::ThreadSplit::task_usage): a task region's bodies run there.
@@ -276,10 +283,9 @@ struct Timeline {
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
   uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)
-  // One uncontended atomic read-modify-write on the machine, in seconds (0: not measured), and
-  // the tool's own time in each recorded lock duration (RunMeta::lock_record_gap_ticks).
-  double atomic_floor_s = 0;
-  double lock_record_gap_s = 0;
+  // The tool's own time in each recorded lock duration and one uncontended atomic on the machine,
+  // in seconds (0: not measured): every lock record's correction.
+  LockRecordCorrection lock_correction;
   // The cheapest page fault on the machine, in seconds (RunMeta::page_fault_floor_ticks; 0: not
   // measured): a region's faults bound its kernel time from below (TeamWork).
   double page_fault_floor_s = 0;

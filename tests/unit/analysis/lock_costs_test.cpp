@@ -38,7 +38,7 @@ TEST(LockCosts, OnlyAnAcquisitionThatQueuedBehindAnotherThreadHasContention) {
   const std::vector<LockAcquisition> v = {acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 10, 15),
                                           acq(0, 0xA, 0x100, ompt_mutex_lock, 20, 50, 52),
                                           acq(1, 0xA, 0x100, ompt_mutex_lock, 5, 55, 60)};
-  const LockCosts c = lock_costs(pointers(v));
+  const LockCosts c = lock_costs(pointers(v), {});
   ASSERT_EQ(c.locks.size(), 1u);
   const LockCost& a = c.locks[0];
   EXPECT_EQ(a.wait_id, 0xAu);
@@ -70,7 +70,7 @@ TEST(LockCosts, SampledRecordsStandForTheirScaleWithCappedDurations) {
     a.scale = 100;
     a.wait_cap = 3;
   }
-  const LockCosts c = lock_costs(pointers(v));
+  const LockCosts c = lock_costs(pointers(v), {});
   ASSERT_EQ(c.locks.size(), 1u);
   EXPECT_EQ(c.locks[0].acquisitions, 200u);
   EXPECT_EQ(c.locks[0].recorded, 2u);
@@ -86,7 +86,7 @@ TEST(LockCosts, SeveralLocksAreKeptApartInOrderOfFirstAcquisition) {
                                           acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 4, 8),
                                           acq(2, 0xB, 0x201, ompt_mutex_critical, 101, 110, 111),
                                           acq(1, 0xA, 0x101, ompt_mutex_lock, 10, 16, 17)};
-  const LockCosts c = lock_costs(pointers(v));
+  const LockCosts c = lock_costs(pointers(v), {});
   ASSERT_EQ(c.locks.size(), 2u);
 
   const LockCost& b = c.locks[0];
@@ -127,7 +127,7 @@ TEST(LockCosts, SeveralLocksAreKeptApartInOrderOfFirstAcquisition) {
 TEST(LockCosts, UncontendedLockIsAllAlgorithm) {
   const std::vector<LockAcquisition> v = {acq(0, 0xA, 0x100, ompt_mutex_lock, 0, 0.5, 1),
                                           acq(0, 0xA, 0x100, ompt_mutex_lock, 2, 2.5, 3)};
-  const LockCosts c = lock_costs(pointers(v));
+  const LockCosts c = lock_costs(pointers(v), {});
   ASSERT_EQ(c.locks.size(), 1u);
   EXPECT_DOUBLE_EQ(c.locks[0].algorithm_s, 1);
   EXPECT_DOUBLE_EQ(c.locks[0].contention_s, 0);
@@ -143,24 +143,20 @@ TEST(LockCosts, TheToolGapNeverTakesAWaitBelowOneAtomic) {
                                     acq(0, 0xA, 0x100, ompt_mutex_lock, 40, 52, 60),  // 12
                                     acq(0, 0xA, 0x100, ompt_mutex_lock, 70, 73, 80),  // 3: below the floor as recorded
                                     acq(0, 0xA, 0x100, ompt_mutex_lock, 90, 120, 130)};  // 30
-  for (LockAcquisition& a : v) {
-    a.tool_gap = 9;
-    a.floor = 4;
-  }
-  EXPECT_DOUBLE_EQ(v[0].wait(), 4);   // 10 − 9 = 1 < 4: the floor
-  EXPECT_DOUBLE_EQ(v[1].wait(), 4);   // 12 − 9 = 3 < 4
-  EXPECT_DOUBLE_EQ(v[2].wait(), 3);   // recorded 3: never more than recorded
-  EXPECT_DOUBLE_EQ(v[3].wait(), 21);  // 30 − 9 = 21: above the floor, the gap's subtraction holds
-  const LockCosts c = lock_costs(pointers(v));
+  const LockRecordCorrection correction{.tool_gap = 9, .floor = 4};
+  EXPECT_DOUBLE_EQ(v[0].wait(correction), 4);   // 10 − 9 = 1 < 4: the floor
+  EXPECT_DOUBLE_EQ(v[1].wait(correction), 4);   // 12 − 9 = 3 < 4
+  EXPECT_DOUBLE_EQ(v[2].wait(correction), 3);   // recorded 3: never more than recorded
+  EXPECT_DOUBLE_EQ(v[3].wait(correction), 21);  // 30 − 9 = 21: above the floor, the gap's subtraction holds
+  const LockCosts c = lock_costs(pointers(v), correction);
   EXPECT_DOUBLE_EQ(c.atomic_floor_s, 4);
   EXPECT_DOUBLE_EQ(c.locks[0].algorithm_s, 4 + 4 + 3 + 21);
   // Without a floor (an older log), the gap alone: 1 + 3 + 0 + 21.
-  for (LockAcquisition& a : v) a.floor = 0;
-  EXPECT_DOUBLE_EQ(lock_costs(pointers(v)).locks[0].algorithm_s, 1 + 3 + 0 + 21);
+  EXPECT_DOUBLE_EQ(lock_costs(pointers(v), {.tool_gap = 9}).locks[0].algorithm_s, 1 + 3 + 0 + 21);
 }
 
 TEST(LockCosts, NoAcquisitionsNoCosts) {
-  const LockCosts c = lock_costs({});
+  const LockCosts c = lock_costs({}, {});
   EXPECT_TRUE(c.locks.empty());
   EXPECT_TRUE(c.per_thread.empty());
   EXPECT_DOUBLE_EQ(c.max_thread_algorithm_s(), 0);

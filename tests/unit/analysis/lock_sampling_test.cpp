@@ -122,7 +122,7 @@ TEST(LockSampling, AWaitTheGapWouldEraseKeepsOneUncontendedAtomic) {
   log.meta.atomic_floor_ops = 256;
   Symbolizer symbols({});
   const Timeline t = build_timeline(log);
-  EXPECT_NEAR(t.atomic_floor_s, us(0.2), 1e-15);
+  EXPECT_NEAR(t.lock_correction.floor, us(0.2), 1e-15);
   const RunAnalysis a = analyze_run(t, log.meta, symbols);
   const RegionRun& r = a.regions.begin()->second;
   EXPECT_NEAR(r.profile.per_thread.at(0).lock_wait_s, us(240), 1e-12);

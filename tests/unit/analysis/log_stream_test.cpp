@@ -100,7 +100,7 @@ std::vector<Event> streamed(const ThreadEvents& t) {
 // Every field of the timeline the analyses read, times in full precision: equal text, equal timeline.
 std::string dump(const Timeline& t) {
   std::string s = fmt::format("start {} end {} events {} light {} floor {} gap {} paused {} samples {}\n", t.start, t.end,
-                              t.events, t.light_tasks, t.atomic_floor_s, t.lock_record_gap_s, t.paused.size(),
+                              t.events, t.light_tasks, t.lock_correction.floor, t.lock_correction.tool_gap, t.paused.size(),
                               t.samples.size());
   for (const RegionInstance& r : t.regions) {
     s += fmt::format("region {} {:x} {:x} req {} team {} master {} parent {} [{}, {}] {} {}\n", r.parallel_id, r.codeptr,
