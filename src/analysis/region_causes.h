@@ -44,7 +44,8 @@ inline constexpr double kPageFaultsRepeatShare = 0.5;
 inline constexpr double kPageFaultCostSpread = 2;
 inline constexpr double kPageFaultMaxCostS = 250e-6;
 
-// The least growth of the kernel's time a team of t threads resolves: t times this. getrusage's
+// The least growth of the kernel's time a team of t threads resolves: t times this, or t ticks of
+// the machine's scheduler where the log records it (kernel_tick_ns: 4 ms at 250 Hz). getrusage's
 // user/system split is a sample of the scheduler's ticks (1–10 ms apart) scaled to the CPU time, so
 // one tick landing in the kernel, or not, moves a thread's system time by a share of its CPU time
 // that no fault or system call need explain: timed_reps' delay loop, 466 µs more in the kernel at

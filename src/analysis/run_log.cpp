@@ -130,6 +130,8 @@ RunMeta read_run_meta(const fs::path& meta_file) {
       if (!(fields >> meta.lock_record_gap_ticks)) throw bad("lock_record_gap needs a tick count");
     } else if (key == "page_fault_floor") {
       if (!(fields >> meta.page_fault_floor_ticks)) throw bad("page_fault_floor needs a tick count");
+    } else if (key == "kernel_tick_ns") {
+      if (!(fields >> meta.kernel_tick_ns)) throw bad("kernel_tick_ns needs a count of nanoseconds");
     } else if (key == "usage_reading") {
       if (!(fields >> meta.usage_reading_ticks)) throw bad("usage_reading needs a tick count");
     } else if (key == "atomic_floor") {

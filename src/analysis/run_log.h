@@ -68,6 +68,9 @@ struct RunMeta {
   // The cheapest page fault on this machine, measured at the start (capture/thread_usage.h:
   // calibrate_page_fault_floor); 0: not measured (an older log).
   uint64_t page_fault_floor_ticks = 0;
+  // The scheduler's tick in ns (`kernel_tick_ns`: the coarse clock's resolution), the grain of
+  // getrusage's user/system split; 0: not recorded (an older log).
+  uint64_t kernel_tick_ns = 0;
   // The cheapest reading of a thread's kernel accounting (`usage_reading TICKS`: capture/
   // thread_usage.h, calibrate_usage_reading); 0: not measured (an older log).
   uint64_t usage_reading_ticks = 0;

@@ -120,6 +120,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   out.other_runtime_calls = static_cast<double>(typical.profile.instances * typical.profile.per_thread.size()) +
                             typical.phases.barriers + static_cast<double>(typical.tasks.tasks);
   out.page_fault_floor_s = typical.page_fault_floor_s;
+  out.kernel_tick_s = typical.kernel_tick_s;
   double worksharing = 0;
   for (const ConstructRun& c : typical.constructs.nodes) {
     if (c.parent == -1 && report::info(c.kind).worksharing) worksharing += c.time_s;

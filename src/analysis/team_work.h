@@ -23,6 +23,7 @@ struct TeamWork {
   WorkUsage usage;
   bool usage_read = false;
   double page_fault_floor_s = 0;
+  double kernel_tick_s = 0;  // the scheduler's tick, the grain of the user/system split (0: not recorded)
   std::vector<const TaskFigures*> tasks;  // the repeats' task figures, where they ran tasks (task inflation)
   // Where the work was (replicated_work): the region's time and, of it, the time in none of its
   // worksharing constructs (loop, sections, single, masked, ...; per team, as the construct tree

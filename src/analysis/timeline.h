@@ -289,6 +289,8 @@ struct Timeline {
   // The cheapest page fault on the machine, in seconds (RunMeta::page_fault_floor_ticks; 0: not
   // measured): a region's faults bound its kernel time from below (TeamWork).
   double page_fault_floor_s = 0;
+  // The scheduler's tick, in seconds (RunMeta::kernel_tick_ns; 0: not recorded).
+  double kernel_tick_s = 0;
   // One reading of a thread's kernel accounting, in seconds (RunMeta::usage_reading_ticks; 0: not
   // measured): each read stretch holds one (WorkUsage::readings), which TeamWork takes out.
   double usage_reading_s = 0;

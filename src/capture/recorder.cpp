@@ -121,6 +121,10 @@ bool open_session(void (*runtime_lines)()) {
   meta_line("atomic_floor %llu %u", static_cast<unsigned long long>(calibrate_atomic_floor(g_clock)), kAtomicFloorOps);
   meta_line("page_fault_floor %llu", static_cast<unsigned long long>(calibrate_page_fault_floor(g_clock)));
   meta_line("usage_reading %llu", static_cast<unsigned long long>(calibrate_usage_reading(g_clock)));
+  // The scheduler's tick: getrusage's user/system split is a sample of it (analysis/region_causes.h,
+  // kKernelSplitResolutionS). The coarse clock advances once a tick, and says by how much.
+  if (timespec tick{}; clock_getres(CLOCK_MONOTONIC_COARSE, &tick) == 0)
+    meta_line("kernel_tick_ns %llu", static_cast<unsigned long long>(tick.tv_sec * 1000000000LL + tick.tv_nsec));
   meta_line("chunk_bytes %zu", g_config.chunk_bytes);
   const char* sampling = getenv("OMPSCOPE_SAMPLING");
   g_sampling.enabled = !(sampling && (strcmp(sampling, "0") == 0 || strcmp(sampling, "off") == 0));
