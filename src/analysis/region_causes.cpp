@@ -597,12 +597,20 @@ BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, c
 std::optional<Problem> too_few_iterations(const RegionRun& first, const BarrierWaits& w, int threads) {
   if (!(threads > 1 && w.indivisible > 0 && first.phases.loops_with_iterations > 0)) return std::nullopt;
   const double per_instance = first.phases.loop_iterations / first.phases.loops_with_iterations;
-  const std::string hint = fmt::format(
-      "each instance runs {:.1f} iterations on average where its barrier waits, on {} threads: the busiest thread "
-      "runs ceil(iterations/{}) of them while the others run fewer, and no schedule evens that out ({} of the "
-      "barrier waits); give each instance more and smaller iterations (collapse(2) with an enclosing loop, smaller "
-      "blocks), or run a team size that divides the iteration count",
-      per_instance, threads, threads, duration_text(w.indivisible));
+  // No more iterations than threads: each runs one at most, and the costliest sets the time.
+  const std::string hint =
+      per_instance <= threads
+          ? fmt::format("each instance runs {:.1f} iterations on average where its barrier waits, on {} threads: "
+                        "each thread runs one at most whatever the schedule, and the others wait for the costliest "
+                        "({} of the barrier waits); give each instance more and smaller iterations (collapse(2) "
+                        "with an enclosing loop, smaller blocks)",
+                        per_instance, threads, duration_text(w.indivisible))
+          : fmt::format("each instance runs {:.1f} iterations on average where its barrier waits, on {} threads: the "
+                        "busiest thread runs ceil(iterations/{}) of them while the others run fewer, and no schedule "
+                        "evens that out ({} of the barrier waits); give each instance more and smaller iterations "
+                        "(collapse(2) with an enclosing loop, smaller blocks), or run a team size that divides the "
+                        "iteration count",
+                        per_instance, threads, threads, duration_text(w.indivisible));
   return Problem{"too_few_iterations", threads, w.indivisible, w.indivisible, hint,
                  {{"iterations_per_instance", per_instance},
                   {"loops", static_cast<double>(first.phases.loops_with_iterations)}}};

@@ -1204,6 +1204,15 @@ TEST(DiagnoseRegion, WhatNoScheduleEvensOutIsTooFewIterationsAndTheRestIsLoadImb
   EXPECT_DOUBLE_EQ(testing::find(only, "too_few_iterations")->gain_s, 1);
   // At 1 thread nothing is imbalanced.
   EXPECT_TRUE(diagnose_region({&all}, 1, 10, 5).empty());
+  // Loops of 2 iterations on 2 threads: each thread runs one, and the hint says so (no ceil, no
+  // team size that divides the count: 2 divides it already).
+  phases.loop_iterations = 4;
+  const RegionRun pairs = region_run("a", 10, 2, phases);
+  const Problem* one_each = testing::find(diagnose_region({&pairs}, 2, 10, 5), "too_few_iterations");
+  ASSERT_NE(one_each, nullptr);
+  EXPECT_NE(one_each->hint.find("each thread runs one at most whatever the schedule"), std::string::npos)
+      << one_each->hint;
+  EXPECT_EQ(one_each->hint.find("divides"), std::string::npos) << one_each->hint;
 }
 
 TEST(DiagnoseRegion, AHintsCpuFiguresAreTheWholeRunsWhereOnlySomeInstancesWereRead) {
