@@ -146,7 +146,9 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
       resolution = std::max(resolution, 2 * std::sqrt(variance(now.usage) + variance(base.usage)));
     if (faulting < resolution) faulting = 0;
   }
-  const double kernel_growth = faulting;  // before it is scaled to the inflation below
+  // What the kernel's accounting grew by, before it is scaled to the inflation below: the evidence
+  // the hint names, and what the faults are weighed against.
+  const double kernel_growth = faulting;
   // The CPU time that grew in the OpenMP runtime outside its waits (TeamWork::runtime_work_s):
   // threads calling it in a loop, on the CPU. NPB LU's pipelined sweeps spin
   // `while (flag[j-1] == 0) { #pragma omp flush }` until the neighbour's row is done: 239 ms of
@@ -192,7 +194,7 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     if (faulting > 0 && !(faults * kPageFaultMaxCostS >= kernel_growth))
       parts.push_back({faulting,
                        fmt::format("{} more in the kernel ({} in all at {}) with {}: system calls",
-                                   duration_text(faulting), duration_text(now.usage.system_s), threads_phrase(threads),
+                                   duration_text(kernel_growth), duration_text(now.usage.system_s), threads_phrase(threads),
                                    faults < 0.5 ? std::string("no page fault")
                                                 : fmt::format("{:.0f} page faults, which cost {} at most", faults,
                                                               duration_text(faults * kPageFaultMaxCostS))),
@@ -201,7 +203,7 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
       parts.push_back({faulting,
                        fmt::format("{} more in the kernel ({} in all at {}, with {:.0f} page faults against {:.0f} "
                                    "at {})",
-                                   duration_text(faulting), duration_text(now.usage.system_s), threads_phrase(threads),
+                                   duration_text(kernel_growth), duration_text(now.usage.system_s), threads_phrase(threads),
                                    faults, base_faults, threads_phrase(base.threads)),
                        "memory is allocated and first touched (or freed and allocated again) inside the region; "
                        "allocate buffers once outside it and reuse them (or keep freed memory: glibc's "
