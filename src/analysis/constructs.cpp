@@ -146,8 +146,8 @@ report::ConstructKind mutex_construct_kind(uint8_t kind) {
 ConstructInputs::ConstructInputs(const Timeline& timeline)
     : work(timeline.work, [](const WorkSpan& w) { return w.parallel_id; }, true),
       locks(timeline.locks, [](const LockAcquisition& a) { return a.parallel_id; }, true),
-      tasks(timeline.tasks, [](const TaskInstance& t) { return t.parallel_id; }, false),
-      lock_correction(timeline.lock_correction) {
+      lock_correction(timeline.lock_correction),
+      tasks(timeline.tasks, [](const TaskInstance& t) { return t.parallel_id; }, false) {
   for (const CpuSample& s : timeline.samples) samples[s.thread].push_back(&s);
   for (auto& [thread, list] : samples)
     std::stable_sort(list.begin(), list.end(), [](const CpuSample* a, const CpuSample* b) { return a->time < b->time; });
