@@ -328,16 +328,18 @@ def scenario_gain_validation_wavefront(c):
                  f"{[(p['kind'], round(p['gain_s'] * 1e3, 2)) for p in ranked]}")
         margins.append(ranked[0]["gain_s"] / ranked[1]["gain_s"] if len(ranked) > 1 and ranked[1]["gain_s"] > 0
                        else math.inf)
-        schedule_shares.append(gains.get("load_imbalance", {"gain_s": 0})["gain_s"] / ranked[0]["gain_s"])
+        # With the CPUs' gap of its own round: a profile is judged against the machine it ran on.
+        schedule_shares.append((gains.get("load_imbalance", {"gain_s": 0})["gain_s"] / ranked[0]["gain_s"], gaps[-1]))
     real = 1 - min(dynamic) / min(static)
     # Blocks of one cost are blocks of one cost on CPUs of one speed. A thread whose CPU runs the
     # same block 8% slower (a vCPU whose host core is busier, or that takes the disk's interrupts)
     # leaves, at the diagonals whose count divides, an imbalance a dynamic schedule could take up
     # in part: a quarter of the indivisible part (a model of these diagonals, docs/lost-time.md).
     # The analysis cannot tell that CPU from costlier iterations in one run; this test's premise
-    # is then the machine's, and the share is not judged (three CI attempts read 22-30%, what the
-    # model gives for a CPU 8-10% slower).
-    cpus_differ = statistics.median(gaps) >= 0.08
+    # is then the machine's, and the share of a profile whose round found the CPUs 8% apart or
+    # more is not judged (three CI attempts read 22-30%, what the model gives for a CPU 8-10%
+    # slower; the gaps vary between rounds: 0.4-5.8% in one run).
+    judged_shares = [share for share, gap in schedule_shares if gap < 0.08]
     print(f"uniform blocks: CPUs {cpus}, each running the program at one thread at once, differ by {statistics.median(gaps) * 100:.1f}% "
           f"(median of {len(gaps)} rounds; {min(gaps) * 100:.1f}..{max(gaps) * 100:.1f}%)")
     if busy_profiles > 2:
@@ -348,12 +350,14 @@ def scenario_gain_validation_wavefront(c):
     else:
         print(f"uniform blocks: too_few_iterations first in {len(margins)} of {len(margins)} profiles judged "
               f"({busy_profiles} on a busy machine), margin {min(margins):.1f}x..{max(margins):.1f}x over the next "
-              f"cause; load_imbalance at most {max(schedule_shares) * 100:.0f}% of it; schedule(dynamic, 1) really "
-              f"saves {real * 100:.1f}% (fastest of 5: static {min(static) * 1e3:.0f} ms, dynamic "
-              f"{min(dynamic) * 1e3:.0f} ms)")
-        if max(schedule_shares) > 0.25 and cpus_differ:
-            print("uniform blocks: the CPUs differ by 8% or more: the schedule's share is not judged")
-        elif max(schedule_shares) > 0.25:
+              f"cause; load_imbalance / too_few_iterations and the CPUs' gap, each profile: "
+              + ", ".join(f"{share * 100:.0f}% ({gap * 100:.1f}%)" for share, gap in schedule_shares)
+              + f"; schedule(dynamic, 1) really saves {real * 100:.1f}% (fastest of 5: static {min(static) * 1e3:.0f} "
+              f"ms, dynamic {min(dynamic) * 1e3:.0f} ms)")
+        if len(judged_shares) < len(schedule_shares):
+            print(f"uniform blocks: {len(schedule_shares) - len(judged_shares)} profiles whose round found the CPUs 8% "
+                  f"apart or more: their schedule share is not judged")
+        if judged_shares and max(judged_shares) > 0.25:
             fail("uniform blocks: a schedule is predicted to win more than a quarter of what no schedule evens out")
         if real > 0.05:
             fail("uniform blocks: schedule(dynamic, 1) won more than 5%: the program no longer has blocks of one cost")

@@ -1208,7 +1208,8 @@ TEST(DiagnoseRegion, WhatNoScheduleEvensOutIsTooFewIterationsAndTheRestIsLoadImb
   // team size that divides the count: 2 divides it already).
   phases.loop_iterations = 4;
   const RegionRun pairs = region_run("a", 10, 2, phases);
-  const Problem* one_each = testing::find(diagnose_region({&pairs}, 2, 10, 5), "too_few_iterations");
+  const auto pairs_problems = diagnose_region({&pairs}, 2, 10, 5);
+  const Problem* one_each = testing::find(pairs_problems, "too_few_iterations");
   ASSERT_NE(one_each, nullptr);
   EXPECT_NE(one_each->hint.find("each thread runs one at most whatever the schedule"), std::string::npos)
       << one_each->hint;
@@ -2117,7 +2118,8 @@ TEST(WorkInflation, KernelGrowthWithinTheMachinesTickIsNoPartOfItsOwn) {
                                   {2.0005, {2.0005, 2.0005, 2.5e-3 / 2, 20, 0, 0}}});
     r.kernel_tick_s = tick_s;
     const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 4, 0, 0}, .usage_read = true};
-    const Problem* p = testing::find(diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base), "work_inflation");
+    const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
+    const Problem* p = testing::find(problems, "work_inflation");
     return p ? p->hint : std::string("(none)");
   };
   EXPECT_EQ(hint_with(4e-3).find("more in the kernel"), std::string::npos) << hint_with(4e-3);
@@ -2133,7 +2135,8 @@ TEST(WorkInflation, KernelGrowthWithinTheTickSamplingsSpreadIsNoPartOfItsOwn) {
     RegionRun r = worked("a", 3, {{2.03, {2.03, 2.03, kernel_s / 2, 1, 0, 0}}, {2.03, {2.03, 2.03, kernel_s / 2, 1, 0, 0}}});
     r.kernel_tick_s = 4e-3;
     const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 1e-3, 1, 0, 0}, .usage_read = true};
-    const Problem* p = testing::find(diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base), "work_inflation");
+    const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
+    const Problem* p = testing::find(problems, "work_inflation");
     return p ? p->hint : std::string("(none)");
   };
   EXPECT_EQ(hint_with(10e-3).find("more in the kernel"), std::string::npos) << hint_with(10e-3);
@@ -2147,7 +2150,8 @@ TEST(WorkInflation, AKernelHoldingMostOfTheWorkVariesByItsBinomialSpread) {
   RegionRun r = worked("a", 3, {{3.3, {3.3, 3.3, 2.0, 500, 0, 0}}, {3.3, {3.3, 3.3, 2.0, 500, 0, 0}}});
   r.kernel_tick_s = 4e-3;
   const TeamWork base{.threads = 1, .work_s = 6, .usage = {6, 6, 3.7, 1000, 0, 0}, .usage_read = true};
-  const Problem* p = testing::find(diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base), "work_inflation");
+  const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
+  const Problem* p = testing::find(problems, "work_inflation");
   ASSERT_NE(p, nullptr);
   EXPECT_NEAR(detail(*p, "page_fault_s"), 0.3, 1e-9) << p->hint;
 }
@@ -2159,7 +2163,8 @@ TEST(WorkInflation, FaultsAreWeighedAgainstTheKernelsWholeGrowth) {
   const RegionRun r = worked("a", 3, {{2.0005, {2.0005, 2.0005, 1.5e-3, 4, 0, 0}},
                                       {2.0005, {2.0005, 2.0005, 1.5e-3, 4, 0, 0}}});
   const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 4, 0, 0}, .usage_read = true};
-  const Problem* p = testing::find(diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base), "work_inflation");
+  const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
+  const Problem* p = testing::find(problems, "work_inflation");
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->hint.find("allocate"), std::string::npos) << p->hint;
   EXPECT_NE(p->hint.find("with 8 page faults, which cost 2 ms at most: system calls"), std::string::npos) << p->hint;
