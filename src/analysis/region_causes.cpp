@@ -138,11 +138,11 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     // At 250 Hz a delay loop read 10.4 ms in the kernel at 2 threads (2.6 ticks) against ~1 ms at
     // 1 thread, and was told to allocate outside the loop, then to move system calls out of it
     // (e2e retries).
-    double resolution = std::max(kKernelSplitResolutionS, now.kernel_tick_s) * threads;
-    const auto variance = [tick = now.kernel_tick_s](const report::WorkUsage& u) {
+    double resolution = std::max(kKernelSplitResolutionS, now.kernel.kernel_tick_s) * threads;
+    const auto variance = [tick = now.kernel.kernel_tick_s](const report::WorkUsage& u) {
       return u.cpu_s > 0 ? tick * u.system_s * std::clamp(1 - u.system_s / u.cpu_s, 0.0, 1.0) : 0.0;
     };
-    if (now.kernel_tick_s > 0)
+    if (now.kernel.kernel_tick_s > 0)
       resolution = std::max(resolution, 2 * std::sqrt(variance(now.usage) + variance(base.usage)));
     if (faulting < resolution) faulting = 0;
   }
@@ -272,7 +272,7 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     p.details.emplace_back("base_page_faults", base.usage.minor_faults + base.usage.major_faults);
     p.details.emplace_back(report::detail_key::kPageFaultS, faulting);
     p.details.emplace_back("involuntary_switches", now.usage.switches);
-    if (now.page_fault_floor_s > 0) p.details.emplace_back("page_fault_floor_s", now.page_fault_floor_s);
+    if (now.kernel.page_fault_floor_s > 0) p.details.emplace_back("page_fault_floor_s", now.kernel.page_fault_floor_s);
   }
   p.details.emplace_back("memory_or_cache_s", rest);
   if (spinning > 0) p.details.emplace_back("runtime_spin_s", spinning);
@@ -309,7 +309,7 @@ std::optional<Problem> page_faults(const TeamWork& now, const TeamWork* base, co
   const uint64_t instances = profile.instances;
   const double faults = now.usage.minor_faults + now.usage.major_faults;
   const double most_per_fault =
-      now.page_fault_floor_s > 0 ? kPageFaultCostSpread * now.page_fault_floor_s : kPageFaultMaxCostS;
+      now.kernel.page_fault_floor_s > 0 ? kPageFaultCostSpread * now.kernel.page_fault_floor_s : kPageFaultMaxCostS;
   if (!(faults > 0) || now.usage.system_s < kPageFaultsMinShare * now.work_s ||
       now.usage.system_s > faults * most_per_fault)
     return std::nullopt;

@@ -189,9 +189,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
       r.profile.per_thread[i] += p.per_thread[i];
     }
     r.team_size = std::max(r.team_size, p.max_team_size);
-    r.page_fault_floor_s = timeline.page_fault_floor_s;
-    r.kernel_tick_s = timeline.kernel_tick_s;
-    r.usage_reading_s = timeline.usage_reading_s;
+    r.kernel = timeline.kernel;
   }
   const ConstructInputs construct_inputs(timeline);
   DescribedSamples described(timeline, symbols);

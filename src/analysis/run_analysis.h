@@ -37,9 +37,7 @@ struct RegionRun {
   ConstructTree constructs;        // the constructs inside it (analysis/constructs.h)
   RunSamples samples;              // CPU-time samples in its instances (analysis/sampled_code.h)
   uint32_t team_size = 0;
-  double page_fault_floor_s = 0;   // the machine's cheapest page fault (Timeline::page_fault_floor_s)
-  double kernel_tick_s = 0;        // the scheduler's tick (Timeline::kernel_tick_s; 0: not recorded)
-  double usage_reading_s = 0;      // one reading of the kernel's accounting (Timeline::usage_reading_s)
+  KernelCalibration kernel;        // the machine's kernel (Timeline::kernel)
   // Adaptive sampling: profile.per_thread, phases and locks were measured on the recorded
   // instances and scaled by profile.time_s / profile.recorded_time_s to all of them.
   bool sampled() const { return profile.recorded_instances > 0 && profile.recorded_instances < profile.instances; }

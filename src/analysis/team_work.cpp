@@ -87,7 +87,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     // its wall, its CPU time and its kernel time, at the machine's cheapest reading (never more
     // than one costs). Where barriers come 100 us apart or more each thread reads the stretch
     // before every one: the readings grow with the team, and NPB SP W's read as system calls.
-    const double readings_s = std::min({read.readings * r->usage_reading_s, read.cpu_s, read.wall_s, read_over});
+    const double readings_s = std::min({read.readings * r->kernel.usage_reading_s, read.cpu_s, read.wall_s, read_over});
     read.wall_s -= readings_s;
     read.cpu_s -= readings_s;
     read.system_s = std::max(0.0, read.system_s - readings_s);
@@ -98,7 +98,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     // user/system split is a tick sample scaled to the CPU time, and read 51.8 ms in the kernel
     // for LULESH's 257 180 faults at lulesh.cc:782 (the growth then read as the CPU running
     // slower: "pad per-thread data"), where the malloc setting won 1.12 s (capture/thread_usage.h).
-    u.system_s = std::min(u.cpu_s, std::max(u.system_s, u.minor_faults * r->page_fault_floor_s));
+    u.system_s = std::min(u.cpu_s, std::max(u.system_s, u.minor_faults * r->kernel.page_fault_floor_s));
     wall.push_back(u.wall_s);
     cpu.push_back(u.cpu_s);
     system.push_back(u.system_s);
@@ -119,8 +119,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   out.time_s = typical.profile.time_s;
   out.other_runtime_calls = static_cast<double>(typical.profile.instances * typical.profile.per_thread.size()) +
                             typical.phases.barriers + static_cast<double>(typical.tasks.tasks);
-  out.page_fault_floor_s = typical.page_fault_floor_s;
-  out.kernel_tick_s = typical.kernel_tick_s;
+  out.kernel = typical.kernel;
   double worksharing = 0;
   for (const ConstructRun& c : typical.constructs.nodes) {
     if (c.parent == -1 && report::info(c.kind).worksharing) worksharing += c.time_s;

@@ -19,11 +19,10 @@ struct TeamWork {
   int threads = 0;  // the count it was measured at
   double work_s = 0;
   // The kernel's accounting; its system time is at least the minor faults at the machine's cheapest
-  // fault (page_fault_floor_s; 0: not measured), as getrusage's tick-sampled split can read less.
+  // fault (kernel.page_fault_floor_s), as getrusage's tick-sampled split can read less.
   WorkUsage usage;
   bool usage_read = false;
-  double page_fault_floor_s = 0;
-  double kernel_tick_s = 0;  // the scheduler's tick, the grain of the user/system split (0: not recorded)
+  KernelCalibration kernel;  // the machine's kernel, from the typical repeat
   std::vector<const TaskFigures*> tasks;  // the repeats' task figures, where they ran tasks (task inflation)
   // Where the work was (replicated_work): the region's time and, of it, the time in none of its
   // worksharing constructs (loop, sections, single, masked, ...; per team, as the construct tree

@@ -982,9 +982,9 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   correction.floor = log.meta.atomic_floor_ops > 0 ? static_cast<double>(log.meta.atomic_floor_ticks) /
                                                          log.meta.atomic_floor_ops / log.ticks_per_second
                                                    : 0.0;
-  out.page_fault_floor_s = static_cast<double>(log.meta.page_fault_floor_ticks) / log.ticks_per_second;
-  out.kernel_tick_s = static_cast<double>(log.meta.kernel_tick_ns) * 1e-9;
-  out.usage_reading_s = static_cast<double>(log.meta.usage_reading_ticks) / log.ticks_per_second;
+  out.kernel = {static_cast<double>(log.meta.page_fault_floor_ticks) / log.ticks_per_second,
+                static_cast<double>(log.meta.kernel_tick_ns) * 1e-9,
+                static_cast<double>(log.meta.usage_reading_ticks) / log.ticks_per_second};
   apply_lock_sampling(out.locks, unrecorded_locks, regions, correction);
   for (const LockAcquisition& a : out.locks) {
     auto it = regions.index.find(a.parallel_id);

@@ -266,6 +266,19 @@ struct ThreadSummary {
   double last = 0;   // last event
 };
 
+// The machine's kernel, as the capture measured it at start-up (RunMeta), in seconds; 0: not
+// measured. It travels whole from the timeline to each region's runs and their team's work.
+struct KernelCalibration {
+  // The cheapest page fault (RunMeta::page_fault_floor_ticks): a region's faults bound its kernel
+  // time from below (TeamWork).
+  double page_fault_floor_s = 0;
+  // The scheduler's tick (RunMeta::kernel_tick_ns), the grain of getrusage's user/system split.
+  double kernel_tick_s = 0;
+  // One reading of a thread's kernel accounting (RunMeta::usage_reading_ticks): each read
+  // stretch holds one (WorkUsage::readings), which TeamWork takes out.
+  double usage_reading_s = 0;
+};
+
 struct Timeline {
   double start = 0;           // 0: the run's clock origin
   double end = 0;             // finalize (or the last event of a run that died)
@@ -286,14 +299,7 @@ struct Timeline {
   // The tool's own time in each recorded lock duration and one uncontended atomic on the machine,
   // in seconds (0: not measured): every lock record's correction.
   LockRecordCorrection lock_correction;
-  // The cheapest page fault on the machine, in seconds (RunMeta::page_fault_floor_ticks; 0: not
-  // measured): a region's faults bound its kernel time from below (TeamWork).
-  double page_fault_floor_s = 0;
-  // The scheduler's tick, in seconds (RunMeta::kernel_tick_ns; 0: not recorded).
-  double kernel_tick_s = 0;
-  // One reading of a thread's kernel accounting, in seconds (RunMeta::usage_reading_ticks; 0: not
-  // measured): each read stretch holds one (WorkUsage::readings), which TeamWork takes out.
-  double usage_reading_s = 0;
+  KernelCalibration kernel;
 };
 
 Timeline build_timeline(const RunLog& log);

@@ -495,7 +495,7 @@ TEST(TeamWork, ReadingsOverLockOperationsAreNotTheToolsOwn) {
 TEST(TeamWork, TheKernelsTimeIsAtLeastItsFaultsAtTheCheapestFault) {
   const auto kernel = [](double minor, double major, double floor_s) {
     RegionRun r = worked("r", 2, {{2, {2, 2, 0.01, minor, major, 0}}});
-    r.page_fault_floor_s = floor_s;
+    r.kernel.page_fault_floor_s = floor_s;
     return team_work({&r}).usage.system_s;
   };
   EXPECT_NEAR(kernel(1e5, 0, 1e-6), 0.1, 1e-12);
@@ -514,7 +514,7 @@ TEST(TeamWork, EachReadStretchLosesOneReadingsTimeFromItsWallCpuAndKernelTime) {
   const auto usage = [](double reading_s) {
     RegionRun r = worked("r", 1.1, {{1, {1.02, 1.02, 0.03, 0, 0, 0}}});
     r.profile.per_thread[0].usage.readings = 20000;
-    r.usage_reading_s = reading_s;
+    r.kernel.usage_reading_s = reading_s;
     return team_work({&r}).usage;
   };
   const WorkUsage taken = usage(1e-6);
@@ -968,7 +968,7 @@ TEST(PageFaults, KernelTimeBeyondTwiceTheCheapestFaultIsSystemCalls) {
   const auto with_floor = [&](double floor_s) {
     RegionRun r = worked("a", 2.3, {{2.2, {2.2, 2.2, 1.1, 20000, 0, 0}}, {2.2, {2.2, 2.2, 1.1, 20000, 0, 0}}});
     fault_instances(r, 10, 4000, 4000);
-    r.page_fault_floor_s = floor_s;
+    r.kernel.page_fault_floor_s = floor_s;
     return testing::find(diagnose_region({&r}, 2, 2.3, 0.3, &base), "page_faults") != nullptr;
   };
   EXPECT_TRUE(with_floor(27.5e-6));
@@ -2116,7 +2116,7 @@ TEST(WorkInflation, KernelGrowthWithinTheMachinesTickIsNoPartOfItsOwn) {
   const auto hint_with = [](double tick_s) {
     RegionRun r = worked("a", 3, {{2.0005, {2.0005, 2.0005, 2.5e-3 / 2, 20, 0, 0}},
                                   {2.0005, {2.0005, 2.0005, 2.5e-3 / 2, 20, 0, 0}}});
-    r.kernel_tick_s = tick_s;
+    r.kernel.kernel_tick_s = tick_s;
     const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 4, 0, 0}, .usage_read = true};
     const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
     const Problem* p = testing::find(problems, "work_inflation");
@@ -2133,7 +2133,7 @@ TEST(WorkInflation, KernelGrowthWithinTheMachinesTickIsNoPartOfItsOwn) {
 TEST(WorkInflation, KernelGrowthWithinTheTickSamplingsSpreadIsNoPartOfItsOwn) {
   const auto hint_with = [](double kernel_s) {
     RegionRun r = worked("a", 3, {{2.03, {2.03, 2.03, kernel_s / 2, 1, 0, 0}}, {2.03, {2.03, 2.03, kernel_s / 2, 1, 0, 0}}});
-    r.kernel_tick_s = 4e-3;
+    r.kernel.kernel_tick_s = 4e-3;
     const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 1e-3, 1, 0, 0}, .usage_read = true};
     const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
     const Problem* p = testing::find(problems, "work_inflation");
@@ -2148,7 +2148,7 @@ TEST(WorkInflation, KernelGrowthWithinTheTickSamplingsSpreadIsNoPartOfItsOwn) {
 // 2.7 spreads of 0.11 s, resolved; as Poisson counts (0.18 s) it would not be.
 TEST(WorkInflation, AKernelHoldingMostOfTheWorkVariesByItsBinomialSpread) {
   RegionRun r = worked("a", 3, {{3.3, {3.3, 3.3, 2.0, 500, 0, 0}}, {3.3, {3.3, 3.3, 2.0, 500, 0, 0}}});
-  r.kernel_tick_s = 4e-3;
+  r.kernel.kernel_tick_s = 4e-3;
   const TeamWork base{.threads = 1, .work_s = 6, .usage = {6, 6, 3.7, 1000, 0, 0}, .usage_read = true};
   const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
   const Problem* p = testing::find(problems, "work_inflation");

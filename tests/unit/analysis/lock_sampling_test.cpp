@@ -142,9 +142,9 @@ TEST(PageFaultFloor, TheMachinesCheapestFaultReachesEveryRegion) {
   log.meta.page_fault_floor_ticks = 850;
   Symbolizer symbols({});
   const Timeline t = build_timeline(log);
-  EXPECT_NEAR(t.page_fault_floor_s, us(0.85), 1e-15);
+  EXPECT_NEAR(t.kernel.page_fault_floor_s, us(0.85), 1e-15);
   const RunAnalysis a = analyze_run(t, log.meta, symbols);
-  EXPECT_NEAR(a.regions.begin()->second.page_fault_floor_s, us(0.85), 1e-15);
+  EXPECT_NEAR(a.regions.begin()->second.kernel.page_fault_floor_s, us(0.85), 1e-15);
 }
 
 TEST(LockSampling, OnePreemptedRecordDoesNotStandForItsWeightInPreemptedOperations) {
