@@ -205,6 +205,7 @@ RegionReport region_report(const CallsiteKey& key, const RunsByCount& by_threads
         return a->profile.time_s < b->profile.time_s;
       });
       region.time_spread_s[t] = (*high)->profile.time_s - (*low)->profile.time_s;
+      for (const RegionRun* r : repeats) region.repeat_times_s[t].push_back(r->profile.time_s);
     }
     // The typical repeat's count, beside its time (a program that sizes its repetitions by
     // time runs a different number at each repeat).

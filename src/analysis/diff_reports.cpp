@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/statistics.h"
 #include "common/error.h"
 
 namespace ompscope::analysis {
@@ -35,6 +36,7 @@ std::optional<DiffSide> side_of(const RegionReport& r, int threads) {
   DiffSide s{r.id, r.file, r.line, r.instances_at.count(threads) ? r.instances_at.at(threads) : r.instances,
              time->second, std::nullopt, {}};
   if (const auto spread = r.time_spread_s.find(threads); spread != r.time_spread_s.end()) s.spread_s = spread->second;
+  if (const auto times = r.repeat_times_s.find(threads); times != r.repeat_times_s.end()) s.repeat_times_s = times->second;
   for (const report::Problem& p : r.problems)
     if (p.threads == threads) s.problems.push_back(p);
   std::sort(s.problems.begin(), s.problems.end(),
@@ -42,12 +44,24 @@ std::optional<DiffSide> side_of(const RegionReport& r, int threads) {
   return s;
 }
 
-// The change and whether it is larger than what the repeats spread over (docs/diff.md).
+// Whether m and n values can reach kDiffAlpha in the U test at all: its smallest p-value, two
+// orders of the C(m + n, m), is 0.1 with 3 and 3 repeats.
+bool u_test_can_conclude(size_t m, size_t n) {
+  double orders = 1;
+  for (size_t k = 1; k <= m; ++k) orders = orders * static_cast<double>(n + k) / static_cast<double>(k);
+  return m >= 2 && n >= 2 && 2 / orders < report::kDiffAlpha;
+}
+
+// The change and whether it is significant (docs/diff.md): where both sides ran the region
+// enough times, by the U test on their repeats' times; else where it is larger than both sides'
+// ranges of repeats together, so that they cannot overlap.
 void judge(RegionDiff& d) {
   d.change_s = (d.b ? d.b->time_s : 0.0) - (d.a ? d.a->time_s : 0.0);
   const bool known = (!d.a || d.a->spread_s) && (!d.b || d.b->spread_s);
   if (known) d.spread_s = (d.a ? *d.a->spread_s : 0.0) + (d.b ? *d.b->spread_s : 0.0);
-  d.significant = known && std::abs(d.change_s) > *d.spread_s;
+  if (d.a && d.b && u_test_can_conclude(d.a->repeat_times_s.size(), d.b->repeat_times_s.size()))
+    d.p_value = mann_whitney_p(d.a->repeat_times_s, d.b->repeat_times_s);
+  d.significant = d.p_value ? *d.p_value < report::kDiffAlpha : known && std::abs(d.change_s) > *d.spread_s;
   std::vector<report::CauseKind> kinds;
   for (const auto* side : {&d.a, &d.b})
     if (*side)
@@ -186,6 +200,8 @@ report::ReportDiff diff_reports(const Report& a, const std::string& a_name, cons
                                        [&](const report::RunRecord& r) { return r.threads == t && !r.failed(); });
     if (const auto range = report->program_time_range_s.find(t); range != report->program_time_range_s.end() && repeats > 1)
       s.spread_s = range->second.second - range->second.first;
+    for (const report::RunRecord& r : report->runs)
+      if (r.threads == t && !r.failed() && repeats > 1) s.repeat_times_s.push_back(r.wall_s);
     *side = s;
   }
   judge(out.program);

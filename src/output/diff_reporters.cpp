@@ -34,10 +34,19 @@ std::string where(const RegionDiff& d) {
 }
 
 std::string verdict(const RegionDiff& d) {
+  if (d.p_value)
+    return fmt::format("{} (p = {:.3f}, U test over {} and {} repeats; repeats spread {})",
+                       d.significant ? "significant" : "not significant", *d.p_value, d.a->repeat_times_s.size(),
+                       d.b->repeat_times_s.size(), d.spread_s ? format_seconds(*d.spread_s) : "-");
   if (!d.spread_s) return "no spread (one repeat): not judged";
   return fmt::format("{} (repeats spread {})", d.significant ? "significant" : "within the spread",
                      format_seconds(*d.spread_s));
 }
+
+// What "significant" means, for the text and HTML heads.
+constexpr const char* kSignificance =
+    "significant where a Mann-Whitney U test of the two sides' repeat times gives p < 0.05 (4 repeats a side or "
+    "more), else where the change is larger than the two sides' ranges of repeats together";
 
 std::string side_time(const std::optional<report::DiffSide>& s) { return s ? format_seconds(s->time_s) : "-"; }
 
@@ -66,7 +75,7 @@ std::vector<const report::PartChange*> changed(const std::vector<report::PartCha
 std::string text(const ReportDiff& diff) {
   std::string out = fmt::format("ompscope diff at {} threads\n  A: {}  ({})\n  B: {}  ({})\n", diff.threads,
                                 diff.a.name, fmt::join(diff.a.command, " "), diff.b.name, fmt::join(diff.b.command, " "));
-  out += "change: B's time minus A's; significant where it is larger than the two runs' repeats spread over together\n";
+  out += fmt::format("change: B's time minus A's; {}\n", kSignificance);
   out += fmt::format("\nprogram: {} -> {}  {} {}  {}\n", side_time(diff.program.a), side_time(diff.program.b),
                      format_signed_seconds(diff.program.change_s), relative(diff.program), verdict(diff.program));
   out += "\nregions by the size of their change:\n";
@@ -100,22 +109,22 @@ std::string csv_number(const std::optional<double>& v) { return v ? fmt::format(
 
 // One row per region, then one per region and cause (the cause column set).
 std::string csv(const ReportDiff& diff) {
-  std::string out = "threads,kind,file,line,line_a,function,match,cause,a_s,b_s,change_s,spread_s,significant\n";
+  std::string out = "threads,kind,file,line,line_a,function,match,cause,a_s,b_s,change_s,spread_s,significant,p_value\n";
   for (const RegionDiff& d : diff.regions) {
     const report::DiffSide& s = d.b ? *d.b : *d.a;
     const std::string head = fmt::format("{},{},{},{},{},{},{}", diff.threads, d.kind, csv_field(s.file), s.line,
                                          d.a ? std::to_string(d.a->line) : "", csv_field(d.function),
                                          report::diff_match_name(d.match));
-    out += fmt::format("{},,{},{},{:.9g},{},{}\n", head, csv_number(d.a ? std::optional(d.a->time_s) : std::nullopt),
+    out += fmt::format("{},,{},{},{:.9g},{},{},{}\n", head, csv_number(d.a ? std::optional(d.a->time_s) : std::nullopt),
                        csv_number(d.b ? std::optional(d.b->time_s) : std::nullopt), d.change_s, csv_number(d.spread_s),
-                       d.significant ? "true" : "false");
+                       d.significant ? "true" : "false", csv_number(d.p_value));
     for (const CauseChange& c : d.causes)
-      out += fmt::format("{},{},{},{},{:.9g},,\n", head, c.kind.name(), csv_number(c.a_gain_s), csv_number(c.b_gain_s),
+      out += fmt::format("{},{},{},{},{:.9g},,,\n", head, c.kind.name(), csv_number(c.a_gain_s), csv_number(c.b_gain_s),
                          c.b_gain_s.value_or(0) - c.a_gain_s.value_or(0));
     // Where inside it: the cause column names the construct or the sampled line.
     for (const auto* parts : {&d.constructs, &d.lines})
       for (const report::PartChange& p : *parts)
-        out += fmt::format("{},{},{},{},{:.9g},,\n", head, csv_field((p.kind == "line" ? "" : "construct ") + part_place(p)),
+        out += fmt::format("{},{},{},{},{:.9g},,,\n", head, csv_field((p.kind == "line" ? "" : "construct ") + part_place(p)),
                            csv_number(p.a_s), csv_number(p.b_s), p.change_s);
   }
   return out;
@@ -128,11 +137,10 @@ std::string html(const ReportDiff& diff) {
       "td,th{{border:1px solid #ccc;padding:4px 8px;text-align:left}}td.n{{text-align:right}}"
       ".better{{color:#2a7d2a}}.worse{{color:#b22222}}.causes td{{color:#555;font-size:90%}}</style>\n</head>\n<body>\n"
       "<h1>ompscope diff at {} threads</h1>\n<p>A: <code>{}</code> ({})<br>B: <code>{}</code> ({})</p>\n"
-      "<p>change: B's time minus A's; <em>significant</em> where it is larger than the two runs' repeats spread over "
-      "together.</p>\n",
+      "<p>change: B's time minus A's; {}.</p>\n",
       html_escape(diff.a.name), html_escape(diff.b.name), diff.threads, html_escape(diff.a.name),
       html_escape(fmt::format("{}", fmt::join(diff.a.command, " "))), html_escape(diff.b.name),
-      html_escape(fmt::format("{}", fmt::join(diff.b.command, " "))));
+      html_escape(fmt::format("{}", fmt::join(diff.b.command, " "))), html_escape(kSignificance));
   const auto row = [](const std::string& name, const RegionDiff& d) {
     const char* cls = !d.significant ? "" : d.change_s < 0 ? " class=\"better\"" : " class=\"worse\"";
     std::string r = fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"

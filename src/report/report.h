@@ -343,6 +343,9 @@ struct RegionReport {
   // How much the region's time varied over the repeats at each count: max − min of the repeats'
   // times (absent where one run was measured at that count).
   std::map<int, double> time_spread_s;
+  // Each repeat's time at each count, in the order they ran (absent where one run was measured):
+  // what `diff` tests a change against (docs/diff.md).
+  std::map<int, std::vector<double>> repeat_times_s;
 
   // What regions are ranked by at `threads` (the ranked count): the time lost there, what the causes
   // explain and what none does together; 0 where it ran faster than perfect scaling or no loss was

@@ -22,6 +22,7 @@ struct DiffSide {
   double time_s = 0;
   // max − min of the repeats' times at that count; absent where one run was measured.
   std::optional<double> spread_s;
+  std::vector<double> repeat_times_s;  // each repeat's time (empty: one run, or a report without them)
   std::vector<Problem> problems;  // its causes at that count, as its report gave them
 };
 
@@ -61,7 +62,11 @@ struct RegionDiff {
   // Both sides' spreads added: where the change is larger, the two ranges of repeats cannot
   // overlap; absent where a side that ran the region has no spread (one repeat).
   std::optional<double> spread_s;
-  bool significant = false;  // |change_s| > spread_s
+  // The Mann-Whitney U test's two-sided p-value of the two sides' repeat times, where both ran the
+  // region enough times for it to reach kDiffAlpha (4 and 4 repeats); absent: the ranges' rule.
+  std::optional<double> p_value;
+  // p_value < kDiffAlpha; without a p-value, |change_s| > spread_s (the ranges cannot overlap).
+  bool significant = false;
   std::vector<CauseChange> causes;
   // Where inside it the time changed, for a region both sides ran: its constructs, and its
   // sampled lines, largest change first (kDiffPartsShown of each). Neither has a spread of
@@ -70,6 +75,7 @@ struct RegionDiff {
   std::vector<PartChange> lines;
 };
 inline constexpr size_t kDiffPartsShown = 8;
+inline constexpr double kDiffAlpha = 0.05;  // the U test's level for a significant change
 
 struct DiffInput {
   std::string name;                  // the directory (or file) as given

@@ -53,7 +53,7 @@ json region_json(const RegionDiff& r) {
               {"match", diff_match_name(r.match)},
               {"a", side_json(r.a)},    {"b", side_json(r.b)},
               {"change_s", r.change_s}, {"spread_s", optional_number(r.spread_s)},
-              {"significant", r.significant}, {"causes", causes}};
+              {"p_value", optional_number(r.p_value)}, {"significant", r.significant}, {"causes", causes}};
   if (!r.constructs.empty()) out["constructs"] = parts_json(r.constructs);
   if (!r.lines.empty()) out["lines"] = parts_json(r.lines);
   return out;
@@ -72,6 +72,7 @@ json to_json(const ReportDiff& diff) {
                   {"b_time_s", diff.program.b ? json(diff.program.b->time_s) : json(nullptr)},
                   {"change_s", diff.program.change_s},
                   {"spread_s", optional_number(diff.program.spread_s)},
+                  {"p_value", optional_number(diff.program.p_value)},
                   {"significant", diff.program.significant}};
   return {{"schema", 1},           {"a", input_json(diff.a)}, {"b", input_json(diff.b)},
           {"threads", diff.threads}, {"program", program},    {"regions", regions},

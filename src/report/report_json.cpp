@@ -431,6 +431,7 @@ RegionReport read_region(const json& r) {
     region.task_replay = t;
   }
   region.time_spread_s = read_by_threads<double>(r, "time_spread_s");
+  region.repeat_times_s = read_by_threads<std::vector<double>>(r, "repeat_times_s");
   if (!member(r, "speedup") && region.kind == RegionKind::kParallel) region.speedup = speedups(region.time_s);  // schema 1
   return region;
 }
@@ -645,6 +646,7 @@ json to_json(const Report& report) {
       region["rank_imbalance_s"] = by_threads(r.rank_imbalance_s);
     }
     if (!r.time_spread_s.empty()) region["time_spread_s"] = by_threads(r.time_spread_s);
+    if (!r.repeat_times_s.empty()) region["repeat_times_s"] = by_threads(r.repeat_times_s);
     regions.push_back(region);
   }
   doc["regions"] = regions;

@@ -7,7 +7,7 @@ that profile takes its task and dispatch costs from (docs/tasks.md, "The bench c
 Each scenario is one CTest test (tests/e2e/CMakeLists.txt).
 
 usage: prediction_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR [--attempts N]"""
-import json, math, os, re, statistics, subprocess, sys, time
+import json, math, os, re, statistics, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_common import busy_at, fail, load, main, parallel_regions, pragma_lines, run, timed_loop_region, usable_cpus  # noqa: E402
@@ -84,7 +84,7 @@ def scenario_gain_validation(c):
 def scenario_diff(c):
     """ompscope diff of the imbalanced loop before and after the change its hint proposes
     (schedule(static) -> schedule(dynamic, 1), the directive three lines up): the region is
-    matched across the moved line, its change is significant against the repeats' spread, and
+    matched across the moved line, its change is significant (5 repeats a side: the U test), and
     of the predicted size (A's load_imbalance gain at 2 threads) within 25%. Inside it, the loop
     construct is matched across its moved line and carries the region's change (within a tenth of
     the region's time). The four formats are written, and the diff of a report with itself finds
@@ -110,7 +110,8 @@ def scenario_diff(c):
     real = -loop["change_s"]
     busy = [d for d in (before, after) if any(n["kind"] == "busy_machine" for n in load(d)["notes"])]
     print(f"loop {lines[1]} -> {lines[0]}: {loop['a']['time_s']*1e3:.1f} -> {loop['b']['time_s']*1e3:.1f} ms, change "
-          f"{loop['change_s']*1e3:+.1f} ms (spread {loop['spread_s']*1e3:.1f} ms, x{real / loop['spread_s']:.1f}); "
+          f"{loop['change_s']*1e3:+.1f} ms (spread {loop['spread_s']*1e3:.1f} ms, x{real / loop['spread_s']:.1f}; "
+          f"U test p = {loop['p_value']}); "
           f"predicted gain {predicted*1e3:.1f} ms; error {abs(real - predicted) / predicted * 100:.0f}%")
     if busy:
         # Another process held a core during the runs (their reports say so): the times carry
@@ -129,6 +130,8 @@ def scenario_diff(c):
     if "imbalanced_loop.c:" not in html or "load imbalance" not in html:
         fail("diff.html lacks the loop or its cause")
     same = json.loads(run([c.bin, "diff", "--format", "json", before, before], check_rc=0).stdout)
+    if loop["p_value"] is None:
+        fail("5 repeats a side, and no U test judged the change")
     if any(r["significant"] or r["change_s"] != 0 for r in same["regions"]):
         fail(f"a report diffed with itself changed: {same['regions']}")
 
@@ -297,16 +300,19 @@ def scenario_gain_validation_wavefront(c):
         start = time.perf_counter()
         procs = [subprocess.Popen(["taskset", "-c", str(cpu), program], env=e, stdout=subprocess.DEVNULL)
                  for cpu in cpus]
-        took = []
-        while len(took) < len(procs):
-            for p in procs:
-                if p.poll() is None or any(q is p for q, _ in took):
-                    continue
-                if p.returncode != 0:
-                    fail(f"{program} pinned to one CPU exited {p.returncode}")
-                took.append((p, time.perf_counter() - start))
-            time.sleep(0.002)
-        return max(t for _, t in took) / min(t for _, t in took) - 1
+        took = [0.0] * len(procs)
+
+        def waits(i):  # each copy's wall time, from one start: a thread waits for each
+            procs[i].wait()
+            took[i] = time.perf_counter() - start
+        waiters = [threading.Thread(target=waits, args=(i,)) for i in range(len(procs))]
+        for w in waiters:
+            w.start()
+        for w in waiters:
+            w.join()
+        if any(p.returncode != 0 for p in procs):
+            fail(f"{program} pinned to one CPU exited {[p.returncode for p in procs]}")
+        return max(took) / min(took) - 1
 
     margins, schedule_shares, static, dynamic, busy_profiles, gaps = [], [], [], [], 0, []
     for i in range(5):

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/statistics.h"
 #include "common/error.h"
 
 namespace ompscope::analysis {
@@ -163,6 +164,77 @@ TEST(DiffReports, InsideARegionTheConstructsAndSampledLinesWhoseTimeChanged) {
   EXPECT_DOUBLE_EQ(lines[0].change_s, 0.33 - 0.5);
   EXPECT_EQ(lines[1].function, "(OpenMP runtime)");
   EXPECT_DOUBLE_EQ(lines[1].change_s, 0.03 - 0.1);
+}
+
+// The U test's exact p-values, counted by hand over the C(m + n, m) orders of the pooled values.
+TEST(MannWhitney, ExactTwoSidedPValues) {
+  EXPECT_NEAR(mann_whitney_p({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}), 2.0 / 252, 1e-12);  // apart: the smallest
+  EXPECT_NEAR(mann_whitney_p({6, 7, 8, 9, 10}, {1, 2, 3, 4, 5}), 2.0 / 252, 1e-12);  // either way round
+  EXPECT_NEAR(mann_whitney_p({1, 2, 3}, {4, 5, 6}), 2.0 / 20, 1e-12);                // 3 and 3: never below 0.1
+  // U = 2 (7 above 5 and 6): the orders with U <= 2 are 1 + 1 + 2 of 252.
+  EXPECT_NEAR(mann_whitney_p({1, 2, 3, 4, 7}, {5, 6, 8, 9, 10}), 2.0 * 4 / 252, 1e-12);
+  // A tie counts half: U = 0.5 of 2 x 2, whose orders give U = 0, 1, 2, 2, 3, 4.
+  EXPECT_NEAR(mann_whitney_p({1, 2}, {2, 3}), 2.0 / 6, 1e-12);
+  EXPECT_DOUBLE_EQ(mann_whitney_p({1, 2, 3}, {1, 2, 3}), 1.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_p({}, {1, 2}), 1.0);
+  // Beyond kExactUPairs pairs, the normal approximation: 25 and 25 apart, z = 6.05.
+  std::vector<double> low, high;
+  for (int k = 0; k < 25; ++k) low.push_back(k), high.push_back(25 + k);
+  EXPECT_LT(mann_whitney_p(low, high), 1e-8);
+  EXPECT_GT(mann_whitney_p(low, high), 1e-10);
+}
+
+// Five repeats a side, one of A's slow (the e2e diff on libomp 19: one run of five 60 ms slower):
+// the ranges together (0.166 + 0.004 s) exceed the -55 ms change, and every B repeat is below every
+// A repeat: the U test (p = 2/252) finds it significant, for the region and for the program.
+TEST(DiffReports, OneSlowRepeatOfFiveDoesNotHideAChange) {
+  Report a = scale({0.180, 0.346}, 5), b = scale({0.124, 0.128}, 5);
+  const std::vector<double> before = {0.176, 0.174, 0.178, 0.175, 0.340}, after = {0.120, 0.121, 0.119, 0.122, 0.123};
+  for (Report* r : {&a, &b})
+    for (report::RunRecord& run : r->runs)
+      if (run.threads == 2) run.wall_s = (r == &a ? before : after)[static_cast<size_t>(run.repeat)] + 0.006;
+  a.regions.push_back(region("r1", "main.c", 24, "main", {{2, 0.176}}, {{2, 0.166}}));
+  b.regions.push_back(region("r1", "main.c", 21, "main", {{2, 0.121}}, {{2, 0.004}}));
+  a.regions[0].repeat_times_s[2] = before;
+  b.regions[0].repeat_times_s[2] = after;
+  const report::ReportDiff d = diff_reports(a, "a", b, "b");
+  const report::RegionDiff& loop = d.regions[0];
+  EXPECT_NEAR(loop.change_s, -0.055, 1e-12);
+  EXPECT_NEAR(*loop.spread_s, 0.170, 1e-12);  // the ranges' rule would not judge it significant
+  ASSERT_TRUE(loop.p_value.has_value());
+  EXPECT_NEAR(*loop.p_value, 2.0 / 252, 1e-12);
+  EXPECT_TRUE(loop.significant);
+  ASSERT_TRUE(d.program.p_value.has_value());
+  EXPECT_NEAR(*d.program.p_value, 2.0 / 252, 1e-12);
+  EXPECT_TRUE(d.program.significant);
+}
+
+// Interleaved repeats of one time: the U test finds nothing (p = 1 for two orders alike; here
+// 0.69), where their medians differ by 5 ms.
+TEST(DiffReports, RepeatsThatInterleaveAreNotSignificant) {
+  Report a = scale({0.17, 0.21}, 5), b = scale({0.175, 0.215}, 5);
+  a.regions.push_back(region("r1", "main.c", 24, "main", {{2, 0.19}}, {{2, 0.04}}));
+  b.regions.push_back(region("r1", "main.c", 24, "main", {{2, 0.195}}, {{2, 0.04}}));
+  a.regions[0].repeat_times_s[2] = {0.17, 0.18, 0.19, 0.20, 0.21};
+  b.regions[0].repeat_times_s[2] = {0.175, 0.185, 0.195, 0.205, 0.215};
+  const report::ReportDiff d = diff_reports(a, "a", b, "b");
+  ASSERT_TRUE(d.regions[0].p_value.has_value());
+  EXPECT_GT(*d.regions[0].p_value, 0.5);
+  EXPECT_FALSE(d.regions[0].significant);
+}
+
+// Three repeats a side can never reach p < 0.05 (2/20 at best): those keep the ranges' rule, as
+// do reports written before the repeat times were kept.
+TEST(DiffReports, ThreeRepeatsASideKeepTheRangesRule) {
+  Report a = scale({0.38, 0.42}, 3), b = scale({0.28, 0.30}, 3);
+  a.regions.push_back(region("r1", "main.c", 24, "main", {{2, 0.30}}, {{2, 0.02}}));
+  b.regions.push_back(region("r1", "main.c", 24, "main", {{2, 0.18}}, {{2, 0.03}}));
+  a.regions[0].repeat_times_s[2] = {0.29, 0.30, 0.31};
+  b.regions[0].repeat_times_s[2] = {0.17, 0.18, 0.20};
+  const report::ReportDiff d = diff_reports(a, "a", b, "b");
+  EXPECT_FALSE(d.regions[0].p_value.has_value());
+  EXPECT_TRUE(d.regions[0].significant);  // -0.12 s beyond 0.05 s of ranges
+  EXPECT_FALSE(d.program.p_value.has_value());
 }
 
 }  // namespace
