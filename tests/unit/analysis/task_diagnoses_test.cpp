@@ -317,8 +317,8 @@ TEST(CutoffProposal, NoneForTasksCreatedByOneLevel) {
 TEST(FineGrainedTasks, ARecursiveTreeGetsTheCutoffAndItsGain) {
   // 12 levels on 2 threads, the team's 20 ms: the program's own code is the tasks' own work less
   // a creation call (0.5 µs) and the runtime's start and finish (1 µs) per task, about the inner
-  // tasks' 1 µs each; the rest is the runtime's. The cutoff keeps 63 tasks at 1.75 µs: the gain
-  // is what is left, shared by the team.
+  // tasks' 1 µs each; the rest is the runtime's. The cutoff keeps 63 tasks at 1.75 µs each and
+  // 63/4095 of the rest of the team's cost per task: the gain is what is left, shared by the team.
   const TaskFigures f = binary_tree(12, 0.02);
   const auto problems = diagnose(f);
   const Problem* p = find(problems, "fine_grained_tasks");
@@ -326,7 +326,9 @@ TEST(FineGrainedTasks, ARecursiveTreeGetsTheCutoffAndItsGain) {
   const double runtime = 0.02 - (f.work_s - 4095 * 1.5e-6);
   const double per_task = 0.5e-6 + 1e-6 + 0.5e-6 * 2047 / 4095;
   EXPECT_NEAR(p->time_s, runtime, 1e-12);
-  EXPECT_NEAR(p->gain_s, (runtime - 63 * per_task) / 2, 1e-12);
+  const double per_kept = per_task + (runtime / 4095 - per_task) * 63 / 4095;
+  EXPECT_NEAR(detail(*p, "cost_per_kept_task_s"), per_kept, 1e-15);
+  EXPECT_NEAR(p->gain_s, (runtime - 63 * per_kept) / 2, 1e-12);
   EXPECT_DOUBLE_EQ(detail(*p, "cutoff_depth"), 6);
   EXPECT_NE(p->hint.find("depth 6"), std::string::npos) << p->hint;
   EXPECT_NE(p->hint.find("final(depth >= 6)"), std::string::npos) << p->hint;
