@@ -44,14 +44,6 @@ std::optional<DiffSide> side_of(const RegionReport& r, int threads) {
   return s;
 }
 
-// Whether m and n values can reach kDiffAlpha in the U test at all: its smallest p-value, two
-// orders of the C(m + n, m), is 0.1 with 3 and 3 repeats.
-bool u_test_can_conclude(size_t m, size_t n) {
-  double orders = 1;
-  for (size_t k = 1; k <= m; ++k) orders = orders * static_cast<double>(n + k) / static_cast<double>(k);
-  return m >= 2 && n >= 2 && 2 / orders < report::kDiffAlpha;
-}
-
 // The change and whether it is significant (docs/diff.md): where both sides ran the region
 // enough times, by the U test on their repeats' times; else where it is larger than both sides'
 // ranges of repeats together, so that they cannot overlap.
@@ -59,9 +51,9 @@ void judge(RegionDiff& d) {
   d.change_s = (d.b ? d.b->time_s : 0.0) - (d.a ? d.a->time_s : 0.0);
   const bool known = (!d.a || d.a->spread_s) && (!d.b || d.b->spread_s);
   if (known) d.spread_s = (d.a ? *d.a->spread_s : 0.0) + (d.b ? *d.b->spread_s : 0.0);
-  if (d.a && d.b && u_test_can_conclude(d.a->repeat_times_s.size(), d.b->repeat_times_s.size()))
+  if (d.a && d.b && mann_whitney_can_reach(d.a->repeat_times_s.size(), d.b->repeat_times_s.size(), kSignificanceLevel))
     d.p_value = mann_whitney_p(d.a->repeat_times_s, d.b->repeat_times_s);
-  d.significant = d.p_value ? *d.p_value < report::kDiffAlpha : known && std::abs(d.change_s) > *d.spread_s;
+  d.significant = d.p_value ? *d.p_value < kSignificanceLevel : known && std::abs(d.change_s) > *d.spread_s;
   std::vector<report::CauseKind> kinds;
   for (const auto* side : {&d.a, &d.b})
     if (*side)

@@ -16,6 +16,12 @@ double median(std::vector<double> values) {
   return 0.5 * (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid)) + upper);
 }
 
+bool mann_whitney_can_reach(size_t m, size_t n, double alpha) {
+  double orders = 1;
+  for (size_t k = 1; k <= m; ++k) orders = orders * static_cast<double>(n + k) / static_cast<double>(k);
+  return m >= 2 && n >= 2 && 2 / orders < alpha;
+}
+
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   const size_t m = a.size(), n = b.size();
   if (m == 0 || n == 0) return 1.0;

@@ -22,7 +22,8 @@ std::string text(const report::VerifyResult& r) {
                                 fmt::join(r.command, " "), r.runtime);
   if (!r.settings.empty())
     out += fmt::format("each setting run {} times without the tool, interleaved with the program as it was ({}); "
-                       "gain: the median time without the setting less with it, significant where it is larger "
+                       "gain: the median time without the setting less with it, significant where a Mann-Whitney U "
+                       "test of the two sets of times gives p < 0.05 (4 repeats or more), else where it is larger "
                        "than both ranges of repeats together\n",
                        r.repeats, r.baseline_wall_s.empty() ? "not run" : format_seconds(r.baseline_wall_s.front()) + " the first time");
   for (size_t i = 0; i < r.settings.size(); ++i) {
@@ -30,8 +31,10 @@ std::string text(const report::VerifyResult& r) {
     out += fmt::format("\n{}: {}\n", s.name, s.why);
     if (i < r.gains.size()) {
       const report::SettingGain& g = r.gains[i];
-      out += fmt::format("  measured gain {} (repeats spread {}: {}), predicted {}\n", format_signed_seconds(g.measured_gain_s),
-                         format_seconds(g.spread_s), g.significant ? "significant" : "within the spread",
+      const std::string test = g.p_value ? fmt::format("p = {:.3f}, ", *g.p_value) : "";
+      out += fmt::format("  measured gain {} (repeats spread {}, {}{}), predicted {}\n", format_signed_seconds(g.measured_gain_s),
+                         format_seconds(g.spread_s), test,
+                         g.significant ? "significant" : g.p_value ? "not significant" : "within the spread",
                          format_seconds(g.predicted_gain_s));
     }
     for (const report::VerifyFinding& f : r.findings)

@@ -63,9 +63,9 @@ struct RegionDiff {
   // overlap; absent where a side that ran the region has no spread (one repeat).
   std::optional<double> spread_s;
   // The Mann-Whitney U test's two-sided p-value of the two sides' repeat times, where both ran the
-  // region enough times for it to reach kDiffAlpha (4 and 4 repeats); absent: the ranges' rule.
+  // region enough times for it to reach p < 0.05 (4 and 4 repeats); absent: the ranges' rule.
   std::optional<double> p_value;
-  // p_value < kDiffAlpha; without a p-value, |change_s| > spread_s (the ranges cannot overlap).
+  // p_value < 0.05 (analysis::kSignificanceLevel); without a p-value, |change_s| > spread_s (the ranges cannot overlap).
   bool significant = false;
   std::vector<CauseChange> causes;
   // Where inside it the time changed, for a region both sides ran: its constructs, and its
@@ -75,7 +75,6 @@ struct RegionDiff {
   std::vector<PartChange> lines;
 };
 inline constexpr size_t kDiffPartsShown = 8;
-inline constexpr double kDiffAlpha = 0.05;  // the U test's level for a significant change
 
 struct DiffInput {
   std::string name;                  // the directory (or file) as given

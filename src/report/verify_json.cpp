@@ -13,6 +13,7 @@ nlohmann::ordered_json to_json(const VerifyResult& r) {
       one.update({{"predicted_gain_s", r.gains[i].predicted_gain_s},
                   {"measured_gain_s", r.gains[i].measured_gain_s},
                   {"spread_s", r.gains[i].spread_s},
+                  {"p_value", r.gains[i].p_value ? json(*r.gains[i].p_value) : json(nullptr)},
                   {"significant", r.gains[i].significant}});
     settings.push_back(one);
   }
@@ -28,6 +29,7 @@ nlohmann::ordered_json to_json(const VerifyResult& r) {
                         {"predicted_gain_s", f.predicted_gain_s},
                         {"measured_gain_s", measured ? json(r.gains[f.setting].measured_gain_s) : json(nullptr)},
                         {"spread_s", measured ? json(r.gains[f.setting].spread_s) : json(nullptr)},
+                        {"p_value", measured && r.gains[f.setting].p_value ? json(*r.gains[f.setting].p_value) : json(nullptr)},
                         {"significant", measured ? json(r.gains[f.setting].significant) : json(nullptr)},
                         {"code_change", f.setting < 0},
                         {"hint", f.hint}});

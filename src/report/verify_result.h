@@ -32,11 +32,14 @@ struct VerifyFinding {
   int setting = -1;             // index into VerifyResult::settings; -1: the fix is a code change
 };
 
-// What one setting measured: the median of the program's times without it less with it, and
-// both ranges of repeats added (the gain is significant where it is larger).
+// What one setting measured: the median of the program's times without it less with it, both
+// ranges of repeats added, and the U test's p-value of the two sets of times where there are
+// enough (4 a side) for it to reach p < 0.05; significant: p < 0.05, else (fewer repeats) the
+// gain larger than the ranges together.
 struct SettingGain {
   double measured_gain_s = 0;
   double spread_s = 0;
+  std::optional<double> p_value;
   bool significant = false;
   double predicted_gain_s = 0;  // the gains of the findings it was tried for, together
 };

@@ -158,18 +158,18 @@ def scenario_verify(c):
             fail(f"{program}: no {kind} finding verified with {setting}: "
                  f"{[(f['kind'], f['setting']) for f in result['findings']]}\n{p.stdout}")
         f = found[0]
-        for key in ("file", "line", "predicted_gain_s", "measured_gain_s", "spread_s"):
+        for key in ("file", "line", "predicted_gain_s", "measured_gain_s", "spread_s", "p_value"):
             if f.get(key) is None:
                 fail(f"{program}: verify.json's finding lacks {key}: {f}")
         runs = [s for s in result["settings"] if s["setting"] == f["setting"]][0]["wall_s"]
         if len(runs) != 5 or len(result["baseline_wall_s"]) != 5:
             fail(f"{program}: {len(runs)} runs with the setting, {len(result['baseline_wall_s'])} without; want 5 each")
         print(f"{program}: {f['setting']} for {kind} at {os.path.basename(f['file'])}:{f['line']}: measured "
-              f"{f['measured_gain_s']*1e3:+.1f} ms (spread {f['spread_s']*1e3:.1f} ms), predicted "
+              f"{f['measured_gain_s']*1e3:+.1f} ms (spread {f['spread_s']*1e3:.1f} ms, U test p = {f['p_value']:.4f}), predicted "
               f"{f['predicted_gain_s']*1e3:.1f} ms")
         if must_gain and not (f["significant"] and f["measured_gain_s"] > 0):
             fail(f"{program}: {f['setting']} gained {f['measured_gain_s']} s, not significantly "
-                 f"(spread {f['spread_s']} s)")
+                 f"(spread {f['spread_s']} s, p = {f['p_value']})")
     # A code change is listed as such, with no setting and nothing measured.
     code = [f for f in result["findings"] if f["code_change"]]
     if any(f["setting"] is not None or f["measured_gain_s"] is not None for f in code):

@@ -100,6 +100,30 @@ TEST(JudgeVerify, TheGainIsTheMediansDifferenceAndIsSignificantBeyondBothRanges)
   r.settings[0].wall_s = {0.5};
   judge_verify(r);
   EXPECT_FALSE(r.gains[0].significant);
+  EXPECT_FALSE(r.gains[0].p_value.has_value());  // 3 repeats and fewer: the ranges' rule
+}
+
+// Five interleaved pairs, one baseline run slow (lock_per_item in the e2e: +532 ms beside ranges of
+// 565 ms together): every run with the setting is faster than every run without, so the U test
+// (p = 2/252) finds the gain that the ranges' rule did not; a setting whose runs interleave with
+// the baseline's is not significant.
+TEST(JudgeVerify, WithFiveRepeatsTheUTestJudgesAndOneSlowRunDoesNotHideAGain) {
+  report::VerifyResult r = plan_verify(report_with("LLVM", {{"lock_overhead", 2, 0.4, 0.4, "h", {}},
+                                                            {"fork_join_overhead", 2, 0.05, 0.05, "h", {}}}),
+                                       "out");
+  ASSERT_EQ(r.settings.size(), 2u);
+  r.baseline_wall_s = {1.50, 1.52, 1.55, 1.51, 2.05};
+  r.settings[0].wall_s = {1.00, 0.98, 1.45, 0.99, 1.01};  // median 1.00, range 0.47
+  r.settings[1].wall_s = {1.49, 1.53, 1.56, 1.50, 1.54};  // interleaved with the baseline
+  judge_verify(r);
+  EXPECT_NEAR(r.gains[0].measured_gain_s, 0.52, 1e-12);
+  EXPECT_NEAR(r.gains[0].spread_s, 0.55 + 0.47, 1e-12);  // the ranges' rule: not significant
+  ASSERT_TRUE(r.gains[0].p_value.has_value());
+  EXPECT_NEAR(*r.gains[0].p_value, 2.0 / 252, 1e-12);
+  EXPECT_TRUE(r.gains[0].significant);
+  ASSERT_TRUE(r.gains[1].p_value.has_value());
+  EXPECT_GT(*r.gains[1].p_value, 0.5);
+  EXPECT_FALSE(r.gains[1].significant);
 }
 
 }  // namespace
