@@ -51,9 +51,11 @@ void judge(RegionDiff& d) {
   d.change_s = (d.b ? d.b->time_s : 0.0) - (d.a ? d.a->time_s : 0.0);
   const bool known = (!d.a || d.a->spread_s) && (!d.b || d.b->spread_s);
   if (known) d.spread_s = (d.a ? *d.a->spread_s : 0.0) + (d.b ? *d.b->spread_s : 0.0);
-  if (d.a && d.b && mann_whitney_can_reach(d.a->repeat_times_s.size(), d.b->repeat_times_s.size(), kSignificanceLevel))
-    d.p_value = mann_whitney_p(d.a->repeat_times_s, d.b->repeat_times_s);
-  d.significant = d.p_value ? *d.p_value < kSignificanceLevel : known && std::abs(d.change_s) > *d.spread_s;
+  // A region one side ran alone is judged by the ranges (its times against none).
+  const Significance s = d.a && d.b ? judge_change(d.a->repeat_times_s, d.b->repeat_times_s, d.change_s, d.spread_s)
+                                    : judge_change({}, {}, d.change_s, d.spread_s);
+  d.p_value = s.p_value;
+  d.significant = s.significant;
   std::vector<report::CauseKind> kinds;
   for (const auto* side : {&d.a, &d.b})
     if (*side)

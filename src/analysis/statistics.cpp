@@ -22,6 +22,15 @@ bool mann_whitney_can_reach(size_t m, size_t n, double alpha) {
   return m >= 2 && n >= 2 && 2 / orders < alpha;
 }
 
+Significance judge_change(const std::vector<double>& a, const std::vector<double>& b, double change,
+                          std::optional<double> spread) {
+  if (mann_whitney_can_reach(a.size(), b.size(), kSignificanceLevel)) {
+    const double p = mann_whitney_p(a, b);
+    return {p, p < kSignificanceLevel};
+  }
+  return {std::nullopt, spread && std::abs(change) > *spread};
+}
+
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   const size_t m = a.size(), n = b.size();
   if (m == 0 || n == 0) return 1.0;

@@ -1,6 +1,7 @@
 // The statistics the analysis takes over samples and repeats: one median for all of them.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace ompscope::analysis {
@@ -25,5 +26,16 @@ inline constexpr double kSignificanceLevel = 0.05;
 // Whether m and n values can reach `alpha` in that test at all: its smallest p-value, two orders
 // of the C(m + n, m), is 0.1 with 3 and 3 values, 0.029 with 4 and 4.
 bool mann_whitney_can_reach(size_t m, size_t n, double alpha);
+
+// Whether a change between two sets of repeat times is significant (diff, verify): by the U test
+// where both sets can reach kSignificanceLevel (4 values each), with its p-value; else where
+// |change| exceeds `spread` (both ranges added: then they cannot overlap), and never where the
+// spread is unknown (a side measured once).
+struct Significance {
+  std::optional<double> p_value;
+  bool significant = false;
+};
+Significance judge_change(const std::vector<double>& a, const std::vector<double>& b, double change,
+                          std::optional<double> spread);
 
 }  // namespace ompscope::analysis

@@ -112,10 +112,11 @@ void judge_verify(report::VerifyResult& result) {
     // As diff judges a change (docs/diff.md): the U test where the repeats can reach its level
     // (4 a side; -r 5 by default), else the ranges' rule. lock_per_item's lock kind, +532 ms
     // over 5 interleaved pairs, read "not significant" beside ranges of 565 ms together.
-    if (mann_whitney_can_reach(result.baseline_wall_s.size(), w.size(), kSignificanceLevel))
-      g.p_value = mann_whitney_p(result.baseline_wall_s, w);
-    g.significant = g.p_value ? *g.p_value < kSignificanceLevel
-                              : result.baseline_wall_s.size() > 1 && w.size() > 1 && std::abs(g.measured_gain_s) > g.spread_s;
+    const bool ranged = result.baseline_wall_s.size() > 1 && w.size() > 1;  // else no spread to judge by
+    const Significance s = judge_change(result.baseline_wall_s, w, g.measured_gain_s,
+                                        ranged ? std::optional(g.spread_s) : std::nullopt);
+    g.p_value = s.p_value;
+    g.significant = s.significant;
     for (const report::VerifyFinding& f : result.findings)
       if (f.setting == static_cast<int>(i)) g.predicted_gain_s += f.predicted_gain_s;
   }
