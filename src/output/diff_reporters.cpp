@@ -43,11 +43,6 @@ std::string verdict(const RegionDiff& d) {
                      format_seconds(*d.spread_s));
 }
 
-// What "significant" means, for the text and HTML heads.
-constexpr const char* kSignificance =
-    "significant where a Mann-Whitney U test of the two sides' repeat times gives p < 0.05 (4 repeats a side or "
-    "more), else where the change is larger than the two sides' ranges of repeats together";
-
 std::string side_time(const std::optional<report::DiffSide>& s) { return s ? format_seconds(s->time_s) : "-"; }
 
 std::string gain_text(const std::optional<double>& g) { return g ? format_seconds(*g) : "-"; }
@@ -75,7 +70,7 @@ std::vector<const report::PartChange*> changed(const std::vector<report::PartCha
 std::string text(const ReportDiff& diff) {
   std::string out = fmt::format("ompscope diff at {} threads\n  A: {}  ({})\n  B: {}  ({})\n", diff.threads,
                                 diff.a.name, fmt::join(diff.a.command, " "), diff.b.name, fmt::join(diff.b.command, " "));
-  out += fmt::format("change: B's time minus A's; {}\n", kSignificance);
+  out += fmt::format("change: B's time minus A's; {}\n", kSignificanceRule);
   out += fmt::format("\nprogram: {} -> {}  {} {}  {}\n", side_time(diff.program.a), side_time(diff.program.b),
                      format_signed_seconds(diff.program.change_s), relative(diff.program), verdict(diff.program));
   out += "\nregions by the size of their change:\n";
@@ -140,7 +135,7 @@ std::string html(const ReportDiff& diff) {
       "<p>change: B's time minus A's; {}.</p>\n",
       html_escape(diff.a.name), html_escape(diff.b.name), diff.threads, html_escape(diff.a.name),
       html_escape(fmt::format("{}", fmt::join(diff.a.command, " "))), html_escape(diff.b.name),
-      html_escape(fmt::format("{}", fmt::join(diff.b.command, " "))), html_escape(kSignificance));
+      html_escape(fmt::format("{}", fmt::join(diff.b.command, " "))), html_escape(kSignificanceRule));
   const auto row = [](const std::string& name, const RegionDiff& d) {
     const char* cls = !d.significant ? "" : d.change_s < 0 ? " class=\"better\"" : " class=\"worse\"";
     std::string r = fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"

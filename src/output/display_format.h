@@ -11,6 +11,11 @@ namespace ompscope::output {
 // "1.23 s", "12.5 ms", "950 ms", "3.40 µs", "850 ns": three significant digits are plenty for a reader.
 std::string format_seconds(double seconds);
 
+// What "significant" means in diff and verify (analysis::judge_change), for their heads.
+inline constexpr const char* kSignificanceRule =
+    "significant where a Mann-Whitney U test of the two sets of repeat times gives p < 0.05 (4 repeats a side or "
+    "more), else where the change is larger than both ranges of repeats together";
+
 // A change: "+12.5 ms", "-950 ms" (format_seconds with its sign).
 std::string format_signed_seconds(double seconds);
 

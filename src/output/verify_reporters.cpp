@@ -22,10 +22,9 @@ std::string text(const report::VerifyResult& r) {
                                 fmt::join(r.command, " "), r.runtime);
   if (!r.settings.empty())
     out += fmt::format("each setting run {} times without the tool, interleaved with the program as it was ({}); "
-                       "gain: the median time without the setting less with it, significant where a Mann-Whitney U "
-                       "test of the two sets of times gives p < 0.05 (4 repeats or more), else where it is larger "
-                       "than both ranges of repeats together\n",
-                       r.repeats, r.baseline_wall_s.empty() ? "not run" : format_seconds(r.baseline_wall_s.front()) + " the first time");
+                       "gain: the median time without the setting less with it, {}\n",
+                       r.repeats, r.baseline_wall_s.empty() ? "not run" : format_seconds(r.baseline_wall_s.front()) + " the first time",
+                       kSignificanceRule);
   for (size_t i = 0; i < r.settings.size(); ++i) {
     const report::RuntimeSetting& s = r.settings[i];
     out += fmt::format("\n{}: {}\n", s.name, s.why);
