@@ -138,11 +138,11 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     // At 250 Hz a delay loop read 10.4 ms in the kernel at 2 threads (2.6 ticks) against ~1 ms at
     // 1 thread, and was told to allocate outside the loop, then to move system calls out of it
     // (e2e retries).
-    double resolution = std::max(kKernelSplitResolutionS, now.kernel.kernel_tick_s) * threads;
-    const auto variance = [tick = now.kernel.kernel_tick_s](const report::WorkUsage& u) {
+    double resolution = std::max(kKernelSplitResolutionS, now.kernel.tick_s) * threads;
+    const auto variance = [tick = now.kernel.tick_s](const report::WorkUsage& u) {
       return u.cpu_s > 0 ? tick * u.system_s * std::clamp(1 - u.system_s / u.cpu_s, 0.0, 1.0) : 0.0;
     };
-    if (now.kernel.kernel_tick_s > 0)
+    if (now.kernel.tick_s > 0)
       resolution = std::max(resolution, 2 * std::sqrt(variance(now.usage) + variance(base.usage)));
     if (faulting < resolution) faulting = 0;
   }

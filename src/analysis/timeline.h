@@ -273,7 +273,7 @@ struct KernelCalibration {
   // time from below (TeamWork).
   double page_fault_floor_s = 0;
   // The scheduler's tick (RunMeta::kernel_tick_ns), the grain of getrusage's user/system split.
-  double kernel_tick_s = 0;
+  double tick_s = 0;
   // One reading of a thread's kernel accounting (RunMeta::usage_reading_ticks): each read
   // stretch holds one (WorkUsage::readings), which TeamWork takes out.
   double usage_reading_s = 0;

@@ -2116,7 +2116,7 @@ TEST(WorkInflation, KernelGrowthWithinTheMachinesTickIsNoPartOfItsOwn) {
   const auto hint_with = [](double tick_s) {
     RegionRun r = worked("a", 3, {{2.0005, {2.0005, 2.0005, 2.5e-3 / 2, 20, 0, 0}},
                                   {2.0005, {2.0005, 2.0005, 2.5e-3 / 2, 20, 0, 0}}});
-    r.kernel.kernel_tick_s = tick_s;
+    r.kernel.tick_s = tick_s;
     const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 0, 4, 0, 0}, .usage_read = true};
     const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
     const Problem* p = testing::find(problems, "work_inflation");
@@ -2133,7 +2133,7 @@ TEST(WorkInflation, KernelGrowthWithinTheMachinesTickIsNoPartOfItsOwn) {
 TEST(WorkInflation, KernelGrowthWithinTheTickSamplingsSpreadIsNoPartOfItsOwn) {
   const auto hint_with = [](double kernel_s) {
     RegionRun r = worked("a", 3, {{2.03, {2.03, 2.03, kernel_s / 2, 1, 0, 0}}, {2.03, {2.03, 2.03, kernel_s / 2, 1, 0, 0}}});
-    r.kernel.kernel_tick_s = 4e-3;
+    r.kernel.tick_s = 4e-3;
     const TeamWork base{.threads = 1, .work_s = 4, .usage = {4, 4, 1e-3, 1, 0, 0}, .usage_read = true};
     const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
     const Problem* p = testing::find(problems, "work_inflation");
@@ -2148,7 +2148,7 @@ TEST(WorkInflation, KernelGrowthWithinTheTickSamplingsSpreadIsNoPartOfItsOwn) {
 // 2.7 spreads of 0.11 s, resolved; as Poisson counts (0.18 s) it would not be.
 TEST(WorkInflation, AKernelHoldingMostOfTheWorkVariesByItsBinomialSpread) {
   RegionRun r = worked("a", 3, {{3.3, {3.3, 3.3, 2.0, 500, 0, 0}}, {3.3, {3.3, 3.3, 2.0, 500, 0, 0}}});
-  r.kernel.kernel_tick_s = 4e-3;
+  r.kernel.tick_s = 4e-3;
   const TeamWork base{.threads = 1, .work_s = 6, .usage = {6, 6, 3.7, 1000, 0, 0}, .usage_read = true};
   const auto problems = diagnose_region({&r}, 2, 3, /*lost_s=*/1, &base);
   const Problem* p = testing::find(problems, "work_inflation");
