@@ -29,6 +29,12 @@ double thread_cpu_s() {
   return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
 }
 
+double wall_s() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
+}
+
 // Computes until `seconds` of this thread's CPU time passed, reading the clock every ~100 µs of
 // arithmetic: under TSan the clock's interceptor is slow enough that a read every ~1 µs put half
 // the samples in TSan's runtime (34 of 75 in compute_for in one CI run). The arithmetic stays in
@@ -49,7 +55,7 @@ __attribute__((noinline)) void compute_end() {}
 
 struct Drained {
   uint64_t samples = 0, frames_records = 0, in_compute = 0;
-  double weight_s = 0, cpu_s = 0;
+  double weight_s = 0, cpu_s = 0, wall_s = 0;
   double largest_s = 0;  // the heaviest sample: the longest stretch of CPU no tick found the thread in
   // The CPU time the weights may miss: a stretch at each end that no sample closed, each at most
   // the longest stretch between samples, and never less than two ticks of 10 ms (100 Hz).
@@ -100,12 +106,13 @@ class PcSamplerTest : public ::testing::Test {
 
 TEST_F(PcSamplerTest, AComputingThreadsSamplesAddUpToItsCpuTimeAndLieInTheFunctionThatComputed) {
   const Drained d = sample_one_thread(dir_, [](Drained& out) {
-    const double before = thread_cpu_s();
+    const double before = thread_cpu_s(), began = wall_s();
     compute_for(0.3);
     out.cpu_s = thread_cpu_s() - before;
+    out.wall_s = wall_s() - began;
   });
-  std::printf("%llu samples weighing %.3f s for %.3f s of CPU; %llu in compute_for; %llu frame records\n",
-              static_cast<unsigned long long>(d.samples), d.weight_s, d.cpu_s,
+  std::printf("%llu samples weighing %.3f s for %.3f s of CPU in %.3f s; %llu in compute_for; %llu frame records\n",
+              static_cast<unsigned long long>(d.samples), d.weight_s, d.cpu_s, d.wall_s,
               static_cast<unsigned long long>(d.in_compute), static_cast<unsigned long long>(d.frames_records));
   // At most one sample per period. The kernel fires a CPU-time timer at a tick that finds the
   // thread on its CPU, so on a busy machine fewer ticks do (9 samples for 0.2 s of CPU beside a
@@ -114,7 +121,17 @@ TEST_F(PcSamplerTest, AComputingThreadsSamplesAddUpToItsCpuTimeAndLieInTheFuncti
   // stretch at each end (Drained::tolerance_s) however few samples carry them.
   EXPECT_GE(d.samples, 1u);
   EXPECT_LE(d.samples, 320u);
-  EXPECT_NEAR(d.weight_s, d.cpu_s, d.tolerance_s());
+  EXPECT_LE(d.weight_s, d.cpu_s + d.tolerance_s());  // never more than the CPU time
+  // The stretch after the last sample is no sample's where its expiry was not yet a signal when
+  // the sampling ended, and a tick that finds the thread on its CPU may come long after: beside 4
+  // busy loops on 2 vCPUs the thread had 40% of a CPU, and 1 run of 8 weighed 0.167 s of 0.300
+  // (11 samples; a bare timer_create program lost up to 78 ms of 300 there, docs/sampling.md).
+  // Where the thread had its CPU, no tick is far and the weights add up.
+  if (d.cpu_s >= 0.9 * d.wall_s)
+    EXPECT_GE(d.weight_s, d.cpu_s - d.tolerance_s());
+  else
+    std::printf("the thread had %.0f%% of a CPU (another process on it): the stretch after its last sample is not "
+                "judged\n", 100 * d.cpu_s / d.wall_s);
   // Where the clock read is a system call rather than the vDSO, samples land in the kernel's
   // return path, outside compute_for: most are still in it.
   EXPECT_GE(d.in_compute, d.samples / 2);
@@ -148,8 +165,7 @@ TEST_F(PcSamplerTest, AProgramsOwnSigprofHandlerInstalledAfterTheToolGetsNoneOfI
               static_cast<unsigned long long>(d.samples), d.weight_s, d.cpu_s);
   EXPECT_EQ(received, 0);
   // The tool kept sampling (however few samples on a busy machine, as above; their weights are the
-  // test before this one's: beside four busy loops on two CPUs, 0.029 and 0.067 s of 0.2 s in 2 of
-  // 10 runs, left for now in BENCHMARKS.md).
+  // test before this one's).
   EXPECT_GE(d.samples, 1u);
 }
 
