@@ -289,7 +289,7 @@ def scenario_task_replay(c):
             # within 3%; fib_tasks 25 bare at 1 thread 38-40 ms in 14 runs in a row, then 24-25
             # ms): one calibration at the scenario's start, ~6 s of other programs before fib,
             # read 0.44 and 0.47 µs and the replay -18% (fails in the libomp 19 stage); measured
-            # just before, 18 of 20 runs within 15% (-11% to +14%; -18% and -20% after calibrations of
+            # just before, 17 of 19 runs within 15% (-11% to +14%; -18% and -20% after calibrations of
             # 0.48 and 0.44 µs: the bare bench lacks the capture's own cost per deferred task, and a
             # low draw adds to it; docs/tasks.md, "The bench cache").
             p = run([c.bin, "bench", "--calibrate", "--runtime", "llvm"], env={"XDG_CACHE_HOME": cache_home})
