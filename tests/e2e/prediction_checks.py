@@ -295,7 +295,7 @@ def scenario_gain_validation_wavefront(c):
         report = load(out)
         region = timed_loop_region(report, "wavefront_loop.c", c)
         gains = {p["kind"]: p for p in region["problems"] if p["threads"] == 2}
-        return report, gains
+        return report, region, gains
 
     def busy(report):
         return any(n["kind"] == "busy_machine" for n in report["notes"])
@@ -328,7 +328,7 @@ def scenario_gain_validation_wavefront(c):
     for i in range(5):
         out = c.out(f"uniform-{i}")
         run([c.bin, "profile", "-o", out, "--", program], env=env, check_rc=0)
-        report, gains = causes(out)
+        report, region, gains = causes(out)
         ranked = sorted(gains.values(), key=lambda p: p["gain_s"], reverse=True)
         busy_profiles += busy(report)
         static.append(wall([program], env))
@@ -365,7 +365,6 @@ def scenario_gain_validation_wavefront(c):
         # round before or after it may miss a phase of the host: 2 profiles of 10 on libomp 14 had
         # thread 0 19% and 25% slower per block while the rounds read 0.2-3.6%, and their
         # load_imbalance advised schedule(dynamic, 1) for 53% and 61% of too_few_iterations.
-        region = timed_loop_region(report, "wavefront_loop.c", c)
         parts = sorted(region.get("per_thread", {}).get("2", []), key=lambda t: t["thread"])
         own_gap = 0.0
         if len(parts) == 2 and all(t["work_s"] > 0 for t in parts):
@@ -413,7 +412,7 @@ def scenario_gain_validation_wavefront(c):
         for i in range(5):
             out = c.out(f"skewed-{batch}-{i}")
             run([c.bin, "profile", "-o", out, "--", program, "static", "skewed"], env=env, check_rc=0)
-            report, gains = causes(out)
+            report, _, gains = causes(out)
             busy_profiles += busy(report)
             imbalance = gains.get("load_imbalance")
             if not imbalance or "schedule(dynamic, 1)" not in imbalance["hint"]:
