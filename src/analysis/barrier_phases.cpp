@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace ompscope::analysis {
 namespace {
@@ -308,6 +309,17 @@ double consistent_cpu_imbalance(const std::vector<const BarrierPhases*>& runs) {
   }
   const double to_all = seen > 0 && all > seen ? all / seen : 1.0;
   return total * to_all / static_cast<double>(runs.size());
+}
+
+SegmentCpu segment_cpu_per_instance(const PositionSums& positions) {
+  SegmentCpu out;
+  for (size_t b = 0; b < positions.size(); ++b) {
+    const PositionSums::View at = positions[b];
+    if (at.instances <= 0 || at.cpu.empty()) continue;
+    out.team += std::accumulate(at.cpu.begin(), at.cpu.end(), 0.0) / at.instances;
+    out.fastest += *std::min_element(at.cpu.begin(), at.cpu.end()) / at.instances;
+  }
+  return out;
 }
 
 BarrierPhases operator*(BarrierPhases p, double f) {

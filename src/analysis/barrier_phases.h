@@ -133,6 +133,15 @@ void add_phases(BarrierPhases& into, BarrierPhases&& p);
 // (positions) as they were.
 BarrierPhases operator*(BarrierPhases p, double f);
 
+// Per instance, over the positions read: the team's CPU time in the stretches before its barriers,
+// and the least one thread spent there (the least at each position, summed: never above any one
+// thread's own sum). A thread's share of a smaller team's work is weighed against `fastest`
+// (split_barrier_waits): a loop whose iterations differ in cost leaves some thread below it.
+struct SegmentCpu {
+  double team = 0, fastest = 0;
+};
+SegmentCpu segment_cpu_per_instance(const PositionSums& positions);
+
 // Of the CPU-time imbalance at the barriers of one region's runs (repeats of one thread count),
 // the part the same threads show consistently, per run: at each barrier position, the imbalance
 // of the threads' mean CPU times where it stands out from their spread between instances (more

@@ -117,7 +117,8 @@ std::optional<Problem> waits_for_switched_out_threads(const TeamWork& now, const
 // inflation spread over the team, plus the imbalance at barriers that the threads' CPU time does
 // not explain (`descheduled_s`: a thread off its CPU made the others wait for it).
 std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base, int threads, double descheduled_s,
-                                      double uneven_s, double spin_wait_s, double replicated_s) {
+                                      double uneven_s, bool uneven_same_threads, double spin_wait_s,
+                                      double replicated_s) {
   // Work that grows with the team is replicated_work's, and no false sharing or bandwidth; the
   // lock calls' runtime work is lock_overhead's (lock_per_item: the lookups of 4 M cold locks,
   // 102 ms more at 2 threads, read as threads spinning in the runtime and ranked above the lock).
@@ -247,7 +248,12 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
     if (i == 0) hint += ": " + parts[i].evidence + (parts[i].advice.empty() ? "" : ": " + parts[i].advice);
     else hint += (i == 1 ? "; besides, " : ", ") + parts[i].evidence;
   }
-  if (uneven_s > 0)
+  if (uneven_s > 0 && uneven_same_threads)
+    hint += fmt::format(". It slowed the threads unevenly, the same ones in every instance, and the others waited {} "
+                        "for them at barriers: not an imbalance of the loop's iterations, as no thread ran less than "
+                        "its share of the work at {}",
+                        duration_text(uneven_s), threads_phrase(base.threads));
+  else if (uneven_s > 0)
     hint += fmt::format(". It slowed the threads unevenly: the slowest changed from one instance to the next, and "
                         "the others waited {} for it at barriers (not an imbalance of the loop's iterations)",
                         duration_text(uneven_s));
@@ -529,6 +535,9 @@ struct BarrierWaits {
   bool cpu_known = false;   // every thread's CPU time in the segments was read
   double rate = 1;          // CPU seconds per wall second with the whole team busy (≤ 1)
   double uneven_cpu = 0;    // CPU-time imbalance that is the growth's, not the loop's
+  // Whether uneven_cpu holds imbalance the same threads showed in every instance: no thread ran
+  // less than its share of the smaller team's work, so the iterations cost alike.
+  bool uneven_same_threads = false;
   double spin_cpu = 0;      // CPU-time imbalance the last threads spent spinning in the runtime
   double imbalance = 0, descheduled = 0, uneven = 0, spin = 0;  // wall time
   // Of `imbalance`, what no schedule evens out (BarrierPhases::indivisible_s): too_few_iterations'.
@@ -553,6 +562,18 @@ BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, c
   w.rate = busy.usage_read && busy.usage.wall_s > 0 && busy.usage.cpu_s > 0
                ? std::min(1.0, busy.usage.cpu_s / busy.usage.wall_s)
                : 1.0;
+  // What the threads that arrived last spent spinning in the runtime outside its waits beyond the
+  // others (TeamWork::runtime_work_spread_s, its growth from the smallest count, over the barriers
+  // whose CPU time was read): a thread that waited for another's flag worked no more.
+  // flag_pipeline's second thread starts each sweep a plane behind the first, and its spin read
+  // as "iterations of the loop differ in cost: try schedule(dynamic, 1)". Work inflation's, of
+  // what the growth below leaves.
+  const bool tasking = first.tasks.tasks > 0;
+  const bool grown = w.cpu_known && base && threads > 1 && !tasking;
+  const double spun = grown && first.phases.imbalance_s > 0
+                          ? std::max(0.0, (busy.runtime_work_spread_s - base->runtime_work_spread_s) * measured /
+                                              first.phases.imbalance_s)
+                          : 0.0;
   // Of the CPU-time imbalance, the part the same threads showed in every instance is the loop's
   // (its iterations differ in cost). The rest moved between threads: where the team's work grew
   // on the CPU, threads slowed unevenly by that growth (a shared cache line, the kernel's locks)
@@ -562,23 +583,26 @@ BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, c
   // added with the team (replicated_work) and the lock calls' runtime work slow no thread, and
   // replicated_work's 190 ms growth had let 24.5 ms of waits for a vCPU slower in turns read as
   // work inflation in a region whose threads all run the same loop whole.
-  const bool tasking = first.tasks.tasks > 0;
-  if (w.cpu_known && base && threads > 1 && !tasking && base->work_s > 0) {
+  // The same threads slow in every instance are the loop's only where some thread ran less than
+  // its share of the smaller team's work (the team's CPU time less its growth, over the team
+  // size, by more than what two CPUs differ by): a loop whose iterations differ in cost gives the
+  // cheap ones to some thread, while threads slowed unevenly by the growth all run at least their
+  // share. false_sharing on 16 cores (its 16 counters on two cache lines) kept the same threads
+  // slowest and read as "iterations of the loop differ in cost: try schedule(dynamic, 4090)",
+  // ranked above the work inflation that caused it; imbalanced_loop's first thread runs 1/256 of
+  // its work at 16 threads. Those threads' imbalance is the growth's, less their spin.
+  if (grown && base->work_s > 0) {
     double growth_on_cpu = busy.work_s - base->work_s - replicated_s - lock_call_growth_s(busy, *base);
     if (busy.usage_read && base->usage_read)
       growth_on_cpu -= std::max(0.0, busy.usage.off_cpu_s() - base->usage.off_cpu_s());
-    w.uneven_cpu = std::clamp(std::min(w.cpu_imbalance - w.consistent_cpu, (1 - 1.0 / threads) * growth_on_cpu), 0.0,
-                              w.cpu_imbalance);
+    const SegmentCpu now = segment_cpu_per_instance(first.phases.positions);  // the positions read
+    const double share = now.team / (1 + std::max(0.0, growth_on_cpu / base->work_s)) / threads;
+    w.uneven_same_threads = share > 0 && now.fastest >= (1 - kUniformShare) * share;
+    const double movable = w.uneven_same_threads ? w.cpu_imbalance - spun : w.cpu_imbalance - w.consistent_cpu;
+    w.uneven_cpu = std::clamp(std::min(movable, (1 - 1.0 / threads) * growth_on_cpu), 0.0, w.cpu_imbalance);
+    w.uneven_same_threads = w.uneven_same_threads && w.uneven_cpu > w.cpu_imbalance - w.consistent_cpu;
   }
-  // Of the rest, what the threads that arrived last spent spinning in the runtime outside its
-  // waits beyond the others (TeamWork::runtime_work_spread_s, its growth from the smallest count,
-  // over the barriers whose CPU time was read): a thread that waited for another's flag worked no
-  // more. flag_pipeline's second thread starts each sweep a plane behind the first, and its spin
-  // read as "iterations of the loop differ in cost: try schedule(dynamic, 1)". Work inflation's.
-  if (w.cpu_known && base && threads > 1 && !tasking && first.phases.imbalance_s > 0) {
-    const double spread = busy.runtime_work_spread_s - base->runtime_work_spread_s;
-    w.spin_cpu = std::clamp(spread * measured / first.phases.imbalance_s, 0.0, w.cpu_imbalance - w.uneven_cpu);
-  }
+  if (grown && first.phases.imbalance_s > 0) w.spin_cpu = std::clamp(spun, 0.0, w.cpu_imbalance - w.uneven_cpu);
   const auto wall_share = [&](double cpu) {
     return std::min(w.wall_imbalance, w.wall_imbalance * std::min(1.0, cpu / measured) / w.rate);
   };
@@ -915,7 +939,7 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   if (grown) {
     if (replicated) out.push_back(std::move(*replicated));
     if (std::optional<Problem> p = work_inflation(busy, *base, threads, waits.descheduled + first.phases.descheduled_s,
-                                                  waits.uneven, waits.spin, replicated_s))
+                                                  waits.uneven, waits.uneven_same_threads, waits.spin, replicated_s))
       out.push_back(std::move(*p));
   }
   if (first.tasks.tasks == 0)
