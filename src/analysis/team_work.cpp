@@ -53,7 +53,7 @@ LineTimes mean_line_times(const std::vector<const RegionRun*>& repeats) {
 
 TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   std::vector<double> work, wall, cpu, system, minor, major, switches, counted, cycles, instructions, misses,
-      lock_operations;
+      lock_operations, voluntary;
   if (repeats.empty()) return {};
   std::vector<const TaskFigures*> tasks;
   for (const RegionRun* r : {&typical_repeat(repeats)}) {
@@ -105,6 +105,7 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
     minor.push_back(u.minor_faults);
     major.push_back(u.major_faults);
     switches.push_back(u.switches);
+    voluntary.push_back(u.voluntary_switches);
     counted.push_back(u.counted_s);
     cycles.push_back(u.cycles);
     instructions.push_back(u.instructions);
@@ -170,7 +171,8 @@ TeamWork team_work(const std::vector<const RegionRun*>& repeats) {
   if (named_s > 0.5 * out.runtime_work_s) out.runtime_place = fmt::format("{}", fmt::join(places, places.size() > 2 ? ", " : " "));
   if (out.usage_read)
     out.usage = {median(wall),     median(cpu),    median(system),       median(minor),  median(major),
-                 median(switches), median(counted), median(cycles), median(instructions), median(misses)};
+                 median(switches), median(counted), median(cycles), median(instructions), median(misses),
+                 0.0,              median(voluntary)};
   return out;
 }
 

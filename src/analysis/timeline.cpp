@@ -446,7 +446,8 @@ class ThreadWalk {
   struct UsageReading {
     double time;
     uint64_t cpu_ns;
-    uint32_t system_us, minor_faults, switches;
+    uint32_t system_us, minor_faults;
+    uint16_t switches, voluntary_switches;  // involuntary, voluntary (event_record.h: ThreadUsage)
     uint16_t major_faults;
     // Since `from`: where the thread was switched out involuntarily between the two readings, the
     // wall time its CPU time does not cover (runnable, not running); 0 where it was not.
@@ -459,7 +460,13 @@ class ThreadWalk {
   // A reading at the start of a stretch of work marks it; the reading at its end (a barrier
   // arrival) adds the difference to the thread's part and to the barrier visit it arrives at.
   void on_usage(const Event& e, double t) {
-    const UsageReading r{t, e.codeptr, e.id, e.id2, e.arg, e.arg2};
+    const UsageReading r{t,
+                         e.codeptr,
+                         e.id,
+                         e.id2,
+                         static_cast<uint16_t>(e.arg & 0xffffu),
+                         static_cast<uint16_t>(e.arg >> 16),
+                         e.arg2};
     const size_t p = current_part();
     stretch_part_ = kNoPart;
     // The reading at a part's start, beside the thread's last arrival before it (at the previous
@@ -491,7 +498,8 @@ class ThreadWalk {
           u.system_s += static_cast<uint32_t>(r.system_us - arrival_.system_us) * 1e-6;
           u.minor_faults += static_cast<uint32_t>(r.minor_faults - arrival_.minor_faults);
           u.major_faults += static_cast<uint16_t>(r.major_faults - arrival_.major_faults);
-          u.switches += static_cast<uint32_t>(r.switches - arrival_.switches);
+          u.switches += static_cast<uint16_t>(r.switches - arrival_.switches);
+          u.voluntary_switches += static_cast<uint16_t>(r.voluntary_switches - arrival_.voluntary_switches);
           u.readings += 1;
           visits.tasks_s += v.tasks;
         }
@@ -521,7 +529,8 @@ class ThreadWalk {
     u.system_s += static_cast<uint32_t>(r.system_us - mark_.system_us) * 1e-6;
     u.minor_faults += static_cast<uint32_t>(r.minor_faults - mark_.minor_faults);
     u.major_faults += static_cast<uint16_t>(r.major_faults - mark_.major_faults);
-    u.switches += static_cast<uint32_t>(r.switches - mark_.switches);
+    u.switches += static_cast<uint16_t>(r.switches - mark_.switches);
+    u.voluntary_switches += static_cast<uint16_t>(r.voluntary_switches - mark_.voluntary_switches);
     u.readings += 1;
     if (!syncs_.empty() && syncs_.back().part == p) syncs_.back().visit.write_readings().cpu = cpu;
     stretch_part_ = p;

@@ -15,6 +15,14 @@
 
 namespace ompscope::capture {
 
+// The thread's context switches in one field (event_record.h, ThreadUsage): involuntary ones
+// (switched out while runnable: another thread had its CPU) in the low 16 bits, voluntary ones
+// (it slept: a lock in the kernel or the C library, I/O, a page another thread was faulting in)
+// in the high 16. Both truncated: a stretch of work holds far fewer than 65 536 of either.
+inline uint32_t switch_counts(const rusage& ru) {
+  return (static_cast<uint32_t>(ru.ru_nivcsw) & 0xffffu) | (static_cast<uint32_t>(ru.ru_nvcsw) << 16);
+}
+
 // False where the clocks could not be read (nothing was recorded).
 inline bool append_thread_usage(ThreadLog& log, const LogConfig& config, ClockSource clock, uint8_t edge) {
   timespec cpu;
@@ -27,7 +35,7 @@ inline bool append_thread_usage(ThreadLog& log, const LogConfig& config, ClockSo
   const uint64_t minor = static_cast<uint64_t>(ru.ru_minflt) > own ? static_cast<uint64_t>(ru.ru_minflt) - own : 0;
   append_event(log, config, clock,
                Event{0, cpu_ns, static_cast<uint32_t>(sys_us), static_cast<uint32_t>(minor),
-                     static_cast<uint32_t>(ru.ru_nivcsw), static_cast<uint16_t>(ru.ru_majflt),
+                     switch_counts(ru), static_cast<uint16_t>(ru.ru_majflt),
                      EventKind::ThreadUsage, edge});
   return true;
 }

@@ -49,7 +49,9 @@ enum class EventKind : uint8_t {
                       // (implicit task begin, barrier departure), 1 = work ends (barrier arrival;
                       // the implicit task's end in a team of one, which has no barrier).
                       // codeptr: CPU time in ns (user + system); id: system time in us;
-                      // id2: minor faults; arg: involuntary context switches; arg2: major faults.
+                      // id2: minor faults; arg: context switches, involuntary in its low 16 bits and
+                      // voluntary in its high 16 (logs written before 2026-12 hold the involuntary
+                      // ones alone, which read as no voluntary switch); arg2: major faults.
                       // The counters are cumulative and truncated: readers take differences modulo
                       // their width.
   MpiCall,            // an MPI call on this thread (libompscope_mpi.so, docs/mpi.md), written when it

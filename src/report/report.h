@@ -35,6 +35,9 @@ struct WorkUsage {
   // The stretches read: each holds one reading's own time (capture/thread_usage.h), in its wall,
   // its CPU time and, nearly all of it, its kernel time.
   double readings = 0;
+  // Voluntary context switches: the thread slept (a lock in the kernel or the C library, I/O);
+  // `switches` are the involuntary ones, where it was runnable and another held its CPU.
+  double voluntary_switches = 0;
 
   WorkUsage& operator+=(const WorkUsage& u) {
     wall_s += u.wall_s;
@@ -48,11 +51,12 @@ struct WorkUsage {
     instructions += u.instructions;
     llc_misses += u.llc_misses;
     readings += u.readings;
+    voluntary_switches += u.voluntary_switches;
     return *this;
   }
   WorkUsage operator*(double f) const {  // scaling a sample to the whole
     return {wall_s * f,   cpu_s * f,     system_s * f, minor_faults * f, major_faults * f, switches * f,
-            counted_s * f, cycles * f, instructions * f, llc_misses * f, readings * f};
+            counted_s * f, cycles * f, instructions * f, llc_misses * f, readings * f, voluntary_switches * f};
   }
   bool counted() const { return counted_s > 0 && cycles > 0 && instructions > 0; }
   double off_cpu_s() const { return wall_s > cpu_s ? wall_s - cpu_s : 0; }

@@ -51,7 +51,7 @@ json split_json(const ThreadSplit& s, bool program) {
     j["work_usage"] = {{"read_over_s", s.usage.wall_s},         {"cpu_s", s.usage.cpu_s},
                        {"system_s", s.usage.system_s},          {"minor_faults", s.usage.minor_faults},
                        {"major_faults", s.usage.major_faults},  {"involuntary_switches", s.usage.switches},
-                       {"readings", s.usage.readings}};
+                       {"voluntary_switches", s.usage.voluntary_switches}, {"readings", s.usage.readings}};
   if (s.usage.counted_s > 0)
     j["work_usage"].update({{"counted_s", s.usage.counted_s},
                             {"cycles", s.usage.cycles},
@@ -65,6 +65,7 @@ json split_json(const ThreadSplit& s, bool program) {
                        {"minor_faults", s.task_usage.minor_faults},
                        {"major_faults", s.task_usage.major_faults},
                        {"involuntary_switches", s.task_usage.switches},
+                       {"voluntary_switches", s.task_usage.voluntary_switches},
                        {"readings", s.task_usage.readings}};
   return j;
 }
@@ -219,12 +220,13 @@ std::map<int, std::vector<ThreadSplit>> read_splits(const json& object) {
         split.usage = {get(*u, "read_over_s", 0.0),  get(*u, "cpu_s", 0.0),        get(*u, "system_s", 0.0),
                        get(*u, "minor_faults", 0.0), get(*u, "major_faults", 0.0), get(*u, "involuntary_switches", 0.0),
                        get(*u, "counted_s", 0.0),    get(*u, "cycles", 0.0),       get(*u, "instructions", 0.0),
-                       get(*u, "llc_misses", 0.0),   get(*u, "readings", 0.0)};
+                       get(*u, "llc_misses", 0.0),   get(*u, "readings", 0.0),     get(*u, "voluntary_switches", 0.0)};
       if (const json* u = member(row, "task_usage"); u != nullptr && u->is_object()) {
         split.task_usage = {get(*u, "cpu_s", 0.0) + get(*u, "off_cpu_s", 0.0), get(*u, "cpu_s", 0.0),
                             get(*u, "system_s", 0.0), get(*u, "minor_faults", 0.0), get(*u, "major_faults", 0.0),
                             get(*u, "involuntary_switches", 0.0)};
         split.task_usage.readings = get(*u, "readings", 0.0);
+        split.task_usage.voluntary_switches = get(*u, "voluntary_switches", 0.0);
         split.task_usage_tasks_s = get(*u, "tasks_s", 0.0);
       }
       list.push_back(split);

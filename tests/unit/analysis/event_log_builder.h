@@ -138,9 +138,12 @@ class Stream {
   Stream& mpi_call(uint64_t begin, uint64_t end, MpiCallKind call) {
     return add(event(end, EventKind::MpiCall, 0, 0, 0, 0, static_cast<uint8_t>(call), begin * 1000));
   }
+  // `switches` involuntary, `voluntary` voluntary: cumulative, truncated to 16 bits each, as the
+  // capture packs them (capture/thread_usage.h, switch_counts).
   Stream& usage(uint64_t t, uint8_t edge, uint64_t cpu_us, uint32_t system_us, uint32_t minor_faults = 0,
-                uint16_t major_faults = 0, uint32_t switches = 0) {
-    return add(event(t, EventKind::ThreadUsage, system_us, minor_faults, switches, major_faults, edge, cpu_us * 1000));
+                uint16_t major_faults = 0, uint32_t switches = 0, uint32_t voluntary = 0) {
+    return add(event(t, EventKind::ThreadUsage, system_us, minor_faults, (switches & 0xffffu) | (voluntary << 16),
+                     major_faults, edge, cpu_us * 1000));
   }
   // The thread's hardware counters at the same edge, right after its usage record: cumulative
   // cycles, instructions (64 bits in id and id2) and last-level cache misses (32 bits).

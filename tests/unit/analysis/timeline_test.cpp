@@ -140,14 +140,14 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
       .initial_task(0, 1, 2)
       .parallel_begin(100, 10, 2, 1, 0xA0)
       .implicit_begin(101, 10, 11, 1, 0)
-      .usage(102, 0, /*cpu*/ 1000, /*system*/ 50, /*minor*/ 7, /*major*/ 1, /*switches*/ 3)
+      .usage(102, 0, /*cpu*/ 1000, /*system*/ 50, /*minor*/ 7, /*major*/ 1, /*switches*/ 3, /*voluntary*/ 65530)
       .sync_begin(400, loop)
-      .usage(401, 1, 1250, 60, 17, 1, 4)      // 299 us of work: 250 on the CPU, 10 in the kernel
-      .usage(450, 0, 1290, 60, 17, 1, 4)      // 40 us spinning in the barrier: not counted
+      .usage(401, 1, 1250, 60, 17, 1, 4, 65533)  // 299 us of work: 250 on the CPU, 10 in the kernel
+      .usage(450, 0, 1290, 60, 17, 1, 4, 65533)  // 40 us spinning in the barrier: not counted
       .sync_end(451, loop)
       .sync_begin(600, join)
-      .usage(601, 1, 1390, 61, 20, 2, 9)      // 151 us: 100 on the CPU, 1 in the kernel
-      .usage(900, 0, 1700, 61, 20, 2, 9)      // the join barrier's departure starts nothing
+      .usage(601, 1, 1390, 61, 20, 2, 9, 4)  // 151 us: 100 on the CPU, 1 in the kernel; 7 sleeps, wrapped
+      .usage(900, 0, 1700, 61, 20, 2, 9, 4)  // the join barrier's departure starts nothing
       .sync_end(901, join)
       .implicit_end(902, 10, 11, 0)
       .parallel_end(903, 10, 2, 0xA0);
@@ -160,6 +160,7 @@ TEST(BuildTimeline, ThreadUsageIsSummedOverTheStretchesOfWorkAndGivenToEachBarri
   EXPECT_DOUBLE_EQ(part.usage().minor_faults, 13);
   EXPECT_DOUBLE_EQ(part.usage().major_faults, 1);
   EXPECT_DOUBLE_EQ(part.usage().switches, 6);
+  EXPECT_DOUBLE_EQ(part.usage().voluntary_switches, 3 + 7);  // 16 bits each: differences modulo 2^16
   EXPECT_US(part.usage().off_cpu_s(), 100);
   ASSERT_EQ(part.syncs.size(), 2u);
   EXPECT_US(part.syncs[0].readings().cpu, 250);
