@@ -11,7 +11,7 @@ for b in ompscope ompscope-probe ompscope-bench-llvm ompscope-bench-gnu syntheti
 cp /usr/bin/time "$pack/bin/time"
 for l in "$build"/lib/*.so; do strip -o "$pack/lib/$(basename "$l")" "$l"; done
 for p in imbalanced_loop false_sharing many_barriers serial_phase jacobi_deps jacobi_deps_gcc fib_tasks fib_tasks_gcc \
-         nqueens_tasks many_regions; do
+         nqueens_tasks many_regions triad three_loops wavefront_loop two_functions alloc_touch_free replicated_work; do
   cp "$build/tests/programs/$p" "$pack/prog/"
 done
 cp "$build/bin/tiny_tasks" "$build/bin/loop_stencil" "$pack/prog/"

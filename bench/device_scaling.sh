@@ -23,7 +23,7 @@ threads=${THREADS:-1,2,4,8,16}  # THREADS=1,2 TOOL_THREADS=2 for a trial run her
 say() { echo "$*" | tee -a "$log"; }
 step() { local limit=$1; shift; say "## $(date +%T) $*"; timeout "$limit" "$@" 2>&1 | grep -v "^\[ *[0-9]*/" >> "$log"; say "   rc ${PIPESTATUS[0]}"; }
 
-parts=${PARTS:-doctor scale gains capture analysis bench}  # PARTS="scale gains": those alone
+parts=${PARTS:-doctor scale loops gains capture analysis bench}  # PARTS="scale gains": those alone
 has() { [[ " $parts " == *" $1 "* ]]; }
 
 say "# $(nproc) CPUs; $(grep -m1 'model name' /proc/cpuinfo)"
@@ -51,6 +51,19 @@ if has scale; then
   scale fib_tasks_gcc "$prog/fib_tasks_gcc" 27
   scale bots_fib_gcc "$prog/bots_fib_gcc" -n 30
   scale nqueens_tasks "$prog/nqueens_tasks"
+fi
+
+# The loop pathologies: what each names first at 16 threads, where threads share a last-level
+# cache, memory bandwidth and cache lines with 15 others (false_sharing twice: the host's phases
+# moved its 16-thread efficiency from 32% to 56% between two runs).
+if has loops; then
+  scale false_sharing_again "$prog/false_sharing"
+  scale triad "$prog/triad"
+  scale three_loops "$prog/three_loops"
+  scale wavefront_loop "$prog/wavefront_loop"
+  scale two_functions "$prog/two_functions"
+  scale alloc_touch_free "$prog/alloc_touch_free"
+  scale replicated_work "$prog/replicated_work"
 fi
 
 # The real gain of each designed program's fix at the largest count, bare, as `scale` binds:
