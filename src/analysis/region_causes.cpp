@@ -192,7 +192,7 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
                                                                  duration_text(descheduled_s))
                                                    : ""),
                      faulted ? "they sleep in the kernel while another thread's page faults, mmap or munmap hold the "
-                               "process's memory map (each region here takes page faults): allocate buffers once "
+                               "process's memory map (a tenth of the work or more is in the kernel, with page faults): allocate buffers once "
                                "outside it and reuse them (or keep freed memory: glibc's M_MMAP_THRESHOLD / "
                                "M_TRIM_THRESHOLD)"
                              : "they wait on a lock in the kernel or the C library (a mutex, malloc's arenas) or on "
