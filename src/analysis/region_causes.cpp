@@ -671,7 +671,8 @@ std::optional<Problem> too_few_iterations(const RegionRun& first, const BarrierW
 }
 
 std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repeats, const RegionRun& first,
-                                      const BarrierWaits& waits, int threads, double dispatch_per_chunk_s) {
+                                      const BarrierWaits& waits, int threads, double dispatch_per_chunk_s,
+                                      bool replicated) {
   // What a schedule can even out: the indivisible part is too_few_iterations'.
   BarrierWaits w = waits;
   w.imbalance -= w.indivisible;
@@ -733,6 +734,13 @@ std::optional<Problem> load_imbalance(const std::vector<const RegionRun*>& repea
     // A region made of tasks: the runtime hands them out already; "use tasks" is no advice.
     hint = "threads reach the barrier at different times: the last tasks ran on some threads while the others "
            "had none ready; split the longest tasks, or give them a `priority` so that they start first";
+  else if (replicated)
+    // Every thread ran the same work: no share was unequal. replicated_work at 16 threads on a
+    // 16-core Xeon waited 25-90 ms at its barrier and was told to partition the work by cost.
+    hint = "every thread runs the same work before the barrier (replicated work), so they reach it at different "
+           "times by their speed, not by their shares: CPUs that differ (a busier host core, a lower clock) or "
+           "memory that slows some more than others; share the work out (replicated work's advice) and this wait "
+           "shrinks with each thread's part";
   else
     hint = "threads get unequal shares of work before the barrier: partition the work by cost rather than "
            "by count, or hand it out dynamically (schedule(dynamic) on a loop, or tasks)";
@@ -960,7 +968,8 @@ std::vector<Problem> diagnose_region(const std::vector<const RegionRun*>& repeat
   const double replicated_s = replicated ? replicated->time_s : 0.0;
   const BarrierWaits waits = split_barrier_waits(repeats, first, threads, busy, base, replicated_s);
   if (std::optional<Problem> p = too_few_iterations(first, waits, threads)) out.push_back(std::move(*p));
-  if (std::optional<Problem> p = load_imbalance(repeats, first, waits, threads, dispatch_per_chunk_s))
+  if (std::optional<Problem> p =
+          load_imbalance(repeats, first, waits, threads, dispatch_per_chunk_s, replicated.has_value()))
     out.push_back(std::move(*p));
   // Inner barriers held back by a thread switched out in them (BarrierPhases::descheduled_s):
   // time off the CPU, named with the inflation's, never barrier overhead.

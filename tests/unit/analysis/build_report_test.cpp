@@ -1901,6 +1901,28 @@ TEST(ReplicatedWork, WaitsForAThreadSlowerInTurnsAreNotTheAddedWorksInflation) {
   EXPECT_DOUBLE_EQ(replicated->gain_s + imbalance->gain_s, 2.5);
 }
 
+// Each thread runs the whole 4 s again and one reaches the region's barrier 0.5 s after the
+// other (no loop before it): no share was unequal, the threads ran at different speeds.
+// replicated_work at 16 threads on a 16-core Xeon was told to partition the work by cost.
+TEST(ReplicatedWork, AWaitAtTheBarrierOfRepeatedWorkIsTheThreadsSpeedNotTheirShares) {
+  BarrierPhases phases{.imbalance_s = 0.5, .barriers = 1};
+  const RegionRun r = worked("a", 4.5, {{4, {4, 4, 0, 0, 0, 0}}, {4, {4, 4, 0, 0, 0, 0}}}, phases);
+  const TeamWork base = spmd_base();
+  const auto problems = diagnose_region({&r}, 2, 4.5, /*lost_s=*/2.5, &base);
+  ASSERT_NE(testing::find(problems, "replicated_work"), nullptr);
+  const Problem* p = testing::find(problems, "load_imbalance");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(p->hint.find("every thread runs the same work before the barrier (replicated work)"), std::string::npos)
+      << p->hint;
+  EXPECT_EQ(p->hint.find("partition the work by cost"), std::string::npos) << p->hint;
+  // Without replicated work (the base ran the same 8 s at 1 thread): shares, as before.
+  const TeamWork shared{.threads = 1, .work_s = 8, .usage = {8, 8, 0, 0, 0, 0}, .usage_read = true, .time_s = 8,
+                        .outside_worksharing_s = 8};
+  const Problem* q = testing::find(diagnose_region({&r}, 2, 4.5, 2.5, &shared), "load_imbalance");
+  ASSERT_NE(q, nullptr);
+  EXPECT_NE(q->hint.find("partition the work by cost"), std::string::npos) << q->hint;
+}
+
 TEST(ReplicatedWork, ItsGainIsTheCpuTimesGrowthAtTheRateTheTeamRan) {
   // A loaded machine: at 1 thread 2 s of CPU time in 4 s of work; at 2 threads 2 s of CPU time
   // each in 4 s of work (half a CPU each). CPU time x2: 2 s more, at 0.5 CPU per second of work
