@@ -655,7 +655,8 @@ TEST(WorkInflation, ThreadsThatSleptLongerAreBlockedNotDescheduled) {
   // Where the involuntary switches are the more: descheduled, as before.
   const report::WorkUsage preempted{2.5, 2.0, 1.0, 1000, 0, 600, 0, 0, 0, 0, 0, 500};
   const RegionRun q = worked("a", 3, {{2.5, preempted}, {2.5, preempted}});
-  const Problem* d = testing::find(diagnose_region({&q}, 2, 3, 1, &base), "work_inflation");
+  const auto descheduled = diagnose_region({&q}, 2, 3, 1, &base);  // held: find points into it
+  const Problem* d = testing::find(descheduled, "work_inflation");
   ASSERT_NE(d, nullptr);
   EXPECT_DOUBLE_EQ(detail(*d, "preempted_s"), 1);
   EXPECT_NE(d->hint.find("run on idle cores"), std::string::npos) << d->hint;
@@ -1918,7 +1919,8 @@ TEST(ReplicatedWork, AWaitAtTheBarrierOfRepeatedWorkIsTheThreadsSpeedNotTheirSha
   // Without replicated work (the base ran the same 8 s at 1 thread): shares, as before.
   const TeamWork shared{.threads = 1, .work_s = 8, .usage = {8, 8, 0, 0, 0, 0}, .usage_read = true, .time_s = 8,
                         .outside_worksharing_s = 8};
-  const Problem* q = testing::find(diagnose_region({&r}, 2, 4.5, 2.5, &shared), "load_imbalance");
+  const auto divided = diagnose_region({&r}, 2, 4.5, 2.5, &shared);  // held: find points into it
+  const Problem* q = testing::find(divided, "load_imbalance");
   ASSERT_NE(q, nullptr);
   EXPECT_NE(q->hint.find("partition the work by cost"), std::string::npos) << q->hint;
 }
