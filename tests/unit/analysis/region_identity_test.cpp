@@ -42,44 +42,6 @@ WorkSpan loop_at(uint32_t parallel, uint64_t codeptr) {
   return w;
 }
 
-CpuSample sample(uint32_t thread, double time, uint64_t pc, std::vector<uint64_t> frames = {}) {
-  CpuSample s;
-  s.thread = thread;
-  s.time = time;
-  s.pc = pc;
-  s.frames = std::move(frames);
-  return s;
-}
-
-// Bodies that call the runtime only at their fork and join (an atomic reduction; clang -O2
-// unrolled replicated_work's 4 forks): the CPU-time samples on their threads name the body, by
-// the sample's address or else its frames, innermost first; a sample in a region the instance
-// forked is that region's, never the instance's, and a sample outside the instance is no one's.
-TEST(RegionIdentity, ABodyWithoutRuntimeCallsIsNamedByTheSamplesTakenInIt) {
-  Timeline t;
-  for (uint32_t id = 1; id <= 3; ++id) t.regions.push_back(instance(id, 10 * id));
-  t.regions[0].codeptr = 0x501;  // three forks: no instance of another fork stands in
-  t.regions[1].codeptr = 0x502;
-  t.regions[2].codeptr = 0x503;
-  RegionInstance inner = instance(4, 30.2);  // forked by instance 3, inside it
-  inner.codeptr = 0x504;
-  inner.end = 30.5;
-  inner.parent_parallel_id = 3;
-  inner.threads[0].thread = 0;
-  t.regions.push_back(inner);
-  t.work.push_back(loop_at(4, 0x3010));
-  t.samples = {sample(0, 5, 0x2010),                       // before any instance: no one's
-               sample(0, 10.5, 0x9000, {0x9100, 0x1020}),  // in instance 1: its frames name 0x1000
-               sample(0, 20.5, 0x2030),                    // in instance 2
-               sample(0, 30.3, 0x3020),                    // in instance 4, forked by 3
-               sample(0, 30.8, 0x2040)};                   // in instance 3, outside 4
-  identify_region_bodies(t, body_entry_of);
-  EXPECT_EQ(t.regions[0].body, 0x1000u);
-  EXPECT_EQ(t.regions[1].body, 0x2000u);
-  EXPECT_EQ(t.regions[2].body, 0x2000u);
-  EXPECT_EQ(t.regions[3].body, 0x3000u);
-}
-
 TEST(RegionIdentity, MergedForksSeparateByTheBodyTheirLoopsRanIn) {
   // clang -O2 merged the forks of three regions in if/else branches: one return address.
   Timeline t;
