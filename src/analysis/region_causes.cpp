@@ -182,32 +182,30 @@ std::optional<Problem> work_inflation(const TeamWork& now, const TeamWork& base,
   const double involuntary = std::max(0.0, now.usage.switches - base.usage.switches);
   const double voluntary = std::max(0.0, now.usage.voluntary_switches - base.usage.voluntary_switches);
   const bool slept = split && voluntary > involuntary;
-  if (split && slept && preempted > 0) {
-    const bool faulted = faults > 0 && now.usage.system_s >= 0.1 * now.work_s;
-    parts.push_back({preempted + descheduled_s,
-                     fmt::format("threads slept {} longer ({:.0f} voluntary context switches more than at {}, {:.0f} "
-                                 "involuntary: blocked, not descheduled){}",
-                                 duration_text(preempted), voluntary, threads_phrase(base.threads), involuntary,
-                                 descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
-                                                                 duration_text(descheduled_s))
-                                                   : ""),
-                     faulted ? "they sleep in the kernel while another thread's page faults, mmap or munmap hold the "
-                               "process's memory map (a tenth of the work or more is in the kernel, with page faults): allocate buffers once "
-                               "outside it and reuse them (or keep freed memory: glibc's M_MMAP_THRESHOLD / "
-                               "M_TRIM_THRESHOLD)"
-                             : "they wait on a lock in the kernel or the C library (a mutex, malloc's arenas) or on "
-                               "I/O: find what they sleep on (strace -f -T, perf trace) and take it out of the "
-                               "parallel region, or give each thread its own"});
-  }
   if (split) {
-    if (preempted > 0 && !slept)
-      parts.push_back({preempted + descheduled_s,
+    if (preempted > 0) {
+      const std::string waited = descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
+                                                                  duration_text(descheduled_s))
+                                                    : "";
+      const bool faulted = faults > 0 && now.usage.system_s >= 0.1 * now.work_s;
+      parts.push_back(
+          slept ? Part{preempted + descheduled_s,
+                       fmt::format("threads slept {} longer ({:.0f} voluntary context switches more than at {}, "
+                                   "{:.0f} involuntary: blocked, not descheduled){}",
+                                   duration_text(preempted), voluntary, threads_phrase(base.threads), involuntary,
+                                   waited),
+                       faulted ? "they sleep in the kernel while another thread's page faults, mmap or munmap hold "
+                                 "the process's memory map (a tenth of the work or more is in the kernel, with page "
+                                 "faults): allocate buffers once outside it and reuse them (or keep freed memory: "
+                                 "glibc's M_MMAP_THRESHOLD / M_TRIM_THRESHOLD)"
+                               : "they wait on a lock in the kernel or the C library (a mutex, malloc's arenas) or "
+                                 "on I/O: find what they sleep on (strace -f -T, perf trace) and take it out of the "
+                                 "parallel region, or give each thread its own"}
+                : Part{preempted + descheduled_s,
                        fmt::format("threads were off their CPU {} longer ({:.0f} involuntary switches){}",
-                                   duration_text(preempted), now.usage.switches,
-                                   descheduled_s > 0 ? fmt::format(", and the others waited {} for them at barriers",
-                                                                   duration_text(descheduled_s))
-                                                     : ""),
+                                   duration_text(preempted), now.usage.switches, waited),
                        kDescheduledAdvice});
+    }
     // Page faults are named where the kernel's time grew, and where it is a tenth of the work
     // or more: faults on fresh memory cost at every count, and more when threads fault at once
     // (as many faults at t as at t0, each slower: alloc_touch_free). Kernel time that grew with no
@@ -625,10 +623,10 @@ BarrierWaits split_barrier_waits(const std::vector<const RegionRun*>& repeats, c
       growth_on_cpu -= std::max(0.0, busy.usage.off_cpu_s() - base->usage.off_cpu_s());
     const SegmentCpu now = segment_cpu_per_instance(first.phases.positions);  // the positions read
     const double share = now.team / (1 + std::max(0.0, growth_on_cpu / base->work_s)) / threads;
-    w.uneven_same_threads = share > 0 && now.fastest >= (1 - kUniformShare) * share;
-    const double movable = w.uneven_same_threads ? w.cpu_imbalance - spun : w.cpu_imbalance - w.consistent_cpu;
+    const bool alike = share > 0 && now.fastest >= (1 - kUniformShare) * share;  // iterations of one cost
+    const double movable = alike ? w.cpu_imbalance - spun : w.cpu_imbalance - w.consistent_cpu;
     w.uneven_cpu = std::clamp(std::min(movable, (1 - 1.0 / threads) * growth_on_cpu), 0.0, w.cpu_imbalance);
-    w.uneven_same_threads = w.uneven_same_threads && w.uneven_cpu > w.cpu_imbalance - w.consistent_cpu;
+    w.uneven_same_threads = alike && w.uneven_cpu > w.cpu_imbalance - w.consistent_cpu;
   }
   if (grown && first.phases.imbalance_s > 0) w.spin_cpu = std::clamp(spun, 0.0, w.cpu_imbalance - w.uneven_cpu);
   const auto wall_share = [&](double cpu) {
