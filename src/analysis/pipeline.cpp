@@ -19,7 +19,8 @@ LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& laun
   run.symbols = std::make_unique<Symbolizer>(run.log.meta.modules);
   identify_region_bodies(
       run.timeline, [&](uint64_t address) { return run.symbols->outlined_body_entry(address); },
-      [&](uint64_t address) { return run.symbols->tail_called_fork_body(address); });
+      [&](uint64_t address) { return run.symbols->tail_called_fork_body(address); },
+      [&](uint64_t fork, uint64_t entry) { return run.symbols->fork_passes_body(fork, entry); });
   return run;
 }
 

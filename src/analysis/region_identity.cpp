@@ -1,5 +1,7 @@
 #include "analysis/region_identity.h"
 
+#include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -7,7 +9,7 @@
 namespace ompscope::analysis {
 
 void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of,
-                            const BodyEntryOf& tail_called_body) {
+                            const BodyEntryOf& tail_called_body, const PassedAtFork& passed_at_fork) {
   // Evidence per instance, by parallel id, in order of strength. An address right after itself is
   // left out: the first address that has a body decides, so a repeat of one that had none decides
   // nothing (a loop's barrier 100 000 times per thread was 1.6 MB of the same address).
@@ -41,6 +43,54 @@ void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of
       if (e->second) {
         r.body = e->second;
         break;
+      }
+    }
+  }
+
+  // Instances with no such evidence: the CPU-time samples taken on their threads while they ran,
+  // outside the regions they forked, each sample's address and then its frames (innermost first),
+  // where the forking function passes that body to a fork. A body that calls the runtime only at
+  // its fork and join leaves no other trace: clang -O2 merged replicated_work's three forks into
+  // one call, and at 1, 2 and 4 threads (an atomic reduction, no barrier inside) the region was
+  // named at another branch's line (35 for 38) and split from the same region at 8 and 16 threads
+  // (a tree reduction's barrier inside it). Without the fork's check a sample in a task's body
+  // named fib_tasks_gcc's region after the task (GCC outlines both as "._omp_fn.").
+  if (passed_at_fork && !timeline.samples.empty()) {
+    std::unordered_map<uint32_t, std::vector<const CpuSample*>> by_thread;  // in order of time
+    for (const CpuSample& s : timeline.samples) by_thread[s.thread].push_back(&s);
+    for (auto& [thread, list] : by_thread)
+      std::stable_sort(list.begin(), list.end(), [](const CpuSample* a, const CpuSample* b) { return a->time < b->time; });
+    std::unordered_map<uint32_t, std::vector<std::pair<double, double>>> forked;  // by parent: its inner instances
+    for (const RegionInstance& r : timeline.regions)
+      if (r.parent_parallel_id) forked[r.parent_parallel_id].emplace_back(r.begin, r.end);
+    std::map<std::pair<uint64_t, uint64_t>, bool> passed;  // (fork, body): asked once
+    for (RegionInstance& r : timeline.regions) {
+      if (r.body || !r.codeptr) continue;
+      const auto inner = forked.find(r.parallel_id);
+      const auto nested = [&](double t) {
+        return inner != forked.end() && std::any_of(inner->second.begin(), inner->second.end(), [t](const auto& w) {
+                 return t >= w.first && t <= w.second;
+               });
+      };
+      const auto body_of = [&](uint64_t address) -> uint64_t {
+        auto [e, inserted] = entry_of.try_emplace(address, 0);
+        if (inserted) e->second = body_entry_of(address);
+        if (!e->second) return 0;
+        auto [p, asked] = passed.try_emplace({r.codeptr, e->second}, false);
+        if (asked) p->second = passed_at_fork(r.codeptr, e->second);
+        return p->second ? e->second : 0;
+      };
+      for (const ThreadInRegion& p : r.threads) {
+        const auto list = by_thread.find(p.thread);
+        if (list == by_thread.end()) continue;
+        auto s = std::lower_bound(list->second.begin(), list->second.end(), r.begin,
+                                  [](const CpuSample* a, double t) { return a->time < t; });
+        for (; !r.body && s != list->second.end() && (*s)->time <= r.end; ++s) {
+          if (nested((*s)->time)) continue;
+          r.body = body_of((*s)->pc);
+          for (size_t f = 0; !r.body && f < (*s)->frames.size(); ++f) r.body = body_of((*s)->frames[f]);
+        }
+        if (r.body) break;
       }
     }
   }

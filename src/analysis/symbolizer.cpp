@@ -52,8 +52,10 @@ struct Symbolizer::ModuleState {
   };
   std::vector<FunctionLine> function_lines;
   bool function_lines_read = false;
-  // The module's function symbols by link-time address (tail_called_fork_body). Read on first need.
+  // The module's function symbols by link-time address (tail_called_fork_body, fork_passes_body),
+  // and their starts in order (the function holding an address). Read on first need.
   std::unordered_map<uint64_t, ElfFunction> functions_at;
+  std::vector<uint64_t> function_starts;
   bool functions_read = false;
   // The two tables above are read on first need by whichever analysis asks: runs analysed at
   // once share the state (shared_module_state).
@@ -388,6 +390,49 @@ uint64_t Symbolizer::outlined_body_entry(uint64_t address) {
   return entry;
 }
 
+namespace {
+
+// Reads the module's function symbols once, under its lock; read-only after, by any thread that
+// saw them read.
+void read_functions(Symbolizer::ModuleState& module, const std::string& path) {
+  const std::lock_guard<std::mutex> lock(module.tables);
+  if (module.functions_read) return;
+  for (ElfFunction& f : elf_functions(path)) {
+    module.function_starts.push_back(f.address);
+    module.functions_at.emplace(f.address, std::move(f));
+  }
+  std::sort(module.function_starts.begin(), module.function_starts.end());
+  module.functions_read = true;
+}
+
+// The outlined bodies (link-time entries) that the function at `start` loads into the register
+// its fork passes the microtask in, x86-64: `lea disp32(%rip), %reg`, REX.W 8D and a ModRM of
+// that register with RIP-relative addressing. clang's __kmpc_fork_call(loc, argc, microtask, ...)
+// takes it in %rdx (48 8D 15); GOMP_parallel(fn, data, ...) in %rdi (48 8D 3D). A task's entry
+// goes elsewhere (clang's __kmpc_omp_task_alloc: %r9; GCC's GOMP_task: %rdi too, but from the
+// body that creates the task, not from the function that forks it).
+std::vector<uint64_t> bodies_loaded(const Symbolizer::ModuleState& module, const std::string& path, uint64_t start,
+                                    uint64_t size, uint8_t modrm) {
+  constexpr uint64_t kScanBytes = 1 << 20;
+  const std::vector<uint8_t> code = elf_x86_64_code(path, start, std::min(size, kScanBytes));
+  std::vector<uint64_t> bodies;
+  for (size_t i = 0; i + 7 <= code.size(); ++i) {
+    if (code[i] != 0x48 || code[i + 1] != 0x8D || code[i + 2] != modrm) continue;
+    int32_t disp = 0;
+    std::memcpy(&disp, &code[i + 3], sizeof disp);
+    const uint64_t target = start + i + 7 + static_cast<int64_t>(disp);
+    const auto f = module.functions_at.find(target);
+    if (f != module.functions_at.end() && is_outlined_body_name(f->second.name)) bodies.push_back(target);
+  }
+  std::sort(bodies.begin(), bodies.end());
+  bodies.erase(std::unique(bodies.begin(), bodies.end()), bodies.end());
+  return bodies;
+}
+
+constexpr uint8_t kRipToRdx = 0x15, kRipToRdi = 0x3D;
+
+}  // namespace
+
 uint64_t Symbolizer::tail_called_fork_body(uint64_t address) {
   auto cached = tail_cache_.find(address);
   if (cached != tail_cache_.end()) return cached->second;
@@ -396,14 +441,7 @@ uint64_t Symbolizer::tail_called_fork_body(uint64_t address) {
   if (!found.state || found.state->gcc_line_convention) return body;
   const std::string& path = found.module->path;
   ModuleState& module = *found.state;
-  {
-    // Filled once, under the lock; read-only after, by any thread that saw it filled.
-    const std::lock_guard<std::mutex> lock(module.tables);
-    if (!module.functions_read) {
-      for (ElfFunction& f : elf_functions(path)) module.functions_at.emplace(f.address, std::move(f));
-      module.functions_read = true;
-    }
-  }
+  read_functions(module, path);
   // The direct call (E8 rel32) the return address follows, and the function it calls.
   const uint64_t ra = address - found.module->load_bias;
   if (ra < 5) return body;
@@ -414,23 +452,37 @@ uint64_t Symbolizer::tail_called_fork_body(uint64_t address) {
   const auto callee = module.functions_at.find(ra + static_cast<int64_t>(rel));
   if (callee == module.functions_at.end() || callee->second.size == 0 || is_outlined_body_name(callee->second.name))
     return body;
-  // The outlined bodies it passes as the microtask: lea disp32(%rip), %rdx (48 8D 15).
+  // The outlined bodies it passes as the microtask; two regions: which one forked is not known.
   constexpr uint64_t kCalleeScanBytes = 4096;
-  const uint64_t start = callee->first;
-  const std::vector<uint8_t> code = elf_x86_64_code(path, start, std::min(callee->second.size, kCalleeScanBytes));
-  uint64_t only = 0;
-  for (size_t i = 0; i + 7 <= code.size(); ++i) {
-    if (code[i] != 0x48 || code[i + 1] != 0x8D || code[i + 2] != 0x15) continue;
-    int32_t disp = 0;
-    std::memcpy(&disp, &code[i + 3], sizeof disp);
-    const uint64_t target = start + i + 7 + static_cast<int64_t>(disp);
-    const auto f = module.functions_at.find(target);
-    if (f == module.functions_at.end() || !is_outlined_body_name(f->second.name)) continue;
-    if (only && only != target) return body;  // two regions: which one forked is not known
-    only = target;
-  }
-  if (only) body = only + found.module->load_bias;
+  const std::vector<uint64_t> bodies =
+      bodies_loaded(module, path, callee->first, std::min(callee->second.size, kCalleeScanBytes), kRipToRdx);
+  if (bodies.size() == 1) body = bodies.front() + found.module->load_bias;
   return body;
+}
+
+bool Symbolizer::fork_passes_body(uint64_t fork_return_address, uint64_t entry) {
+  auto cached = forked_bodies_cache_.find(fork_return_address);
+  if (cached == forked_bodies_cache_.end()) {
+    std::vector<uint64_t>& bodies = forked_bodies_cache_[fork_return_address];
+    const Lookup found = find(fork_return_address);
+    if (found.state) {
+      const std::string& path = found.module->path;
+      ModuleState& module = *found.state;
+      read_functions(module, path);
+      // The function holding the call (the byte before its return address).
+      const uint64_t call = fork_return_address - found.module->load_bias - 1;
+      auto it = std::upper_bound(module.function_starts.begin(), module.function_starts.end(), call);
+      if (it != module.function_starts.begin()) {
+        const ElfFunction& f = module.functions_at.at(*--it);
+        if (call < f.address + f.size)
+          for (uint64_t b : bodies_loaded(module, path, f.address, f.size,
+                                          found.state->gcc_line_convention ? kRipToRdi : kRipToRdx))
+            bodies.push_back(b + found.module->load_bias);
+      }
+    }
+    cached = forked_bodies_cache_.find(fork_return_address);
+  }
+  return std::binary_search(cached->second.begin(), cached->second.end(), entry);
 }
 
 const SourceLocation& Symbolizer::resolve_body(uint64_t entry) {

@@ -52,6 +52,11 @@ class Symbolizer {
   // disp(%rip), %rdx`, the third argument), that body's entry; 0 otherwise (an indirect call,
   // several regions in the function, a GCC-built module: its interposer names the body itself).
   uint64_t tail_called_fork_body(uint64_t return_address);
+  // Whether the function holding a fork's return address loads the outlined body at `entry` into
+  // the register the fork takes its body in (x86-64: `lea disp(%rip)` into %rdx for clang's
+  // __kmpc_fork_call, %rdi for GOMP_parallel in a GCC-built module): a body named by where the
+  // CPU-time samples ran is the region's only where its fork could have run it.
+  bool fork_passes_body(uint64_t fork_return_address, uint64_t entry);
   // Such a body named at its own entry: the line of its directive, in every compiler's line
   // table; `function` is the user function it was outlined from where the symbol says so (GCC).
   const SourceLocation& resolve_body(uint64_t entry);
@@ -68,6 +73,7 @@ class Symbolizer {
   std::unordered_map<uint64_t, SourceLocation> body_cache_;
   std::unordered_map<uint64_t, uint64_t> entry_cache_;
   std::unordered_map<uint64_t, uint64_t> tail_cache_;
+  std::unordered_map<uint64_t, std::vector<uint64_t>> forked_bodies_cache_;  // by fork return address, sorted
   struct Lookup;
   Lookup find(uint64_t address);
 };

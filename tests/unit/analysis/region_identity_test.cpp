@@ -42,6 +42,61 @@ WorkSpan loop_at(uint32_t parallel, uint64_t codeptr) {
   return w;
 }
 
+CpuSample sample(uint32_t thread, double time, uint64_t pc, std::vector<uint64_t> frames = {}) {
+  CpuSample s;
+  s.thread = thread;
+  s.time = time;
+  s.pc = pc;
+  s.frames = std::move(frames);
+  return s;
+}
+
+// Bodies that call the runtime only at their fork and join (an atomic reduction; clang -O2
+// merged replicated_work's three forks into one call): the CPU-time samples on their threads
+// name the body, by the sample's address or else its frames, innermost first, where the forking
+// function passes that body to a fork. A sample in a region the instance forked is that region's,
+// a sample outside the instance no one's, and a body the fork does not pass (a task's, run in
+// the instance) names nothing: the instance then takes its fork's neighbour's.
+TEST(RegionIdentity, ABodyWithoutRuntimeCallsIsNamedByTheSamplesTakenInItWhereItsForkPassesIt) {
+  Timeline t;
+  for (uint32_t id = 1; id <= 4; ++id) t.regions.push_back(instance(id, 10 * id));
+  t.regions[0].codeptr = 0x501;  // four forks: no instance of another fork stands in
+  t.regions[1].codeptr = 0x502;
+  t.regions[2].codeptr = 0x503;
+  t.regions[3].codeptr = 0x502;  // the fork of instance 2, its body not sampled in it
+  RegionInstance inner = instance(5, 30.2);  // forked by instance 3, inside it
+  inner.codeptr = 0x504;
+  inner.end = 30.5;
+  inner.parent_parallel_id = 3;
+  t.regions.push_back(inner);
+  t.work.push_back(loop_at(5, 0x3010));
+  t.samples = {sample(0, 5, 0x2010),                       // before any instance: no one's
+               sample(0, 10.5, 0x9000, {0x9100, 0x1020}),  // in instance 1: its frames name 0x1000
+               sample(0, 20.5, 0x2030),                    // in instance 2
+               sample(0, 30.3, 0x3020),                    // in instance 5, forked by 3
+               sample(0, 30.8, 0x2040),                    // in instance 3, outside 5
+               sample(0, 40.5, 0x1040)};                   // in instance 4: a body its fork does not pass
+  std::vector<std::pair<uint64_t, uint64_t>> asked;
+  const PassedAtFork passed_at_fork = [&](uint64_t fork, uint64_t entry) {
+    asked.emplace_back(fork, entry);
+    return !(fork == 0x502 && entry == 0x1000);
+  };
+  identify_region_bodies(t, body_entry_of, {}, passed_at_fork);
+  EXPECT_EQ(t.regions[0].body, 0x1000u);
+  EXPECT_EQ(t.regions[1].body, 0x2000u);
+  EXPECT_EQ(t.regions[2].body, 0x2000u);
+  EXPECT_EQ(t.regions[3].body, 0x2000u);  // its fork's neighbour, instance 2
+  EXPECT_EQ(t.regions[4].body, 0x3000u);  // its own loop
+  EXPECT_EQ(asked.size(), 4u);  // once per fork and body
+
+  // Without the fork's check the samples name nothing: the fork's callsite stays the region.
+  for (RegionInstance& r : t.regions) r.body = 0;
+  identify_region_bodies(t, body_entry_of);
+  EXPECT_EQ(t.regions[0].body, 0u);
+  EXPECT_EQ(t.regions[1].body, 0u);
+  EXPECT_EQ(t.regions[4].body, 0x3000u);
+}
+
 TEST(RegionIdentity, MergedForksSeparateByTheBodyTheirLoopsRanIn) {
   // clang -O2 merged the forks of three regions in if/else branches: one return address.
   Timeline t;
