@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cli/commands.h"
@@ -32,8 +33,17 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // Bad input is one line that says what and where to read more, as every refusal is
+    // (docs/safety.md): CLI11's own message is two lines without the tool's name.
+    std::string what = e.what();
+    for (char& ch : what)
+      if (ch == '\n') ch = ' ';
+    std::string help = "ompscope --help";
+    for (const Command& c : commands)
+      if (c.app->parsed()) help = "ompscope " + c.app->get_name() + " --help";
+    fmt::print(stderr, "ompscope: {} (see {})\n", what, help);
+    return 2;
   }
   int status = 2;
   try {

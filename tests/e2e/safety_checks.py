@@ -276,8 +276,15 @@ def scenario_safety_own_output(c):
 def scenario_safety_readers(c):
     """Item 7: readers refuse anything but a regular file (a FIFO hung `report` before) and JSON
     nested deeper than a fixed limit (100 000 nested arrays in a valid report.json crashed
-    `report` and `model`, SIGSEGV), in one line with exit 2."""
+    `report` and `model`, SIGSEGV), in one line with exit 2; so are the command line's own errors
+    (CLI11's were two lines without the tool's name)."""
     env = {"OMP_NUM_THREADS": "2"}
+    expect_refusal([c.bin], "no command", ("subcommand", "ompscope --help"))
+    expect_refusal([c.bin, "scale", "-t", "x", "--", c.prog("imbalanced_loop")], "a thread count that is no number",
+                   ("--threads", "ompscope scale --help"))
+    expect_refusal([c.bin, "profile", "--no-such-option", "--", c.prog("imbalanced_loop")], "an unknown option",
+                   ("--no-such-option", "ompscope profile --help"))
+    expect_refusal([c.bin, "report"], "report without its directory", ("required", "ompscope report --help"))
     out = c.path("out")
     p = run([c.bin, "scale", "-t", "1,2", "-r", "1", "-o", out, "--", c.prog("imbalanced_loop")], env=env)
     if p.returncode != 0:
