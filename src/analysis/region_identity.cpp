@@ -34,17 +34,19 @@ void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of
     if (a.codeptr && a.parallel_id) add(a.parallel_id, a.codeptr);
 
   std::unordered_map<uint64_t, uint64_t> entry_of;  // return address → body entry (0: none)
+  const auto entry_at = [&](uint64_t address) {  // body_entry_of, asked once per address
+    auto [e, inserted] = entry_of.try_emplace(address, 0);
+    if (inserted) e->second = body_entry_of(address);
+    return e->second;
+  };
   for (RegionInstance& r : timeline.regions) {
     auto it = evidence.find(r.parallel_id);
     if (it == evidence.end()) continue;
-    for (uint64_t address : it->second) {
-      auto [e, inserted] = entry_of.try_emplace(address, 0);
-      if (inserted) e->second = body_entry_of(address);
-      if (e->second) {
-        r.body = e->second;
+    for (uint64_t address : it->second)
+      if (const uint64_t entry = entry_at(address)) {
+        r.body = entry;
         break;
       }
-    }
   }
 
   // Instances with no such evidence: the CPU-time samples taken on their threads while they ran,
@@ -73,12 +75,11 @@ void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of
                });
       };
       const auto body_of = [&](uint64_t address) -> uint64_t {
-        auto [e, inserted] = entry_of.try_emplace(address, 0);
-        if (inserted) e->second = body_entry_of(address);
-        if (!e->second) return 0;
-        auto [p, asked] = passed.try_emplace({r.codeptr, e->second}, false);
-        if (asked) p->second = passed_at_fork(r.codeptr, e->second);
-        return p->second ? e->second : 0;
+        const uint64_t entry = entry_at(address);
+        if (!entry) return uint64_t{0};
+        auto [p, asked] = passed.try_emplace({r.codeptr, entry}, false);
+        if (asked) p->second = passed_at_fork(r.codeptr, entry);
+        return p->second ? entry : 0;
       };
       for (const ThreadInRegion& p : r.threads) {
         const auto list = by_thread.find(p.thread);
