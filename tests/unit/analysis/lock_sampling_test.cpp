@@ -166,6 +166,25 @@ TEST(LockSampling, OnePreemptedRecordDoesNotStandForItsWeightInPreemptedOperatio
   EXPECT_NEAR(r.locks.locks[0].hold_s, us(201 * 2 * 1), 1e-12);
 }
 
+TEST(LockSampling, ARecordThatStandsForItselfKeepsItsWholeWait) {
+  // The same 201 records, every operation recorded (weight 1): the long wait is the thread's own
+  // measured time (a CPU quota's stop, 25 ms in every 100, lengthens a few waits this way), and all
+  // of it is the lock's, none the work's: 200 × 1 µs + 190 µs.
+  std::vector<Op> ops;
+  for (uint64_t i = 0; i < 200; ++i) ops.push_back({100 + 4 * i, 101 + 4 * i, 102 + 4 * i, 1});
+  ops.push_back({900, 1090, 1091, 1});
+  const RunLog log = one_thread_region(ops, 0);
+  const Timeline t = build_timeline(log);
+  EXPECT_US(t.regions[0].threads[0].lock_wait, 200 + 190);
+  Symbolizer symbols({});
+  const RunAnalysis a = analyze_run(t, log.meta, symbols);
+  const RegionRun& r = a.regions.begin()->second;
+  const ThreadSplit& s = r.profile.per_thread.at(0);
+  EXPECT_NEAR(s.lock_wait_s, us(390), 1e-12);
+  EXPECT_NEAR(s.work_s, us(1000 - 390), 1e-12);  // the holds inside it (the lock's cost takes them from there)
+  EXPECT_NEAR(r.locks.locks[0].hold_s, us(201), 1e-12);
+}
+
 TEST(LockSampling, AnEstimatePastTheRegionIsHeldToIt) {
   // 2 records standing for 100 000 operations each, in a 1 ms region: the estimate (0.2 s of
   // waiting, 0.2 s held) cannot be; the split and the lock's hold time keep to the region.
