@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -711,6 +712,30 @@ double TaskInstance::exclusive() const {
   return sum;
 }
 
+void time_held_by_others(const std::vector<const LockAcquisition*>& by_acquired, std::vector<double>& out) {
+  // The holds' running sum, and the latest release so far (holds of one lock follow one another,
+  // so it rises; a nest lock's inner records need not), so that the holds inside a wait are found
+  // by one search, not by a walk back over each of them (one thread can wait through thousands).
+  const size_t n = by_acquired.size();
+  std::vector<double> held_before(n + 1, 0.0), latest_release(n);
+  for (size_t i = 0; i < n; ++i) {
+    const LockAcquisition& a = *by_acquired[i];
+    held_before[i + 1] = held_before[i] + std::max(0.0, a.released - a.acquired);
+    latest_release[i] = i == 0 ? a.released : std::max(latest_release[i - 1], a.released);
+  }
+  out.assign(n, 0.0);
+  for (size_t i = 1; i < n; ++i) {
+    const LockAcquisition& a = *by_acquired[i];
+    const LockAcquisition& before = *by_acquired[i - 1];
+    if (before.thread == a.thread || before.released <= a.request) continue;
+    // The holds that ended inside the wait, the first of them counted from the request on.
+    const auto first = static_cast<size_t>(
+        std::upper_bound(latest_release.begin(), latest_release.begin() + static_cast<ptrdiff_t>(i), a.request) -
+        latest_release.begin());
+    out[i] = held_before[i] - held_before[first] - std::max(0.0, a.request - by_acquired[first]->acquired);
+  }
+}
+
 namespace {
 
 struct WeightedBody {
@@ -858,6 +883,12 @@ LightBody light_body_of(const Timeline& first_pass) {
 // ones at that site and region counts as that percentile. Multiplying each record by its own
 // weight uncapped let one preempted acquisition stand for 16 preempted ones: a thread showed a
 // lock wait of 3.74 s inside a 1.38 s region, and one lock of 334 600 was "held 134%" of it.
+// A lock whose every operation was recorded multiplies nothing: its holds are what they were
+// (the lock was held that long, others waited), and a wait keeps, beyond the percentile, the time
+// others held the lock during it. Capped whole, the waits a 1.5-CPU quota's stops (25 ms in every
+// 100) lengthened while the holder was stopped too gave 58 ms per thread of shared_lock_fortran's
+// queueing to its work, read as the CPU running slower and ranked above the lock; uncapped, a
+// per-thread lock's wait interrupted by the kernel read as a lock costing 64 ns, not 19.
 void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<UnrecordedLocks>& unrecorded,
                              const RegionTable& instances_of, const LockRecordCorrection& correction) {
   using Key = std::tuple<uint32_t, uint64_t, uint64_t>;  // thread, site, region instance or callsite
@@ -888,23 +919,31 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     const double f = (g.weights + g.unrecorded) / g.weights;
     for (size_t i : g.records) locks[i].scale = locks[i].weight * f;
   }
+  // Operations of a region whose thread recorded none at that site (rare: a site's first
+  // operations are always recorded) have no time to stand for.
+  for (auto& [key, g] : regions) {
+    if (g.records.empty() || !(g.unrecorded > 0)) continue;
+    double sum = 0;
+    for (size_t i : g.records) sum += locks[i].scale;
+    for (size_t i : g.records) locks[i].scale *= (sum + g.unrecorded) / sum;
+  }
+  // The time others held each lock during each wait, where every operation of the lock was
+  // recorded (-1: a sampled lock).
+  std::vector<double> queued(locks.size(), -1.0);
+  {
+    std::unordered_map<uint64_t, std::vector<const LockAcquisition*>> of_lock;
+    for (const LockAcquisition& a : locks) of_lock[a.wait_id].push_back(&a);
+    std::vector<double> held;
+    for (auto& [wait_id, list] : of_lock) {
+      if (!std::all_of(list.begin(), list.end(), [](const LockAcquisition* a) { return a->stands_for_itself(); })) continue;
+      std::sort(list.begin(), list.end(), [](const LockAcquisition* a, const LockAcquisition* b) { return a->acquired < b->acquired; });
+      time_held_by_others(list, held);
+      for (size_t k = 0; k < list.size(); ++k) queued[static_cast<size_t>(list[k] - locks.data())] = held[k];
+    }
+  }
   std::vector<double> waits, holds;
   for (auto& [key, g] : regions) {
-    // Operations of a region whose thread recorded none at that site (rare: a site's first
-    // operations are always recorded) have no time to stand for.
-    if (g.records.empty()) continue;
-    if (g.unrecorded > 0) {
-      double sum = 0;
-      for (size_t i : g.records) sum += locks[i].scale;
-      for (size_t i : g.records) locks[i].scale *= (sum + g.unrecorded) / sum;
-    }
     if (g.records.size() < 100) continue;
-    // The caps keep a preempted record from standing for the operations it stands for; a record
-    // that stands for itself alone (every operation recorded) is measured time, and capped it went
-    // to the work: under a 1.5-CPU quota, whose stops (25 ms in every 100) lengthen a few waits
-    // far beyond the 99th percentile, shared_lock_fortran's lock waits lost 58 ms per thread to
-    // the work, read as the CPU running slower ("pad per-thread data") and ranked above the lock.
-    if (std::all_of(g.records.begin(), g.records.end(), [&](size_t i) { return locks[i].scale <= 1; })) continue;
     waits.clear();
     holds.clear();
     for (size_t i : g.records) {
@@ -913,8 +952,12 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     }
     const double wait_cap = percentile_99(waits), hold_cap = percentile_99(holds);
     for (size_t i : g.records) {
-      locks[i].wait_cap = wait_cap;
-      locks[i].hold_cap = hold_cap;
+      if (queued[i] >= 0) {
+        locks[i].wait_cap = wait_cap + queued[i];
+      } else {
+        locks[i].wait_cap = wait_cap;
+        locks[i].hold_cap = hold_cap;
+      }
     }
   }
 }

@@ -98,6 +98,9 @@ struct LockAcquisition {  // fields ordered to pack into 80 bytes: a log holds o
   double scale = 1;
   double wait_cap = 1e300;
   double hold_cap = 1e300;
+  // Every operation it stands for was recorded (sampling off, or a site that never reached its
+  // sampled phase): its durations are measured once, never multiplied.
+  bool stands_for_itself() const { return scale <= 1; }
   double wait(const LockRecordCorrection& c) const {
     const double raw = acquired - request;
     return std::min(std::max({0.0, raw - c.tool_gap, std::min(raw, c.floor)}), wait_cap);
@@ -107,6 +110,14 @@ struct LockAcquisition {  // fields ordered to pack into 80 bytes: a log holds o
   }
 };
 static_assert(sizeof(LockAcquisition) == 80);
+
+// For the acquisitions of one lock whose every operation was recorded, sorted by acquisition
+// time: how long other threads held the lock during each one's wait (0 where it did not queue:
+// the acquisition just before it released the lock before it was requested, or was its own
+// thread's). The time a wait is longer than that and than a slow acquisition is its thread not
+// running (a preemption, a quota's stop), not a queue (docs/locks.md, "Contention and algorithm
+// cost"). `out[i]` for `by_acquired[i]`.
+void time_held_by_others(const std::vector<const LockAcquisition*>& by_acquired, std::vector<double>& out);
 
 // The kernel's accounting over the barrier visits in which a thread ran explicit tasks, and the
 // task time in those visits (report::ThreadSplit::task_usage): a task region's bodies run there.
