@@ -58,9 +58,46 @@ def modules(log_dir):
 # work makes the difference ~0.27 s, twice what the checks ask; they print the margin.
 HYBRID_WORK = ["3000000"]
 
-def check_mpi_time(c, out, form):
-    """Each rank's MPI time is its own category: outside parallel regions, not serial code; rank 0,
-    with half rank 1's work, waits in MPI_Allreduce for most of the difference."""
+def own_loop_clocks(stderr, threads=1):
+    """Each rank's loop time by its own clock (hybrid.c with HYBRID_CLOCK), at `threads`."""
+    return {int(m.group(1)): float(m.group(3))
+            for m in re.finditer(r"^hybrid: rank (\d+) threads (\d+) loop_s ([0-9.]+)$", stderr, re.M)
+            if int(m.group(2)) == threads}
+
+def check_loops_and_wait(form, times, mpi, stderr):
+    """The loop's time per rank (`times`, from the report) is what each rank's own clock read, and
+    the rank whose loop ended first shows its wait for the other as MPI time (`mpi`). Rank 1's
+    double work shows as a loop twice as long only where each rank had a CPU of its own: beside a
+    process pinned to one CPU the rank sharing it ran at half speed (ratio 1.13-1.30 on an AMD
+    EPYC VM), so the report is held to the ranks' clocks, and the ratio is the machine's."""
+    own = own_loop_clocks(stderr)
+    if sorted(own) != [0, 1]:
+        fail(f"{form}: the ranks' own loop clocks are missing from their stderr: {own}\n{stderr[-2000:]}")
+    if sorted(times) != [0, 1]:
+        fail(f"{form}: the loop has times for ranks {sorted(times)}, expected 0 and 1")
+    for rank in (0, 1):
+        off = abs(times[rank] - own[rank])
+        print(f"{form}: margin: rank {rank}'s loop {times[rank]:.4f} s, its own clock {own[rank]:.4f} s "
+              f"(off by {off * 1e3:.2f} ms, asked: at most 2% + 1 ms)")
+        if off > 0.02 * own[rank] + 1e-3:
+            fail(f"{form}: rank {rank}'s loop took {own[rank]:.4f} s by its own clock, the report says {times[rank]:.4f} s")
+    print(f"{form}: rank 1's loop / rank 0's = {times[1] / times[0]:.2f}x (2x where each rank has a CPU)")
+    # The wait: about the loops' difference (half of it asked: the ranks' start-up differs). Where
+    # the machine made the loops alike (within a fifth by their clocks), there is none to see.
+    late, early = (1, 0) if own[1] >= own[0] else (0, 1)
+    if own[late] - own[early] < 0.2 * own[late]:
+        print(f"{form}: the loops took alike by the ranks' own clocks ({own}): no MPI wait to check")
+        return
+    gap, waited = times[late] - times[early], mpi[early] - mpi[late]
+    print(f"{form}: margin: rank {early}'s MPI time beyond rank {late}'s {waited:.3f} s, half the loops' "
+          f"difference {0.5 * gap:.3f} s (asked: above it)")
+    if not waited > 0.5 * gap:
+        fail(f"{form}: rank {early}'s MPI time does not show its wait for rank {late}: MPI {mpi}, loops {times}")
+
+def check_mpi_time(c, out, form, stderr):
+    """Each rank's MPI time is its own category: outside parallel regions, not serial code; the rank
+    whose loop ends first (rank 0, with half rank 1's work, where each rank has a CPU) waits in
+    MPI_Allreduce for most of the difference."""
     mpi, region = {}, {}
     for rank in (0, 1):
         report = load(os.path.join(out, f"rank-{rank}"))
@@ -81,28 +118,21 @@ def check_mpi_time(c, out, form):
         log = os.path.normpath(os.path.join(out, f"rank-{rank}", report["runs"][0]["log"]))
         if not any(m.endswith("libompscope_mpi.so") for m in modules(log)):
             fail(f"{form}: rank {rank} ran without libompscope_mpi.so")
-    print(f"{form}: margin: rank 1's loop / rank 0's = {region[1] / region[0]:.2f}x (asked: more than 1.3x)")
-    if not region[1] > 1.3 * region[0]:
-        fail(f"{form}: rank 1's loop ({region[1]:.3f} s) is not longer than rank 0's ({region[0]:.3f} s)")
-    print(f"{form}: margin: rank 0's MPI time beyond rank 1's {mpi[0] - mpi[1]:.3f} s, half the loops' difference "
-          f"{0.5 * (region[1] - region[0]):.3f} s (asked: above it)")
-    if not mpi[0] - mpi[1] > 0.5 * (region[1] - region[0]):
-        fail(f"{form}: rank 0's MPI time {mpi[0]:.3f} s is not above rank 1's {mpi[1]:.3f} s by most of the "
-             f"loops' difference {region[1] - region[0]:.3f} s")
+    check_loops_and_wait(form, region, mpi, stderr)
 
 def scenario_mpi_time(c):
     """MPI time measured by libompscope_mpi.so, in both launch forms; a program without MPI gets no
     PMPI layer (its process maps exactly what it mapped before). One thread per rank: a core
     each, so rank 1's double work shows as a loop about twice as long (with 2 threads each, the
     4 threads share 2 cores and rank 1's loop speeds up once rank 0 waits)."""
-    env = dict(ROOT_ENV, OMP_NUM_THREADS="1")
+    env = dict(ROOT_ENV, OMP_NUM_THREADS="1", HYBRID_CLOCK="1")
     work = HYBRID_WORK
     outside = c.out("ompscope-outside")
-    run(mpirun(c, 2) + [c.bin, "profile", "-o", outside, "--", c.prog("hybrid")] + work, env=env, check_rc=0)
-    check_mpi_time(c, outside, "mpirun ompscope")
+    p = run(mpirun(c, 2) + [c.bin, "profile", "-o", outside, "--", c.prog("hybrid")] + work, env=env, check_rc=0)
+    check_mpi_time(c, outside, "mpirun ompscope", p.stderr)
     inside = c.out("ompscope-inside")
-    run([c.bin, "profile", "-o", inside, "--"] + mpirun(c, 2) + [c.prog("hybrid")] + work, env=env, check_rc=0)
-    check_mpi_time(c, inside, "ompscope mpirun")
+    p = run([c.bin, "profile", "-o", inside, "--"] + mpirun(c, 2) + [c.prog("hybrid")] + work, env=env, check_rc=0)
+    check_mpi_time(c, inside, "ompscope mpirun", p.stderr)
     plain = c.out("no-mpi")
     run([c.bin, "profile", "-o", plain, "--", c.prog("imbalanced_loop")], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
     mapped = modules(process_log(plain))
@@ -111,10 +141,11 @@ def scenario_mpi_time(c):
     if "mpi_s" in load(plain)["program"]:
         fail("a program without MPI has MPI time")
 
-def check_merged(c, out, form, runs_per_rank=1):
-    """DIR/report.json of a 2-rank job: both ranks side by side, the loop's rank imbalance, rank 0
-    waiting in MPI, each rank's split adding up, and no serial_code for the MPI time (at 1 thread
-    per rank, where each rank has a core)."""
+def check_merged(c, out, form, stderr, runs_per_rank=1):
+    """DIR/report.json of a 2-rank job: both ranks side by side, the loop's time per rank as each
+    rank's clock read it and its rank imbalance, the rank whose loop ended first waiting in MPI,
+    each rank's split adding up, and no serial_code for the MPI time (at 1 thread per rank, where
+    each rank has a core)."""
     report = load(out)
     if report["schema_version"] != 3:
         fail(f"{form}: merged report has schema version {report['schema_version']}")
@@ -130,17 +161,10 @@ def check_merged(c, out, form, runs_per_rank=1):
             fail(f"{form}: rank {rank}: serial {k['serial_s']} beside MPI {k['mpi_s']}")
     loop = region_at(report, c.src("hybrid.c"), pragma_lines(c.src("hybrid.c"))[0])
     times = {k["rank"]: k["time_s"]["1"] for k in loop["ranks"]}
-    if sorted(times) == [0, 1]:
-        print(f"{form}: margin: rank 1's loop / rank 0's = {times[1] / times[0]:.2f}x (asked: more than 1.3x)")
-    if sorted(times) != [0, 1] or not times[1] > 1.3 * times[0]:
-        fail(f"{form}: the loop's time per rank is {times}: rank 1 has twice rank 0's work")
+    check_loops_and_wait(form, times, {rank: k["mpi_s"]["1"] for rank, k in ranks.items()}, stderr)
     expected = max(times.values()) - sum(times.values()) / 2
     if abs(loop["rank_imbalance_s"]["1"] - expected) > 1e-9:
         fail(f"{form}: the loop's rank imbalance {loop['rank_imbalance_s']} is not max - mean {expected}")
-    print(f"{form}: margin: rank 0's MPI time beyond rank 1's {ranks[0]['mpi_s']['1'] - ranks[1]['mpi_s']['1']:.3f} s, "
-          f"half the loops' difference {0.5 * (times[1] - times[0]):.3f} s (asked: above it)")
-    if not ranks[0]["mpi_s"]["1"] - ranks[1]["mpi_s"]["1"] > 0.5 * (times[1] - times[0]):
-        fail(f"{form}: rank 0's MPI time {ranks[0]['mpi_s']} does not show its wait for rank 1 ({times})")
     for r in report["regions"]:
         for k in r.get("ranks", []):
             for p in k["problems"]:
@@ -160,16 +184,16 @@ def shape(report):
 def scenario_mpi_merged(c):
     """One merged report per job, the same from both launch forms; `ompscope report DIR` merges the
     ranks' reports again when DIR/report.json is gone."""
-    env = dict(ROOT_ENV, OMP_NUM_THREADS="1")
+    env = dict(ROOT_ENV, OMP_NUM_THREADS="1", HYBRID_CLOCK="1")
     outside = c.out("ompscope-outside")
     p = run(mpirun(c, 2) + [c.bin, "profile", "-o", outside, "--", c.prog("hybrid")] + HYBRID_WORK, env=env,
             check_rc=0)
     if p.stderr.count("2 MPI ranks (the figures below") != 1:
         fail(f"the merged text report must be shown once, by the last rank to finish:\n{p.stderr}")
-    a = check_merged(c, outside, "mpirun ompscope")
+    a = check_merged(c, outside, "mpirun ompscope", p.stderr)
     inside = c.out("ompscope-inside")
-    run([c.bin, "profile", "-o", inside, "--"] + mpirun(c, 2) + [c.prog("hybrid")] + HYBRID_WORK, env=env, check_rc=0)
-    b = check_merged(c, inside, "ompscope mpirun")
+    p = run([c.bin, "profile", "-o", inside, "--"] + mpirun(c, 2) + [c.prog("hybrid")] + HYBRID_WORK, env=env, check_rc=0)
+    b = check_merged(c, inside, "ompscope mpirun", p.stderr)
     if shape(a) != shape(b):
         fail(f"the launch forms disagree:\n{shape(a)}\nvs\n{shape(b)}")
     os.remove(os.path.join(inside, "report.json"))
@@ -207,10 +231,10 @@ def scenario_mpi_scale(c):
     out = c.out("scale")
     launcher = " ".join(mpirun(c, 2))
     p = run([c.bin, "scale", "--launcher", launcher, "-t", "1,2", "-r", "1", "-o", out, "--", c.prog("hybrid")]
-            + HYBRID_WORK, env=ROOT_ENV, check_rc=0)
+            + HYBRID_WORK, env=dict(ROOT_ENV, HYBRID_CLOCK="1"), check_rc=0)
     if "2 MPI ranks (the figures below" not in p.stderr:
         fail(f"scale --launcher shows no merged report:\n{p.stderr}")
-    report = check_merged(c, out, "scale --launcher", runs_per_rank=2)
+    report = check_merged(c, out, "scale --launcher", p.stderr, runs_per_rank=2)
     program = report["program"]
     if sorted((r["rank"], r["threads"]) for r in report["runs"]) != [(0, 1), (0, 2), (1, 1), (1, 2)]:
         fail(f"the runs are not 2 ranks at 1 and 2 threads: {report['runs']}")

@@ -3,6 +3,9 @@
 // long as its loop ran (expected: a rank imbalance, MPI time on rank 0, no serial_code for it).
 // Usage: hybrid [iterations per unit of work] [inside]; each rank prints its sum. With "inside",
 // the master thread calls MPI_Allreduce inside a second parallel region instead (FUNNELED).
+// With HYBRID_CLOCK set, each rank also writes to stderr how long its loop took by its own clock:
+// the tests compare the report with it, since on a machine where another process holds one CPU
+// the rank sharing it runs at half speed and its loop no longer takes half rank 1's time.
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -25,8 +28,11 @@ int main(int argc, char** argv) {
   double local = 0.0;
   double total = 0.0;
   if (!(argc > 2 && strcmp(argv[2], "inside") == 0)) {
+    const double start = omp_get_wtime();
 #pragma omp parallel for reduction(+ : local) schedule(static)
     for (int i = 0; i < chunks; ++i) local += work(unit);
+    if (getenv("HYBRID_CLOCK"))
+      fprintf(stderr, "hybrid: rank %d threads %d loop_s %.6f\n", rank, omp_get_max_threads(), omp_get_wtime() - start);
     MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   } else {
     // MPI inside the region (FUNNELED): the master reduces across ranks while its team waits at
