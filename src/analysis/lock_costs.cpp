@@ -46,38 +46,32 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions, co
   // Second pass: which acquisitions queued, known once every acquisition of a lock is seen.
   // A lock whose every operation was recorded: an acquisition queued if another thread held the
   // lock while it waited, i.e. the acquisition just before it released the lock after it was
-  // requested (holds of one lock follow one another). Its contention is its excess over the
-  // lock's fastest, but never more than the time others held the lock during its wait: the rest
-  // of a wait the lock was free for is the thread not running (a preemption, a quota's stop), not
-  // a queue, and is the algorithm's share like any other slow acquisition. Two threads taking one
-  // of 100 000 cold locks in turn almost never queue; when one did while the kernel stopped it
-  // (4 ms behind a hold of 0.1 µs) that wait alone made the lock "the busiest, 56-83% of the
-  // queueing" and the hint said split it (lock_per_item, libomp 19).
+  // requested (holds of one lock follow one another). Its excess over the lock's fastest is
+  // contention; every other acquisition's time is the algorithm's own (cache misses included:
+  // two threads taking one of 100 000 cold locks in turn almost never queue).
   // A sampled lock (lock sampling): with 8 records or more, as before sampling knew which
   // queued: every acquisition's excess over the fastest is contention where another thread took
   // the lock too; with fewer (a cold lock among many) all of it is algorithm cost: too few
   // records to tell noise from queueing, and such a lock is rarely wanted at once.
   constexpr uint64_t kFewestSampled = 8;
   std::unordered_map<uint64_t, std::vector<const LockAcquisition*>> of_lock;
-  std::vector<double> held_by_others;
   for (const LockAcquisition* a : acquisitions) of_lock[a->wait_id].push_back(a);
   for (auto& [wait_id, list] : of_lock) {
     LockCost& c = out[index[wait_id]];
-    const bool exact = std::all_of(list.begin(), list.end(), [](const LockAcquisition* a) { return a->stands_for_itself(); });
+    const bool exact = std::all_of(list.begin(), list.end(), [](const LockAcquisition* a) { return a->scale == 1; });
     const uint32_t first_thread = list.front()->thread;
     const bool shared = std::any_of(list.begin(), list.end(), [first_thread](const LockAcquisition* a) { return a->thread != first_thread; });
     std::sort(list.begin(), list.end(), [](const LockAcquisition* a, const LockAcquisition* b) { return a->acquired < b->acquired; });
-    if (exact) time_held_by_others(list, held_by_others);
     for (size_t i = 0; i < list.size(); ++i) {
       const LockAcquisition& a = *list[i];
-      const double d = a.wait(correction);
-      // The queue's part of a wait is beyond the fastest and within the holds it waited behind.
-      double algorithm = d;
+      bool queued;
       if (exact) {
-        if (held_by_others[i] > 0) algorithm = std::max(std::min(d, c.fastest_s), d - held_by_others[i]);
-      } else if (shared && c.recorded >= kFewestSampled) {
-        algorithm = std::min(d, c.fastest_s);
+        queued = i > 0 && list[i - 1]->thread != a.thread && list[i - 1]->released > a.request;
+      } else {
+        queued = shared && c.recorded >= kFewestSampled;
       }
+      const double d = a.wait(correction);
+      const double algorithm = queued ? std::min(d, c.fastest_s) : d;
       ThreadLockSplit& split = result.per_thread[a.thread];
       split.algorithm_s += algorithm * a.scale;
       split.contention_s += (d - algorithm) * a.scale;
