@@ -77,6 +77,7 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions, co
       split.contention_s += (d - algorithm) * a.scale;
       c.algorithm_s += algorithm * a.scale;
       c.contention_s += (d - algorithm) * a.scale;
+      if (d > algorithm) c.queued += a.scale;
     }
     c.acquisitions = static_cast<uint64_t>(c.operations + 0.5);
   }
@@ -90,6 +91,7 @@ void scale_lock_costs(LockCosts& costs, double f) {
     c.acquire_s *= f;
     c.algorithm_s *= f;
     c.contention_s *= f;
+    c.queued *= f;
     c.hold_s *= f;
   }
   for (auto& [thread, split] : costs.per_thread) {

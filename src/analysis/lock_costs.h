@@ -26,6 +26,7 @@ struct LockCost {
   double acquire_s = 0;         // total acquisition time (thread-seconds)
   double algorithm_s = 0;
   double contention_s = 0;
+  double queued = 0;            // acquisitions that queued (operations: a sampled record its scale)
   double hold_s = 0;            // total time held
 };
 

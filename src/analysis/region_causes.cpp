@@ -901,12 +901,13 @@ std::optional<Problem> lock_contention(const RegionRun& first, const LockPattern
   for (const LockCost& c : first.locks.locks) contention_total += c.contention_s;
   if (!(threads > 1 && contention > 0)) return std::nullopt;
   const char* what = l.critical ? "critical section" : "lock";
-  // A lock is hot where it carries most of the queueing and is held long enough to be found
-  // taken: a queue is never longer than the holds it waits behind (lock_costs), so one of 100 000
-  // locks held under 1% of the region can carry most of a few microseconds of queueing (a holder
-  // the kernel stopped once) and still be no reason to split anything.
-  constexpr double kHotLockHeld = 0.01;
-  const bool hot = l.busiest_share >= 0.5 && l.serialisation >= kHotLockHeld;
+  // Among many locks one is hot where it carries most of the queueing, is held long enough to be
+  // found taken, and was queued for again and again: one of lock_per_item's 100 000 locks whose
+  // holder the kernel stopped once for 3-4 ms carried 76-100% of the queueing (one acquisition)
+  // and was held 0.05-1% of the region, beside a busy process and on libomp 19, and the hint
+  // said "split it" of code with a lock per item.
+  constexpr double kHotLockHeld = 0.01, kHotLockQueued = 10;
+  const bool hot = l.busiest_share >= 0.5 && l.serialisation >= kHotLockHeld && l.busiest->queued >= kHotLockQueued;
   std::string hint;
   if (l.many_locks && !hot) {
     const std::string spread =

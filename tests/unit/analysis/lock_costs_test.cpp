@@ -50,6 +50,7 @@ TEST(LockCosts, OnlyAnAcquisitionThatQueuedBehindAnotherThreadHasContention) {
   EXPECT_DOUBLE_EQ(a.acquire_s, 10 + 30 + 50);
   EXPECT_DOUBLE_EQ(a.algorithm_s, 10 + 30 + 10);
   EXPECT_DOUBLE_EQ(a.contention_s, 40);
+  EXPECT_DOUBLE_EQ(a.queued, 1);  // thread 1's acquisition alone
   EXPECT_DOUBLE_EQ(a.hold_s, 5 + 2 + 5);
 
   ASSERT_EQ(c.per_thread.size(), 2u);
@@ -97,6 +98,7 @@ TEST(LockCosts, SeveralLocksAreKeptApartInOrderOfFirstAcquisition) {
   EXPECT_DOUBLE_EQ(b.fastest_s, 2);
   EXPECT_DOUBLE_EQ(b.algorithm_s, 2 * 2);
   EXPECT_DOUBLE_EQ(b.contention_s, (2 + 9) - 4);
+  EXPECT_DOUBLE_EQ(b.queued, 1);
   EXPECT_DOUBLE_EQ(b.hold_s, 8 + 1);
 
   const LockCost& a = c.locks[1];
@@ -106,6 +108,7 @@ TEST(LockCosts, SeveralLocksAreKeptApartInOrderOfFirstAcquisition) {
   // Thread 1 requested 0xA at 10, after thread 0 released it at 8: it did not queue.
   EXPECT_DOUBLE_EQ(a.algorithm_s, 4 + 6);
   EXPECT_DOUBLE_EQ(a.contention_s, 0);
+  EXPECT_DOUBLE_EQ(a.queued, 0);
   EXPECT_DOUBLE_EQ(a.hold_s, 4 + 1);
 
   // Per thread, summed over locks: thread 1 took 0xB (2 s) and 0xA (6 s), all algorithm;
