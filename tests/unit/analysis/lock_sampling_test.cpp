@@ -147,14 +147,20 @@ TEST(PageFaultFloor, TheMachinesCheapestFaultReachesEveryRegion) {
   EXPECT_NEAR(a.regions.begin()->second.kernel.page_fault_floor_s, us(0.85), 1e-15);
 }
 
+// 200 records of 1 µs waits and holds and one preempted for 190 µs while waiting, each of the
+// given weight, in one_thread_region.
+RunLog preempted_once(uint32_t weight) {
+  std::vector<Op> ops;
+  for (uint64_t i = 0; i < 200; ++i) ops.push_back({100 + 4 * i, 101 + 4 * i, 102 + 4 * i, weight});
+  ops.push_back({900, 1090, 1091, weight});
+  return one_thread_region(ops, 0);
+}
+
 TEST(LockSampling, OnePreemptedRecordDoesNotStandForItsWeightInPreemptedOperations) {
   // 200 records of 1 µs waits and holds, each standing for 2 operations, and one preempted for
   // 190 µs while waiting: multiplied by its weight it alone would be 380 µs of lock wait, as
   // much as all the others. Its wait is capped at the 99th percentile (1 µs) of its site's.
-  std::vector<Op> ops;
-  for (uint64_t i = 0; i < 200; ++i) ops.push_back({100 + 4 * i, 101 + 4 * i, 102 + 4 * i, 2});
-  ops.push_back({900, 1090, 1091, 2});
-  const RunLog log = one_thread_region(ops, 0);
+  const RunLog log = preempted_once(2);
   const Timeline t = build_timeline(log);
   EXPECT_US(t.regions[0].threads[0].lock_wait, 201 * 2 * 1);
   Symbolizer symbols({});
@@ -170,10 +176,7 @@ TEST(LockSampling, ARecordThatStandsForItselfAndFoundTheLockFreeIsCappedAlike) {
   // The same 201 records, every operation recorded (weight 1): nobody else held the lock during
   // the 190 µs wait (a thread's own lock: a kernel interruption, not the lock's cost), so it is
   // capped as a sampled one is: 201 × 1 µs, the rest the work's.
-  std::vector<Op> ops;
-  for (uint64_t i = 0; i < 200; ++i) ops.push_back({100 + 4 * i, 101 + 4 * i, 102 + 4 * i, 1});
-  ops.push_back({900, 1090, 1091, 1});
-  const RunLog log = one_thread_region(ops, 0);
+  const RunLog log = preempted_once(1);
   const Timeline t = build_timeline(log);
   EXPECT_US(t.regions[0].threads[0].lock_wait, 201);
   Symbolizer symbols({});
