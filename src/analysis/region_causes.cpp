@@ -907,7 +907,8 @@ std::optional<Problem> lock_contention(const RegionRun& first, const LockPattern
   // and was held 0.05-1% of the region, beside a busy process and on libomp 19, and the hint
   // said "split it" of code with a lock per item.
   constexpr double kHotLockHeld = 0.01, kHotLockQueued = 10;
-  const bool hot = l.busiest_share >= 0.5 && l.serialisation >= kHotLockHeld && l.busiest->queued >= kHotLockQueued;
+  const bool hot = l.busiest && l.busiest_share >= 0.5 && l.serialisation >= kHotLockHeld &&
+                   l.busiest->queued >= kHotLockQueued;
   std::string hint;
   if (l.many_locks && !hot) {
     const std::string spread =

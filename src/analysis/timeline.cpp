@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <unordered_map>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 namespace ompscope::analysis {
@@ -883,9 +883,9 @@ LightBody light_body_of(const Timeline& first_pass) {
 // ones at that site and region counts as that percentile. Multiplying each record by its own
 // weight uncapped let one preempted acquisition stand for 16 preempted ones: a thread showed a
 // lock wait of 3.74 s inside a 1.38 s region, and one lock of 334 600 was "held 134%" of it.
-// A lock whose every operation was recorded multiplies nothing: its holds are what they were
-// (the lock was held that long, others waited), and a wait keeps, beyond the percentile, the time
-// others held the lock during it. Capped whole, the waits a 1.5-CPU quota's stops (25 ms in every
+// A record that stands for itself multiplies nothing: its hold is what it was (the lock was held
+// that long, others waited), and where every operation of its lock was recorded a wait keeps,
+// beyond the percentile, the time it queued behind others. Capped whole, the waits a 1.5-CPU quota's stops (25 ms in every
 // 100) lengthened while the holder was stopped too gave 58 ms per thread of shared_lock_fortran's
 // queueing to its work, read as the CPU running slower and ranked above the lock; uncapped, a
 // per-thread lock's wait interrupted by the kernel read as a lock costing 64 ns, not 19.
@@ -927,11 +927,10 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     for (size_t i : g.records) sum += locks[i].scale;
     for (size_t i : g.records) locks[i].scale *= (sum + g.unrecorded) / sum;
   }
-  // A record that stands for itself is measured, not multiplied: its hold is kept whole (the lock
-  // was held that long, others waited), and a wait above its cap keeps the time it queued behind
-  // others (time_queued_behind_others), where every operation of the lock was recorded: those locks are gathered
-  // after the caps, from the records above them alone (a pass over all of lock_per_item's 2 M
-  // records by lock cost 20% more CPU, its records read out of order).
+  // A record that stands for itself keeps its hold whole, and a wait above its cap the time it
+  // queued behind others (time_queued_behind_others) where every operation of the lock was
+  // recorded: those locks are gathered after the caps, from the records above them alone (a pass
+  // over all of lock_per_item's 2 M records by lock cost 20% more CPU, read out of order).
   std::vector<double> waits, holds;
   std::unordered_map<uint64_t, std::vector<const LockAcquisition*>> over_cap;  // by lock
   for (auto& [key, g] : regions) {

@@ -95,7 +95,7 @@ struct LockAcquisition {  // fields ordered to pack into 80 bytes: a log holds o
   // spread over the part's records (build_timeline). Durations above the 99th percentile of
   // the thread's recorded ones at that site and region are counted as that percentile (the
   // caps), so that one preempted record does not stand for thousands of preempted operations; a
-  // record that stands for itself keeps its hold, and its wait the time others held the lock.
+  // record that stands for itself keeps its hold, and its wait the time it queued behind others.
   double scale = 1;
   double wait_cap = 1e300;
   double hold_cap = 1e300;
