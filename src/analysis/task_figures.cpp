@@ -359,6 +359,7 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
   }
 
   const std::vector<size_t> depth = depths_of(nodes);
+  for (const auto& [code, taken] : nodes.off_cpu_taken) out.sites_by_code[code].off_cpu_taken_s += taken;
   SiteFigures* site_of_last = nullptr;  // a construct's tasks come in runs: one lookup a run
   uint64_t last_code = 0;
   for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {

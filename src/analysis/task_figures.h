@@ -80,9 +80,13 @@ struct SiteFigures {
   // dependence and the hand-off; docs/tasks.md, "The runtime's cost per creation site").
   std::vector<double> creation_gaps, dispatch_gaps, release_gaps;
   double depend_items = 0;  // items of the recorded tasks' depend clauses, summed
+  // Time taken out of their bodies as their threads' time off the CPU (task_work.h,
+  // take_out_time_off_the_cpu), summed: in no body's own work, and still the tasks' time.
+  double off_cpu_taken_s = 0;
   SiteFigures& operator+=(const SiteFigures& o) {
     recorded += o.recorded;
     own_work_s += o.own_work_s;
+    off_cpu_taken_s += o.off_cpu_taken_s;
     creation_gaps.insert(creation_gaps.end(), o.creation_gaps.begin(), o.creation_gaps.end());
     dispatch_gaps.insert(dispatch_gaps.end(), o.dispatch_gaps.begin(), o.dispatch_gaps.end());
     release_gaps.insert(release_gaps.end(), o.release_gaps.begin(), o.release_gaps.end());

@@ -218,6 +218,7 @@ void take_out_time_off_the_cpu(const RegionInstance& region, TaskNodes& g) {
       IntervalSet& work = g.nodes[e.node].own_work;
       work = work.first(work.total() - cut);
       b->second -= cut;
+      g.off_cpu_taken[g.nodes[e.node].explicit_task->codeptr] += cut;
     }
   }
 }

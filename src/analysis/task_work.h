@@ -94,6 +94,9 @@ struct TaskNodes {
   std::vector<TaskNode> nodes;  // implicit tasks first (team order), then explicit by creation
   size_t implicit_count = 0;
   std::unordered_map<uint32_t, std::vector<PlacedFragment>> fragments_on_thread;  // by log thread, by begin
+  // By task construct (code address): the time taken out of its bodies as time off the CPU
+  // (task_nodes), summed. A few bodies an instance at most, so not a field of every node.
+  std::unordered_map<uint64_t, double> off_cpu_taken;
   // Each node by its task's id (an implicit task's own), sorted by id: the one index of every
   // lookup by id in an instance's figures. Three hash maps were built per instance before, a node
   // allocated per task each, and their lookups were a fifth of graph_figures' time. A batch of

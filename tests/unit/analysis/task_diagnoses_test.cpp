@@ -440,6 +440,43 @@ TEST(TaskInflation, ThreadsOffTheCpuBetweenTheBodiesAreTimeLostToo) {
   EXPECT_FALSE(task_inflation({&now}, {&base}, 2, 1, kLost, &at2, &at1).has_value());
 }
 
+TEST(TaskInflation, TimeTakenOutOfTheBodiesAsOffTheCpuIsCountedOnceAndWhole) {
+  // jacobi_deps beside a busy CPU: merge's bodies grew 1 -> 3 µs over its 500 tasks (+1 ms) with
+  // 3 ms more taken out of them as their thread's time off the CPU (0.6 ms over its 100 recorded
+  // tasks, 1000 tasks in all of 200 recorded). The team's 10 ms were 3.5 ms off the CPU, none at
+  // 1 thread. What is left of the bodies was off the CPU (3.5 - 3) / (10 - 3) = 1/14 of the time:
+  // merge 3 µs × 500 / 14 = 0.107 ms; between the bodies 3.5 - 3 - 0.107 = 0.393 ms. Growth
+  // 1 + 3 + 0.393 = 4.393 ms. The team's whole share (35%) applied to the bodies left counted
+  // 0.525 ms of it in the bodies and 3 ms taken out nowhere: 3.975 ms.
+  TaskFigures base = sites(1e-6, 2e-6);
+  base.thread_time_s = 0.005;
+  TaskFigures now = sites(3e-6, 2e-6);
+  now.sites["sort.c:40 merge"].off_cpu_taken_s = 0.6e-3;
+  WorkUsage at2, at1;
+  at2.wall_s = 0.01;
+  at2.cpu_s = 0.0065;
+  at1.wall_s = 0.005;
+  at1.cpu_s = 0.005;
+  const auto p = task_inflation({&now}, {&base}, 2, 1, kLost, &at2, &at1);
+  ASSERT_TRUE(p.has_value());
+  const double in_bodies = 3e-6 * 500 / 14;
+  EXPECT_NEAR(detail(*p, "descheduled_in_bodies_s"), 3e-3, 1e-12);
+  EXPECT_NEAR(detail(*p, "waiting_off_cpu_s"), 0.5e-3 - in_bodies, 1e-12);
+  EXPECT_NEAR(detail(*p, "off_cpu_s"), 3.5e-3, 1e-12);  // the team's, once
+  EXPECT_NEAR(detail(*p, "on_cpu_s"), 1e-3 - in_bodies, 1e-12);
+  EXPECT_NEAR(p->time_s, 4.5e-3 - in_bodies, 1e-12);
+  EXPECT_NEAR(detail(*p, "task_body_growth_s"), 4e-3, 1e-12);  // grown in the bodies, taken out included
+  EXPECT_NE(p->hint.find("3.5 ms more off the CPU (3 ms of it inside bodies while their thread was switched out; "
+                         "393 µs between the bodies"),
+            std::string::npos)
+      << p->hint;
+  // What was taken out at 1 thread too (0.9 ms in all) did not grow.
+  base.sites["sort.c:40 merge"].off_cpu_taken_s = 0.18e-3;
+  const auto less = task_inflation({&now}, {&base}, 2, 1, kLost, &at2, &at1);
+  ASSERT_TRUE(less.has_value());
+  EXPECT_NEAR(detail(*less, "descheduled_in_bodies_s"), 2.1e-3, 1e-12);
+}
+
 TEST(TaskInflation, LessThanATenthOfTheTeamsTimeLostIsNot) {
   // merge 1 → 2.9 µs: 0.95 ms, split 2 → 2.09 µs: 0.045 ms; 0.995 ms in all, below 1 ms.
   const TaskFigures base = sites(1e-6, 2e-6), now = sites(2.9e-6, 2.09e-6);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/task_figures.h"
 #include "event_log_builder.h"
 #include "scenarios.h"
 #include "task_scenarios.h"
@@ -274,6 +275,11 @@ TEST(TaskGraph, TimeOffTheCpuInABodyIsNoTasksWork) {
   EXPECT_US(off.nodes[off.implicit_count + 5].own_work.total(), 50);
   const TaskGraphSize quiet = task_graph_size(off), noisy = task_graph_size(unread);
   EXPECT_US(noisy.work_s - quiet.work_s, 500);
+  // What was taken out stays the tasks' time, by their construct, for task_inflation to count.
+  EXPECT_TRUE(unread.off_cpu_taken.empty());
+  ASSERT_EQ(off.off_cpu_taken.size(), 1u);
+  EXPECT_US(off.off_cpu_taken.at(0xF1), 500);
+  EXPECT_US(task_figures(r, list).sites_by_code.at(0xF1).off_cpu_taken_s, 500);
 
   r.threads[0].write_usage() = WorkUsage{2000e-6, 1800e-6, 0, 0, 0, 3};  // 200 µs off
   EXPECT_US(task_nodes(r, list).nodes[1 + 5].own_work.total(), 350);
