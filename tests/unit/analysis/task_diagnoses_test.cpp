@@ -359,6 +359,15 @@ TaskFigures sites(double a_body_s, double b_body_s, double recorded = 100) {
   return f;
 }
 
+// The team's kernel accounting over its work in a region: wall and CPU time, of it in the kernel.
+WorkUsage usage(double wall_s, double cpu_s, double system_s = 0) {
+  WorkUsage u;
+  u.wall_s = wall_s;
+  u.cpu_s = cpu_s;
+  u.system_s = system_s;
+  return u;
+}
+
 TEST(TaskInflation, BodiesOfAConstructSlowerAtTwoThreadsWithTheirShareOfTheTasks) {
   // merge: 1 µs → 3 µs per task over its 500 tasks (+1 ms of thread time); split: 2 → 2.4 µs
   // (+0.2 ms): 1.2 ms, 12% of the team's 10 ms lost; the gain is that shared by 2 threads.
@@ -386,12 +395,7 @@ TEST(TaskInflation, TheGrowthIsSplitOnTheCpuInTheKernelAndOffTheCpu) {
   TaskFigures base = sites(1e-6, 2e-6);
   base.thread_time_s = 0.02;
   const TaskFigures now = sites(3e-6, 2.4e-6);
-  WorkUsage at2, at1;
-  at2.wall_s = 0.01;
-  at2.cpu_s = 0.008;
-  at2.system_s = 0.0005;
-  at1.wall_s = 0.02;
-  at1.cpu_s = 0.018;
+  const WorkUsage at2 = usage(0.01, 0.008, 0.0005), at1 = usage(0.02, 0.018);
   const auto p = task_inflation({&now}, {&base}, 2, 1, kLost, &at2, &at1);
   ASSERT_TRUE(p.has_value());
   EXPECT_NEAR(p->time_s, 1.2e-3, 1e-12);
@@ -418,11 +422,7 @@ TEST(TaskInflation, ThreadsOffTheCpuBetweenTheBodiesAreTimeLostToo) {
   TaskFigures base = sites(2e-6, 2e-6);
   base.thread_time_s = 0.005;
   const TaskFigures now = sites(2e-6, 2e-6);
-  WorkUsage at2, at1;
-  at2.wall_s = 0.01;
-  at2.cpu_s = 0.006;
-  at1.wall_s = 0.005;
-  at1.cpu_s = 0.0045;
+  WorkUsage at2 = usage(0.01, 0.006), at1 = usage(0.005, 0.0045);
   const auto p = task_inflation({&now}, {&base}, 2, 1, kLost, &at2, &at1);
   ASSERT_TRUE(p.has_value());
   EXPECT_NEAR(p->time_s, 3.5e-3, 1e-12);
@@ -452,11 +452,7 @@ TEST(TaskInflation, TimeTakenOutOfTheBodiesAsOffTheCpuIsCountedOnceAndWhole) {
   base.thread_time_s = 0.005;
   TaskFigures now = sites(3e-6, 2e-6);
   now.sites["sort.c:40 merge"].off_cpu_taken_s = 0.6e-3;
-  WorkUsage at2, at1;
-  at2.wall_s = 0.01;
-  at2.cpu_s = 0.0065;
-  at1.wall_s = 0.005;
-  at1.cpu_s = 0.005;
+  const WorkUsage at2 = usage(0.01, 0.0065), at1 = usage(0.005, 0.005);
   const auto p = task_inflation({&now}, {&base}, 2, 1, kLost, &at2, &at1);
   ASSERT_TRUE(p.has_value());
   const double in_bodies = 3e-6 * 500 / 14;
