@@ -486,10 +486,10 @@ std::optional<Problem> task_inflation(const std::vector<const TaskFigures*>& rep
     return all_recorded > 0 ? taken * all_tasks / all_recorded : 0.0;
   };
   // The share of what is left of the bodies off the CPU: the team's share, the time taken out
-  // of them set aside (it is no body's own work; counted whole below). Applying the team's whole
-  // share to the bodies left counted it twice, once as the bodies' and once by being taken out,
-  // and the time it stood for nowhere: jacobi_deps beside a busy CPU, 150 of 562 thread-ms lost
-  // unexplained.
+  // of them set aside (it is no body's own work; counted whole below). The team's whole share,
+  // applied to the bodies left, gave them off-CPU time they no longer held and took it from the
+  // time between the bodies: the time taken out stood in no part (jacobi_deps beside a busy CPU,
+  // 150 of 562 thread-ms lost unexplained).
   const auto rest_off_cpu = [](const Shares& s, double team, double taken) {
     return team > taken ? std::max(0.0, s.off_cpu * team - taken) / (team - taken) : 0.0;
   };
