@@ -468,6 +468,25 @@ class ThreadWalk {
                          static_cast<uint16_t>(e.arg & 0xffffu),
                          static_cast<uint16_t>(e.arg >> 16),
                          e.arg2};
+    // A recorded task's body read at its edges, inside the fragment now running: what it spent
+    // switched out involuntarily goes to that fragment, nothing to the stretches of work. The
+    // readings are the tool's: the body runs from the first one's record (taken after it) to the
+    // start of the second (its record less one reading), and the fragment is that.
+    if (e.detail == kUsageBodyStarts || e.detail == kUsageBodyEnds) {
+      if (running_task_ == 0) return;
+      if (e.detail == kUsageBodyStarts) {
+        if (running_since_ <= t) running_since_ = t;
+        body_mark_ = r;
+        body_read_ = true;
+      } else if (body_read_) {
+        body_off_cpu_ += r.off_cpu_since(body_mark_);
+        body_read_ = false;
+        const double reading = static_cast<double>(log_.meta.usage_reading_ticks) / log_.ticks_per_second;
+        body_end_ = std::max(running_since_, t - reading);
+        body_ended_ = true;
+      }
+      return;
+    }
     const size_t p = current_part();
     stretch_part_ = kNoPart;
     // The reading at a part's start, beside the thread's last arrival before it (at the previous
@@ -609,10 +628,14 @@ class ThreadWalk {
   }
 
   void close_fragment(double t) {
+    if (body_ended_) t = std::min(t, body_end_);  // its edges read: the body ended before them
     if (const uint32_t i = task_index_.find(running_task_); i != TaskIndex::kNone)
-      out_.tasks[i].fragments.push_back({thread_, running_since_, t});
+      out_.tasks[i].fragments.push_back({thread_, running_since_, t, static_cast<float>(body_off_cpu_)});
     add_task_time(running_since_, t, running_task_);
     running_task_ = 0;
+    body_read_ = false;
+    body_off_cpu_ = 0;
+    body_ended_ = false;
   }
 
   // Task time inside a barrier or taskwait is not waiting: every enclosing visit gets the part
@@ -665,6 +688,9 @@ class ThreadWalk {
     if (next != 0 && !is_implicit_task(next) && task_index_.contains(next)) {
       running_task_ = next;
       running_since_ = t;
+      body_read_ = false;
+      body_off_cpu_ = 0;
+      body_ended_ = false;
     }
   }
 
@@ -695,6 +721,11 @@ class ThreadWalk {
   std::vector<WorkSpan> work_;          // begun, not yet ended
   uint32_t running_task_ = 0;
   double running_since_ = 0;
+  UsageReading body_mark_{};  // the running fragment's body reading at its start
+  bool body_read_ = false;    // body_mark_ holds the running fragment's start
+  double body_off_cpu_ = 0;   // its time off the CPU between its readings so far
+  double body_end_ = 0;       // where its body ended, its end read (body_ended_)
+  bool body_ended_ = false;
   double thread_begin_ = -1;  // until the thread's first region takes it
   bool loop_in_segment_ = false;
   double mpi_in_segment_ = 0;  // MPI calls since the segment began (the part's start or last sync)

@@ -196,7 +196,14 @@ struct RegionInstance {
 };
 
 struct TaskFragment {  // a contiguous execution of a task on one thread
+  TaskFragment() = default;
+  TaskFragment(uint32_t on, double from, double to, float off_cpu = 0)
+      : thread(on), off_cpu_s(off_cpu), begin(from), end(to) {}
   uint32_t thread = 0;
+  // Time the thread spent switched out involuntarily (runnable, another process on its CPU)
+  // inside the fragment, where the capture read its body's edges (ThreadUsage edges 2 and 3);
+  // 0 where it did not. Held in the padding beside `thread`.
+  float off_cpu_s = 0;
   double begin = 0;
   double end = 0;
 };

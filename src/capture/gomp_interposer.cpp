@@ -290,10 +290,13 @@ void task_body(void* arg) {
     return;
   }
   const uint32_t id = h->id, prior = t_state.task;
+  read_body_ends(prior);  // a task run inside a recorded one (its taskwait) ends that one's fragment
   emit(EventKind::TaskSchedule, 0, prior, id, 0, 0, ompt_task_switch);
+  read_body_starts(id);
   t_state.task = id;
   h->fn(data);
   t_state.task = prior;
+  read_body_ends(id);
   emit(EventKind::TaskSchedule, 0, id, prior, 0, 0, ompt_task_complete);
 }
 

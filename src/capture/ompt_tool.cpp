@@ -248,8 +248,12 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const 
        static_cast<uint8_t>(weight > 255 ? 255 : weight));
 }
 
-[[gnu::noinline]] void record_task_switch(uint32_t prior, ompt_task_status_t status, uint32_t next) {
+// `next_explicit`: the task switched to is a recorded explicit one, whose body may be read.
+[[gnu::noinline]] void record_task_switch(uint32_t prior, ompt_task_status_t status, uint32_t next,
+                                          bool next_explicit) {
+  read_body_ends(prior);
   emit(EventKind::TaskSchedule, nullptr, prior, next, 0, 0, static_cast<uint8_t>(status));
+  if (next_explicit) read_body_starts(next);
 }
 
 [[gnu::noinline]] void create_task(ompt_data_t* encountering_task, ompt_data_t* new_task, int flags,
@@ -292,14 +296,14 @@ inline void light_task_runs(ompt_data_t* next) {
   const bool prior_light = is_light_task(prior), next_light = is_light_task(next);
   // A detached light task fulfilled later: the fulfilling thread switches nothing.
   if (prior_light && status == ompt_task_late_fulfill) return;
-  if (!prior_light && !next_light) return record_task_switch(id32(prior), status, id32(next));
+  if (!prior_light && !next_light) return record_task_switch(id32(prior), status, id32(next), !is_implicit(next));
   if (next_light) {
     if (!prior_light && !is_implicit(prior))  // the recorded task's fragment ends here
-      record_task_switch(id32(prior), status, 0);
+      record_task_switch(id32(prior), status, 0, false);
     light_task_runs(next);
   } else {
     t_tasks.running_light = false;
-    if (!is_implicit(next)) record_task_switch(0, status, id32(next));
+    if (!is_implicit(next)) record_task_switch(0, status, id32(next), true);
   }
 }
 

@@ -101,6 +101,29 @@ void record_usage(uint8_t edge) {
   if (append_thread_usage(t_log, g_config, g_clock, edge)) record_counters(edge);
 }
 
+void read_body_starts(uint32_t task) {
+  UsageStretches& u = t_usage_stretches;
+  if (task == 0 || dark() || t_log.pos == nullptr) return;
+  // The switch's own record was the last one appended: its time is now, without another read.
+  const uint64_t now = t_log.pos[-1].time;
+  if (u.body_ticks != 0 && now - u.body_ticks < (uint64_t{1} << u.body_gap_shift)) return;
+  if (!append_thread_usage(t_log, g_config, g_clock, kUsageBodyStarts)) return;
+  u.body_ticks = t_log.pos[-1].time;  // the body itself starts after the reading
+  u.body_task = task;
+}
+
+void read_body_end() {
+  UsageStretches& u = t_usage_stretches;
+  u.body_task = 0;
+  if (t_tasks.batch_tasks) write_light_batch();  // what ran before it, in order
+  if (dark()) return;
+  const uint64_t now = read_ticks(g_clock);
+  const bool short_body = now - u.body_ticks < (uint64_t{1} << (kBodyGapFirstShift - 4));
+  if (short_body && u.body_gap_shift < kBodyGapLastShift) ++u.body_gap_shift;
+  if (!short_body) u.body_gap_shift = kBodyGapFirstShift;
+  append_thread_usage(t_log, g_config, g_clock, kUsageBodyEnds);
+}
+
 void close_thread_counters() { close_counter_group(&t_counters); }
 
 bool open_session(void (*runtime_lines)()) {

@@ -76,6 +76,15 @@ inline void flush_lock_counts() {
 // then its hardware counters (HwCounters; docs/lost-time.md, "Hardware counters"), whichever
 // runtime runs it. Out of line: it is taken at a region instance's edges only.
 [[gnu::noinline]] void record_usage(uint8_t edge);
+// A recorded task's body read at its edges (thread_usage.h, kBodyReadingGapTicks): `starts` right
+// after the record of the switch into `task`, `ends` right before the record of a switch away
+// from it. Both front-ends call them; the readings of a body pair up in the analysis
+// (timeline.cpp) only where no other switch of the thread comes between them.
+void read_body_starts(uint32_t task);
+void read_body_end();
+inline void read_body_ends(uint32_t task) {
+  if (task != 0 && task == t_usage_stretches.body_task) [[unlikely]] read_body_end();
+}
 // Closes this thread's counter group (at its end).
 void close_thread_counters();
 

@@ -10,6 +10,9 @@ namespace ompscope {
 inline constexpr char kLogMagic[8] = {'O', 'M', 'P', 'S', 'C', 'E', 'V', 'T'};
 inline constexpr uint32_t kLogVersion = 1;
 
+// ThreadUsage's edges at a recorded task's body (see ThreadUsage below).
+inline constexpr uint8_t kUsageBodyStarts = 2, kUsageBodyEnds = 3;
+
 // Kind 0 is deliberately invalid: a log file's unwritten tail is zero-filled, so a reader stops
 // at the first zero kind, which is how a log cut short by a crash stays readable.
 enum class EventKind : uint8_t {
@@ -47,7 +50,10 @@ enum class EventKind : uint8_t {
   ThreadUsage,        // the thread's kernel accounting (CLOCK_THREAD_CPUTIME_ID, getrusage) at the edge of a
                       // stretch of work in a recorded region instance; detail: 0 = work starts
                       // (implicit task begin, barrier departure), 1 = work ends (barrier arrival;
-                      // the implicit task's end in a team of one, which has no barrier).
+                      // the implicit task's end in a team of one, which has no barrier), 2 = a
+                      // recorded task's body starts (right after the switch into it), 3 = it
+                      // ends or is suspended (right before the switch away; capture/thread_usage.h,
+                      // kBodyReadingGapTicks: one body in many where they are short).
                       // codeptr: CPU time in ns (user + system); id: system time in us;
                       // id2: minor faults; arg: context switches, involuntary in its low 16 bits and
                       // voluntary in its high 16 (logs written before 2026-12 hold the involuntary

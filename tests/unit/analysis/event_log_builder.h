@@ -193,6 +193,8 @@ class LogBuilder {
     for (uint32_t i = 0; i < threads; ++i) log_.threads.push_back(ThreadEvents{i, {}});
   }
   Stream thread(uint32_t index) { return Stream(log_.threads.at(index)); }
+  // The cheapest reading of a thread's kernel accounting (meta.txt's usage_reading).
+  void usage_reading_us(uint64_t us) { log_.meta.usage_reading_ticks = us * 1000; }
   // The period of the run's CPU-time sampling (meta.txt's pc_sampling).
   void sample_period_us(uint64_t period) { log_.meta.sample_period_ns = period * 1000; }
   const RunLog& log() const { return log_; }

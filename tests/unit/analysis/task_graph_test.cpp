@@ -291,5 +291,36 @@ TEST(TaskGraph, TimeOffTheCpuInABodyIsNoTasksWork) {
   EXPECT_US(task_work(task_nodes(r, list)), 10 * 50);
 }
 
+TEST(TaskGraph, ABodyReadAtItsEdgesLosesWhatItsReadingsSayHoweverFewTheBodies) {
+  // Three bodies of one construct (coarse_tasks), too few for a median: the second read 129 µs
+  // at its edges, 45 of them switched out. It loses those 45 µs, the kernel's word for that body,
+  // whether or not the instance's accounting was read; its siblings keep theirs.
+  std::vector<TaskInstance> tasks;
+  RegionInstance r = ten_bodies_one_stretched(tasks);
+  tasks.resize(3);
+  tasks[1].fragments = {{0, 200e-6, 329e-6, 45e-6f}};
+  std::vector<const TaskInstance*> list;
+  for (const TaskInstance& t : tasks) list.push_back(&t);
+  for (const bool accounting_read : {false, true}) {
+    if (accounting_read) r.threads[0].write_task_visits().usage = {600e-6, 500e-6, 0, 0, 0, 2};  // 100 µs off
+    const TaskNodes g = task_nodes(r, list);
+    EXPECT_US(g.nodes[g.implicit_count + 0].own_work.total(), 50) << accounting_read;
+    EXPECT_NEAR(g.nodes[g.implicit_count + 1].own_work.total(), (129 - 45) * 1e-6, 1e-9) << accounting_read;
+    EXPECT_US(g.nodes[g.implicit_count + 2].own_work.total(), 50) << accounting_read;
+    EXPECT_NEAR(g.off_cpu_taken.at(0xF1), 45e-6, 1e-9) << accounting_read;
+  }
+  // Among ten bodies, a read one loses what it measured, not the excess over the median that
+  // the thread's accounting would allow: the sixth (550 µs) read 300 µs off, the thread 500.
+  tasks.clear();
+  r = ten_bodies_one_stretched(tasks);
+  tasks[5].fragments[0].off_cpu_s = 300e-6f;
+  list.clear();
+  for (const TaskInstance& t : tasks) list.push_back(&t);
+  r.threads[0].write_usage() = WorkUsage{2000e-6, 1500e-6, 0, 0, 0, 3};
+  const TaskNodes g = task_nodes(r, list);
+  EXPECT_NEAR(g.nodes[g.implicit_count + 5].own_work.total(), 250e-6, 1e-9);  // held as a float: 7 digits
+  EXPECT_NEAR(g.off_cpu_taken.at(0xF1), 300e-6, 1e-9);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis

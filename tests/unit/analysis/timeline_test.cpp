@@ -352,6 +352,72 @@ TEST(BuildTimeline, HardwareCountersAreSummedOverTheStretchesWhoseBothEdgesReadT
 
 // A team of one (OMP_NUM_THREADS=1) has no barrier: its work ends at the implicit task's end.
 // After a join barrier, the reading at the implicit task's end measures nothing.
+TEST(BuildTimeline, ABodyReadAtItsEdgesKnowsItsTimeOffTheCpuAndLeavesTheReadingsOut) {
+  // The worker runs three tasks in the join barrier: 51 read at its edges (2 µs per reading),
+  // switched out involuntarily twice for 48 of its 136 µs between them; 52 read, never switched
+  // out; 53 not read. The stretches of work and the barrier visit's accounting are what they
+  // were without the body readings.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 2000);
+  b.usage_reading_us(2);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0xA0)
+      .implicit_begin(100, 10, 11, 2, 0)
+      .task_create(150, 51, 11, 0xE1)
+      .task_create(160, 52, 11, 0xE1)
+      .task_create(170, 53, 11, 0xE1)
+      .sync_begin(1000, join)
+      .sync_end(1001, join)
+      .implicit_end(1002, 10, 11, 0)
+      .parallel_end(1003, 10, 2, 0xA0)
+      .thread_end(2000);
+  b.thread(1)
+      .thread_begin(50, ompt_thread_worker)
+      .implicit_begin(100, 10, 12, 2, 1)
+      .usage(101, 0, 5000, 100, 10, 0, 1)
+      .sync_begin(122, join)
+      .usage(123, 1, 5020, 100, 10, 0, 1)
+      .task_schedule(200, 12, ompt_task_switch, 51)
+      .usage(202, kUsageBodyStarts, 5100, 100, 10, 0, 1)
+      .usage(340, kUsageBodyEnds, 5190, 100, 10, 0, 3)  // 138 µs, 90 on the CPU, 2 switches: 48 off
+      .task_schedule(341, 51, ompt_task_complete, 12)
+      .task_schedule(400, 12, ompt_task_switch, 52)
+      .usage(402, kUsageBodyStarts, 5250, 100, 10, 0, 3)
+      .usage(500, kUsageBodyEnds, 5348, 100, 10, 0, 3)
+      .task_schedule(501, 52, ompt_task_complete, 12)
+      .task_schedule(600, 12, ompt_task_switch, 53)
+      .task_schedule(700, 53, ompt_task_complete, 12)
+      .usage(723, 0, 5500, 120, 14, 0, 4)  // the visit: 600 µs, 480 on the CPU, 3 switches
+      .sync_end(724, join)
+      .implicit_end(725, 0, 12, 1)
+      .thread_end(2000);
+  const Timeline t = build_timeline(b.log());
+  const auto fragment = [&](uint32_t id) {
+    const auto it = std::find_if(t.tasks.begin(), t.tasks.end(), [&](const TaskInstance& k) { return k.id == id; });
+    EXPECT_NE(it, t.tasks.end());
+    EXPECT_EQ(it->fragments.size(), 1u);
+    return it->fragments.at(0);
+  };
+  const TaskFragment read = fragment(51), quiet = fragment(52), unread = fragment(53);
+  EXPECT_US(read.begin, 202);  // after the first reading
+  EXPECT_US(read.end, 338);    // before the second
+  EXPECT_NEAR(read.off_cpu_s, 48e-6, 1e-9);  // a float: 7 digits
+  EXPECT_US(quiet.begin, 402);
+  EXPECT_US(quiet.end, 498);
+  EXPECT_EQ(quiet.off_cpu_s, 0.0f);
+  EXPECT_US(unread.begin, 600);
+  EXPECT_US(unread.end, 700);
+  EXPECT_EQ(unread.off_cpu_s, 0.0f);
+  const ThreadInRegion& worker = region_by_id(t, 10).threads.at(1);
+  EXPECT_US(worker.usage().wall_s, 22);
+  EXPECT_US(worker.usage().cpu_s, 20);
+  EXPECT_US(worker.task_visits().usage.wall_s, 600);
+  EXPECT_US(worker.task_visits().usage.cpu_s, 480);
+  EXPECT_DOUBLE_EQ(worker.task_visits().usage.switches, 3);
+}
+
 TEST(BuildTimeline, ATeamOfOneEndsItsWorkAtTheImplicitTasksEnd) {
   const auto join = ompt_sync_region_barrier_implicit_parallel;
   LogBuilder b(1, 2000);
