@@ -630,7 +630,7 @@ class ThreadWalk {
   void close_fragment(double t) {
     if (body_ended_) t = std::min(t, body_end_);  // its edges read: the body ended before them
     if (const uint32_t i = task_index_.find(running_task_); i != TaskIndex::kNone)
-      out_.tasks[i].fragments.push_back({thread_, running_since_, t, static_cast<float>(body_off_cpu_)});
+      out_.tasks[i].fragments.push_back({thread_, running_since_, t, static_cast<float>(body_off_cpu_), body_ended_});
     add_task_time(running_since_, t, running_task_);
     running_task_ = 0;
     body_read_ = false;
@@ -849,6 +849,9 @@ std::optional<TreeBody> fit_tree_body(const std::vector<ChildrenAndBody>& sample
 // fitted per region instance (else over the run) on the tasks whose creations were all recorded:
 // recorded with weight 1 (their creator's site was not sampling yet) and with no recorded child
 // standing for light ones. In a tree run depth-first those are its first subtrees, every level.
+// A body read at its edges is a sample of the bodies' length where it lasts this many readings.
+constexpr double kReadBodySampleReadings = 64;
+
 LightBody light_body_of(const Timeline& first_pass) {
   constexpr size_t kFewestPerThread = 8;  // recorded tasks a thread's own mean needs
   struct Samples {
@@ -873,7 +876,18 @@ LightBody light_body_of(const Timeline& first_pass) {
   for (size_t i = 0; i < first_pass.tasks.size(); ++i) {
     const TaskInstance& t = first_pass.tasks[i];
     if (t.fragments.empty()) continue;
+    // A body read at its edges holds what its second reading cost beyond the cheapest one, 1-5 us
+    // on a VM, and a window of two readings that a preemption lands in far more often than a
+    // 30 ns body: weighted by the hundreds of sampled-out tasks it stands for, a few such bodies
+    // made fine_tasks' light bodies 30-97 ns for 20. Its length is a sample only where it is long
+    // beside a reading (kReadBodySampleReadings of them), its time off the CPU taken out.
     double body = t.exclusive();
+    bool read = false;
+    for (const TaskFragment& f : t.fragments) {
+      body -= f.off_cpu_s;
+      read = read || f.read;
+    }
+    if (read && body < kReadBodySampleReadings * first_pass.kernel.usage_reading_s) continue;
     if (auto waits = own_waits.find(t.id); waits != own_waits.end())
       for (const TaskFragment& f : t.fragments)
         for (const auto& [arrive, depart] : waits->second)  // a task's own waits do not overlap

@@ -197,12 +197,14 @@ struct RegionInstance {
 
 struct TaskFragment {  // a contiguous execution of a task on one thread
   TaskFragment() = default;
-  TaskFragment(uint32_t on, double from, double to, float off_cpu = 0)
-      : thread(on), off_cpu_s(off_cpu), begin(from), end(to) {}
-  uint32_t thread = 0;
+  TaskFragment(uint32_t on, double from, double to, float off_cpu = 0, bool edges_read = false)
+      : thread(on), read(edges_read), off_cpu_s(off_cpu), begin(from), end(to) {}
+  uint32_t thread : 31 = 0;
+  // The capture read the body's edges (ThreadUsage edges 2 and 3). Its length then holds what
+  // the second reading cost beyond the cheapest one (1-5 us on a VM): no sample of a short body.
+  uint32_t read : 1 = 0;
   // Time the thread spent switched out involuntarily (runnable, another process on its CPU)
-  // inside the fragment, where the capture read its body's edges (ThreadUsage edges 2 and 3);
-  // 0 where it did not. Held in the padding beside `thread`.
+  // between the readings of a read body; 0 where it was not read. In the padding beside `thread`.
   float off_cpu_s = 0;
   double begin = 0;
   double end = 0;

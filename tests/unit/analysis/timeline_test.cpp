@@ -997,6 +997,47 @@ TEST(BuildTimeline, LightTasksLastAsLongAsTheRecordedOnesOfTheThreadThatRanThem)
   EXPECT_EQ(t.regions.at(0).threads.at(1).tasks_completed, 8u + 10u);
 }
 
+TEST(BuildTimeline, ABodyReadAtItsEdgesIsNoSampleOfTheLightOnesUnlessItIsLong) {
+  // The master runs 9 recorded tasks of the sampled phase (each standing for 16): 8 of 10 µs,
+  // and one read at its edges whose fragment holds 16 µs, most of it what its second reading
+  // cost beyond the cheapest (2 µs). Its batch of 10 light tasks lasts 10 × 10 µs, not 10 × the
+  // mean with the read body in. A read body of 500 µs (250 readings) is a sample like any other.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  const auto barrier = ompt_sync_region_barrier_explicit;
+  for (const uint64_t read_body : {16, 500}) {
+    LogBuilder b(1, 5000);
+    b.usage_reading_us(2);
+    testing::Stream master = b.thread(0);
+    master.thread_begin(0).initial_task(0, 1, 2).parallel_begin(100, 10, 1, 2, 0xA0).implicit_begin(100, 10, 11, 1, 0);
+    for (uint32_t i = 0; i < 9; ++i) master.task_create(110 + i, 100 + i, 11, 0xE1, ompt_task_explicit, 16);
+    for (uint32_t i = 0; i < 8; ++i)
+      master.task_schedule(200 + 20 * i, 11, ompt_task_switch, 100 + i).task_schedule(210 + 20 * i, 100 + i, ompt_task_complete, 11);
+    master.task_schedule(360, 11, ompt_task_switch, 108)
+        .usage(362, kUsageBodyStarts, 1000, 0)
+        .usage(364 + read_body, kUsageBodyEnds, 1000 + read_body, 0)
+        .task_schedule(365 + read_body, 108, ompt_task_complete, 11)
+        .sync_begin(1000, barrier)
+        .light_tasks(3000, 1000, 10)
+        .sync_end(3000, barrier)
+        .sync_begin(3100, join)
+        .sync_end(3110, join)
+        .implicit_end(3110, 10, 11, 0)
+        .parallel_end(3110, 10, 1, 0xA0)
+        .thread_end(5000);
+    const Timeline t = build_timeline(b.log());
+    const auto batch = std::find_if(t.tasks.begin(), t.tasks.end(), [](const TaskInstance& k) { return k.light > 0; });
+    ASSERT_NE(batch, t.tasks.end());
+    ASSERT_EQ(batch->fragments.size(), 1u);
+    const TaskFragment& f = batch->fragments[0];
+    EXPECT_US(f.begin, 1000);
+    if (read_body == 16) {
+      EXPECT_US(f.end, 1000 + 10 * 10);
+    } else {
+      EXPECT_GT(f.end - f.begin, 10 * 10e-6 * 1.5);  // the long one pulls the mean up: a sample
+    }
+  }
+}
+
 TEST(BuildTimeline, ABatchOfARecursiveTreeLastsWhatTheTreesTasksTakeForTheTasksItCreated) {
   // The tree's first 40 subtrees recorded in full (weight 1): each root's own work is 26 µs, 10 of
   // its own and 8 for each of its two children, which take 10 µs each. Then a root of the sampled
