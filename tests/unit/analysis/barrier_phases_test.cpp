@@ -62,6 +62,31 @@ TEST(BarrierPhases, AForkHeldBackByAThreadSwitchedOutIsTheMachinesTime) {
   EXPECT_DOUBLE_EQ(p.descheduled_s, 1);
 }
 
+// The primary thread switched out while it waited at the join barrier (SyncVisit::off_cpu)
+// ends the region late: that much of the join is the machine's (descheduled_s). Arrivals 150
+// and 171, the region's end 200 (join 29): the master off its CPU 20 s of its visit leaves 9
+// to the join; 40 s, more than the delay after the last arrival, leaves none. A worker off its
+// CPU in its own visit holds nothing back: it does not end the region.
+TEST(BarrierPhases, AJoinHeldBackByTheMasterSwitchedOutIsTheMachinesTime) {
+  SyncVisit master = join_barrier(150, 200), worker = join_barrier(171, 200);
+  const auto phases = [&] {
+    return barrier_phases(instance(1, 0xA, 0, 200, {member(0, 0, 200, {master}), member(1, 0, 200, {worker})}));
+  };
+  master.write_readings().off_cpu = 20;
+  BarrierPhases p = phases();
+  EXPECT_DOUBLE_EQ(p.join_s, 29 - 20);
+  EXPECT_DOUBLE_EQ(p.descheduled_s, 20);
+  master.write_readings().off_cpu = 40;
+  p = phases();
+  EXPECT_DOUBLE_EQ(p.join_s, 0);
+  EXPECT_DOUBLE_EQ(p.descheduled_s, 29);
+  master.write_readings().off_cpu = 0;
+  worker.write_readings().off_cpu = 25;
+  p = phases();
+  EXPECT_DOUBLE_EQ(p.join_s, 29);
+  EXPECT_DOUBLE_EQ(p.descheduled_s, 0);
+}
+
 TEST(BarrierPhases, AThreadReleasedLateShowsNoImbalanceInTheNextSegment) {
   // Both threads start at 0. Barrier 1: arrivals 10, 20; thread 0 leaves at 21 but thread 1
   // only at 31 (released 10 s late: startup of barrier 1). Both then work exactly 20 s and
