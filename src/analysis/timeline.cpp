@@ -183,7 +183,9 @@ class ThreadWalk {
   ThreadWalk(const RunLog& log, uint32_t thread, const std::vector<uint32_t>& part_syncs, RegionTable& regions,
              const TaskIndex& task_index, const LightBody* light_body, Timeline& out)
       : log_(log), thread_(thread), part_syncs_(part_syncs), regions_(regions), task_index_(task_index),
-        light_body_(light_body), out_(out) {}
+        light_body_(light_body), out_(out) {
+    usage_reading_s_ = static_cast<double>(log.meta.usage_reading_ticks) / log.ticks_per_second;
+  }
 
   void on(const Event& e) {
     // A sample is written when its thread drained them (`time`), with its own time inside: it
@@ -476,14 +478,13 @@ class ThreadWalk {
       if (running_task_ == 0) return;
       if (e.detail == kUsageBodyStarts) {
         if (running_since_ <= t) running_since_ = t;
-        body_mark_ = r;
-        body_read_ = true;
-      } else if (body_read_) {
-        body_off_cpu_ += r.off_cpu_since(body_mark_);
-        body_read_ = false;
-        const double reading = static_cast<double>(log_.meta.usage_reading_ticks) / log_.ticks_per_second;
-        body_end_ = std::max(running_since_, t - reading);
-        body_ended_ = true;
+        body_.mark = r;
+        body_.started = true;
+      } else if (body_.started) {
+        body_.off_cpu_s += r.off_cpu_since(body_.mark);
+        body_.started = false;
+        body_.end = std::max(running_since_, t - usage_reading_s_);
+        body_.ended = true;
       }
       return;
     }
@@ -628,14 +629,12 @@ class ThreadWalk {
   }
 
   void close_fragment(double t) {
-    if (body_ended_) t = std::min(t, body_end_);  // its edges read: the body ended before them
+    if (body_.ended) t = std::min(t, body_.end);  // its edges read: the body ended before them
     if (const uint32_t i = task_index_.find(running_task_); i != TaskIndex::kNone)
-      out_.tasks[i].fragments.push_back({thread_, running_since_, t, static_cast<float>(body_off_cpu_), body_ended_});
+      out_.tasks[i].fragments.push_back({thread_, running_since_, t, static_cast<float>(body_.off_cpu_s), body_.ended});
     add_task_time(running_since_, t, running_task_);
     running_task_ = 0;
-    body_read_ = false;
-    body_off_cpu_ = 0;
-    body_ended_ = false;
+    body_ = {};
   }
 
   // Task time inside a barrier or taskwait is not waiting: every enclosing visit gets the part
@@ -688,9 +687,7 @@ class ThreadWalk {
     if (next != 0 && !is_implicit_task(next) && task_index_.contains(next)) {
       running_task_ = next;
       running_since_ = t;
-      body_read_ = false;
-      body_off_cpu_ = 0;
-      body_ended_ = false;
+      body_ = {};
     }
   }
 
@@ -721,11 +718,15 @@ class ThreadWalk {
   std::vector<WorkSpan> work_;          // begun, not yet ended
   uint32_t running_task_ = 0;
   double running_since_ = 0;
-  UsageReading body_mark_{};  // the running fragment's body reading at its start
-  bool body_read_ = false;    // body_mark_ holds the running fragment's start
-  double body_off_cpu_ = 0;   // its time off the CPU between its readings so far
-  double body_end_ = 0;       // where its body ended, its end read (body_ended_)
-  bool body_ended_ = false;
+  // The running fragment's body read at its edges (ThreadUsage edges 2 and 3).
+  struct BodyReadings {
+    UsageReading mark{};   // the reading at its start, while `started`
+    bool started = false;
+    bool ended = false;    // its end was read: the body ended at `end`
+    double end = 0;
+    double off_cpu_s = 0;  // its time off the CPU between its readings
+  } body_;
+  double usage_reading_s_ = 0;  // one reading's cost (RunMeta::usage_reading_ticks)
   double thread_begin_ = -1;  // until the thread's first region takes it
   bool loop_in_segment_ = false;
   double mpi_in_segment_ = 0;  // MPI calls since the segment began (the part's start or last sync)

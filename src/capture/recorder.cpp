@@ -116,12 +116,11 @@ void read_body_end() {
   UsageStretches& u = t_usage_stretches;
   u.body_task = 0;
   if (t_tasks.batch_tasks) write_light_batch();  // what ran before it, in order
-  if (dark()) return;
-  const uint64_t now = read_ticks(g_clock);
-  const bool short_body = now - u.body_ticks < (uint64_t{1} << (kBodyGapFirstShift - 4));
+  if (dark() || !append_thread_usage(t_log, g_config, g_clock, kUsageBodyEnds)) return;
+  // The body's length from the two readings' own records: it sets the gap to the next one.
+  const bool short_body = t_log.pos[-1].time - u.body_ticks < (uint64_t{1} << (kBodyGapFirstShift - 4));
   if (short_body && u.body_gap_shift < kBodyGapLastShift) ++u.body_gap_shift;
   if (!short_body) u.body_gap_shift = kBodyGapFirstShift;
-  append_thread_usage(t_log, g_config, g_clock, kUsageBodyEnds);
 }
 
 void close_thread_counters() { close_counter_group(&t_counters); }

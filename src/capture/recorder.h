@@ -76,7 +76,7 @@ inline void flush_lock_counts() {
 // then its hardware counters (HwCounters; docs/lost-time.md, "Hardware counters"), whichever
 // runtime runs it. Out of line: it is taken at a region instance's edges only.
 [[gnu::noinline]] void record_usage(uint8_t edge);
-// A recorded task's body read at its edges (thread_usage.h, kBodyReadingGapTicks): `starts` right
+// A recorded task's body read at its edges (thread_usage.h, kBodyGapFirstShift): `starts` right
 // after the record of the switch into `task`, `ends` right before the record of a switch away
 // from it. Both front-ends call them; the readings of a body pair up in the analysis
 // (timeline.cpp) only where no other switch of the thread comes between them.

@@ -53,7 +53,7 @@ enum class EventKind : uint8_t {
                       // the implicit task's end in a team of one, which has no barrier), 2 = a
                       // recorded task's body starts (right after the switch into it), 3 = it
                       // ends or is suspended (right before the switch away; capture/thread_usage.h,
-                      // kBodyReadingGapTicks: one body in many where they are short).
+                      // kBodyGapFirstShift: one body in many where they are short).
                       // codeptr: CPU time in ns (user + system); id: system time in us;
                       // id2: minor faults; arg: context switches, involuntary in its low 16 bits and
                       // voluntary in its high 16 (logs written before 2026-12 hold the involuntary

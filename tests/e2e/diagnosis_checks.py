@@ -8,10 +8,10 @@ repetitions by time; scale's report.html drawn by headless Chromium.
 Each scenario is one CTest test (tests/e2e/CMakeLists.txt).
 
 usage: diagnosis_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR [--attempts N]"""
-import json, os, re, shutil, statistics, subprocess, sys
+import json, os, re, shutil, statistics, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import busy_at, environmental, explained_share, fail, load, main, notes, parallel_regions, pragma_lines  # noqa: E402
+from e2e_common import busy_at, busy_loop_on, environmental, explained_share, fail, load, main, notes, parallel_regions, pragma_lines  # noqa: E402
 from e2e_common import process_log, region_at, run, timed_loop_region, top_problem, walk_constructs  # noqa: E402
 
 # Scenarios that diagnose or validate a gain at 2 threads: each needs 2 CPUs that run at once.
@@ -638,13 +638,9 @@ def scenario_scale_competing_process(c):
     if len(cpus) < 2:
         print("one CPU: nothing to share")
         return
-    busy = subprocess.Popen(["taskset", "-c", str(cpus[1]), "sh", "-c", "while :; do :; done"])
-    try:
+    with busy_loop_on(cpus[1]):
         out = c.out("competing")
         run([c.bin, "scale", "-t", "1,2", "-r", "3", "-o", out, "--", c.prog("false_sharing"), "padded"], check_rc=0)
-    finally:
-        busy.kill()
-        busy.wait()
     report = load(out)
     region = timed_loop_region(report, "false_sharing.c", c)
     lost, share = explained_share(region, 2)

@@ -6,7 +6,17 @@ scenario with the attempts and the two-CPU skip. A helper only one area file use
 Each scenario is one CTest test. It states what a user would see and fails with a message naming
 the difference. No wall-clock limits: only ratios and medians where timing matters.
 """
-import argparse, json, math, os, re, shutil, subprocess, sys
+import argparse, contextlib, json, math, os, re, shutil, subprocess, sys
+
+@contextlib.contextmanager
+def busy_loop_on(cpu):
+    """A shell's busy loop pinned to `cpu` while the block runs: another process holding that CPU."""
+    busy = subprocess.Popen(["taskset", "-c", str(cpu), "sh", "-c", "while :; do :; done"])
+    try:
+        yield
+    finally:
+        busy.kill()
+        busy.wait()
 
 def fail(msg):
     print("FAIL:", msg)

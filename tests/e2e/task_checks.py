@@ -8,10 +8,10 @@ exact and agrees with a run that records everything.
 Each scenario is one CTest test (tests/e2e/CMakeLists.txt).
 
 usage: task_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR [--attempts N]"""
-import os, re, subprocess, sys
+import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import busy_at, environmental, explained_share, fail, load, main, notes  # noqa: E402
+from e2e_common import busy_at, busy_loop_on, environmental, explained_share, fail, load, main, notes  # noqa: E402
 from e2e_common import parallel_regions, pragma_lines, region_at, run, top_problem  # noqa: E402
 
 # Scenarios that diagnose or validate a gain at 2 threads: each needs 2 CPUs that run at once.
@@ -82,12 +82,8 @@ def scenario_task_bodies_off_the_cpu(c):
     if len(cpus) < 2:
         print("one CPU: nothing to share")
         return
-    busy = subprocess.Popen(["taskset", "-c", str(cpus[1]), "sh", "-c", "while :; do :; done"])
-    try:
+    with busy_loop_on(cpus[1]):
         report, region, p = scale_tasks(c, "coarse_tasks-busy", ["coarse_tasks"], repeat=1)
-    finally:
-        busy.kill()
-        busy.wait()
     graph = region["tasks"]["2"]
     print(f"coarse_tasks beside a busy loop on CPU {cpus[1]}: parallelism {graph['parallelism']:.2f} at 2 threads, "
           f"{region['tasks']['1']['parallelism']:.2f} at 1; work {graph['work_s']*1e3:.1f} ms, span "
