@@ -281,12 +281,19 @@ struct TaskHeader {
 void task_body(void* arg) {
   const TaskHeader* h = static_cast<const TaskHeader*>(arg);
   void* data = static_cast<char*>(arg) + h->offset;
+  // A task run inside a light one (its taskwait, an undeferred child): the outer one's window
+  // would hold it, and is not timed.
+  if (t_tasks.running_light) time_light_leave(false);
   if (h->id == 0) {
     const bool was_light = t_tasks.running_light;
-    if (!t_light_depth && t_tasks.batch_tasks++ == 0) t_tasks.batch_first = read_ticks(g_clock);
+    if (!t_light_depth) {
+      if (t_tasks.batch_tasks++ == 0) t_tasks.batch_first = read_ticks(g_clock);
+      time_light_start();
+    }
     t_tasks.running_light = true;
     h->fn(data);
     t_tasks.running_light = was_light;
+    time_light_leave(true);  // its own timing, unless a task run inside it stopped that
     return;
   }
   const uint32_t id = h->id, prior = t_state.task;

@@ -287,8 +287,13 @@ inline void light_task_runs(ompt_data_t* next) {
   t_tasks.running_light = true;
   if (next->value & kStartedBit) return;
   next->value |= kStartedBit;
-  if (!t_light_depth && t_tasks.batch_tasks++ == 0) [[unlikely]] stamp_light_batch_start();
+  if (t_light_depth) return;
+  if (t_tasks.batch_tasks++ == 0) [[unlikely]] stamp_light_batch_start();
+  time_light_start();
 }
+
+// Its body ran to its end (a detached task's too): what a timed light body measures.
+inline bool body_done(ompt_task_status_t status) { return status == ompt_task_complete || status == ompt_task_detach; }
 
 // A switch is recorded when a recorded explicit task is on either side of it, or no light task
 // is; the start of a light task is only counted (no timestamp of its own), its end leaves nothing.
@@ -296,6 +301,7 @@ inline void light_task_runs(ompt_data_t* next) {
   const bool prior_light = is_light_task(prior), next_light = is_light_task(next);
   // A detached light task fulfilled later: the fulfilling thread switches nothing.
   if (prior_light && status == ompt_task_late_fulfill) return;
+  if (prior_light) time_light_leave(body_done(status));
   if (!prior_light && !next_light) return record_task_switch(id32(prior), status, id32(next), !is_implicit(next));
   if (next_light) {
     if (!prior_light && !is_implicit(prior))  // the recorded task's fragment ends here
@@ -314,7 +320,7 @@ void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t
   if (is_implicit(prior) && is_light_task(next)) [[likely]] return light_task_runs(next);
   if (is_light_task(prior) && is_implicit(next) && status != ompt_task_late_fulfill) [[likely]] {
     t_tasks.running_light = false;
-    return;
+    return time_light_leave(body_done(status));
   }
   switch_tasks(prior, status, next);
 }

@@ -90,10 +90,33 @@ size_t chunk_bytes_from_env() {
 }  // namespace
 
 void write_light_batch() {
-  Event batch{0, t_tasks.batch_first, t_tasks.batch_nested, 0, t_tasks.batch_tasks, 0, EventKind::LightTasks, 0};
+  Event batch{0, t_tasks.batch_first, t_tasks.batch_nested, static_cast<uint32_t>(t_tasks.batch_timed_ticks),
+              t_tasks.batch_tasks, static_cast<uint16_t>(t_tasks.batch_timed), EventKind::LightTasks, 0};
   t_tasks.batch_tasks = 0;
   t_tasks.batch_nested = 0;
+  t_tasks.batch_timed_ticks = 0;
+  t_tasks.batch_timed = 0;
   append_event(t_log, g_config, g_clock, batch);
+}
+
+void start_light_timing() {
+  t_tasks.light_countdown = kLightTimedEvery - 1;
+  // The record's fields hold what a batch timed: a count of 16 bits and ticks of 32 (a second and
+  // more of bodies at any clock); past either, the batch's first ones are its sample.
+  if (t_tasks.batch_timed >= kMostTimedPerBatch || t_tasks.batch_timed_ticks >= (uint64_t{1} << 31)) return;
+  t_tasks.light_timed_since = read_ticks(g_clock);
+}
+
+void stop_light_timing(bool body_done) {
+  const uint64_t since = t_tasks.light_timed_since;
+  t_tasks.light_timed_since = 0;
+  if (!body_done) return;
+  const uint64_t now = read_ticks(g_clock);
+  if (now <= since) return;
+  // A body longer than the field holds leaves the batch untimed rather than short.
+  if (now - since >= (uint64_t{1} << 31)) return;
+  t_tasks.batch_timed_ticks += now - since;
+  ++t_tasks.batch_timed;
 }
 
 void record_usage(uint8_t edge) {

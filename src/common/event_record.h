@@ -44,7 +44,9 @@ enum class EventKind : uint8_t {
   MaskedBegin,        // id: parallel, id2: task (a masked/master construct, on the thread that runs it)
   MaskedEnd,
   LightTasks,         // sampled-out tasks this thread ran since codeptr (ticks of the first one's start)
-                      // until this record's time; arg: how many; id: tasks created inside them
+                      // until this record's time; arg: how many; id: tasks created inside them;
+                      // arg2: how many of them were timed start to end (capture/recorder.h,
+                      // kLightTimedEvery), id2: their ticks in all (0 and 0 in older logs)
   LockOps,            // lock operations in sampling slot detail - 1 (first site: codeptr) not recorded
                       // since its last record, written when an implicit task begins or ends; arg: how many
   ThreadUsage,        // the thread's kernel accounting (CLOCK_THREAD_CPUTIME_ID, getrusage) at the edge of a

@@ -127,9 +127,11 @@ class Stream {
     return add(event(t, EventKind::TaskSchedule, prior, next, 0, 0, static_cast<uint8_t>(status)));
   }
   // `count` sampled-out tasks ran on this thread from `first_start` on, and created `children`;
-  // written at `t`, just before the thread's next record.
-  Stream& light_tasks(uint64_t t, uint64_t first_start, uint32_t count, uint32_t children = 0) {
-    return add(event(t, EventKind::LightTasks, children, 0, count, 0, 0, first_start * 1000));
+  // written at `t`, just before the thread's next record. `timed` of them were timed start to
+  // end by the capture, `timed_ns` in all.
+  Stream& light_tasks(uint64_t t, uint64_t first_start, uint32_t count, uint32_t children = 0, uint16_t timed = 0,
+                      uint32_t timed_ns = 0) {
+    return add(event(t, EventKind::LightTasks, children, timed_ns, count, timed, 0, first_start * 1000));
   }
   // The thread's kernel accounting read at an edge of a stretch of work: `edge` 0 at its start,
   // 1 at its end; cumulative CPU time (µs here, ns in the record), system time (µs), faults and

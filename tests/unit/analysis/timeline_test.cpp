@@ -997,6 +997,47 @@ TEST(BuildTimeline, LightTasksLastAsLongAsTheRecordedOnesOfTheThreadThatRanThem)
   EXPECT_EQ(t.regions.at(0).threads.at(1).tasks_completed, 8u + 10u);
 }
 
+TEST(BuildTimeline, LightTasksLastAsLongAsTheTimedOnesWhereEnoughWereTimed) {
+  // 16 recorded creations of the sampled phase (each standing for 16), run by the master, 10 µs
+  // each: the tool's records inside each window. Its light tasks ran in 3 batches of 20, which
+  // timed 2, 3 and 3 of them start to end: 8 bodies of 4 µs on average (2 × 3 µs, then 3 × 4 µs,
+  // 3 × 4.67 µs). The batches last 20 × 4 µs, not 20 × 10. With only 7 timed (the last batch
+  // timed 2), the recorded ones stand for them again.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  const auto barrier = ompt_sync_region_barrier_explicit;
+  for (const uint16_t last_timed : {3, 2}) {
+    const uint32_t last_ns = last_timed == 3 ? 14000 : 9333;
+    LogBuilder b(1, 5000);
+    testing::Stream master = b.thread(0);
+    master.thread_begin(0).initial_task(0, 1, 2).parallel_begin(100, 10, 1, 2, 0xA0).implicit_begin(100, 10, 11, 1, 0);
+    for (uint32_t i = 0; i < 16; ++i) master.task_create(110 + i, 100 + i, 11, 0xE1, ompt_task_explicit, 16);
+    for (uint32_t i = 0; i < 16; ++i)
+      master.task_schedule(200 + 20 * i, 11, ompt_task_switch, 100 + i).task_schedule(210 + 20 * i, 100 + i, ompt_task_complete, 11);
+    master.sync_begin(600, barrier)
+        .light_tasks(1000, 600, 20, 0, 2, 6000)
+        .light_tasks(1500, 1100, 20, 0, 3, 12000)
+        .light_tasks(2000, 1600, 20, 0, last_timed, last_ns)
+        .sync_end(2000, barrier)
+        .sync_begin(2100, join)
+        .sync_end(2110, join)
+        .implicit_end(2110, 10, 11, 0)
+        .parallel_end(2110, 10, 1, 0xA0)
+        .thread_end(3000);
+    const Timeline t = build_timeline(b.log());
+
+    ASSERT_EQ(t.light_tasks, 60u);
+    const double body = last_timed == 3 ? (6000.0 + 12000 + 14000) / 8 / 1000 : 10;
+    size_t batches = 0;
+    for (const TaskInstance& task : t.tasks) {
+      if (!task.light) continue;
+      ASSERT_EQ(task.fragments.size(), 1u);
+      EXPECT_NEAR((task.fragments[0].end - task.fragments[0].begin) * 1e6, 20 * body, 1e-6) << last_timed;
+      ++batches;
+    }
+    EXPECT_EQ(batches, 3u);
+  }
+}
+
 TEST(BuildTimeline, ABodyReadAtItsEdgesIsNoSampleOfTheLightOnesUnlessItIsLong) {
   // The master runs 9 recorded tasks of the sampled phase (each standing for 16): 8 of 10 µs,
   // and one read at its edges whose fragment holds 16 µs, most of it what its second reading
