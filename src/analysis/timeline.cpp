@@ -124,10 +124,18 @@ struct TreeBody {
   double per_child = 0;
 };
 
-struct LightBody {
+// A light task's own time: timed by the capture where enough were (TimedLight), else from the
+// recorded bodies, per region instance and thread, per instance, over the run.
+struct MeanBody {
   std::unordered_map<uint64_t, double> per_thread;  // by region_thread_key(parallel id, thread)
   std::unordered_map<uint32_t, double> per_region;  // by parallel id
-  double overall = 0;
+  std::optional<double> overall;
+
+  std::optional<double> of(uint32_t parallel, uint32_t thread) const;
+};
+
+struct LightBody {
+  MeanBody timed, recorded;
   std::unordered_map<uint32_t, TreeBody> tree_per_region;  // by parallel id, where fitted
   std::optional<TreeBody> tree_overall;
 
@@ -138,10 +146,15 @@ struct LightBody {
 
 uint64_t region_thread_key(uint32_t parallel, uint32_t thread) { return (uint64_t{parallel} << 32) | thread; }
 
-double LightBody::of(uint32_t parallel, uint32_t thread) const {
+std::optional<double> MeanBody::of(uint32_t parallel, uint32_t thread) const {
   if (auto it = per_thread.find(region_thread_key(parallel, thread)); it != per_thread.end()) return it->second;
   if (auto it = per_region.find(parallel); it != per_region.end()) return it->second;
   return overall;
+}
+
+double LightBody::of(uint32_t parallel, uint32_t thread) const {
+  if (const auto t = timed.of(parallel, thread)) return *t;
+  return recorded.of(parallel, thread).value_or(0);
 }
 
 // A batch whose tasks created tasks is a piece of a recursive tree, below the recorded tasks: the
@@ -150,6 +163,8 @@ double LightBody::of(uint32_t parallel, uint32_t thread) const {
 // recording every task, its fine_grained_tasks gain half the real one). By the tasks they created
 // the batch's own work is what the tree's recorded tasks say of tasks creating that many.
 double LightBody::batch(uint32_t parallel, uint32_t thread, uint32_t count, uint32_t children) const {
+  // Timed light tasks are a sample of the batch's own tasks, whatever level of a tree they are.
+  if (const auto t = timed.of(parallel, thread)) return *t * count;
   const TreeBody* tree = nullptr;
   if (children > 0) {
     if (auto it = tree_per_region.find(parallel); it != tree_per_region.end()) tree = &it->second;
@@ -911,15 +926,18 @@ LightBody light_body_of(const Timeline& first_pass) {
   }
   LightBody out;
   for (auto& [parallel, s] : regions)
-    out.per_region[parallel] = winsorized_mean(s.sampled.empty() ? std::move(s.all) : std::move(s.sampled));
+    out.recorded.per_region[parallel] = winsorized_mean(s.sampled.empty() ? std::move(s.all) : std::move(s.sampled));
   for (auto& [key, samples] : threads)
-    if (samples.size() >= kFewestPerThread) out.per_thread[key] = winsorized_mean(std::move(samples));
-  out.overall = winsorized_mean(std::move(run));
-  // Light bodies the capture timed stand for the light tasks wherever enough were timed, in place
-  // of the recorded ones: a recorded body's window holds the tool's records (on a 2-vCPU Sapphire
-  // Rapids VM fine_tasks' creator read 75 ns recorded against 27 ns timed), and a light task
-  // runs without them. Each batch's mean weighs as many as it timed; the same cap at the 99th
-  // percentile, a timed body preempted being as rare and as long as a recorded one.
+    if (samples.size() >= kFewestPerThread) out.recorded.per_thread[key] = winsorized_mean(std::move(samples));
+  out.recorded.overall = winsorized_mean(std::move(run));
+  // Light tasks the capture timed (their own time: capture/recorder.h, kLightTimedEvery) stand
+  // for the light tasks wherever at least kFewestPerThread were timed: a recorded body's window
+  // holds the tool's records (on a 2-vCPU Sapphire Rapids VM fine_tasks' creator read 74 ns
+  // recorded against 51 ns timed, and CI's runner 111-131 ns recorded, its graph's parallelism
+  // 4.1-8.1 where it is 1.2), and in a tree the recorded tasks of the sampled phase are its upper
+  // levels (BOTS fft: 2.2 µs a light task from the recorded leaves against 1.2 µs a task
+  // recording every one). Each batch's mean weighs as many as it timed, capped at the same 99th
+  // percentile: a timed task preempted is as rare and as long as a recorded one.
   const auto enough_timed = [&](const std::vector<WeightedBody>& batches) {
     double timed = 0;
     for (const WeightedBody& b : batches) timed += b.weight;
@@ -933,11 +951,11 @@ LightBody light_body_of(const Timeline& first_pass) {
     std::vector<WeightedBody>& region = timed_regions[static_cast<uint32_t>(key >> 32)];
     region.insert(region.end(), samples.begin(), samples.end());
     timed_run.insert(timed_run.end(), samples.begin(), samples.end());
-    if (enough_timed(samples)) out.per_thread[key] = winsorized_mean(std::move(samples));
+    if (enough_timed(samples)) out.timed.per_thread[key] = winsorized_mean(std::move(samples));
   }
   for (auto& [parallel, samples] : timed_regions)
-    if (enough_timed(samples)) out.per_region[parallel] = winsorized_mean(std::move(samples));
-  if (enough_timed(timed_run)) out.overall = winsorized_mean(std::move(timed_run));
+    if (enough_timed(samples)) out.timed.per_region[parallel] = winsorized_mean(std::move(samples));
+  if (enough_timed(timed_run)) out.timed.overall = winsorized_mean(std::move(timed_run));
   for (const auto& [parallel, samples] : tree_regions)
     if (const auto line = fit_tree_body(samples)) out.tree_per_region[parallel] = *line;
   out.tree_overall = fit_tree_body(tree_run);

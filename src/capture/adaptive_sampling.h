@@ -76,12 +76,16 @@ struct TaskSampling {
   uint64_t batch_first;      // clock ticks when the first light task of the batch started
   uint32_t batch_tasks;      // light tasks started since the thread's last record
   uint32_t batch_nested;     // of the tasks created since then, those created inside light tasks
-  // Light bodies timed in this batch (one start in kLightTimedEvery, recorder.h): their ticks
-  // and how many. A timed body holds two clock reads and no record.
+  // Light tasks' own time, timed in this batch (one start in kLightTimedEvery, recorder.h):
+  // their ticks and how many.
   uint64_t batch_timed_ticks;
   uint32_t batch_timed;
-  uint32_t light_countdown;  // light starts until the next timed one
-  uint64_t light_timed_since;  // ticks the timed light task started; 0: none is being timed
+  uint32_t light_countdown;     // light starts until the next timed one
+  const void* light_timed;      // the light task being timed (its OMPT data, its libgomp header); null: none
+  uint64_t light_timed_ticks;   // its own time so far
+  uint64_t light_timed_since;   // when it last went on with its own code; 0: it is not running it now
+  uint32_t light_timed_depth;   // (libgomp) how deep in nested task bodies it runs
+  bool light_timed_waiting;     // it is in its taskwait or at its taskgroup's end
   bool running_light;        // the task running on this thread now is light
 };
 

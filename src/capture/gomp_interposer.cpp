@@ -278,22 +278,21 @@ struct TaskHeader {
   uint32_t offset;  // from the header to the program's arguments
 };
 
-void task_body(void* arg) {
-  const TaskHeader* h = static_cast<const TaskHeader*>(arg);
-  void* data = static_cast<char*>(arg) + h->offset;
-  // A task run inside a light one (its taskwait, an undeferred child): the outer one's window
-  // would hold it, and is not timed.
-  if (t_tasks.running_light) time_light_leave(false);
+// Nested task bodies running on this thread: the timed light task's depth is where it runs its
+// own code (recorder.h, kLightTimedEvery).
+thread_local uint32_t t_task_depth __attribute__((tls_model("initial-exec")));
+
+void run_task(const TaskHeader* h, void* data) {
   if (h->id == 0) {
     const bool was_light = t_tasks.running_light;
     if (!t_light_depth) {
       if (t_tasks.batch_tasks++ == 0) t_tasks.batch_first = read_ticks(g_clock);
-      time_light_start();
+      time_light_start(h, t_task_depth);
     }
     t_tasks.running_light = true;
     h->fn(data);
     t_tasks.running_light = was_light;
-    time_light_leave(true);  // its own timing, unless a task run inside it stopped that
+    if (timing_light(h)) [[unlikely]] end_light_timing(true);
     return;
   }
   const uint32_t id = h->id, prior = t_state.task;
@@ -305,6 +304,17 @@ void task_body(void* arg) {
   t_state.task = prior;
   read_body_ends(id);
   emit(EventKind::TaskSchedule, 0, id, prior, 0, 0, ompt_task_complete);
+}
+
+// libgomp runs a task at once (undeferred, or its creator's queue full) or in a wait, always
+// nested in the thread's call stack: one run inside the timed light task is no time of its own.
+void task_body(void* arg) {
+  const TaskHeader* h = static_cast<const TaskHeader*>(arg);
+  if (t_tasks.light_timed) [[unlikely]] pause_light_timing();
+  ++t_task_depth;
+  run_task(h, static_cast<char*>(arg) + h->offset);
+  --t_task_depth;
+  if (t_tasks.light_timed && t_tasks.light_timed_depth == t_task_depth) [[unlikely]] resume_light_timing();
 }
 
 void task_copy(void* to, void* from) {
@@ -789,16 +799,25 @@ OMPSCOPE_EXPORT void GOMP_task(OutlinedFn fn, void* data, CopyFn cpyfn, long arg
               priority, detach);
 }
 
+// The timed light task waits in it (it runs at the innermost depth): no time of its own.
+inline bool timed_light_waits() { return t_tasks.light_timed && t_tasks.light_timed_depth == t_task_depth; }
+
 OMPSCOPE_EXPORT void GOMP_taskwait() {
   const uint64_t at = caller(__builtin_return_address(0));
+  const bool timed = timed_light_waits();
+  if (timed) [[unlikely]] light_timed_waits(true);
   sync_begin(ompt_sync_region_taskwait, at);
   g_real.taskwait();
   sync_end(ompt_sync_region_taskwait, at);
+  if (timed) [[unlikely]] light_timed_waits(false);
 }
 
 OMPSCOPE_EXPORT void GOMP_taskgroup_end() {
   const uint64_t at = caller(__builtin_return_address(0));
+  const bool timed = timed_light_waits();
+  if (timed) [[unlikely]] light_timed_waits(true);
   sync_begin(ompt_sync_region_taskgroup, at);
   g_real.taskgroup_end();
   sync_end(ompt_sync_region_taskgroup, at);
+  if (timed) [[unlikely]] light_timed_waits(false);
 }

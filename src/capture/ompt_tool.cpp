@@ -173,6 +173,10 @@ void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t* para
 
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                     ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
+  // The timed light task waits for its children: no time of its own (libomp brackets the wait
+  // of a taskwait and of a taskgroup's end).
+  if (timing_light(task) && (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup)) [[unlikely]]
+    light_timed_waits(endpoint == ompt_scope_begin);
   // The readings sit inside the barrier visit (after its arrival, before its departure), so
   // their cost counts as waiting, not as the work they measure.
   // libomp passes no parallel data at the end of the region's join barrier (its workers' and
@@ -282,18 +286,35 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_da
 [[gnu::noinline]] void stamp_light_batch_start() { t_tasks.batch_first = read_ticks(g_clock); }
 
 // A light task runs on this thread now. Counted at its first start, not when it resumes (after
-// a task it waited for, or on another thread if it is untied).
+// a task it waited for, or on another thread if it is untied); the timed one goes on with its
+// own time.
 inline void light_task_runs(ompt_data_t* next) {
   t_tasks.running_light = true;
-  if (next->value & kStartedBit) return;
+  if (next->value & kStartedBit) {
+    if (timing_light(next)) [[unlikely]] resume_light_timing();
+    return;
+  }
   next->value |= kStartedBit;
   if (t_light_depth) return;
   if (t_tasks.batch_tasks++ == 0) [[unlikely]] stamp_light_batch_start();
-  time_light_start();
+  time_light_start(next);
 }
 
-// Its body ran to its end (a detached task's too): what a timed light body measures.
-inline bool body_done(ompt_task_status_t status) { return status == ompt_task_complete || status == ompt_task_detach; }
+// The timed light task at a switch: it ended (its body done or detached: a sample; cancelled:
+// none), or was switched away from (its time stops). A switch into an implicit task leaves no
+// explicit task on this thread's stack: one still timed moved to another thread (an untied
+// task's next part) and is no sample.
+[[gnu::noinline]] void light_timing_at_switch(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+  if (prior == t_tasks.light_timed) {
+    if (status == ompt_task_complete || status == ompt_task_detach) return end_light_timing(true);
+    if (status == ompt_task_cancel) return end_light_timing(false);
+    pause_light_timing();
+  }
+  if (is_implicit(next)) end_light_timing(false);
+}
+inline void light_timing_switch(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+  if (t_tasks.light_timed) [[unlikely]] light_timing_at_switch(prior, status, next);
+}
 
 // A switch is recorded when a recorded explicit task is on either side of it, or no light task
 // is; the start of a light task is only counted (no timestamp of its own), its end leaves nothing.
@@ -301,7 +322,7 @@ inline bool body_done(ompt_task_status_t status) { return status == ompt_task_co
   const bool prior_light = is_light_task(prior), next_light = is_light_task(next);
   // A detached light task fulfilled later: the fulfilling thread switches nothing.
   if (prior_light && status == ompt_task_late_fulfill) return;
-  if (prior_light) time_light_leave(body_done(status));
+  light_timing_switch(prior, status, next);
   if (!prior_light && !next_light) return record_task_switch(id32(prior), status, id32(next), !is_implicit(next));
   if (next_light) {
     if (!prior_light && !is_implicit(prior))  // the recorded task's fragment ends here
@@ -320,7 +341,7 @@ void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t
   if (is_implicit(prior) && is_light_task(next)) [[likely]] return light_task_runs(next);
   if (is_light_task(prior) && is_implicit(next) && status != ompt_task_late_fulfill) [[likely]] {
     t_tasks.running_light = false;
-    return time_light_leave(body_done(status));
+    return light_timing_switch(prior, status, next);
   }
   switch_tasks(prior, status, next);
 }

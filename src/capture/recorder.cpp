@@ -99,24 +99,49 @@ void write_light_batch() {
   append_event(t_log, g_config, g_clock, batch);
 }
 
-void start_light_timing() {
+void start_light_timing(const void* task, uint32_t depth) {
   t_tasks.light_countdown = kLightTimedEvery - 1;
-  // The record's fields hold what a batch timed: a count of 16 bits and ticks of 32 (a second and
-  // more of bodies at any clock); past either, the batch's first ones are its sample.
-  if (t_tasks.batch_timed >= kMostTimedPerBatch || t_tasks.batch_timed_ticks >= (uint64_t{1} << 31)) return;
+  // One at a time: a timed task's children wait for the next draw. The record's fields hold what
+  // a batch timed, a count of 16 bits and ticks of 32 (a second and more of bodies at any
+  // clock); past either, the batch's first ones are its sample.
+  if (t_tasks.light_timed || t_tasks.batch_timed >= kMostTimedPerBatch ||
+      t_tasks.batch_timed_ticks >= (uint64_t{1} << 31))
+    return;
+  t_tasks.light_timed = task;
+  t_tasks.light_timed_ticks = 0;
+  t_tasks.light_timed_depth = depth;
+  t_tasks.light_timed_waiting = false;
   t_tasks.light_timed_since = read_ticks(g_clock);
 }
 
-void stop_light_timing(bool body_done) {
-  const uint64_t since = t_tasks.light_timed_since;
-  t_tasks.light_timed_since = 0;
-  if (!body_done) return;
+void pause_light_timing() {
+  if (!t_tasks.light_timed_since) return;
   const uint64_t now = read_ticks(g_clock);
-  if (now <= since) return;
+  if (now > t_tasks.light_timed_since) t_tasks.light_timed_ticks += now - t_tasks.light_timed_since;
+  t_tasks.light_timed_since = 0;
+}
+
+void resume_light_timing() {
+  if (!t_tasks.light_timed_waiting && !t_tasks.light_timed_since) t_tasks.light_timed_since = read_ticks(g_clock);
+}
+
+void end_light_timing(bool body_done) {
+  pause_light_timing();
+  t_tasks.light_timed = nullptr;
   // A body longer than the field holds leaves the batch untimed rather than short.
-  if (now - since >= (uint64_t{1} << 31)) return;
-  t_tasks.batch_timed_ticks += now - since;
+  if (!body_done || t_tasks.light_timed_ticks >= (uint64_t{1} << 31)) return;
+  t_tasks.batch_timed_ticks += t_tasks.light_timed_ticks;
   ++t_tasks.batch_timed;
+}
+
+void light_timed_waits(bool begins) {
+  if (begins) {
+    pause_light_timing();
+    t_tasks.light_timed_waiting = true;
+  } else {
+    t_tasks.light_timed_waiting = false;
+    resume_light_timing();
+  }
 }
 
 void record_usage(uint8_t edge) {

@@ -59,26 +59,28 @@ int control_tool(uint64_t command);
 // The light tasks this thread ran since its last record: one record, before the next one.
 void write_light_batch();
 
-// One light task's start in kLightTimedEvery is timed to its end where it ends with no other task
-// run inside it (a leaf, as most light tasks are): the light bodies' length read by two clock
-// reads, where a recorded task's stands for them with the tool's records inside its window (on a
-// 2-vCPU Sapphire Rapids VM under `scale`, fine_tasks' creator read 74 ns recorded and 51 ns
-// timed, for ~12 ns of the program's code; docs/sampling.md, "Light bodies timed"). The count and
-// the ticks go into the batch's record (event_record.h, LightTasks); a batch times at most
-// kMostTimedPerBatch. One in 16 cost tiny_tasks ~4 more points of overhead; one in 64, none seen.
+// One light task's start in kLightTimedEvery is timed to its end: its own time, the stretches it
+// ran its own code, less those it was switched away from (a child run inside it, a task run in
+// its taskwait) or waited in its taskwait or at its taskgroup's end, as a recorded task's own work
+// is its fragments less its own waits. Clock reads only, no record: a recorded task's window holds
+// the tool's records (on a 2-vCPU Sapphire Rapids VM under `scale`, fine_tasks' creator read 74 ns
+// recorded and 51 ns timed for ~12 ns of the program's code), and in a tree the recorded tasks are
+// its upper levels (docs/sampling.md, "Light tasks timed"). One at a time per thread; the count and
+// the ticks go into the batch's record (event_record.h, LightTasks), at most kMostTimedPerBatch.
+// One in 16 cost tiny_tasks ~4 more points of overhead; one in 64, none seen.
 inline constexpr uint32_t kLightTimedEvery = 64;
 inline constexpr uint32_t kMostTimedPerBatch = 4096;
-[[gnu::noinline]] void start_light_timing();
-[[gnu::noinline]] void stop_light_timing(bool body_done);
-// A light task starts on this thread (outside a light region instance).
-inline void time_light_start() {
-  if (t_tasks.light_countdown-- == 0) [[unlikely]] start_light_timing();
+[[gnu::noinline]] void start_light_timing(const void* task, uint32_t depth);
+[[gnu::noinline]] void pause_light_timing();
+[[gnu::noinline]] void resume_light_timing();
+// The timed task ended: its body done (a sample), or not (cancelled, or it left this thread).
+[[gnu::noinline]] void end_light_timing(bool body_done);
+[[gnu::noinline]] void light_timed_waits(bool begins);
+// A light task starts on this thread for the first time (outside a light region instance).
+inline void time_light_start(const void* task, uint32_t depth = 0) {
+  if (t_tasks.light_countdown-- == 0) [[unlikely]] start_light_timing(task, depth);
 }
-// The light task running here leaves the thread: its body done, or suspended for another task
-// (whose time the window would hold: not timed).
-inline void time_light_leave(bool body_done) {
-  if (t_tasks.light_timed_since) [[unlikely]] stop_light_timing(body_done);
-}
+inline bool timing_light(const void* task) { return t_tasks.light_timed != nullptr && t_tasks.light_timed == task; }
 
 // Appends one record to this thread's log (after a pending light-task batch), unless dark.
 inline void record(const Event& e) {

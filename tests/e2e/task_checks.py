@@ -74,14 +74,18 @@ def scenario_light_bodies_timed(c):
     """Under adaptive sampling the capture times one light task's start in 64 to its end
     (capture/recorder.h, kLightTimedEvery) and puts the count and the ticks in the batch's record:
     the light bodies' length without the tool's records that a recorded body's window holds
-    (docs/sampling.md, "Light bodies timed"). fine_tasks' tasks are all leaves, so one in 64 of each
-    thread's light tasks is timed, on either runtime. The timed mean is printed beside the
+    (docs/sampling.md, "Light tasks timed"): its own time, less the tasks run inside it and its
+    waits. fine_tasks' tasks are all leaves, so one in 64 of each thread's light tasks is timed,
+    on either runtime; fib_tasks' tree loses some draws. The timed mean is printed beside the
     recorded bodies' median, for the eye: under `scale` (threads bound) the creator's read 51 ns
     against 74 on a 2-vCPU Sapphire Rapids VM, under `profile` 38 against 38."""
     dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
-    for program in ["fine_tasks", "fine_tasks_gcc"]:
+    # In a tree (fib_tasks) one task is timed at a time per thread: the starts of a timed task's
+    # children while it waits for them are draws lost (1 in 79-80 timed in fib_tasks 25).
+    for program, args, fewest in [("fine_tasks", [], 0.9), ("fine_tasks_gcc", [], 0.9), ("fib_tasks", ["25"], 0.5),
+                                  ("fib_tasks_gcc", ["25"], 0.5)]:
         out = c.out("timed-" + program)
-        run([c.bin, "profile", "-o", out, "--", c.prog(program)], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+        run([c.bin, "profile", "-o", out, "--", c.prog(program)] + args, env={"OMP_NUM_THREADS": "2"}, check_rc=0)
         log = process_log(out)
         meta = dict(line.split(" ", 1) for line in open(os.path.join(log, "meta.txt")).read().splitlines() if " " in line)
         (t0, n0), (t1, n1) = [map(int, meta[k].split()) for k in ("clock_start", "clock_end")]
@@ -107,8 +111,8 @@ def scenario_light_bodies_timed(c):
                     bodies.setdefault(thread, []).append((t - running[1]) * 1000)
                 running = (f["id2"], t) if f["id2"] != "0" and f["id2"] not in implicit else None
         for th, n in light.items():
-            if n >= 6400 and not 0.9 / 64 <= timed[th] / n <= 1.1 / 64:
-                fail(f"{program}: {th} timed {timed[th]} of its {n} light tasks, expected one in 64")
+            if n >= 6400 and not fewest / 64 <= timed[th] / n <= 1.1 / 64:
+                fail(f"{program}: {th} timed {timed[th]} of its {n} light tasks, expected one in 64 (at least {fewest} of those)")
         creator = max(light, key=light.get)
         recorded = sorted(bodies.get(creator, []))
         if timed.get(creator, 0) == 0 or len(recorded) < 100:
