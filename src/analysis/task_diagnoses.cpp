@@ -290,10 +290,19 @@ std::optional<CutoffProposal> propose_cutoff(const std::vector<const TaskFigures
     inline_work[d] = std::max(0.0, own - children[d] * cost.creation_in_body_s - floor) + children[d] * inline_work[d + 1];
   }
   const double runs_n = static_cast<double>(runs.size());
+  const double counted = median_of(runs, [](const TaskFigures& f) { return double(f.tasks); });
   CutoffProposal p;
   p.work_per_task_s = inline_work[0];
   double kept = 0, at_depth = depths[0].tasks / runs_n;  // tasks at depth d + 1, the tree grown by children[]
   for (size_t d = 0; d < n && inline_work[d] >= kCutoffWorkPerCost * cost.total_s; at_depth *= children[d++]) {
+    // The tree grown level by level from the recorded tasks' children has outgrown the tasks the
+    // region counted: under sampling the recorded tasks are mostly its upper levels, and BOTS fft
+    // (437 999 tasks, three sites) grew to 837 818 kept at depth 13, a cutoff that cut nothing
+    // and saved 0 ns. A level that would keep every task is no cutoff: the one above it is.
+    if (kept + at_depth >= counted) {
+      if (p.depth == 0) return std::nullopt;
+      break;
+    }
     kept += at_depth;
     p.depth = static_cast<int>(d + 1);
     p.kept_tasks = kept;

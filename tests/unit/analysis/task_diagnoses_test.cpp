@@ -309,6 +309,22 @@ TEST(CutoffProposal, TheDeepestLevelWhoseSubtreesOutweighTheCostTwentyFold) {
   EXPECT_NEAR(cut->work_per_task_s, 63e-6, 1e-12);
 }
 
+TEST(CutoffProposal, NeverKeepsMoreTasksThanTheRegionCounted) {
+  // The same tree, but the region counted 40 tasks (a sampled tree whose recorded levels grew
+  // past what ran): depth 6 would keep 63 of 40, a cutoff that cuts nothing. Depth 5 keeps 31.
+  // Counted 1, not even the first level fits: no depth is proposed.
+  TaskFigures f = binary_tree(12, 1);
+  const PerTaskCost c = per_task_cost({&f});
+  f.tasks = 40;
+  const auto cut = propose_cutoff({&f}, c);
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(cut->depth, 5);
+  EXPECT_DOUBLE_EQ(cut->kept_tasks, 31);
+  EXPECT_NEAR(cut->work_per_task_s, 127e-6, 1e-12);
+  f.tasks = 1;
+  EXPECT_FALSE(propose_cutoff({&f}, c).has_value());
+}
+
 TEST(CutoffProposal, NoneForTasksCreatedByOneLevel) {
   const TaskFigures f = binary_tree(1, 1);
   EXPECT_FALSE(propose_cutoff({&f}, per_task_cost({&f})).has_value());
