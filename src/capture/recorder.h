@@ -67,7 +67,8 @@ void write_light_batch();
 // recorded and 51 ns timed for ~12 ns of the program's code), and in a tree the recorded tasks are
 // its upper levels (docs/sampling.md, "Light tasks timed"). One at a time per thread; the count and
 // the ticks go into the batch's record (event_record.h, LightTasks), at most kMostTimedPerBatch.
-// One in 16 cost tiny_tasks ~4 more points of overhead; one in 64, none seen.
+// The counter and the checks on the light path cost ~2 ns a light task (tiny_tasks +20.9% beside
+// +14.5% without, medians of 31 interleaved rounds).
 inline constexpr uint32_t kLightTimedEvery = 64;
 inline constexpr uint32_t kMostTimedPerBatch = 4096;
 [[gnu::noinline]] void start_light_timing(const void* task, uint32_t depth);
