@@ -285,10 +285,7 @@ thread_local uint32_t t_task_depth __attribute__((tls_model("initial-exec")));
 void run_task(const TaskHeader* h, void* data) {
   if (h->id == 0) {
     const bool was_light = t_tasks.running_light;
-    if (!t_light_depth) {
-      if (t_tasks.batch_tasks++ == 0) t_tasks.batch_first = read_ticks(g_clock);
-      time_light_start(h, t_task_depth);
-    }
+    if (!t_light_depth) light_task_starts(h, t_task_depth);
     t_tasks.running_light = true;
     h->fn(data);
     t_tasks.running_light = was_light;
@@ -799,25 +796,21 @@ OMPSCOPE_EXPORT void GOMP_task(OutlinedFn fn, void* data, CopyFn cpyfn, long arg
               priority, detach);
 }
 
-// The timed light task waits in it (it runs at the innermost depth): no time of its own.
-inline bool timed_light_waits() { return t_tasks.light_timed && t_tasks.light_timed_depth == t_task_depth; }
-
-OMPSCOPE_EXPORT void GOMP_taskwait() {
-  const uint64_t at = caller(__builtin_return_address(0));
-  const bool timed = timed_light_waits();
+// A taskwait or a taskgroup's end: the wait as a sync region, in which the timed light task, if
+// it is the one waiting (it runs at the innermost depth), has no time of its own.
+static void wait_for_tasks(ompt_sync_region_t kind, void (*real)(), uint64_t at) {
+  const bool timed = t_tasks.light_timed && t_tasks.light_timed_depth == t_task_depth;
   if (timed) [[unlikely]] light_timed_waits(true);
-  sync_begin(ompt_sync_region_taskwait, at);
-  g_real.taskwait();
-  sync_end(ompt_sync_region_taskwait, at);
+  sync_begin(kind, at);
+  real();
+  sync_end(kind, at);
   if (timed) [[unlikely]] light_timed_waits(false);
 }
 
+OMPSCOPE_EXPORT void GOMP_taskwait() {
+  wait_for_tasks(ompt_sync_region_taskwait, g_real.taskwait, caller(__builtin_return_address(0)));
+}
+
 OMPSCOPE_EXPORT void GOMP_taskgroup_end() {
-  const uint64_t at = caller(__builtin_return_address(0));
-  const bool timed = timed_light_waits();
-  if (timed) [[unlikely]] light_timed_waits(true);
-  sync_begin(ompt_sync_region_taskgroup, at);
-  g_real.taskgroup_end();
-  sync_end(ompt_sync_region_taskgroup, at);
-  if (timed) [[unlikely]] light_timed_waits(false);
+  wait_for_tasks(ompt_sync_region_taskgroup, g_real.taskgroup_end, caller(__builtin_return_address(0)));
 }

@@ -283,8 +283,6 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_da
   create_task(encountering_task, new_task, flags, has_dependences, codeptr);
 }
 
-[[gnu::noinline]] void stamp_light_batch_start() { t_tasks.batch_first = read_ticks(g_clock); }
-
 // A light task runs on this thread now. Counted at its first start, not when it resumes (after
 // a task it waited for, or on another thread if it is untied); the timed one goes on with its
 // own time.
@@ -295,9 +293,7 @@ inline void light_task_runs(ompt_data_t* next) {
     return;
   }
   next->value |= kStartedBit;
-  if (t_light_depth) return;
-  if (t_tasks.batch_tasks++ == 0) [[unlikely]] stamp_light_batch_start();
-  time_light_start(next);
+  if (!t_light_depth) light_task_starts(next);
 }
 
 // The timed light task at a switch: it ended (its body done or detached: a sample; cancelled:

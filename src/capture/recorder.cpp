@@ -99,6 +99,8 @@ void write_light_batch() {
   append_event(t_log, g_config, g_clock, batch);
 }
 
+void stamp_light_batch_start() { t_tasks.batch_first = read_ticks(g_clock); }
+
 void start_light_timing(const void* task, uint32_t depth) {
   t_tasks.light_countdown = kLightTimedEvery - 1;
   // One at a time: a timed task's children wait for the next draw. The record's fields hold what

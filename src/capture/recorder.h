@@ -77,8 +77,11 @@ inline constexpr uint32_t kMostTimedPerBatch = 4096;
 // The timed task ended: its body done (a sample), or not (cancelled, or it left this thread).
 [[gnu::noinline]] void end_light_timing(bool body_done);
 [[gnu::noinline]] void light_timed_waits(bool begins);
-// A light task starts on this thread for the first time (outside a light region instance).
-inline void time_light_start(const void* task, uint32_t depth = 0) {
+[[gnu::noinline]] void stamp_light_batch_start();
+// A light task starts on this thread for the first time (outside a light region instance): it
+// counts in the batch, and may be the one in kLightTimedEvery timed. `depth`: libgomp's nesting.
+inline void light_task_starts(const void* task, uint32_t depth = 0) {
+  if (t_tasks.batch_tasks++ == 0) [[unlikely]] stamp_light_batch_start();
   if (t_tasks.light_countdown-- == 0) [[unlikely]] start_light_timing(task, depth);
 }
 inline bool timing_light(const void* task) { return t_tasks.light_timed != nullptr && t_tasks.light_timed == task; }
