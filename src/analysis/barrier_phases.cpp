@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 
@@ -29,50 +30,53 @@ void PositionSums::clear() {
   stride_ = 0;
 }
 
-PositionSums::View PositionSums::operator[](size_t b) const {
-  const At& a = at_[b];
-  return {a.instances, std::span<const double>(cpu_.data() + b * stride_, a.threads),
-          std::span<const double>(squared_.data() + b * stride_, a.threads), a.cpu_imbalance_s};
+PositionSums::View PositionSums::operator[](size_t row) const {
+  const At& a = at_[row];
+  return {a.position, a.instances, std::span<const double>(cpu_.data() + row * stride_, a.threads),
+          std::span<const double>(squared_.data() + row * stride_, a.threads), a.cpu_imbalance_s};
 }
 
-void PositionSums::reserve(size_t positions, size_t threads) {
-  if (at_.empty()) stride_ = std::max(stride_, threads);
-  at_.reserve(positions);
-  cpu_.reserve(positions * stride_);
-  squared_.reserve(positions * stride_);
-}
-
-// Room for `positions` rows of `threads` each: rows laid out again where a wider team comes. An
-// empty one (cleared) only widens its stride, so that its arrays' memory serves again.
-void PositionSums::fit(size_t positions, size_t threads) {
-  if (threads > stride_ && at_.empty()) {
-    stride_ = threads;
-  } else if (threads > stride_) {
-    const size_t rows = std::max(positions, at_.size());
-    std::vector<double> cpu(rows * threads), squared(rows * threads);
-    for (size_t b = 0; b < at_.size(); ++b)
-      for (size_t k = 0; k < at_[b].threads; ++k) {
-        cpu[b * threads + k] = cpu_[b * stride_ + k];
-        squared[b * threads + k] = squared_[b * stride_ + k];
+// Rows as wide as `threads`, laid out again where a wider team comes. An empty one (cleared) only
+// widens its stride, so that its arrays' memory serves again.
+void PositionSums::widen(size_t threads) {
+  if (threads <= stride_) return;
+  if (!at_.empty()) {
+    std::vector<double> cpu(at_.size() * threads), squared(at_.size() * threads);
+    for (size_t r = 0; r < at_.size(); ++r)
+      for (size_t k = 0; k < at_[r].threads; ++k) {
+        cpu[r * threads + k] = cpu_[r * stride_ + k];
+        squared[r * threads + k] = squared_[r * stride_ + k];
       }
     cpu_ = std::move(cpu);
     squared_ = std::move(squared);
-    stride_ = threads;
   }
-  if (positions > at_.size()) {
-    at_.resize(positions);
-    cpu_.resize(positions * stride_);
-    squared_.resize(positions * stride_);
+  stride_ = threads;
+}
+
+size_t PositionSums::row_of(size_t b) {
+  // Positions come in order (an instance's barriers, a sum's rows): most often after the last.
+  if (!at_.empty() && at_.back().position == b) return at_.size() - 1;
+  size_t row = at_.size();
+  if (!at_.empty() && at_.back().position > b) {
+    row = static_cast<size_t>(std::lower_bound(at_.begin(), at_.end(), b, [](const At& a, size_t p) {
+                                return a.position < p;
+                              }) - at_.begin());
+    if (at_[row].position == b) return row;
   }
+  at_.insert(at_.begin() + static_cast<std::ptrdiff_t>(row), At{.position = b});
+  cpu_.insert(cpu_.begin() + static_cast<std::ptrdiff_t>(row * stride_), stride_, 0.0);
+  squared_.insert(squared_.begin() + static_cast<std::ptrdiff_t>(row * stride_), stride_, 0.0);
+  return row;
 }
 
 void PositionSums::add(size_t b, double instances, double cpu_imbalance_s, std::span<const double> cpu,
                        std::span<const double> cpu_squared) {
-  fit(b + 1, cpu.size());
-  At& a = at_[b];
+  widen(cpu.size());
+  const size_t row = row_of(b);
+  At& a = at_[row];
   a.threads = std::max(a.threads, cpu.size());
-  double* to = cpu_.data() + b * stride_;
-  double* to_squared = squared_.data() + b * stride_;
+  double* to = cpu_.data() + row * stride_;
+  double* to_squared = squared_.data() + row * stride_;
   for (size_t k = 0; k < cpu.size(); ++k) {
     to[k] += cpu[k];
     to_squared[k] += cpu_squared[k];
@@ -83,10 +87,10 @@ void PositionSums::add(size_t b, double instances, double cpu_imbalance_s, std::
 
 void PositionSums::add(const PositionSums& o) {
   if (o.empty()) return;
-  fit(o.size(), o.stride_);
-  for (size_t b = 0; b < o.size(); ++b) {
-    const View from = o[b];
-    add(b, from.instances, from.cpu_imbalance_s, from.cpu, from.cpu_squared);
+  widen(o.stride_);
+  for (size_t r = 0; r < o.size(); ++r) {
+    const View from = o[r];
+    add(from.position, from.instances, from.cpu_imbalance_s, from.cpu, from.cpu_squared);
   }
 }
 
@@ -220,7 +224,6 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
         cpus[k] = cpu;
         squares[k] = cpu * cpu;
       }
-      if (out.positions.empty()) out.positions.reserve(count, n);  // the instance's first reading
       out.positions.add(position, 1, cpu_imbalance, cpus, squares);
       alone_imbalance = cpu_imbalance;
     }
@@ -272,15 +275,20 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
 
 double consistent_cpu_imbalance(const std::vector<const BarrierPhases*>& runs) {
   if (runs.empty()) return 0;
-  size_t positions = 0;
-  for (const BarrierPhases* r : runs) positions = std::max(positions, r->positions.size());
   double total = 0;
   PositionSums pooling;  // one position at a time, its memory kept from one to the next
-  for (size_t b = 0; b < positions; ++b) {
+  // The runs' positions held, in order: each run's rows from a cursor, the least position first.
+  std::vector<size_t> row(runs.size(), 0);
+  for (;;) {
+    size_t b = SIZE_MAX;
+    for (size_t i = 0; i < runs.size(); ++i)
+      if (row[i] < runs[i]->positions.size()) b = std::min(b, runs[i]->positions[row[i]].position);
+    if (b == SIZE_MAX) break;
     pooling.clear();
-    for (const BarrierPhases* r : runs) {
-      if (b >= r->positions.size() || r->positions[b].instances == 0) continue;
-      const PositionSums::View at = r->positions[b];
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (row[i] >= runs[i]->positions.size() || runs[i]->positions[row[i]].position != b) continue;
+      const PositionSums::View at = runs[i]->positions[row[i]++];
+      if (at.instances == 0) continue;
       pooling.add(0, at.instances, at.cpu_imbalance_s, at.cpu, at.cpu_squared);
     }
     if (pooling.empty()) continue;

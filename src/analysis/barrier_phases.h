@@ -23,9 +23,12 @@ namespace ompscope::analysis {
 // thread's CPU time there summed and summed squared, and their imbalance summed. They tell an
 // imbalance the same threads show in every instance (their iterations cost more) from one that
 // moves between threads (threads slowed unevenly): consistent_cpu_imbalance.
-// The threads' sums of every position sit in two arrays, a row per position as wide as its
-// widest team: two vectors per position were two allocations per barrier and per thread's row,
-// and a region of 100 000 barriers (many_barriers) made, copied and added 200 000 of them.
+// Only the positions read are held, a row each in the order of their positions: past an
+// instance's first barriers the capture reads the kernel's accounting at about 1 in 200
+// (capture/thread_usage.h), and a row for every position, read or not, held 9 of the 21 MB a
+// region of 100 000 barriers peaked at (many_barriers). The threads' sums of every row sit in two
+// arrays, each row as wide as its widest team: two vectors per position were two allocations per
+// barrier and per thread's row.
 class PositionSums {
  public:
   // One position as a value, to build one from (tests, a barrier's own share).
@@ -34,41 +37,42 @@ class PositionSums {
     std::vector<double> cpu, cpu_squared;  // by thread
     double cpu_imbalance_s = 0;
   };
-  // One position as held: its threads' sums, as wide as its widest team.
+  // One position as held: which barrier it is, and its threads' sums, as wide as its widest team.
   struct View {
+    size_t position = 0;
     double instances = 0;
     std::span<const double> cpu, cpu_squared;
     double cpu_imbalance_s = 0;
   };
-  size_t size() const { return at_.size(); }
+  size_t size() const { return at_.size(); }  // the positions held (read), not the barriers
   bool empty() const { return at_.empty(); }
   void clear();  // its arrays' memory kept, for the next instance's
-  // Room for `positions` rows of `threads` each (an instance's barriers): a position added past
-  // its last one grows the arrays, by doubling, copying them each time (a region of 100 000
-  // barriers whose CPU times were read at 1 in 200: 5.6 MB, copied a score of times).
-  void reserve(size_t positions, size_t threads);
-  View operator[](size_t b) const;
-  // Adds to position `b` (the positions before it made, empty, where it is new) `instances`, a
-  // CPU-time imbalance and each thread's CPU time and its square.
+  View operator[](size_t row) const;  // the row-th position held, in order of position
+  // Adds to position `b` `instances`, a CPU-time imbalance and each thread's CPU time and its
+  // square (a row made for it where it has none).
   void add(size_t b, double instances, double cpu_imbalance_s, std::span<const double> cpu,
            std::span<const double> cpu_squared);
-  void push_back(const Position& p) { add(size(), p.instances, p.cpu_imbalance_s, p.cpu, p.cpu_squared); }
+  // At the position after the last one held (0 where none is).
+  void push_back(const Position& p) {
+    add(empty() ? 0 : at_.back().position + 1, p.instances, p.cpu_imbalance_s, p.cpu, p.cpu_squared);
+  }
   // Position by position.
   void add(const PositionSums& o);
   // The same; where this holds none yet, o's arrays are taken as they are (a region's first
-  // instance: many_barriers' 100 000 positions were held twice, the instance's and the region's,
-  // 5.6 of the 23.5 MB its analysis peaked at).
+  // instance: many_barriers' positions were held twice, the instance's and the region's).
   void add(PositionSums&& o);
 
  private:
   struct At {
+    size_t position = 0;
     double instances = 0;
     double cpu_imbalance_s = 0;
     size_t threads = 0;  // its row's width
   };
-  void fit(size_t positions, size_t threads);
-  std::vector<At> at_;
-  std::vector<double> cpu_, squared_;  // [position × stride_ + thread]
+  size_t row_of(size_t b);  // position b's row, made (in order) where it has none
+  void widen(size_t threads);
+  std::vector<At> at_;  // by position
+  std::vector<double> cpu_, squared_;  // [row × stride_ + thread]
   size_t stride_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/log_window.h"
 #include "common/event_record.h"
 
 namespace ompscope::analysis {
@@ -142,7 +143,8 @@ class ThreadFileStream {
   const ThreadEvents& thread_;
   int fd_ = -1;
   uint64_t done_ = 0;
-  std::vector<Event> block_;
+  LogWindow window_;          // the block, mapped
+  std::vector<Event> block_;  // or read, where it could not be mapped
 };
 
 // Calls f(const Event* first, size_t count) for consecutive blocks of the thread's records, in order.

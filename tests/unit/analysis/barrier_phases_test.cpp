@@ -331,26 +331,27 @@ BarrierPhases phases_of(const std::vector<std::pair<double, double>>& cpus) {
   return out;
 }
 
-// The positions' sums in rows as wide as each one's widest team: a wider team lays the rows out
-// again, each keeping its own width and sums; adding position by position adds row to row.
+// The positions' sums in rows as wide as each one's widest team, a row for each position read
+// only: a wider team lays the rows out again, each keeping its own width and sums; adding position
+// by position adds row to row, and a position between two held ones takes its place between them.
 TEST(PositionSums, RowsKeepTheirWidthAndSumsWhenAWiderTeamComes) {
   PositionSums p;
   p.push_back({.instances = 1, .cpu = {1, 2}, .cpu_squared = {1, 4}, .cpu_imbalance_s = 0.5});
   p.add(2, 1, 1.5, std::vector<double>{1, 2, 3, 4}, std::vector<double>{1, 4, 9, 16});
-  ASSERT_EQ(p.size(), 3u);
+  ASSERT_EQ(p.size(), 2u);  // position 1 was not read: no row
+  EXPECT_EQ(p[0].position, 0u);
   EXPECT_EQ(p[0].cpu.size(), 2u);  // as wide as its own team, not the widest
   EXPECT_DOUBLE_EQ(p[0].cpu[1], 2);
   EXPECT_DOUBLE_EQ(p[0].cpu_squared[1], 4);
-  EXPECT_EQ(p[1].cpu.size(), 0u);  // made empty on the way
-  EXPECT_DOUBLE_EQ(p[1].instances, 0);
-  EXPECT_EQ(p[2].cpu.size(), 4u);
-  EXPECT_DOUBLE_EQ(p[2].cpu[3], 4);
-  EXPECT_DOUBLE_EQ(p[2].cpu_imbalance_s, 1.5);
+  EXPECT_EQ(p[1].position, 2u);
+  EXPECT_EQ(p[1].cpu.size(), 4u);
+  EXPECT_DOUBLE_EQ(p[1].cpu[3], 4);
+  EXPECT_DOUBLE_EQ(p[1].cpu_imbalance_s, 1.5);
 
   PositionSums q;
   q.push_back({.instances = 2, .cpu = {10, 20, 30}, .cpu_squared = {100, 400, 900}, .cpu_imbalance_s = 1});
   q.add(p);
-  ASSERT_EQ(q.size(), 3u);
+  ASSERT_EQ(q.size(), 2u);
   EXPECT_EQ(q[0].cpu.size(), 3u);
   EXPECT_DOUBLE_EQ(q[0].instances, 3);
   EXPECT_DOUBLE_EQ(q[0].cpu[0], 11);
@@ -358,7 +359,17 @@ TEST(PositionSums, RowsKeepTheirWidthAndSumsWhenAWiderTeamComes) {
   EXPECT_DOUBLE_EQ(q[0].cpu[2], 30);
   EXPECT_DOUBLE_EQ(q[0].cpu_squared[1], 404);
   EXPECT_DOUBLE_EQ(q[0].cpu_imbalance_s, 1.5);
-  EXPECT_EQ(q[2].cpu.size(), 4u);
+  EXPECT_EQ(q[1].position, 2u);
+  EXPECT_EQ(q[1].cpu.size(), 4u);
+  EXPECT_DOUBLE_EQ(q[1].cpu_squared[3], 16);
+  // A position between two held ones: a row between theirs, theirs unchanged.
+  q.add(1, 1, 0.75, std::vector<double>{7, 8}, std::vector<double>{49, 64});
+  ASSERT_EQ(q.size(), 3u);
+  EXPECT_EQ(q[1].position, 1u);
+  EXPECT_DOUBLE_EQ(q[1].cpu[1], 8);
+  EXPECT_DOUBLE_EQ(q[1].cpu_imbalance_s, 0.75);
+  EXPECT_DOUBLE_EQ(q[0].cpu[1], 22);
+  EXPECT_EQ(q[2].position, 2u);
   EXPECT_DOUBLE_EQ(q[2].cpu_squared[3], 16);
   q.clear();
   EXPECT_TRUE(q.empty());
@@ -445,6 +456,28 @@ TEST(ConsistentCpuImbalance, RepeatsArePooledAndTheResultIsPerRun) {
   // Two runs of two instances each: thread 1 always 2 s slower: 2 × 1 s per run.
   const BarrierPhases a = phases_of({{4, 6}, {4.2, 6.2}}), b = phases_of({{3.8, 5.8}, {4, 6}});
   EXPECT_NEAR(consistent_cpu_imbalance({&a, &b}), 2, 1e-9);
+}
+
+TEST(ConsistentCpuImbalance, RunsThatReadDifferentPositionsArePooledPositionByPosition) {
+  // The capture reads some barriers only: run a read positions 0 and 2, run b positions 1 and 2,
+  // each read position 4 times in a and b alike where both read it. Position 0 (a only): the
+  // slowest thread changes, nothing consistent. Position 1 (b only): thread 1 always 2 s slower,
+  // 4 s. Position 2: a's 2 instances and b's 2 pooled, thread 1 always 2 s slower (±0.1 s), 4 s.
+  // 8 s over 2 runs: 4. Matched by their rank among the read rows, a's 0 would pool with b's 1.
+  BarrierPhases a, b;
+  const auto read = [](BarrierPhases& into, size_t position, double c0, double c1) {
+    const std::vector<double> cpu{c0, c1}, squared{c0 * c0, c1 * c1};
+    into.positions.add(position, 1, std::max(c0, c1) - (c0 + c1) / 2, cpu, squared);
+  };
+  for (int k = 0; k < 2; ++k) {
+    read(a, 0, 6, 4), read(a, 0, 4, 6);
+    read(a, 2, 4 + 0.1 * k, 6 + 0.1 * k);
+    read(b, 1, 4, 6), read(b, 1, 4, 6);
+    read(b, 2, 3.9 + 0.1 * k, 5.9 + 0.1 * k);
+  }
+  ASSERT_EQ(a.positions.size(), 2u);
+  EXPECT_EQ(a.positions[1].position, 2u);
+  EXPECT_NEAR(consistent_cpu_imbalance({&a, &b}), 4, 1e-9);
 }
 
 TEST(ConsistentCpuImbalance, SampledOutInstancesCarryTheShareTheReadOnesShow) {

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -280,6 +282,26 @@ TEST_F(LogStream, FileCutShortAfterTheCheckingReadIsAnErrorNotAShortWalk) {
         << e.what();
   }
   EXPECT_EQ(seen, 32u);  // the whole blocks before the cut
+}
+
+// Cut short while its block is mapped and walked (log_window.h): reading a page past the file's
+// new end raises SIGBUS, which ends the process with one line naming the file and status 2, bad
+// input, not a crash.
+TEST_F(LogStream, FileCutShortWhileItsBlockIsWalkedEndsWithOneLineAndStatusTwo) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const fs::path p = write_events(dir_ / "thread-0000.evt", 0, varied_records(1000));
+  const ThreadEvents t = scan_thread_events(p, 1000);
+  const auto walk_while_cut = [&] {
+    ThreadFileStream stream(t);
+    const std::pair<const Event*, size_t> block = stream.next();
+    fs::resize_file(p, sizeof(LogFileHeader));
+    uint64_t sum = 0;
+    for (size_t i = 0; i < block.second; ++i) sum += block.first[i].time;
+    std::printf("read %zu records, sum %llu\n", block.second, static_cast<unsigned long long>(sum));
+    std::exit(0);
+  };
+  EXPECT_EXIT(walk_while_cut(),
+      ::testing::ExitedWithCode(2), "^ompscope: .*/thread-0000.evt: the log changed while it was read");  // the re-run test names its own directory
 }
 
 // The timeline of a streamed log is the in-memory one, for every hand-built scenario and block
