@@ -498,9 +498,11 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
         outside += cut * charged;
       }
     }
-    if (&part == &inst.threads.front())
+    if (&part == &inst.threads.front()) {
+      barrier_nodes.reserve(part.syncs.size());  // grown by doubling, 100 000 barriers were copied a score of times
       for (const SyncVisit& v : part.syncs)
         if (is_barrier(v)) barrier_nodes.push_back(sync_node[sync_index(v)]);
+    }
   }
   for (size_t node = 0; node * team_size < visits.size() && node < tree.nodes.size(); ++node)
     tree.nodes[node].instances +=
