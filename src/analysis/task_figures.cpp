@@ -63,6 +63,23 @@ IntervalSet waiting_of(const ThreadInRegion& part, const std::vector<PlacedFragm
   return IntervalSet(std::move(visits)).minus(IntervalSet(std::move(running)));
 }
 
+// A site's figures by its code address, the last one looked up kept: a construct's tasks come in
+// runs, and a hash lookup per task was a fifth of graph_figures in a recursive tree. The map's
+// entries stay where they are as others are added (node-based), so the kept one stays valid.
+class SiteCursor {
+ public:
+  explicit SiteCursor(std::unordered_map<uint64_t, SiteFigures>& sites) : sites_(sites) {}
+  SiteFigures& operator[](uint64_t code) {
+    if (last_ == nullptr || code != code_) last_ = &sites_[code_ = code];
+    return *last_;
+  }
+
+ private:
+  std::unordered_map<uint64_t, SiteFigures>& sites_;
+  SiteFigures* last_ = nullptr;
+  uint64_t code_ = 0;
+};
+
 // A thread's fragments (by begin) looked up at moments that only grow: the stretches of its
 // waiting, in order. A cursor that moves forward, where a binary search per stretch missed the
 // cache at each of its steps (a recursive tree's 125 000 fragments per thread).
@@ -100,7 +117,8 @@ class FragmentCursor {
 // (ran no task, waited in no taskwait): each is one creation call plus the program's code between
 // the two task constructs, an upper bound of the creation cost (divided among the creations the
 // second record stands for, under adaptive sampling), given to the second task's site.
-void add_creation_gaps(const TaskNodes& nodes, std::unordered_map<uint64_t, SiteFigures>& sites) {
+void add_creation_gaps(const TaskNodes& nodes, std::unordered_map<uint64_t, SiteFigures>& by_code) {
+  SiteCursor sites(by_code);
   for (const TaskNode& n : nodes.nodes) {
     for (size_t i = 1; i < n.children.size(); ++i) {
       const TaskInstance& a = *nodes.nodes[n.children[i - 1]].explicit_task;
@@ -191,11 +209,10 @@ class TaskwaitsByEnd {
 // the children at each of its taskwaits was quadratic in a task that waits after each creation.
 class ChildrenBefore {
  public:
-  explicit ChildrenBefore(const TaskNodes& nodes) : nodes_(nodes) {}
+  explicit ChildrenBefore(const TaskNodes& nodes) : nodes_(nodes), prefixes_(nodes.nodes.size()) {}
   std::pair<bool, double> done_and_last(const TaskNode& owner, double before) {
-    auto [it, added] = prefixes_.try_emplace(&owner);
-    std::vector<Prefix>& prefix = it->second;
-    if (added) {
+    std::vector<Prefix>& prefix = prefixes_[static_cast<size_t>(&owner - nodes_.nodes.data())];
+    if (prefix.empty() && !owner.children.empty()) {
       prefix.reserve(owner.children.size());
       bool done = true;
       double last = -std::numeric_limits<double>::infinity();
@@ -219,7 +236,7 @@ class ChildrenBefore {
     double last;  // the last completion among them
   };
   const TaskNodes& nodes_;
-  std::unordered_map<const TaskNode*, std::vector<Prefix>> prefixes_;
+  std::vector<std::vector<Prefix>> prefixes_;  // by node: built at its first wait (a hash map cost a miss per lookup)
 };
 
 // Whether a stretch of waiting inside `around` that ends in the start of `next` waited under the
@@ -360,14 +377,11 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
 
   const std::vector<size_t> depth = depths_of(nodes);
   for (const auto& [code, taken] : nodes.off_cpu_taken) out.sites_by_code[code].off_cpu_taken_s += taken;
-  SiteFigures* site_of_last = nullptr;  // a construct's tasks come in runs: one lookup a run
-  uint64_t last_code = 0;
+  SiteCursor sites(out.sites_by_code);
   for (size_t i = nodes.implicit_count; i < nodes.nodes.size(); ++i) {
     const TaskNode& n = nodes.nodes[i];
     if (!n.explicit_task->light && !n.explicit_task->fragments.empty()) {
-      if (site_of_last == nullptr || n.explicit_task->codeptr != last_code)
-        site_of_last = &out.sites_by_code[last_code = n.explicit_task->codeptr];
-      SiteFigures& site = *site_of_last;
+      SiteFigures& site = sites[n.explicit_task->codeptr];
       site.recorded += 1;
       site.own_work_s += n.own_work.total();
       site.depend_items += static_cast<double>(n.explicit_task->depends.size());
@@ -444,9 +458,9 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
           if (on_path[next->node]) out.dependence_path_wait_s += waited;
           // The thread waited through the release: from the last predecessor's completion to
           // this start, the runtime released the dependence and handed the task over.
-          if (ready < w.end) out.sites_by_code[next->task->codeptr].release_gaps.push_back(w.end - ready);
+          if (ready < w.end) sites[next->task->codeptr].release_gaps.push_back(w.end - ready);
         } else if (created <= w.begin && !after_batch && !constrained_steal(part, around, *next->task, nodes)) {
-          out.sites_by_code[next->task->codeptr].dispatch_gaps.push_back(w.end - w.begin);
+          sites[next->task->codeptr].dispatch_gaps.push_back(w.end - w.begin);
         }
         continue;
       }
