@@ -270,34 +270,6 @@ std::vector<size_t> depths_of(const TaskNodes& nodes) {
   return depth;
 }
 
-// Tasks of one body: a recorded task (1), or a batch of light ones, each the batch's mean body.
-// Kept as runs, not one entry per task: a sampled run of BOTS health stands 2.25 M tasks on a few
-// thousand batches, and the vector of their bodies was a fifth of its analysis.
-struct BodyRun {
-  double body = 0;
-  uint64_t count = 0;
-};
-
-// Thread time left idle at the end when the bodies are handed out in order to whichever of
-// `team` threads is free first. Which one, where two are free at once, does not matter: the
-// moments evolve alike, so does the figure. The earliest is found by a scan for a team of up to
-// 8 (a heap's pop and push per task was most of this on a team of two), by a min-heap beyond.
-double list_schedule_idle(const std::vector<BodyRun>& runs, size_t team) {
-  std::vector<double> free_at(team, 0.0);  // the threads' next free moments
-  const bool heap = team > 8;
-  double sum = 0, last_end = 0;
-  for (const BodyRun& r : runs)
-    for (uint64_t k = 0; k < r.count; ++k) {
-      if (heap) std::pop_heap(free_at.begin(), free_at.end(), std::greater<>());  // the earliest to the back
-      double& at = heap ? free_at.back() : *std::min_element(free_at.begin(), free_at.end());
-      at += r.body;
-      last_end = std::max(last_end, at);
-      if (heap) std::push_heap(free_at.begin(), free_at.end(), std::greater<>());
-      sum += r.body;
-    }
-  return static_cast<double>(team) * last_end - sum;
-}
-
 // The median of the bodies the runs stand for, as median() gives it over them one by one.
 double median_body(std::vector<BodyRun> runs, uint64_t n) {
   std::sort(runs.begin(), runs.end(), [](const BodyRun& a, const BodyRun& b) { return a.body < b.body; });
@@ -488,6 +460,66 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
 }
 
 }  // namespace
+
+// A batch's `count` bodies of `body` each handed out, each to the thread free first, in bulk: the
+// earliest thread takes bodies until it is past the next one, and once every thread is within
+// one body of the others they take one each in turn, a round at a time. Which thread takes a body
+// where two are free at once does not change the moments they end at, so the threads' moments
+// (kept sorted here) are those of handing the bodies out one by one, but in steps a thread's
+// count, not the bodies': a sampled run's batches stand for millions of light tasks (fib_tasks 30:
+// 1.6 M), and one step per task was half of its analysis. `last_end`: the latest end so far.
+static void hand_out_batch(std::vector<double>& free_at, double body, uint64_t count, double& last_end) {
+  std::sort(free_at.begin(), free_at.end());
+  const size_t team = free_at.size();
+  if (body <= 0 || team == 1) {
+    free_at[0] += static_cast<double>(count) * std::max(0.0, body);
+    last_end = std::max(last_end, free_at[0]);
+    return;
+  }
+  const auto settle_first = [&free_at] {  // the first moment back in its sorted place
+    for (size_t i = 0; i + 1 < free_at.size() && free_at[i] > free_at[i + 1]; ++i) std::swap(free_at[i], free_at[i + 1]);
+  };
+  while (count > 0) {
+    if (free_at.back() - free_at.front() <= body) {
+      const uint64_t rounds = count / team, rest = count % team;
+      for (size_t i = 0; i < team; ++i) {
+        free_at[i] += static_cast<double>(rounds + (i < rest ? 1 : 0)) * body;
+        if (rounds > 0 || i < rest) last_end = std::max(last_end, free_at[i]);
+      }
+      std::sort(free_at.begin(), free_at.end());
+      return;
+    }
+    const double behind = std::floor((free_at[1] - free_at[0]) / body) + 1;
+    const uint64_t k = behind >= static_cast<double>(count) ? count : static_cast<uint64_t>(behind);
+    free_at[0] += static_cast<double>(k) * body;
+    last_end = std::max(last_end, free_at[0]);
+    count -= k;
+    settle_first();
+  }
+}
+
+// The earliest is found by a scan for a team of up to 8 (a heap's pop and push per task was most
+// of this on a team of two), by a min-heap beyond; a batch of light tasks is handed out in bulk
+// (hand_out_batch).
+double list_schedule_idle(const std::vector<BodyRun>& runs, size_t team) {
+  std::vector<double> free_at(team, 0.0);  // the threads' next free moments
+  const bool heap = team > 8;
+  double sum = 0, last_end = 0;
+  for (const BodyRun& r : runs) {
+    if (r.count > 1) {
+      hand_out_batch(free_at, r.body, r.count, last_end);  // sorted: a min-heap as well
+      sum += r.body * static_cast<double>(r.count);
+      continue;
+    }
+    if (heap) std::pop_heap(free_at.begin(), free_at.end(), std::greater<>());  // the earliest to the back
+    double& at = heap ? free_at.back() : *std::min_element(free_at.begin(), free_at.end());
+    at += r.body;
+    last_end = std::max(last_end, at);
+    if (heap) std::push_heap(free_at.begin(), free_at.end(), std::greater<>());
+    sum += r.body;
+  }
+  return static_cast<double>(team) * last_end - sum;
+}
 
 TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInstance* const> tasks,
                          const ReplayOptions& replay) {

@@ -181,6 +181,20 @@ struct ReplayOptions {
   int workers = 1;
 };
 
+// Tasks of one body: a recorded task (1), or a batch of light ones, each the batch's mean body.
+// Kept as runs, not one entry per task: a sampled run of BOTS health stands 2.25 M tasks on a few
+// thousand batches, and the vector of their bodies was a fifth of its analysis.
+struct BodyRun {
+  double body = 0;
+  uint64_t count = 0;
+};
+
+// Thread time left idle at the end when the bodies are handed out in order to whichever of
+// `team` threads is free first (TaskFigures::end_idle_s, with the bound by their count). Which
+// one, where two are free at once, does not matter: the moments evolve alike, so does the figure.
+// A run of `count` bodies costs steps in proportion to the threads, not to the bodies.
+double list_schedule_idle(const std::vector<BodyRun>& runs, size_t team);
+
 // `tasks`: the explicit tasks created in `region`.
 TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInstance* const> tasks,
                          const ReplayOptions& replay = {});

@@ -21,6 +21,47 @@ TaskFigures figures_of(const RunLog& log) {
   return task_figures(t.regions.at(0), tasks);
 }
 
+// Batches of light tasks are handed out in bulk, in steps per thread, not per body: the idle
+// time is the one of handing every body out one by one to the thread free first, whatever the
+// team, the batches' sizes and the recorded tasks between them (a thread far behind the others
+// catches up; threads within a body of each other take one each in turn; bodies of 0).
+TEST(ListScheduleIdle, BatchesHandedOutInBulkLeaveTheIdleTimeOfOneByOne) {
+  const auto one_by_one = [](const std::vector<BodyRun>& runs, size_t team) {
+    std::vector<double> free_at(team, 0.0);
+    double sum = 0, last_end = 0;
+    for (const BodyRun& r : runs)
+      for (uint64_t k = 0; k < r.count; ++k) {
+        double& at = *std::min_element(free_at.begin(), free_at.end());
+        at += r.body;
+        last_end = std::max(last_end, at);
+        sum += r.body;
+      }
+    return static_cast<double>(team) * last_end - sum;
+  };
+  uint64_t state = 12345;
+  const auto next = [&state](uint64_t below) {  // a fixed sequence: the test is the same each run
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % below;
+  };
+  for (int trial = 0; trial < 400; ++trial) {
+    const size_t team = 1 + next(12);
+    std::vector<BodyRun> runs;
+    for (uint64_t n = 1 + next(8); n > 0; --n) {
+      const uint64_t count = next(3) == 0 ? 1 : 1 + next(3000);
+      const double body = next(10) == 0 ? 0.0 : 1e-6 * static_cast<double>(1 + next(5000)) / 7.0;
+      runs.push_back({body, count});
+    }
+    // Within the rounding of the one-by-one sums (thousands of additions): a billionth of the work.
+    double work = 0;
+    for (const BodyRun& r : runs) work += r.body * static_cast<double>(r.count);
+    EXPECT_NEAR(list_schedule_idle(runs, team), one_by_one(runs, team), 1e-9 * std::max(1e-9, work))
+        << "trial " << trial << ", team " << team;
+  }
+  // A thread held by a long recorded body while the other takes a batch of 1000 short ones.
+  EXPECT_NEAR(list_schedule_idle({{500e-6, 1}, {1e-6, 1000}}, 2), one_by_one({{500e-6, 1}, {1e-6, 1000}}, 2), 1e-15);
+  EXPECT_NEAR(list_schedule_idle({{500e-6, 1}, {1e-6, 1000}}, 2), 2 * 750e-6 - 1500e-6, 1e-12);  // 500 + 250 each
+}
+
 TEST(TaskFigures, WorkersStarveWhileTheCreatorPrepares) {
   // The worker waits 1 → 31 for task 50 (created at 30) and 41 → 61 for task 51 (created at
   // 60): starved 29 + 19 µs. Its wait after 71 and the master's from 60 come after the last
