@@ -34,21 +34,22 @@ void identify_region_bodies(Timeline& timeline, const BodyEntryOf& body_entry_of
   };
   for (const WorkSpan& w : timeline.work)
     if (w.codeptr && w.parallel_id && !undecided.empty()) offer(w.parallel_id, w.codeptr);
-  for (RegionInstance& r : timeline.regions) {
-    if (!undecided.contains(r.parallel_id)) continue;
+  const auto body_of_visits = [&entry_at](const RegionInstance& r) -> uint64_t {
     uint64_t last = 0;  // an address right after itself was asked already
     for (const ThreadInRegion& p : r.threads)
       for (const SyncVisit& v : p.syncs) {
         if (!v.codeptr || v.task != 0 || v.kind == SyncKind::JoinBarrier || v.codeptr == last) continue;
         last = v.codeptr;
-        if (const uint64_t entry = entry_at(v.codeptr)) {
-          r.body = entry;
-          undecided.erase(r.parallel_id);
-          goto decided;
-        }
+        if (const uint64_t entry = entry_at(v.codeptr)) return entry;
       }
-  decided:;
-  }
+    return 0;
+  };
+  for (RegionInstance& r : timeline.regions)
+    if (undecided.contains(r.parallel_id))
+      if (const uint64_t entry = body_of_visits(r)) {
+        r.body = entry;
+        undecided.erase(r.parallel_id);
+      }
   if (!undecided.empty()) {
     std::unordered_map<uint32_t, std::unordered_set<uint32_t>> implicit_tasks;  // of the undecided
     for (const auto& [id, r] : undecided)
