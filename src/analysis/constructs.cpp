@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 #include <map>
 
 namespace ompscope::analysis {
@@ -115,12 +116,6 @@ struct Item {
 };
 static_assert(sizeof(Item) == 56);
 
-struct ItemKey {
-  double begin = 0;
-  double end = 0;
-  size_t index = 0;  // in the thread's items
-};
-
 }  // namespace
 
 std::string construct_place(report::ConstructKind kind, const SourceLocation& where) {
@@ -217,25 +212,16 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
   if (locks)
     for (const LockAcquisition* a : *locks) for_parts_of(a->thread, [&](size_t p) { locks_of[p].push_back(a); });
 
-  std::vector<Item> items;
-  std::vector<ItemKey> order;
+  std::vector<const WorkSpan*> charged;  // each visit's worksharing construct (its barrier's owner), by place
+  std::array<std::vector<uint32_t>, 4> sorted;  // each kind's items by sweep order, where not in it already
   for (const ThreadInRegion& part : inst.threads) {
     const size_t part_at = static_cast<size_t>(&part - inst.threads.data());
-    items.clear();
-    // Sized once: an Item is 56 bytes, and a recursive tree's fragments on one thread grown by
-    // doubling held up to twice them, three times while the vector moved (75 MB for 243 000 tasks).
-    items.reserve(work_of[part_at].size() + part.syncs.size() + fragments_of[part_at].size() + locks_of[part_at].size());
-    std::array<size_t, 5> runs{};  // each kind's items from runs[k] to runs[k + 1]
+    const std::vector<const WorkSpan*>& part_work = work_of[part_at];
+    const std::vector<std::pair<size_t, const TaskFragment*>>& part_fragments = fragments_of[part_at];
+    const std::vector<const LockAcquisition*>& part_locks = locks_of[part_at];
     std::vector<const WorkSpan*> shared;  // this thread's worksharing constructs, in order of their ends
-    for (const WorkSpan* w : work_of[part_at]) {
-      Item& i = items.emplace_back();
-      i.begin = w->begin;
-      i.end = w->end;
-      i.duration = w->end - w->begin;
-      i.type = Item::Work;
-      i.work = w;
+    for (const WorkSpan* w : part_work)
       if (ends_in_barrier(w->work)) shared.push_back(w);
-    }
     std::sort(shared.begin(), shared.end(), [](const WorkSpan* a, const WorkSpan* b) { return a->end < b->end; });
     size_t unclaimed = 0;  // the worksharing constructs before it are owned by an earlier barrier
     const WorkSpan* owner_before = nullptr;  // of the thread's previous barrier
@@ -244,68 +230,103 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
       const SourceLocation& y = symbols.resolve_call(b);
       return x.line > 0 && x.line == y.line && x.file == y.file;
     };
-    runs[1] = items.size();
-    for (const SyncVisit& v : part.syncs) {
-      Item& i = items.emplace_back();
-      i.begin = v.arrive;
-      i.end = v.depart;
-      i.duration = v.depart - v.arrive;
-      i.type = Item::Sync;
-      i.sync = &v;
+    charged.assign(part.syncs.size(), nullptr);
+    for (size_t k = 0; k < part.syncs.size(); ++k) {
+      const SyncVisit& v = part.syncs[k];
       if (!is_barrier(v) || v.nested || v.task != 0) continue;
       // The last worksharing construct that ended since the thread's previous barrier owns this one.
-      while (unclaimed < shared.size() && shared[unclaimed]->end <= v.arrive) i.charged_to = shared[unclaimed++];
+      while (unclaimed < shared.size() && shared[unclaimed]->end <= v.arrive) charged[k] = shared[unclaimed++];
       // A second barrier at the construct's own line with none between (clang ends a loop with a
       // reduction in two) is the construct's too.
-      if (!i.charged_to && owner_before && v.kind == SyncKind::Barrier && same_line(v.codeptr, owner_before->codeptr))
-        i.charged_to = owner_before;
-      owner_before = i.charged_to;
+      if (!charged[k] && owner_before && v.kind == SyncKind::Barrier && same_line(v.codeptr, owner_before->codeptr))
+        charged[k] = owner_before;
+      owner_before = charged[k];
     }
-    runs[2] = items.size();
-    for (const auto& [k, f] : fragments_of[part_at]) {
-      Item& i = items.emplace_back();
-      i.task_position = static_cast<uint32_t>(k);
-      i.begin = f->begin;
-      i.end = f->end;
-      i.duration = f->end - f->begin;
-      i.type = Item::Fragment;
-      i.task = (*tasks)[k];
-      i.fragment = f;
-    }
-    runs[3] = items.size();
-    for (const LockAcquisition* a : locks_of[part_at]) {
-      Item& i = items.emplace_back();
-      i.begin = a->request;
-      i.end = std::max(a->request, a->released);
-      i.duration = (a->wait(inputs.lock_correction) + a->hold(inputs.lock_correction)) * a->scale;
-      i.type = Item::Lock;
-      i.lock = a;
-    }
-    runs[4] = items.size();
-    // Outer before inner: by begin, then the longer first, then in the order gathered. Sorted as
-    // compact keys (an Item is 56 bytes, a key 24: stable_sort moving the items themselves through its
-    // buffer was 4% of a task-heavy log's analysis, BENCHMARKS.md "Analysis throughput"). Each
-    // kind's items mostly come in that order already (visits that did not nest, locks by
-    // request): a kind is sorted only where it is not, then the four are merged. No two keys are
-    // equal (the index), so the order is the one a sort of them all gives.
-    order.clear();
-    order.reserve(items.size());
-    for (size_t k = 0; k < items.size(); ++k) order.push_back({items[k].begin, items[k].end, k});
-    const auto before = [](const ItemKey& a, const ItemKey& b) {
-      if (a.begin != b.begin) return a.begin < b.begin;
-      if (a.end != b.end) return a.end > b.end;
-      return a.index < b.index;
+    // The part's items, of four kinds (worksharing constructs, visits, task fragments, lock
+    // acquisitions), each kind in the order gathered: its place in it, and each item's span.
+    constexpr size_t kKinds = 4;
+    const std::array<size_t, kKinds> kind_size{part_work.size(), part.syncs.size(), part_fragments.size(), part_locks.size()};
+    const auto span_of = [&](size_t kind, size_t at) -> std::pair<double, double> {
+      switch (kind) {
+        case 0: return {part_work[at]->begin, part_work[at]->end};
+        case 1: return {part.syncs[at].arrive, part.syncs[at].depart};
+        case 2: return {part_fragments[at].second->begin, part_fragments[at].second->end};
+        default: return {part_locks[at]->request, std::max(part_locks[at]->request, part_locks[at]->released)};
+      }
     };
-    const auto at = [&order](size_t k) { return order.begin() + static_cast<std::ptrdiff_t>(k); };
-    for (size_t k = 0; k + 1 < runs.size(); ++k)
-      if (!std::is_sorted(at(runs[k]), at(runs[k + 1]), before)) std::sort(at(runs[k]), at(runs[k + 1]), before);
-    for (size_t k = 1; k + 1 < runs.size(); ++k) std::inplace_merge(order.begin(), at(runs[k]), at(runs[k + 1]), before);
+    const auto item_of = [&](size_t kind, size_t at) {
+      Item i;
+      std::tie(i.begin, i.end) = span_of(kind, at);
+      i.duration = i.end - i.begin;
+      switch (kind) {
+        case 0:
+          i.type = Item::Work;
+          i.work = part_work[at];
+          break;
+        case 1:
+          i.type = Item::Sync;
+          i.sync = &part.syncs[at];
+          i.charged_to = charged[at];
+          break;
+        case 2:
+          i.task_position = static_cast<uint32_t>(part_fragments[at].first);
+          i.type = Item::Fragment;
+          i.task = (*tasks)[part_fragments[at].first];
+          i.fragment = part_fragments[at].second;
+          break;
+        default: {
+          const LockAcquisition* a = part_locks[at];
+          i.duration = (a->wait(inputs.lock_correction) + a->hold(inputs.lock_correction)) * a->scale;
+          i.type = Item::Lock;
+          i.lock = a;
+        }
+      }
+      return i;
+    };
+    // Outer before inner: by begin, then the longer first, then in the order gathered (the kinds in
+    // the order above, each in its own order). Each kind's items mostly come in that order already
+    // (visits that did not nest, locks by request): a kind is sorted, by its places, only where it
+    // is not; then the four are merged as the sweep takes them, each item made when it is taken
+    // and held only while it is open. All of a part's items were held before, 56 bytes each and a
+    // 24-byte key to sort them by: 8 of the 21 MB a region of 100 000 barriers per thread peaked at.
+    const auto outer_first = [](const std::pair<double, double>& a, const std::pair<double, double>& b) {
+      if (a.first != b.first) return a.first < b.first;
+      return a.second > b.second;
+    };
+    for (size_t kind = 0; kind < kKinds; ++kind) {
+      sorted[kind].clear();
+      bool in_order = true;
+      for (size_t at = 1; at < kind_size[kind] && in_order; ++at)
+        in_order = !outer_first(span_of(kind, at), span_of(kind, at - 1));
+      if (in_order) continue;
+      sorted[kind].resize(kind_size[kind]);
+      for (size_t at = 0; at < kind_size[kind]; ++at) sorted[kind][at] = static_cast<uint32_t>(at);
+      std::stable_sort(sorted[kind].begin(), sorted[kind].end(),
+                       [&](uint32_t a, uint32_t b) { return outer_first(span_of(kind, a), span_of(kind, b)); });
+    }
+    std::array<size_t, kKinds> taken{};  // each kind's items swept so far
+    const auto place = [&](size_t kind) { return sorted[kind].empty() ? taken[kind] : sorted[kind][taken[kind]]; };
+    // The next item in sweep order into `out`; false when every one was taken. Between kinds, the
+    // earlier kind first where two spans are equal, as its items were gathered first.
+    const auto next_item = [&](Item& out) {
+      size_t best = kKinds;
+      std::pair<double, double> best_span;
+      for (size_t kind = 0; kind < kKinds; ++kind) {
+        if (taken[kind] == kind_size[kind]) continue;
+        const std::pair<double, double> span = span_of(kind, place(kind));
+        if (best == kKinds || outer_first(span, best_span)) best = kind, best_span = span;
+      }
+      if (best == kKinds) return false;
+      out = item_of(best, place(best));
+      ++taken[best];
+      return true;
+    };
     std::unordered_map<const WorkSpan*, int> work_node;
     // Each of the part's visits' construct (-1: none), by its place in part.syncs: a hash map of
     // them allocated a node per visit (a region of 100 000 barriers per thread).
     std::vector<int> sync_node(part.syncs.size(), -1);
     const auto sync_index = [&part](const SyncVisit& v) { return static_cast<size_t>(&v - part.syncs.data()); };
-    std::vector<const Item*> open;
+    std::vector<Item> open;  // the items open at the one swept, outer first (held by value: made as taken)
     size_t open_after_drop = 0;  // open's size when its ended items were last dropped
     // The thread's samples in its part, each given to the innermost construct open at its time
     // as the items are swept in order (the region's own code where none is).
@@ -325,8 +346,8 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
         const double t = (*next_sample)->time;
         const DescribedSample& sample = described.of(**next_sample);
         const auto owner = std::find_if(open.rbegin(), open.rend(),
-                                        [t](const Item* o) { return o->end > t && o->begin <= t && o->node >= 0; });
-        if (owner != open.rend()) add_sample(tree.nodes[(*owner)->node].samples, sample);
+                                        [t](const Item& o) { return o.end > t && o.begin <= t && o.node >= 0; });
+        if (owner != open.rend()) add_sample(tree.nodes[owner->node].samples, sample);
         if (!sample.in_runtime && !sample.inline_flush) continue;
         // The runtime's time outside waits: the innermost item open at the sample is no barrier
         // visit (a loop's own barrier is charged to the loop: its node says nothing) and no lock
@@ -335,16 +356,16 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
         // __kmpc_flush (NPB LU's wait built with gcc).
         // A lock held is the lock's time too (its release runs in the runtime): the team's work
         // leaves it out (team_work.h), and so does the runtime's work beside it.
-        const auto innermost = std::find_if(open.rbegin(), open.rend(), [t](const Item* o) { return o->end > t && o->begin <= t; });
-        const bool waiting = innermost != open.rend() && ((*innermost)->type == Item::Sync || (*innermost)->type == Item::Lock);
+        const auto innermost = std::find_if(open.rbegin(), open.rend(), [t](const Item& o) { return o.end > t && o.begin <= t; });
+        const bool waiting = innermost != open.rend() && (innermost->type == Item::Sync || innermost->type == Item::Lock);
         if (waiting) continue;
         const double s = sample.line.cpu_s;
         if (tree.runtime_work_s.size() <= part.index) tree.runtime_work_s.resize(part.index + 1);
         tree.runtime_work_s[part.index] += s;
         part_runtime += s;
         if (owner != open.rend()) {
-          tree.nodes[(*owner)->node].runtime_work_s += s;
-          runtime_nodes.emplace_back((*owner)->node, s);
+          tree.nodes[owner->node].runtime_work_s += s;
+          runtime_nodes.emplace_back(owner->node, s);
         }
         const size_t leaf = sample.folded.rfind(';');
         double& function = tree.runtime_work_functions[sample.inline_flush ? std::string(kInlineFlush)
@@ -358,23 +379,22 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     // this thread's top constructs take no more than its time in the instance, as its split is.
     double top_total = 0, top_locks = 0;
     std::vector<std::pair<int, double>> top_lock_nodes;  // (node, charged time) of top-level locks
-    for (const ItemKey& key : order) {
-      Item& i = items[key.index];
+    for (Item i; next_item(i);) {
       samples_before(i.begin);
-      while (!open.empty() && open.back()->end <= i.begin) open.pop_back();
+      while (!open.empty() && open.back().end <= i.begin) open.pop_back();
       // An item that ended stays below one that began inside it and ends later (callbacks' times
       // a few ns apart: a task resumed before its taskwait's end was recorded). It is open to no
       // later item, so none of the sweeps below can pick it; dropped once they outnumber the
       // others, it no longer makes each sweep walk the thread's whole history (a task that
       // waited after each of 20 000 creations: quadratic, 1.5 s).
       if (open.size() > 2 * open_after_drop + 32) {
-        std::erase_if(open, [&](const Item* o) { return o->end <= i.begin; });
+        std::erase_if(open, [&](const Item& o) { return o.end <= i.begin; });
         open_after_drop = open.size();
       }
       int parent = -1;
       for (auto o = open.rbegin(); o != open.rend(); ++o)
-        if ((*o)->end > i.begin) {
-          parent = (*o)->node;
+        if (o->end > i.begin) {
+          parent = o->node;
           break;
         }
       const bool top = parent == -1;
@@ -398,7 +418,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
             node = v.tasks > 0 ? node_of(tree, owner->second, ConstructKind::kBarrier, v.codeptr, symbols) : owner->second;
             if (v.tasks == 0) {
               i.node = sync_node[sync_index(v)] = node;
-              open.push_back(&i);
+              open.push_back(i);
               continue;
             }
           } else if (v.kind == SyncKind::JoinBarrier) {
@@ -443,7 +463,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
       // is inside that visit's already.
       bool inside_itself = false;
       if (node != parent)
-        for (auto o = open.rbegin(); o != open.rend() && !inside_itself; ++o) inside_itself = (*o)->node == node && (*o)->end > i.begin;
+        for (auto o = open.rbegin(); o != open.rend() && !inside_itself; ++o) inside_itself = o->node == node && o->end > i.begin;
       if (inside_itself) {
         // counted where the construct was entered first
       } else if (node != parent) {
@@ -470,7 +490,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
         outside += i.duration;  // in no construct: the region's own code
       }
       i.node = node;
-      open.push_back(&i);
+      open.push_back(i);
     }
     samples_before(part.end + 1);
     // The lock operations sampling left unrecorded (docs/locks.md) ran at no item: their samples
