@@ -246,40 +246,36 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     // acquisitions), each kind in the order gathered: its place in it, and each item's span.
     constexpr size_t kKinds = 4;
     const std::array<size_t, kKinds> kind_size{part_work.size(), part.syncs.size(), part_fragments.size(), part_locks.size()};
+    // A kind is its items' Item::Type (Work, Sync, Fragment, Lock: the order they were gathered in).
     const auto span_of = [&](size_t kind, size_t at) -> std::pair<double, double> {
-      switch (kind) {
-        case 0: return {part_work[at]->begin, part_work[at]->end};
-        case 1: return {part.syncs[at].arrive, part.syncs[at].depart};
-        case 2: return {part_fragments[at].second->begin, part_fragments[at].second->end};
-        default: return {part_locks[at]->request, std::max(part_locks[at]->request, part_locks[at]->released)};
+      switch (static_cast<Item::Type>(kind)) {
+        case Item::Work: return {part_work[at]->begin, part_work[at]->end};
+        case Item::Sync: return {part.syncs[at].arrive, part.syncs[at].depart};
+        case Item::Fragment: return {part_fragments[at].second->begin, part_fragments[at].second->end};
+        case Item::Lock: break;
       }
+      return {part_locks[at]->request, std::max(part_locks[at]->request, part_locks[at]->released)};
     };
     const auto item_of = [&](size_t kind, size_t at) {
       Item i;
       std::tie(i.begin, i.end) = span_of(kind, at);
       i.duration = i.end - i.begin;
-      switch (kind) {
-        case 0:
-          i.type = Item::Work;
-          i.work = part_work[at];
-          break;
-        case 1:
-          i.type = Item::Sync;
+      i.type = static_cast<Item::Type>(kind);
+      switch (i.type) {
+        case Item::Work: i.work = part_work[at]; break;
+        case Item::Sync:
           i.sync = &part.syncs[at];
           i.charged_to = charged[at];
           break;
-        case 2:
+        case Item::Fragment:
           i.task_position = static_cast<uint32_t>(part_fragments[at].first);
-          i.type = Item::Fragment;
           i.task = (*tasks)[part_fragments[at].first];
           i.fragment = part_fragments[at].second;
           break;
-        default: {
-          const LockAcquisition* a = part_locks[at];
-          i.duration = (a->wait(inputs.lock_correction) + a->hold(inputs.lock_correction)) * a->scale;
-          i.type = Item::Lock;
-          i.lock = a;
-        }
+        case Item::Lock:
+          i.lock = part_locks[at];
+          i.duration = (i.lock->wait(inputs.lock_correction) + i.lock->hold(inputs.lock_correction)) * i.lock->scale;
+          break;
       }
       return i;
     };

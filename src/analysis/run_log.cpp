@@ -176,6 +176,14 @@ bool read_records(int fd, uint64_t at, Event* into, size_t k) {
   return true;
 }
 
+// Records [at, at + k) of the file: mapped into `window` (log_window.h), or read into `block`
+// where they cannot be mapped; null where the file no longer holds them all.
+const Event* records_at(int fd, const fs::path& file, uint64_t at, size_t k, LogWindow& window, std::vector<Event>& block) {
+  if (const Event* mapped = window.map(fd, file, at, k)) return mapped;
+  if (block.size() < k) block.insert(block.end(), k - block.size(), Event{});
+  return read_records(fd, at, block.data(), k) ? block.data() : nullptr;
+}
+
 void open_thread_file(const fs::path& file, ThreadFile& out) {
   if (fs::exists(file)) require_regular_file(file);  // a FIFO would block (docs/safety.md)
   out.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
@@ -277,12 +285,8 @@ RecordCheck read_checked(const fs::path& file, ThreadFile& tf, size_t block_reco
   std::vector<Event> block;
   for (uint64_t at = 0; at < tf.records;) {
     const size_t k = static_cast<size_t>(std::min<uint64_t>(tf.records - at, std::max<size_t>(block_records, 1)));
-    const Event* records = window.map(tf.fd, file, at, k);
-    if (records == nullptr) {
-      if (block.size() < k) block.insert(block.end(), k - block.size(), Event{});
-      if (!read_records(tf.fd, at, block.data(), k)) throw Error(fmt::format("{}: read error", file.string()));
-      records = block.data();
-    }
+    const Event* records = records_at(tf.fd, file, at, k, window, block);
+    if (records == nullptr) throw Error(fmt::format("{}: read error", file.string()));
     check.check(records, k);
     f(records, k);
     at += k;
@@ -341,17 +345,11 @@ std::pair<const Event*, size_t> ThreadFileStream::next() {
   // before its block is mapped (a mapped page past a file's end raises SIGBUS when read); cut
   // short while its block is read, it ends the process with one line (log_window.h).
   struct stat st {};
-  if (::fstat(fd_, &st) != 0 ||
-      static_cast<uint64_t>(st.st_size) < sizeof(LogFileHeader) + (done_ + k) * sizeof(Event))
-    throw Error(fmt::format("{}: the log changed while it was read (record {} is gone)", thread_.file.string(),
-                            done_));
-  const Event* records = window_.map(fd_, thread_.file, done_, k);
-  if (records == nullptr) {
-    if (block_.size() < k) block_.insert(block_.end(), k - block_.size(), Event{});
-    if (!read_records(fd_, done_, block_.data(), k))
-      throw Error(fmt::format("{}: the log changed while it was read (record {} is gone)", thread_.file.string(), done_));
-    records = block_.data();
-  }
+  const bool held = ::fstat(fd_, &st) == 0 &&
+                    static_cast<uint64_t>(st.st_size) >= sizeof(LogFileHeader) + (done_ + k) * sizeof(Event);
+  const Event* records = held ? records_at(fd_, thread_.file, done_, k, window_, block_) : nullptr;
+  if (records == nullptr)
+    throw Error(fmt::format("{}: the log changed while it was read (record {} is gone)", thread_.file.string(), done_));
   done_ += k;
   return {records, k};
 }
