@@ -195,7 +195,11 @@ void open_thread_file(const fs::path& file, ThreadFile& out) {
     // Created at the thread's first record, written at its first full chunk or at the end: a
     // process killed (SIGKILL) before either left it empty. Not corrupt: nothing was captured.
     const std::string name = file.filename().string();
-    out.thread_index = static_cast<uint32_t>(std::strtoul(name.c_str() + std::strlen(kThreadFilePrefix), nullptr, 10));
+    const unsigned long index = std::strtoul(name.c_str() + std::strlen(kThreadFilePrefix), nullptr, 10);
+    if (index >= kMaxThreadLogs)
+      throw Error(fmt::format("{}: not a thread file of an ompscope log (a log holds at most {} threads)",
+                              file.string(), kMaxThreadLogs));
+    out.thread_index = static_cast<uint32_t>(index);
     return;
   }
   LogFileHeader header{};
@@ -209,6 +213,10 @@ void open_thread_file(const fs::path& file, ThreadFile& out) {
   const uint64_t body = size - sizeof header;
   if (body % sizeof(Event) != 0)
     throw Error(fmt::format("{}: truncated log (ends inside record {})", file.string(), body / sizeof(Event)));
+  // Per-thread figures are indexed by it: a damaged header must not size them.
+  if (header.thread_index >= kMaxThreadLogs)
+    throw Error(fmt::format("{}: corrupt log: thread index {} (a log holds at most {} threads)", file.string(),
+                            header.thread_index, kMaxThreadLogs));
   out.thread_index = header.thread_index;
   out.records = body / sizeof(Event);
 }
@@ -368,6 +376,10 @@ RunLog read_run_log(const fs::path& directory, const LaunchClock& launch, LogRea
   }
   std::sort(log.threads.begin(), log.threads.end(),
             [](const ThreadEvents& a, const ThreadEvents& b) { return a.thread_index < b.thread_index; });
+  for (size_t i = 1; i < log.threads.size(); ++i)
+    if (log.threads[i].thread_index == log.threads[i - 1].thread_index)
+      throw Error(fmt::format("{}: corrupt log: two thread files hold thread {}", directory.string(),
+                              log.threads[i].thread_index));
 
   ClockPoint start = log.meta.clock_start;
   ClockPoint end = log.meta.clock_end;

@@ -19,7 +19,7 @@ namespace ompscope::capture {
 namespace {
 
 // Static storage, never freed: the flushes at exit and on fatal signals walk every log.
-constexpr uint32_t kMaxLogs = 4096;
+constexpr uint32_t kMaxLogs = kMaxThreadLogs;
 constinit LogFile g_files[kMaxLogs]{};
 std::atomic<uint32_t> g_thread_count{0};
 std::atomic<uint64_t> g_dropped{0};

@@ -142,6 +142,10 @@ struct LogFileHeader {
 };
 static_assert(sizeof(LogFileHeader) == 64);
 
+// The threads one log holds at most: the tool's static table of logs (capture/thread_log.cpp)
+// has this many slots, so a thread file whose index is not below it is corrupt.
+inline constexpr uint32_t kMaxThreadLogs = 4096;
+
 inline constexpr const char* kMetaFileName = "meta.txt";
 inline constexpr const char* kThreadFilePrefix = "thread-";
 inline constexpr const char* kThreadFileSuffix = ".evt";

@@ -358,6 +358,28 @@ TEST_F(RunLogFiles, ALaterProcessCalibratesOnTheLaunchersPointsButStartsWhereIts
   EXPECT_NEAR(own.timeline.start, -0.04, 1e-9);  // the program's own process starts at the launch
 }
 
+TEST_F(RunLogFiles, ThreadIndexBeyondWhatTheToolCanWriteIsRefused) {
+  // The fuzzer's find: a header claiming thread 151 000 000 sized a per-thread table at 3.6 GB.
+  const fs::path p = write_events("thread-0000.evt", header(151000000), {ev(1, EventKind::ThreadBegin)});
+  EXPECT_ERROR_NAMING(read_thread_events(p), p.string(), "thread index 151000000");
+  const fs::path last = write_events("thread-0001.evt", header(kMaxThreadLogs - 1), {ev(1, EventKind::ThreadBegin)});
+  EXPECT_EQ(read_thread_events(last).thread_index, kMaxThreadLogs - 1);
+  // An empty file's index is its name's.
+  const fs::path empty = write_events("thread-9999999999.evt", header(0), {});
+  fs::resize_file(empty, 0);
+  write_text("meta.txt", kValidMeta);
+  fs::remove(p);
+  fs::remove(last);
+  EXPECT_ERROR_NAMING(read_run_log(dir_), empty.string(), "at most 4096 threads");
+}
+
+TEST_F(RunLogFiles, TwoFilesOfOneThreadAreRefused) {
+  write_text("meta.txt", kValidMeta);
+  write_events("thread-0000.evt", header(0), {ev(1000, EventKind::ThreadBegin)});
+  write_events("thread-0001.evt", header(0), {ev(1000, EventKind::ThreadBegin)});
+  EXPECT_ERROR_NAMING(read_run_log(dir_), dir_.string(), "two thread files hold thread 0");
+}
+
 TEST_F(RunLogFiles, CorruptThreadFileFailsTheWholeLog) {
   write_text("meta.txt", kValidMeta);
   LogFileHeader h = header(0);
