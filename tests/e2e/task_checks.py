@@ -122,6 +122,31 @@ def scenario_light_bodies_timed(c):
         print(f"{program}: {creator} ran {light[creator]} light tasks, timed {timed[creator]}: mean {mean:.1f} ns; "
               f"{len(recorded)} recorded bodies, median {median:.1f} ns")
 
+def scenario_untied_light_bodies(c):
+    """An untied task that creates untied tasks (untied_tasks.c, BOTS's shape): on libomp each
+    light task hands its continuation back to its recorded creator at its start, a recorded
+    switch that writes its batch 30-60 ns after the body began, and then runs (timeline.cpp,
+    extend_light_batch). The light tasks' bodies must come out as long as the recorded ones of
+    their site: capped at the window until that record they were a fifth of it (BOTS sparselu:
+    0.15 µs for 5.2)."""
+    report, region, p = scale_tasks(c, "untied_tasks", ["untied_tasks"], repeat=1)
+    for t in report["threads"]:
+        tasks = region["tasks"][str(t)]
+        sites = sorted(tasks["sites"], key=lambda s: s["tasks"])
+        if len(sites) != 2 or sites[0]["tasks"] != 1:
+            fail(f"untied_tasks at {t} threads: expected the creator's site and its tasks' site, got {sites}")
+        creator, created = sites
+        if tasks["recorded"] >= tasks["count"] / 2:
+            fail(f"untied_tasks at {t} threads: {tasks['recorded']} of {tasks['count']} tasks recorded: no light ones to judge")
+        # Every task's body, light ones included, less the creator's: the created ones' mean.
+        light_and_recorded = (tasks["count"] * tasks["mean_body_s"] - creator["mean_body_s"]) / (tasks["count"] - 1)
+        ratio = light_and_recorded / created["mean_body_s"]
+        print(f"untied_tasks at {t} threads: {tasks['count']:.0f} tasks of {light_and_recorded * 1e6:.2f} µs with the "
+              f"light ones, {created['tasks']:.0f} recorded of {created['mean_body_s'] * 1e6:.2f} µs: ratio {ratio:.2f} "
+              f"(within 0.75-1.33; 0.2 when the light ones were cut at their batch's record)")
+        if not 0.75 <= ratio <= 1.33:
+            fail(f"untied_tasks at {t} threads: the light tasks' bodies are {ratio:.2f}× the recorded ones\n{p.stderr}")
+
 def scenario_task_bodies_off_the_cpu(c):
     """A busy process shares the second CPU, where `scale` binds the worker: each body the worker
     runs takes about twice its time on the wall. The capture reads a coarse body at its edges, and

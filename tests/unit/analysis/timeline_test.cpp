@@ -1038,6 +1038,57 @@ TEST(BuildTimeline, LightTasksLastAsLongAsTheTimedOnesWhereEnoughWereTimed) {
   }
 }
 
+TEST(BuildTimeline, AnUntiedLightTaskHandedBackToItsRecordedCreatorRunsUntilItCompletesIntoIt) {
+  // BOTS sparselu's shape on libomp: a recorded untied task P (90) creates untied light tasks
+  // and runs each at once. libomp runs an untied task as parts: started from P, it hands its
+  // continuation back to P (a switch, recorded since P is; its batch written just before, 1 µs
+  // after the start), then runs it unrecorded and completes into P 50 µs later. The capture timed
+  // one task in each batch (the one before: its end came after its own batch was written), 50 µs.
+  // Each batch lasts the 50 µs the timed ones say, not the 1 µs until its record. Where P goes on
+  // before the continuation runs (the last one), the batch keeps its window: what ran after P's
+  // record is not known to be the batch's.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(1, 5000);
+  testing::Stream master = b.thread(0);
+  master.thread_begin(0).initial_task(0, 1, 2).parallel_begin(100, 10, 1, 2, 0xA0).implicit_begin(100, 10, 11, 1, 0);
+  master.task_create(105, 90, 11, 0xE0, ompt_task_explicit | ompt_task_untied).task_schedule(110, 11, ompt_task_switch, 90);
+  for (uint32_t i = 0; i < 10; ++i) {
+    const uint64_t start = 200 + 100 * i;
+    master.task_schedule(start, 90, ompt_task_switch, 0)
+        .light_tasks(start + 1, start, 1, 0, 1, 50000)
+        .task_schedule(start + 1, 0, ompt_task_switch, 90);
+    if (i == 9)  // P goes on first (its own record), then switches to the continuation
+      master.task_create(start + 2, 91, 90, 0xE1).task_schedule(start + 3, 90, ompt_task_switch, 0);
+    master.task_schedule(start + 51, 0, ompt_task_complete, 90);
+  }
+  master.task_schedule(1300, 90, ompt_task_complete, 11)
+      .sync_begin(1400, join)
+      .sync_end(1410, join)
+      .implicit_end(1410, 10, 11, 0)
+      .parallel_end(1410, 10, 1, 0xA0)
+      .thread_end(2000);
+  const Timeline t = build_timeline(b.log());
+
+  ASSERT_EQ(t.light_tasks, 10u);
+  size_t batches = 0;
+  for (const TaskInstance& task : t.tasks) {
+    if (!task.light) continue;
+    ASSERT_EQ(task.fragments.size(), 1u);
+    const double start = 200 + 100 * static_cast<double>(batches);
+    EXPECT_US(task.fragments[0].begin, start);
+    EXPECT_US(task.fragments[0].end, batches < 9 ? start + 50 : start + 1) << batches;
+    EXPECT_DOUBLE_EQ(task.completed, task.fragments[0].end);
+    ++batches;
+  }
+  EXPECT_EQ(batches, 10u);
+  // P's own work: from its start to its first light task, between the light tasks, and after
+  // the last; not the light tasks' bodies.
+  const TaskInstance& producer = task_by_id(t, 90);
+  EXPECT_NEAR(producer.exclusive() * 1e6, 90 + 9 * 49 + 2 + 149, 1e-6);
+  // Both are task time in the implicit task's part (no visit was open).
+  EXPECT_NEAR(t.regions.at(0).threads.at(0).tasks_outside_syncs * 1e6, (90 + 9 * 49 + 2 + 149) + (9 * 50 + 1), 1e-6);
+}
+
 TEST(BuildTimeline, ABodyReadAtItsEdgesIsNoSampleOfTheLightOnesUnlessItIsLong) {
   // The master runs 9 recorded tasks of the sampled phase (each standing for 16): 8 of 10 µs,
   // and one read at its edges whose fragment holds 16 µs, most of it what its second reading
