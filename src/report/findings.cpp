@@ -85,6 +85,7 @@ std::string without_remarks(std::string_view clause) {
 std::string first_action(std::string_view hint) {
   // The first sentence, cut into clauses at ": " and "; " outside parentheses.
   std::vector<std::string_view> clauses;
+  std::size_t before_list = std::string_view::npos;  // clauses before the first "; "
   int depth = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i < hint.size(); ++i) {
@@ -94,17 +95,20 @@ std::string first_action(std::string_view hint) {
     const bool follows_space = i + 1 == hint.size() || hint[i + 1] == ' ';
     if (depth != 0 || !follows_space || (c != ':' && c != ';' && c != '.')) continue;
     clauses.push_back(hint.substr(start, i - start));
+    if (c == ';' && before_list == std::string_view::npos) before_list = clauses.size();
     start = i + 2;
     if (c == '.') break;
     if (i + 1 == hint.size()) break;
   }
   if (start < hint.size() && (clauses.empty() || hint[start - 2] != '.')) clauses.push_back(hint.substr(start));
-  // The first clause that says what to do; else what follows the first sentence's last colon.
+  // The first clause that says what to do; else what follows the first sentence's last colon
+  // before its first "; ": the clauses after that are more items of a list ("A: x1; y: x2"), and
+  // the list comes largest first (task_inflation's sites: the last one's +0% stood for a +2%).
   for (std::string_view clause : clauses) {
     while (!clause.empty() && clause.front() == ' ') clause.remove_prefix(1);
     if (starts_with_action(clause)) return without_remarks(clause);
   }
-  return clauses.empty() ? std::string() : without_remarks(clauses.back());
+  return clauses.empty() ? std::string() : without_remarks(clauses[std::min(before_list, clauses.size()) - 1]);
 }
 
 std::string certainty_of(double gain_s, double spread_s, int repeats) {
