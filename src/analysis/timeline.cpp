@@ -1056,29 +1056,26 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
   std::vector<double> weights;                 // by instance group: its records' weights
   std::vector<double> instance_unrecorded;     // and the operations it did not record
   std::vector<size_t> instance_records;
-  for (size_t i = 0; i < locks.size(); ++i) {
-    const LockAcquisition& a = locks[i];
-    const uint64_t site = a.sampling_slot ? a.sampling_slot : a.codeptr;
-    const uint32_t g = instances.of({a.thread, site, a.parallel_id});
+  const auto instance_group = [&](const LockGroups::Key& key) {
+    const uint32_t g = instances.of(key);
     if (g == weights.size()) {
       weights.push_back(0);
       instance_unrecorded.push_back(0);
       instance_records.push_back(0);
     }
+    return g;
+  };
+  for (size_t i = 0; i < locks.size(); ++i) {
+    const LockAcquisition& a = locks[i];
+    const uint64_t site = a.sampling_slot ? a.sampling_slot : a.codeptr;
+    const uint32_t g = instance_group({a.thread, site, a.parallel_id});
     weights[g] += a.weight;
     ++instance_records[g];
     instance_of[i] = g;
     region_of[i] = regions.of({a.thread, site, callsite(a.parallel_id)});
   }
-  for (const UnrecordedLocks& u : unrecorded) {
-    const uint32_t g = instances.of({u.thread, u.site, u.parallel_id});
-    if (g == weights.size()) {
-      weights.push_back(0);
-      instance_unrecorded.push_back(0);
-      instance_records.push_back(0);
-    }
-    instance_unrecorded[g] += static_cast<double>(u.count);
-  }
+  for (const UnrecordedLocks& u : unrecorded)
+    instance_unrecorded[instance_group({u.thread, u.site, u.parallel_id})] += static_cast<double>(u.count);
   std::vector<double> region_unrecorded(regions.size(), 0.0);
   for (uint32_t g = 0; g < instances.size(); ++g) {
     if (instance_records[g] > 0) continue;
