@@ -44,10 +44,10 @@ namespace {
 // Words a hint's advice starts with: the imperative of what to change (English, not causes).
 constexpr std::string_view kActionVerbs[] = {
     "accumulate", "add",      "allocate", "avoid",  "batch",  "bind",    "block",   "call",     "collapse",
-    "create",     "cut",      "drop",     "fuse",   "give",   "hand",    "hoist",    "increase", "keep",    "lower",
-    "make",       "merge",    "move",     "open",   "overlap", "pad",    "parallelise", "parallelize", "partition",
-    "raise",      "reduce",   "remove",   "replace", "reuse", "run",     "schedule", "set",     "shorten",
-    "split",      "spread",   "stop",     "take",   "try",    "turn",    "use"};
+    "create",     "cut",      "divide",   "drop",   "fuse",   "give",    "hand",    "hoist",    "increase", "keep",
+    "lower",      "make",     "merge",    "move",   "open",   "overlap", "pad",     "parallelise", "parallelize",
+    "partition",  "raise",    "reduce",   "remove", "replace", "reuse",  "run",     "schedule", "set",     "share",
+    "shorten",    "split",    "spread",   "stop",   "take",   "try",     "turn",    "use"};
 
 bool starts_with_action(std::string_view clause) {
   const std::size_t end = clause.find_first_of(" ,(");

@@ -142,6 +142,12 @@ TEST(FirstAction, IsTheFirstClauseThatSaysWhatToDoWithoutItsRemarks) {
                          "tasks): 5.34 µs per task at 2 threads against 5.26 µs at 1 (+2%); a.c:229 (1932 tasks): "
                          "3.54 µs per task at 2 threads against 3.53 µs at 1 (+0%). 1.02 ms slower on the CPU"),
             "5.34 µs per task at 2 threads against 5.26 µs at 1");
+  // An action after the list's "; " is still the first action.
+  EXPECT_EQ(first_action("the team's CPU time outside any worksharing construct grew x1.96 from 1 thread to 2: a "
+                         "loop every thread runs whole, or an SPMD region whose work does not shrink with the team; "
+                         "share the loop with #pragma omp for, or divide the work by the team size "
+                         "(omp_get_num_threads())"),
+            "share the loop with #pragma omp for, or divide the work by the team size");
   EXPECT_EQ(first_action("reduce it"), "reduce it");
   EXPECT_EQ(first_action(""), "");
 }
