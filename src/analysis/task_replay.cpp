@@ -192,6 +192,10 @@ struct ReplayBuffers {
 class Replay {
  public:
   using End = std::pair<double, size_t>;  // a running stretch's end and its thread
+  // (end, thread) ordered as std::pair's operator< does, spelled out: the pair's three-way
+  // comparison of doubles, synthesised from <=>, was a tenth of a recursive tree's replay.
+  static bool earlier(const End& a, const End& b) { return a.first < b.first || (a.first == b.first && a.second < b.second); }
+  static bool later(const End& a, const End& b) { return earlier(b, a); }
 
   Replay(const ReplayScripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
       : scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)),
@@ -242,7 +246,7 @@ class Replay {
         now_body_ = std::max(now_body_, step_body_end_[t]);
         end_step(t);
         if (step_end_[t] == kForever) {
-          std::pop_heap(ends_.begin(), ends_.end(), std::greater<End>());
+          std::pop_heap(ends_.begin(), ends_.end(), later);
           ends_.pop_back();
           become_idle(t);
         } else {
@@ -259,7 +263,7 @@ class Replay {
   void start_step(size_t thread, double extra, double body) {
     begin_stretch(thread, extra, body);
     ends_.emplace_back(step_end_[thread], thread);  // in place, as become_idle's entry
-    std::push_heap(ends_.begin(), ends_.end(), std::greater<End>());
+    std::push_heap(ends_.begin(), ends_.end(), later);
   }
   // The stretch's end, not yet in ends_: a thread that goes on at once from the stretch that just
   // ended takes that one's place at the heap's top (replace_earliest), one sift instead of a pop
@@ -275,8 +279,8 @@ class Replay {
     const size_t n = ends_.size();
     size_t i = 0;
     for (size_t c = 1; c < n; c = 2 * i + 1) {
-      if (c + 1 < n && ends_[c + 1] < ends_[c]) ++c;
-      if (!(ends_[c] < e)) break;
+      if (c + 1 < n && earlier(ends_[c + 1], ends_[c])) ++c;
+      if (!earlier(ends_[c], e)) break;
       ends_[i] = ends_[c];
       i = c;
     }
