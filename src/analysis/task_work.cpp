@@ -276,10 +276,17 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
   out.implicit_count = out.nodes.size();
   // Each thread's list sized once: grown by doubling, a recursive tree's lists held up to twice
   // their fragments.
-  std::unordered_map<uint32_t, size_t> fragments_of;
+  // Counted in an array by log thread (fewer than kMaxThreadLogs): a hash map built per instance
+  // was an allocation per thread of each of a repeated region's small graphs.
+  thread_local std::vector<uint32_t> fragments_of;
+  fragments_of.clear();
   for (const TaskInstance* t : tasks)
-    for (const TaskFragment& f : t->fragments) ++fragments_of[f.thread];
-  for (const auto& [thread, count] : fragments_of) out.fragments_on_thread[thread].reserve(count);
+    for (const TaskFragment& f : t->fragments) {
+      if (f.thread >= fragments_of.size()) fragments_of.resize(f.thread + 1, 0);
+      ++fragments_of[f.thread];
+    }
+  for (uint32_t thread = 0; thread < fragments_of.size(); ++thread)
+    if (fragments_of[thread] > 0) out.fragments_on_thread[thread].reserve(fragments_of[thread]);
   for (const TaskInstance* t : tasks) {
     TaskNode n;
     n.explicit_task = t;
@@ -307,11 +314,12 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
     if (const size_t at = out.node_of(t.parent); at != TaskNodes::kNoNode) out.nodes[at].children.push_back(static_cast<uint32_t>(i));
   }
   // Dependences order siblings only: per creating task, its children in creation order.
+  std::vector<const TaskInstance*> siblings;  // one buffer for every parent's
   for (TaskNode& parent : out.nodes) {
     std::stable_sort(parent.children.begin(), parent.children.end(), [&](size_t a, size_t b) {
       return out.nodes[a].explicit_task->created < out.nodes[b].explicit_task->created;
     });
-    std::vector<const TaskInstance*> siblings;
+    siblings.clear();
     bool any = false;
     for (size_t c : parent.children) {
       siblings.push_back(out.nodes[c].explicit_task);
