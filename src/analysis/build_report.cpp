@@ -281,6 +281,8 @@ RegionReport region_report(const CallsiteKey& key, const RunsByCount& by_threads
       std::vector<double> per_task;
       for (const TaskFigures* f : tasks) per_task.push_back(f->replay_per_task_s);
       replay.per_task_s = median(per_task);
+      replay.instances = tasks.front()->task_instances;
+      replay.replayed_instances = tasks.front()->replayed_instances;
       for (const auto& [count, time] : tasks.front()->replay_s) {
         std::vector<double> times;
         for (const TaskFigures* f : tasks)

@@ -67,7 +67,9 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
   // a tenth of a task-heavy log's analysis (the 10 M synthetic log), most of it first touches of
   // fresh memory.
   std::unordered_map<TaskFigures*, std::unordered_map<uint64_t, size_t>> site_tasks_of;
+  std::unordered_map<TaskFigures*, size_t> region_instances;  // for the replay's sample (replayed_in_sample)
   for (const auto& [inst, tasks] : instances) {
+    ++region_instances[&region_of(*inst).tasks];
     std::unordered_map<uint64_t, size_t>& sites = site_tasks_of[&region_of(*inst).tasks];
     uint64_t code = 0;
     size_t* count = nullptr;
@@ -85,16 +87,29 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
     }
     figures->immediate_starts.reserve(figures->immediate_starts.size() + region_tasks);
   }
+  // Whether each instance is in the replay's sample, by its place among its region's.
+  std::vector<bool> replayed(instances.size(), replay.replay);
+  if (replay.replay) {
+    std::unordered_map<TaskFigures*, size_t> seen;
+    for (size_t i = 0; i < instances.size(); ++i) {
+      TaskFigures* region = &region_of(*instances[i].first).tasks;
+      replayed[i] = replayed_in_sample(seen[region]++, region_instances[region]);
+    }
+  }
   const size_t workers = static_cast<size_t>(std::max(1, replay.workers));
   const auto large = [](const Tasks* tasks) { return tasks->size() >= kParallelReplayTasks; };
+  const auto options = [&](size_t i, int replay_workers) {
+    ReplayOptions o = replay;
+    o.replay = replayed[i];
+    o.workers = replay_workers;
+    return o;
+  };
   constexpr size_t kBatch = 256;  // instances computed before they are added: bounds their memory
-  ReplayOptions alone = replay;
-  alone.workers = 1;
   std::vector<TaskFigures> figures;
   for (size_t at = 0; at < instances.size();) {
     if (workers == 1 || large(instances[at].second)) {
       add_task_figures(region_of(*instances[at].first).tasks,
-                       task_figures(*instances[at].first, *instances[at].second, replay));
+                       task_figures(*instances[at].first, *instances[at].second, options(at, replay.workers)));
       ++at;
       continue;
     }
@@ -102,11 +117,12 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
     while (end < instances.size() && end - at < kBatch && !large(instances[end].second)) ++end;
     figures.assign(end - at, TaskFigures{});
     side_by_side(end - at, workers, [&](size_t i) {
-      figures[i] = task_figures(*instances[at + i].first, *instances[at + i].second, alone);
+      figures[i] = task_figures(*instances[at + i].first, *instances[at + i].second, options(at + i, 1));
     });
     for (size_t i = 0; i < end - at; ++i) add_task_figures(region_of(*instances[at + i].first).tasks, figures[i]);
     at = end;
   }
+  for (const auto& [figures_of, count] : region_instances) scale_replay_to_all(*figures_of);
 }
 
 }  // namespace

@@ -536,6 +536,8 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
   std::vector<int> counts;
   for (int t = static_cast<int>(team); t <= kReplayMaxThreads; t = static_cast<int>(std::bit_ceil(static_cast<unsigned>(t) + 1)))
     counts.push_back(t);
+  out.task_instances = 1;
+  out.task_instances_wall_s = region.end - region.begin;
   if (!replay.replay) return out;
   // A team of one ran every task at once in its creator (libomp and libgomp alike): on more
   // threads each is queued, stolen and waited for, which the bench measured (task_tree).
@@ -546,7 +548,29 @@ TaskFigures task_figures(const RegionInstance& region, std::span<const TaskInsta
       out.replay_body_s[t] = replayed.body_s;
     }
   out.replay_incomplete = out.replay_s.empty();
+  out.replayed_instances = out.replay_incomplete ? 0 : 1;
+  out.replayed_wall_s = out.replay_incomplete ? 0.0 : out.task_instances_wall_s;
   return out;
+}
+
+bool replayed_in_sample(size_t index, size_t instances) {
+  if (instances <= kReplayedInstances) return true;
+  const size_t block = (instances + kReplayedInstances - 1) / kReplayedInstances;
+  const size_t number = index / block, first = number * block;
+  const size_t length = std::min(block, instances - first);
+  uint64_t z = static_cast<uint64_t>(number) + 0x9E3779B97F4A7C15ull;  // splitmix64
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return index - first == z % length;
+}
+
+void scale_replay_to_all(TaskFigures& figures) {
+  if (figures.replayed_instances >= figures.task_instances || figures.replay_s.empty() || !(figures.replayed_wall_s > 0))
+    return;
+  const double factor = figures.task_instances_wall_s / figures.replayed_wall_s;
+  for (auto& [t, time] : figures.replay_s) time *= factor;
+  for (auto& [t, body] : figures.replay_body_s) body *= factor;
 }
 
 void add_task_figures(TaskFigures& into, const TaskFigures& s) {
@@ -580,8 +604,16 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.dependence_path_wait_s += s.dependence_path_wait_s;
   // Instances run one after another: their replayed times add up, where each was replayed.
   // (An instance that created no task has nothing to replay.)
+  into.task_instances += s.task_instances;
+  into.replayed_instances += s.replayed_instances;
+  into.task_instances_wall_s += s.task_instances_wall_s;
+  into.replayed_wall_s += s.replayed_wall_s;
   const bool first = into.replay_s.empty() && !into.replay_incomplete;
   if (s.tasks > 0 || !s.replay_s.empty() || s.replay_incomplete) {
+    into.replay_per_task_s = s.replay_per_task_s;
+  }
+  // An instance not replayed (left out of the sample, or no replay asked) adds nothing to them.
+  if (!s.replay_s.empty() || s.replay_incomplete) {
     into.replay_incomplete = into.replay_incomplete || s.replay_incomplete ||
                              (!first && into.replay_s.size() != s.replay_s.size());
     if (into.replay_incomplete) {
@@ -591,7 +623,6 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
       for (const auto& [t, time] : s.replay_s) into.replay_s[t] += time;
       for (const auto& [t, time] : s.replay_body_s) into.replay_body_s[t] += time;
     }
-    into.replay_per_task_s = s.replay_per_task_s;
   }
   for (const PathSite& p : s.path_sites) {
     auto it = std::find_if(into.path_sites.begin(), into.path_sites.end(), [&](const PathSite& q) {

@@ -313,9 +313,15 @@ std::string render_text_report(const Report& report, const TextOptions& options)
                   ? fmt::format(", the bodies ×{:.2f} as at {}", region.task_replay->body_growth,
                                 threads_phrase(region.task_replay->body_growth_at))
                   : std::string();
-          out += st.dim(fmt::format("         task graph of {} replayed on more threads ({} per task start{}): {}",
-                                    threads_phrase(region.task_replay->from_threads),
-                                    format_seconds(region.task_replay->per_task_s), grown, fmt::join(points, ", "))) +
+          const report::RegionReport::TaskReplay& replay = *region.task_replay;
+          const std::string sample =
+              replay.replayed_instances < replay.instances
+                  ? fmt::format("; a sample of {} of its {} instances, scaled by their time", replay.replayed_instances,
+                                replay.instances)
+                  : std::string();
+          out += st.dim(fmt::format("         task graph of {} replayed on more threads ({} per task start{}{}): {}",
+                                    threads_phrase(replay.from_threads), format_seconds(replay.per_task_s), grown,
+                                    sample, fmt::join(points, ", "))) +
                  "\n";
         }
       }

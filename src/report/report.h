@@ -328,6 +328,11 @@ struct RegionReport {
     // no larger count measured them (profile), the bodies as recorded.
     double body_growth = 1;
     int body_growth_at = 0;
+    // The instances that created tasks and, of them, the ones replayed (a stated sample where a
+    // region has more than a thousand: analysis/task_figures.h, kReplayedInstances); the
+    // predicted times are the sample's scaled by the wall time of all over the sample's.
+    uint64_t instances = 0;
+    uint64_t replayed_instances = 0;
   };
   std::optional<TaskReplay> task_replay;
   // CPU-time samples (docs/sampling.md, "Sampled lines"): where the region's CPU time went at each

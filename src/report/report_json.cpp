@@ -430,6 +430,8 @@ RegionReport read_region(const json& r) {
     t.predicted_time_s = read_by_threads<double>(*replay, "predicted_time_s");
     t.body_growth = get(*replay, "body_growth", 1.0);
     t.body_growth_at = get(*replay, "body_growth_at", 0);
+    t.instances = get(*replay, "instances", uint64_t{0});
+    t.replayed_instances = get(*replay, "replayed_instances", uint64_t{0});
     region.task_replay = t;
   }
   region.time_spread_s = read_by_threads<double>(r, "time_spread_s");
@@ -624,7 +626,9 @@ json to_json(const Report& report) {
                                {"per_task_s", r.task_replay->per_task_s},
                                {"predicted_time_s", by_threads(r.task_replay->predicted_time_s)},
                                {"body_growth", r.task_replay->body_growth},
-                               {"body_growth_at", r.task_replay->body_growth_at}};
+                               {"body_growth_at", r.task_replay->body_growth_at},
+                               {"instances", r.task_replay->instances},
+                               {"replayed_instances", r.task_replay->replayed_instances}};
     if (!r.sampled.empty()) region["sampled"] = sampled_json(r.sampled);
     if (!r.grown_lines.empty()) region["grown_lines"] = lines_json(r.grown_lines);
     if (!r.stacks.empty()) {

@@ -9,13 +9,18 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "analysis/elf_file.h"
+#include "analysis/constructs.h"
 #include "analysis/run_analysis.h"
+#include "analysis/task_figures.h"
 #include "analysis/timeline.h"
 #include "event_log_builder.h"
 
@@ -72,11 +77,10 @@ TEST(ParallelAnalysis, RunsAnalysedAtOnceShareEachFilesDebugInfoAndGiveWhatEachG
   for (const std::string& lines : at_once) EXPECT_EQ(lines, alone);
 }
 
-// 300 instances of one 2-thread region, 100 µs apart, each with two tasks the master creates
+// 300 (or `kInstances`) instances of one 2-thread region, 100 µs apart, each with two tasks the master creates
 // (task A at +1, B at +2), A run by the worker in the single's barrier (+5 → +25 + k % 7) and B
 // by the master (+6 → +30), then the join barrier; more instances than one batch of task figures.
-RunLog many_task_instances_log() {
-  constexpr uint32_t kInstances = 300;
+RunLog many_task_instances_log(uint32_t kInstances = 300) {
   constexpr auto kSingle = ompt_sync_region_barrier_implicit_workshare;
   constexpr auto kJoin = ompt_sync_region_barrier_implicit_parallel;
   testing::LogBuilder b(2, 100 * kInstances + 100);
@@ -140,6 +144,39 @@ TEST(ParallelAnalysis, InstancesTaskFiguresComputedSideBySideAddUpAsOneThreadAdd
   ASSERT_NE(one.find("tasks 600 recorded 600"), std::string::npos) << one.substr(0, 300);
   ASSERT_NE(one.find("replay 2 "), std::string::npos);
   EXPECT_EQ(two, one);
+}
+
+// More instances than the replay samples (kReplayedInstances): a stated sample of one in each
+// block of consecutive ones, its replayed times scaled by the wall time of all over its own. The
+// instances differ (task A ends 0-6 ticks later in turn), so the estimate is not the sum itself:
+// it stays within a thousandth of it here, the sum taken by replaying every instance alone.
+TEST(ParallelAnalysis, ARegionOfMoreInstancesThanTheSampleReplaysASampleScaledToAll) {
+  constexpr uint32_t kInstances = 3000;
+  const RunLog log = many_task_instances_log(kInstances);
+  const Timeline timeline = build_timeline(log);
+  ASSERT_EQ(timeline.regions.size(), kInstances);
+  Symbolizer symbols(log.meta.modules);
+  const RunAnalysis sampled = analyze_run(timeline, log.meta, symbols, {.workers = 2});
+  ASSERT_EQ(sampled.regions.size(), 1u);
+  const TaskFigures& f = sampled.regions.begin()->second.tasks;
+  EXPECT_EQ(f.task_instances, kInstances);
+  const size_t block = (kInstances + kReplayedInstances - 1) / kReplayedInstances;  // 3
+  EXPECT_EQ(f.replayed_instances, (kInstances + block - 1) / block);
+  EXPECT_LT(f.replayed_wall_s, f.task_instances_wall_s);
+  // Every instance replayed, one by one, and summed.
+  const ConstructInputs inputs(timeline);
+  std::map<int, double> all;
+  for (const RegionInstance& inst : timeline.regions)
+    for (const auto& [t, time] : task_figures(inst, *inputs.tasks.find(inst.parallel_id)).replay_s) all[t] += time;
+  ASSERT_EQ(f.replay_s.size(), all.size());
+  for (const auto& [t, time] : all) {
+    const double error = std::abs(f.replay_s.at(t) - time) / time;
+    std::printf("replay at %d threads: sampled %.6g s, every instance %.6g s, %.4f%% off\n", t, f.replay_s.at(t), time,
+                100 * error);
+    EXPECT_LT(error, 1e-3) << t;
+  }
+  // The 2-thread team's count is the instances' own time: the estimate there is the recorded sum.
+  EXPECT_NEAR(f.replay_s.at(2), all.at(2), 1e-3 * all.at(2));
 }
 
 }  // namespace

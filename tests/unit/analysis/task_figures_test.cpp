@@ -392,5 +392,52 @@ TEST(TaskFigures, ATasksReleaseRunsFromItsLastPredecessorsCompletionToItsStartOn
   EXPECT_EQ(site.depend_items, 2);
 }
 
+// The replay's sample (kReplayedInstances): every instance of a region up to it; beyond, exactly
+// one in each block of consecutive instances, spread over the run; and a program whose instances
+// alternate two shapes gets both in about equal numbers, where a fixed stride of 2 would take one.
+TEST(ReplaySample, EveryInstanceUpToTheLimitThenOneInEachBlock) {
+  for (size_t n : {size_t{1}, size_t{1000}, kReplayedInstances})
+    for (size_t i = 0; i < n; ++i) ASSERT_TRUE(replayed_in_sample(i, n)) << i << " of " << n;
+  for (size_t n : {kReplayedInstances + 1, size_t{3000}, size_t{147059}}) {
+    const size_t block = (n + kReplayedInstances - 1) / kReplayedInstances;
+    size_t taken = 0, even = 0;
+    for (size_t first = 0; first < n; first += block) {
+      size_t in_block = 0;
+      for (size_t i = first; i < std::min(n, first + block); ++i)
+        if (replayed_in_sample(i, n)) {
+          ++in_block;
+          even += i % 2 == 0;
+        }
+      ASSERT_EQ(in_block, 1u) << "block from " << first << " of " << n;
+      ++taken;
+    }
+    EXPECT_LE(taken, kReplayedInstances);
+    if (block % 2 == 0) {  // a stride of the block's length would see one parity only
+      EXPECT_GT(even, taken * 2 / 5) << n;
+      EXPECT_LT(even, taken * 3 / 5) << n;
+    }
+  }
+}
+
+// The sample's replayed times scaled by the wall time of all the region's instances over the
+// sample's; nothing changes where the sample is every instance.
+TEST(ReplaySample, ReplayedTimesScaledFromTheSampleToAllInstances) {
+  TaskFigures f;
+  f.task_instances = 10;
+  f.replayed_instances = 2;
+  f.task_instances_wall_s = 5.0;
+  f.replayed_wall_s = 1.0;
+  f.replay_s = {{2, 0.9}, {4, 0.6}};
+  f.replay_body_s = {{2, 0.8}, {4, 0.5}};
+  scale_replay_to_all(f);
+  EXPECT_DOUBLE_EQ(f.replay_s.at(2), 4.5);
+  EXPECT_DOUBLE_EQ(f.replay_s.at(4), 3.0);
+  EXPECT_DOUBLE_EQ(f.replay_body_s.at(4), 2.5);
+  TaskFigures all = f;
+  all.replayed_instances = all.task_instances;
+  scale_replay_to_all(all);
+  EXPECT_EQ(all.replay_s, f.replay_s);
+}
+
 }  // namespace
 }  // namespace ompscope::analysis
