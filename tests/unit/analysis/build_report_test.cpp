@@ -1837,6 +1837,15 @@ TEST(BuildReport, TheReplayCarriesTheBodiesGrowthMeasuredAtTheLargestCount) {
   ASSERT_TRUE(a.task_replay.has_value());
   EXPECT_DOUBLE_EQ(a.task_replay->body_growth, 1);
   EXPECT_DOUBLE_EQ(a.task_replay->predicted_time_s.at(2), 2.5);
+  EXPECT_EQ(a.task_replay->instances, 0u);  // task_figures_with counted none: no sample stated
+  // A region replayed on a sample of its instances (kReplayedInstances) says how many of how many.
+  one.tasks.task_instances = 3000;
+  one.tasks.replayed_instances = 1000;
+  const Report sampled = build_report({"./app"}, 8, {measured(1, 0, 5, 1, {one})});
+  const RegionReport& p = sampled.regions.at(0).file == "t.c" ? sampled.regions[0] : sampled.regions.at(1);
+  ASSERT_TRUE(p.task_replay.has_value());
+  EXPECT_EQ(p.task_replay->instances, 3000u);
+  EXPECT_EQ(p.task_replay->replayed_instances, 1000u);
 }
 
 TEST(BuildReport, OneRunAtTwoThreadsHasNoMeasuredSpeedupBesideTheBound) {

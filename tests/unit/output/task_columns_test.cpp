@@ -85,6 +85,25 @@ TEST(TaskColumns, TextReportShowsTheBoundBesideTheMeasuredSpeedupAndLabelsTheEst
   EXPECT_EQ(text.find("explicit tasks"), text.rfind("explicit tasks")) << "only the tasking region has task lines";
 }
 
+// The replay's line (docs/tasks.md, "Replay") states the sample it was computed on where it left
+// instances out, and nothing of a sample where every instance was replayed.
+TEST(TaskColumns, TheReplayLineStatesItsSampleOfInstances) {
+  report::Report report = tasking_report();
+  report.regions[0].task_replay = report::RegionReport::TaskReplay{
+      .from_threads = 1, .per_task_s = 2e-7, .predicted_time_s = {{1, 0.4}, {2, 0.25}, {4, 0.2}}};
+  const std::string all = render_text_report(report);
+  EXPECT_TRUE(contains(all, "task graph of 1 thread replayed on more threads (200 ns per task start): 2: 250 ms, 4: 200 ms"))
+      << all;
+  report.regions[0].task_replay->instances = 3000;
+  report.regions[0].task_replay->replayed_instances = 3000;
+  EXPECT_EQ(render_text_report(report), all);
+  report.regions[0].task_replay->replayed_instances = 1000;
+  const std::string sampled = render_text_report(report);
+  EXPECT_TRUE(contains(sampled, "(200 ns per task start; a sample of 1000 of its 3000 instances, scaled by their time): "
+                                "2: 250 ms, 4: 200 ms"))
+      << sampled;
+}
+
 TEST(TaskColumns, ASpeedupAboveTheBoundIsCalledSuperlinearNotBounded) {
   // The graph allows 1.12× for the work measured at 2 threads; 1.33× means the work shrank.
   const std::string text = render_text_report(tasking_report());

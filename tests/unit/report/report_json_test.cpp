@@ -159,6 +159,9 @@ TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
                       .fork_join_s = 0.02, .tasks = 12}};
   g.tasks[2] = TaskSummary{100, 50, 3, 1e-5, 1e-6, 2e-6, 0.3, 0.1, 3, 2, 1.6, 0.01, 0.02, 0.03};
   g.problems.push_back({"lock_contention", 2, 0.04, 0.02, "split it", {{"zeta", 1}, {"alpha", 2}}});
+  g.task_replay = RegionReport::TaskReplay{.from_threads = 1, .per_task_s = 2e-7, .predicted_time_s = {{1, 0.5}, {2, 0.28}},
+                                           .body_growth = 1.1, .body_growth_at = 2, .instances = 3000,
+                                           .replayed_instances = 1000};
   r.regions.push_back(g);
   r.summary_threads = {2};
   r.notes.push_back({"sampled_instances", "adaptive sampling", {"r1: 3 of 5"}});
@@ -167,6 +170,9 @@ TEST(ReportJson, WritingThenReadingGivesTheSameReport) {
   EXPECT_EQ(to_json(back).dump(), to_json(r).dump());
   ASSERT_EQ(back.regions.size(), 1u);
   EXPECT_EQ(back.regions[0].problems[0].details[0].first, "zeta") << "details keep their order";
+  ASSERT_TRUE(back.regions[0].task_replay.has_value());
+  EXPECT_EQ(back.regions[0].task_replay->instances, 3000u);
+  EXPECT_EQ(back.regions[0].task_replay->replayed_instances, 1000u);
   EXPECT_EQ(back.runs[0].log, "runs/t2-r1");
   EXPECT_EQ(back.runs[0].rank, -1);
   EXPECT_FALSE(to_json(r)["runs"][0].contains("rank")) << "a run that is no MPI rank has no rank";
