@@ -179,9 +179,11 @@ inline constexpr int kReplayMaxThreads = 256;
 // many: a stated sample, as a sampling profiler's. A replay costs per instance and per thread
 // count: on a log of 147 000 instances of a 12-task tree (the 10 M synthetic log), a third of its
 // report's CPU time (3.2-3.5 user-s, 2.1-2.3 with the sample), and a region's prediction is a sum
-// over its instances, which a sample of a thousand spread over the run estimates within a
-// fraction of a percent where they are alike (0.2% there).
-inline constexpr size_t kReplayedInstances = 1024;
+// over its instances, which a sample of four thousand spread over the run estimates to its three
+// digits there. Where instances differ, the sample's luck shows: 3 000 instances of two shapes in
+// turn, one in three replayed, read 2-4% off the whole replay (a sample of 1 000); 12 000 of them,
+// 0.0-0.5% off with a sample of 1 000 or 4 000.
+inline constexpr size_t kReplayedInstances = 4096;
 // Whether the `index`-th (from 0) of a region's `instances` that created tasks is replayed: every
 // one up to kReplayedInstances; beyond, one in each block of ceil(instances / kReplayedInstances)
 // consecutive ones, at a place in the block drawn from its number (splitmix64): spread over the

@@ -329,7 +329,7 @@ struct RegionReport {
     double body_growth = 1;
     int body_growth_at = 0;
     // The instances that created tasks and, of them, the ones replayed (a stated sample where a
-    // region has more than a thousand: analysis/task_figures.h, kReplayedInstances); the
+    // region has more than 4 096: analysis/task_figures.h, kReplayedInstances); the
     // predicted times are the sample's scaled by the wall time of all over the sample's.
     uint64_t instances = 0;
     uint64_t replayed_instances = 0;

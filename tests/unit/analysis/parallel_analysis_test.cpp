@@ -151,7 +151,7 @@ TEST(ParallelAnalysis, InstancesTaskFiguresComputedSideBySideAddUpAsOneThreadAdd
 // instances differ (task A ends 0-6 ticks later in turn), so the estimate is not the sum itself:
 // it stays within a thousandth of it here, the sum taken by replaying every instance alone.
 TEST(ParallelAnalysis, ARegionOfMoreInstancesThanTheSampleReplaysASampleScaledToAll) {
-  constexpr uint32_t kInstances = 3000;
+  constexpr uint32_t kInstances = 9000;
   const RunLog log = many_task_instances_log(kInstances);
   const Timeline timeline = build_timeline(log);
   ASSERT_EQ(timeline.regions.size(), kInstances);
@@ -161,6 +161,7 @@ TEST(ParallelAnalysis, ARegionOfMoreInstancesThanTheSampleReplaysASampleScaledTo
   const TaskFigures& f = sampled.regions.begin()->second.tasks;
   EXPECT_EQ(f.task_instances, kInstances);
   const size_t block = (kInstances + kReplayedInstances - 1) / kReplayedInstances;  // 3
+  ASSERT_EQ(block, 3u);
   EXPECT_EQ(f.replayed_instances, (kInstances + block - 1) / block);
   EXPECT_LT(f.replayed_wall_s, f.task_instances_wall_s);
   // Every instance replayed, one by one, and summed.

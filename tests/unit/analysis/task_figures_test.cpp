@@ -398,7 +398,7 @@ TEST(TaskFigures, ATasksReleaseRunsFromItsLastPredecessorsCompletionToItsStartOn
 TEST(ReplaySample, EveryInstanceUpToTheLimitThenOneInEachBlock) {
   for (size_t n : {size_t{1}, size_t{1000}, kReplayedInstances})
     for (size_t i = 0; i < n; ++i) ASSERT_TRUE(replayed_in_sample(i, n)) << i << " of " << n;
-  for (size_t n : {kReplayedInstances + 1, size_t{3000}, size_t{147059}}) {
+  for (size_t n : {kReplayedInstances + 1, size_t{9000}, size_t{147059}}) {
     const size_t block = (n + kReplayedInstances - 1) / kReplayedInstances;
     size_t taken = 0, even = 0;
     for (size_t first = 0; first < n; first += block) {
