@@ -5,7 +5,7 @@ in report.json, in the work_inflation hint and in the text report; `report --for
 gives the stacks in the folded format; omp_control_tool pauses the recording.
 
 usage: sampling_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR"""
-import os, re, sys
+import os, re, statistics, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_common import busy_at, environmental, explained_share, fail, load, main, region_at, run, timed_loop_region  # noqa: E402
@@ -190,13 +190,17 @@ def judge_spin_wait(program, report, words_wanted, c):
 def scenario_tool_pause(c):
     """omp_control_tool pauses the tool around an initialisation with a region of its own and
     starts it again before the solver: the report holds the solver's region and none of the
-    initialisation's, and the program's time leaves the pause out (the paused initialisation takes
-    twice the solver's time, bare: the report's program time is under half the bare run's)."""
+    initialisation's, and the program's time leaves the pause out. Judged within the tool's own
+    runs: the paused initialisation takes four times the solver's rounds (its time, bare, 4-12
+    times the solver's), so the report's program time is at most half of the runs' wall time,
+    which holds the pause (0.14 idle and 0.19 beside two busy processes with twice the solver's
+    rounds on an Intel Xeon VM); counted, it would be nearly all of it.
+    Against the bare run, measured at another moment, a machine busy with another test during the
+    tool's runs only (the solver's region 66 -> 243 ms beside two busy processes) read as the pause
+    counted (a clean-clone CI, 2026-12-03: 3 of 3 attempts beside e2e_sampled_lines)."""
     source = c.src("paused_init.c")
     fill, sweep = marked_line(source, "the initialisation's region"), marked_line(source, "the solver's region")
     out = c.out("paused")
-    bare = run(["/usr/bin/time", "-f", "%e", c.prog("paused_init")], env={"OMP_NUM_THREADS": "1"}, check_rc=0)
-    bare_s = float(bare.stderr.strip().splitlines()[-1])
     p = run([c.bin, "scale", "-t", "1,2", "-r", "2", "-o", out, "--", c.prog("paused_init")], check_rc=0)
     if "no tool to pause" in p.stdout + p.stderr:
         fail("the program found no tool to pause (omp_control_tool returned omp_control_tool_notool)")
@@ -206,9 +210,13 @@ def scenario_tool_pause(c):
     if any(f.endswith("paused_init.c") and abs(l - fill) <= 2 for f, l in lines):
         fail(f"the paused initialisation's region (paused_init.c:{fill}) is in the report: {lines}")
     program_s = report["program"]["time_s"]["1"]
-    print(f"paused_init: bare {bare_s*1e3:.0f} ms at 1 thread, the report's program {program_s*1e3:.0f} ms; regions {lines}")
-    if not program_s < 0.5 * bare_s:
-        fail(f"the program's time {program_s*1e3:.0f} ms holds the paused initialisation (bare run {bare_s*1e3:.0f} ms)")
+    wall_s = statistics.median(r["wall_s"] for r in report["runs"] if r["threads"] == 1)
+    print(f"paused_init: the runs' wall time {wall_s*1e3:.0f} ms at 1 thread (the pause included), the report's "
+          f"program {program_s*1e3:.0f} ms: {program_s / wall_s:.2f} of it (at most 0.5; the pause counted, near 1); "
+          f"regions {lines}")
+    if not program_s < 0.5 * wall_s:
+        fail(f"the program's time {program_s*1e3:.0f} ms holds the paused initialisation (the runs' wall time "
+             f"{wall_s*1e3:.0f} ms)")
 
 if __name__ == "__main__":
     main(globals(), NEEDS_TWO_CPUS)

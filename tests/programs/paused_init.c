@@ -39,7 +39,7 @@ int main(void) {
   const int threads = omp_get_max_threads();
   if (omp_control_tool(omp_control_tool_pause, 0, NULL) == omp_control_tool_notool)
     fprintf(stderr, "no tool to pause\n");
-  const double init = fill(a, 40);
+  const double init = fill(a, 80);  // four times the solver's rounds: most of the run is paused
   omp_control_tool(omp_control_tool_start, 0, NULL);
   const double result = sweep(a, 20);
   printf("threads=%d init=%.6g result=%.6g\n", threads, init, result);
