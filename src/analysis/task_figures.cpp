@@ -602,18 +602,16 @@ void add_task_figures(TaskFigures& into, const TaskFigures& s) {
   into.dependence_path_output_edges += s.dependence_path_output_edges;
   into.dependence_wait_s += s.dependence_wait_s;
   into.dependence_path_wait_s += s.dependence_path_wait_s;
-  // Instances run one after another: their replayed times add up, where each was replayed.
-  // (An instance that created no task has nothing to replay.)
   into.task_instances += s.task_instances;
   into.replayed_instances += s.replayed_instances;
   into.task_instances_wall_s += s.task_instances_wall_s;
   into.replayed_wall_s += s.replayed_wall_s;
-  const bool first = into.replay_s.empty() && !into.replay_incomplete;
-  if (s.tasks > 0 || !s.replay_s.empty() || s.replay_incomplete) {
-    into.replay_per_task_s = s.replay_per_task_s;
-  }
-  // An instance not replayed (left out of the sample, or no replay asked) adds nothing to them.
+  if (s.tasks > 0 || !s.replay_s.empty() || s.replay_incomplete) into.replay_per_task_s = s.replay_per_task_s;
+  // Instances run one after another: their replayed times add up, where each was replayed. An
+  // instance not replayed (it created no task, was left out of the sample, or no replay was
+  // asked) adds nothing to them.
   if (!s.replay_s.empty() || s.replay_incomplete) {
+    const bool first = into.replay_s.empty() && !into.replay_incomplete;
     into.replay_incomplete = into.replay_incomplete || s.replay_incomplete ||
                              (!first && into.replay_s.size() != s.replay_s.size());
     if (into.replay_incomplete) {
