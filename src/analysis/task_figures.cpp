@@ -356,7 +356,7 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
       SiteFigures& site = sites[n.explicit_task->codeptr];
       site.recorded += 1;
       site.own_work_s += n.own_work.total();
-      site.depend_items += static_cast<double>(n.explicit_task->depends.size());
+      site.depend_items += static_cast<double>(n.explicit_task->depends().size());
     }
     if (depth[i] == 0 || n.explicit_task->fragments.empty()) continue;
     if (out.depths.size() < depth[i]) out.depths.resize(depth[i]);
@@ -387,7 +387,7 @@ void graph_figures(const RegionInstance& region, const TaskNodes& nodes, TaskFig
       last_creation = std::max(last_creation, t.created);
     }
     if (t.fragments.empty()) continue;
-    out.tasks_with_depends += t.depends.empty() ? 0 : 1;
+    out.tasks_with_depends += t.depends().empty() ? 0 : 1;
     out.tasks += t.count();
     if (!t.light) ++out.recorded_tasks;
     out.hidden_subtree_tasks += t.light_children;

@@ -115,7 +115,7 @@ std::vector<std::vector<DependenceEdge>> dependence_edges(const std::vector<cons
         else if (kind == DependenceKind::Flow) same->kind = kind;  // a read of what it wrote names it best
       }
     };
-    for (const TaskDependenceItem& item : siblings[i]->depends) {
+    for (const TaskDependenceItem& item : siblings[i]->depends()) {
       Address& a = state[item.address];
       switch (item.type) {
         case ompt_dependence_type_in:
@@ -323,14 +323,14 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
     bool any = false;
     for (size_t c : parent.children) {
       siblings.push_back(out.nodes[c].explicit_task);
-      any = any || !siblings.back()->depends.empty() || !siblings.back()->runtime_predecessors.empty();
+      any = any || siblings.back()->has_edges();
     }
     if (!any) continue;
     const std::vector<std::vector<DependenceEdge>> edges = dependence_edges(siblings);
     for (size_t k = 0; k < parent.children.size(); ++k) {
       TaskNode& child = out.nodes[parent.children[k]];
       for (const DependenceEdge& e : edges[k]) child.after.push_back({parent.children[e.from], e.kind});
-      for (uint32_t id : child.explicit_task->runtime_predecessors) {
+      for (uint32_t id : child.explicit_task->runtime_predecessors()) {
         const size_t at = out.node_of(id);
         if (at == TaskNodes::kNoNode || at == parent.children[k]) continue;
         const bool known = std::any_of(child.after.begin(), child.after.end(),

@@ -400,7 +400,7 @@ class ThreadWalk {
         break;
       case EventKind::TaskDependence:
         if (const uint32_t i = task_index_.find(e.id2); i != TaskIndex::kNone && task_index_.contains(e.id))
-          out_.tasks[i].runtime_predecessors.push_back(e.id);
+          out_.tasks[i].add_runtime_predecessor(e.id);
         break;
       case EventKind::ThreadUsage:
         on_usage(e, t);
@@ -1191,8 +1191,8 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
         if (e.id != 0 && e.id == clause_of) {
           TaskInstance& task = out.tasks.back();  // the clause's task, created just before
           const uint64_t second = (uint64_t{e.arg} << 32) | e.id2;
-          task.depends.push_back({e.codeptr, static_cast<uint8_t>(e.arg2 & 0xff)});
-          if (e.detail >= 2) task.depends.push_back({second, static_cast<uint8_t>(e.arg2 >> 8)});
+          task.add_depend({e.codeptr, static_cast<uint8_t>(e.arg2 & 0xff)});
+          if (e.detail >= 2) task.add_depend({second, static_cast<uint8_t>(e.arg2 >> 8)});
         }
         return;
       }

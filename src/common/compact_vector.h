@@ -4,6 +4,7 @@
 // depend clause, the runtime's edges to it): 8 bytes where a std::vector takes 24. Grows by
 // doubling, as std::vector does.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -73,6 +74,12 @@ class CompactVector {
     const T copy = item;  // `item` may be one of ours, which growing moves
     if (size() == capacity()) grow(size() + 1);
     items()[header()->size++] = copy;
+  }
+  // `item` at position i (at most size()), the items from i on moved one place up.
+  void insert_at(size_t i, const T& item) {
+    if (i > size()) throw std::out_of_range("CompactVector::insert_at");
+    push_back(item);
+    std::rotate(items() + i, items() + size() - 1, items() + size());
   }
   // Room for exactly n, as std::vector's: a list copied or built to a known length holds no
   // spare room (growing by push_back doubles).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "analysis/timeline.h"
 
@@ -27,7 +28,33 @@ void expect_fragments(const FragmentList& list, std::initializer_list<TaskFragme
 
 TEST(FragmentList, IsAsSmallAsOneFragment) {
   EXPECT_EQ(sizeof(FragmentList), sizeof(TaskFragment));
-  EXPECT_EQ(sizeof(TaskInstance), 96u);
+  EXPECT_EQ(sizeof(TaskInstance), 88u);
+}
+
+// A task's depend clause and the runtime's edges to it share one list: the clause's items read
+// back in their order, the edges' ids in theirs, whichever was added first (a `taskwait depend`'s
+// clause can follow an edge in a log).
+TEST(TaskInstance, HoldsItsClauseAndTheRuntimesEdgesApartInOneList) {
+  TaskInstance t;
+  EXPECT_TRUE(t.depends().empty());
+  EXPECT_TRUE(t.runtime_predecessors().empty());
+  EXPECT_FALSE(t.has_edges());
+  t.add_depend({0x10, 3});
+  t.add_runtime_predecessor(7);
+  t.add_depend({0x20, 1, true});  // a clause's item, whatever it says of itself
+  t.add_runtime_predecessor(9);
+  ASSERT_EQ(t.depends().size(), 2u);
+  EXPECT_EQ(t.depends()[0].address, 0x10u);
+  EXPECT_EQ(t.depends()[0].type, 3u);
+  EXPECT_EQ(t.depends()[1].address, 0x20u);
+  EXPECT_EQ(t.depends()[1].type, 1u);
+  EXPECT_EQ(std::vector<uint32_t>(t.runtime_predecessors().begin(), t.runtime_predecessors().end()),
+            (std::vector<uint32_t>{7, 9}));
+  EXPECT_EQ(t.runtime_predecessors().size(), 2u);
+  EXPECT_TRUE(t.has_edges());
+  const TaskInstance copy = t;
+  EXPECT_EQ(copy.depends().size(), 2u);
+  EXPECT_EQ(copy.runtime_predecessors().size(), 2u);
 }
 
 TEST(FragmentList, StartsEmpty) {

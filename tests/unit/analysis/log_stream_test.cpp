@@ -127,8 +127,8 @@ std::string dump(const Timeline& t) {
                      k.light_children, k.parent, k.parallel_id, k.creator_thread, k.codeptr, k.flags, k.created,
                      k.completed);
     for (const TaskFragment& f : k.fragments) s += fmt::format(" ({} {} {})", f.thread, f.begin, f.end);
-    for (const TaskDependenceItem& d : k.depends) s += fmt::format(" dep {:x} {}", d.address, d.type);
-    for (uint32_t p : k.runtime_predecessors) s += fmt::format(" after {}", p);
+    for (const TaskDependenceItem& d : k.depends()) s += fmt::format(" dep {:x} {}", d.address, d.type);
+    for (uint32_t p : k.runtime_predecessors()) s += fmt::format(" after {}", p);
     s += "\n";
   }
   for (const WorkSpan& w : t.work)

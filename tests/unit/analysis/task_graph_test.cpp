@@ -138,7 +138,7 @@ TEST(TaskGraph, AnInstanceWithoutTasksHasTheLongestThreadAsItsSpan) {
 
 TaskInstance with_depends(std::vector<TaskDependenceItem> items) {
   TaskInstance t;
-  t.depends = std::move(items);
+  for (const TaskDependenceItem& item : items) t.add_depend(item);
   return t;
 }
 

@@ -52,6 +52,18 @@ TEST(CompactVector, PushingOneOfItsOwnItemsWhileGrowingCopiesItFirst) {
   EXPECT_EQ(begins(v), (std::vector<double>{1, 3, 1}));
 }
 
+TEST(CompactVector, InsertsAtAnyPlaceUpToItsEndAndNoFurther) {
+  CompactVector<Item> v;
+  v.insert_at(0, {1, 1, 2});
+  v.insert_at(1, {3, 3, 4});
+  v.insert_at(0, {0, 0, 1});
+  v.insert_at(2, {2, 2, 3});
+  v.insert_at(4, {4, 4, 5});
+  EXPECT_EQ(begins(v), (std::vector<double>{0, 1, 2, 3, 4}));
+  EXPECT_THROW(v.insert_at(6, {9, 9, 9}), std::out_of_range);
+  EXPECT_EQ(v.size(), 5u);
+}
+
 TEST(CompactVector, CopiesAreDeepAndMovesLeaveTheSourceEmpty) {
   CompactVector<uint32_t> a{1, 2, 3};
   CompactVector<uint32_t> b = a;
