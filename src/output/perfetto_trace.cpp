@@ -1,5 +1,6 @@
 #include "output/perfetto_trace.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -28,7 +29,7 @@ void append_us(fmt::memory_buffer& buf, int64_t ns) {
     buf.push_back('-');
     ns = -ns;
   }
-  fmt::format_to(std::back_inserter(buf), "{}.{:03}", ns / 1000, ns % 1000);
+  fmt::format_to(fmt::appender(buf), FMT_COMPILE("{}.{:03}"), ns / 1000, ns % 1000);
 }
 
 // The file is written in pieces of about this size.
@@ -103,36 +104,34 @@ PerfettoResult write_perfetto_trace(const TraceModel& model, std::ostream& out, 
     for (const Slice& s : t.slices) written += s.begin < cut;
 
   fmt::memory_buffer buf;
-  auto it = std::back_inserter(buf);
-  fmt::format_to(it, "{{\"displayTimeUnit\":\"ns\",\"otherData\":{{\"tool\":\"ompscope\",\"clock\":"
+  auto it = fmt::appender(buf);
+  fmt::format_to(it, FMT_COMPILE("{{\"displayTimeUnit\":\"ns\",\"otherData\":{{\"tool\":\"ompscope\",\"clock\":"
                      "\"microseconds since the run's start\",\"slices_total\":{},\"slices_written\":{}"
-                     ",\"truncated\":{}",
+                     ",\"truncated\":{}"),
                  result.slices_total, written, result.truncated);
   if (result.truncated) {
-    fmt::format_to(it, ",\"cut_at_us\":");
+    fmt::format_to(it, FMT_COMPILE(",\"cut_at_us\":"));
     append_us(buf, cut);
-    fmt::format_to(it, ",\"note\":{}",
+    fmt::format_to(it, FMT_COMPILE(",\"note\":{}"),
                    quoted(fmt::format("trace cut at the limit of {} events: {} of {} slices written, those that "
                                       "begin before the cut (see the OTF2 trace for the whole run)",
                                       options.max_events, written, result.slices_total)));
   }
   if (model.clamped)
-    fmt::format_to(it, ",\"slices_shortened_to_nest\":{}", model.clamped);
-  fmt::format_to(it, "}},\n\"traceEvents\":[\n");
+    fmt::format_to(it, FMT_COMPILE(",\"slices_shortened_to_nest\":{}"), model.clamped);
+  fmt::format_to(it, FMT_COMPILE("}},\n\"traceEvents\":[\n"));
 
   const int pid = model.pid;
-  fmt::format_to(it, "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"args\":{{\"name\":{}}}}}", pid,
+  fmt::format_to(it, FMT_COMPILE("{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"args\":{{\"name\":{}}}}}"), pid,
                  quoted(options.process_name));
   for (size_t k = 0; k < model.threads.size(); ++k) {
     const uint32_t thread = model.threads[k].thread;
     const uint32_t tid = thread + 1;  // tid 0 means the idle task to some readers
-    fmt::format_to(it,
-                   ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":\"OpenMP "
-                   "thread {}{}\"}}}}",
+    fmt::format_to(it, FMT_COMPILE(",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":\"OpenMP "
+                   "thread {}{}\"}}}}"),
                    pid, tid, thread, thread == 0 ? " (initial)" : "");
-    fmt::format_to(it,
-                   ",\n{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"sort_index\":{}"
-                   "}}}}",
+    fmt::format_to(it, FMT_COMPILE(",\n{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"sort_index\":{}"
+                   "}}}}"),
                    pid, tid, thread);
   }
   result.events_written = metadata_events;
@@ -143,27 +142,27 @@ PerfettoResult write_perfetto_trace(const TraceModel& model, std::ostream& out, 
     for (size_t k = 0; k < t.slices.size(); ++k) {
       const Slice& s = t.slices[k];
       if (s.begin >= cut) continue;
-      fmt::format_to(it, ",\n{{\"name\":{},\"cat\":\"{}\",\"ph\":\"X\",\"ts\":", names[s.region], slice_kind_name(s.kind));
+      fmt::format_to(it, FMT_COMPILE(",\n{{\"name\":{},\"cat\":\"{}\",\"ph\":\"X\",\"ts\":"), names[s.region], slice_kind_name(s.kind));
       append_us(buf, s.begin);
-      fmt::format_to(it, ",\"dur\":");
+      fmt::format_to(it, FMT_COMPILE(",\"dur\":"));
       append_us(buf, s.end - s.begin);
-      fmt::format_to(it, ",\"pid\":{},\"tid\":{}", pid, tid);
+      fmt::format_to(it, FMT_COMPILE(",\"pid\":{},\"tid\":{}"), pid, tid);
       switch (s.kind) {
         case SliceKind::TaskCreate:
-          fmt::format_to(it, ",\"args\":{{\"task\":{}}}", model.tasks[s.ref].id);
+          fmt::format_to(it, FMT_COMPILE(",\"args\":{{\"task\":{}}}"), model.tasks[s.ref].id);
           if (has_flow(s.ref)) {
-            fmt::format_to(it, ",\"bind_id\":{},\"flow_out\":true", s.ref + 1);
+            fmt::format_to(it, FMT_COMPILE(",\"bind_id\":{},\"flow_out\":true"), s.ref + 1);
             ++result.flows;
           }
           break;
         case SliceKind::Task:
-          fmt::format_to(it, ",\"args\":{{\"task\":{}}}", model.tasks[s.ref].id);
+          fmt::format_to(it, FMT_COMPILE(",\"args\":{{\"task\":{}}}"), model.tasks[s.ref].id);
           if (has_flow(s.ref) && ends[s.ref].first_thread == ti && ends[s.ref].first_slice == k)
-            fmt::format_to(it, ",\"bind_id\":{},\"flow_in\":true", s.ref + 1);
+            fmt::format_to(it, FMT_COMPILE(",\"bind_id\":{},\"flow_in\":true"), s.ref + 1);
           break;
         case SliceKind::LockHeld:
         case SliceKind::LockWait:
-          fmt::format_to(it, ",\"args\":{{\"lock\":{}}}", s.ref);
+          fmt::format_to(it, FMT_COMPILE(",\"args\":{{\"lock\":{}}}"), s.ref);
           break;
         default:
           break;
@@ -179,14 +178,14 @@ PerfettoResult write_perfetto_trace(const TraceModel& model, std::ostream& out, 
   for (const ThreadTrack& t : model.threads)
     for (const report::TraceSample& s : t.samples) {
       if (s.time >= cut) continue;
-      fmt::format_to(it, ",\n{{\"name\":{},\"cat\":\"sample\",\"ph\":\"i\",\"s\":\"t\",\"ts\":", site_names[s.site]);
+      fmt::format_to(it, FMT_COMPILE(",\n{{\"name\":{},\"cat\":\"sample\",\"ph\":\"i\",\"s\":\"t\",\"ts\":"), site_names[s.site]);
       append_us(buf, s.time);
-      fmt::format_to(it, ",\"pid\":{},\"tid\":{}}}", pid, t.thread + 1);
+      fmt::format_to(it, FMT_COMPILE(",\"pid\":{},\"tid\":{}}}"), pid, t.thread + 1);
       ++result.samples_written;
       flush(buf, out);
     }
   result.events_written += result.slices_written + result.samples_written;
-  fmt::format_to(it, "\n]}}\n");
+  fmt::format_to(it, FMT_COMPILE("\n]}}\n"));
   flush(buf, out, true);
   return result;
 }
