@@ -9,6 +9,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "common/sort_runs.h"
+
 namespace ompscope::analysis {
 namespace {
 
@@ -151,7 +153,10 @@ class ModelBuilder {
 // Orders one thread's slices parent-first and makes them nest exactly: a slice that outlives
 // the one enclosing its start is cut at that one's end (counted: the input was inconsistent).
 uint64_t nest(std::vector<Slice>& slices) {
-  std::stable_sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
+  // The slices come source by source, each mostly in order (a thread's parts and their visits,
+  // its constructs, its locks, its tasks): runs merged (5 of the master's 147 060 in the 1 M
+  // synthetic log).
+  stable_sort_runs(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
     if (a.begin != b.begin) return a.begin < b.begin;
     // A creation at the instant a slice starts happened before it (an undeferred task starts
     // right after its creation): it comes first, outside.

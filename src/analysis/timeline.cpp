@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/sort_runs.h"
+
 namespace ompscope::analysis {
 
 namespace {
@@ -1273,8 +1275,10 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   out.regions.resize(kept);
   std::stable_sort(out.regions.begin(), out.regions.end(),
                    [](const RegionInstance& a, const RegionInstance& b) { return a.begin < b.begin; });
-  std::sort(out.locks.begin(), out.locks.end(),
-            [](const LockAcquisition& a, const LockAcquisition& b) { return a.request < b.request; });
+  // Each thread's records are in order of request: the threads' runs merged, not sorted again
+  // (80-byte records moved log n times were 1.5% of the 10 M synthetic log's report).
+  stable_sort_runs(out.locks.begin(), out.locks.end(),
+                   [](const LockAcquisition& a, const LockAcquisition& b) { return a.request < b.request; });
   return out;
 }
 
