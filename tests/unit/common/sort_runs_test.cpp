@@ -1,5 +1,6 @@
 // stable_sort_runs (common/sort_runs.h): the order std::stable_sort gives, equal keys in their
-// order, whatever the runs: one, two, an odd number, many (its fallback), none.
+// order, whatever the runs: one, two, an odd number, many (its fallback), none; and the records
+// moved along the permutation (stable_sort_runs_in_place) end where it puts them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,6 +55,24 @@ TEST(StableSortRuns, RecordsInNoOrderFallBackToStableSort) {
   expect_as_stable_sort(records);
   expect_as_stable_sort({{3, 0}, {1, 1}});
   expect_as_stable_sort({{1, 0}});
+}
+
+TEST(StableSortRunsInPlace, MovesEachRecordToWhereStableSortPutsIt) {
+  for (size_t runs : {0, 1, 2, 3, 7}) {
+    SCOPED_TRACE(runs);
+    std::vector<Record> records = runs_of(runs, 300, 11);
+    std::vector<Record> want = records;
+    std::stable_sort(want.begin(), want.end(), by_key);
+    stable_sort_runs_in_place(records, by_key);
+    EXPECT_EQ(records, want);
+  }
+  std::mt19937 random(3);
+  std::vector<Record> shuffled(2000);
+  for (size_t i = 0; i < shuffled.size(); ++i) shuffled[i] = {static_cast<int>(random() % 30), static_cast<int>(i)};
+  std::vector<Record> want = shuffled;
+  std::stable_sort(want.begin(), want.end(), by_key);
+  stable_sort_runs_in_place(shuffled, by_key);
+  EXPECT_EQ(shuffled, want);
 }
 
 }  // namespace
