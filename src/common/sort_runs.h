@@ -41,6 +41,7 @@ void stable_sort_runs(It first, It last, Less less) {
 template <class T, class Less>
 void stable_sort_runs_in_place(std::vector<T>& records, Less less) {
   const size_t n = records.size();
+  if (n > UINT32_MAX) return std::stable_sort(records.begin(), records.end(), less);  // places of 4 bytes
   std::vector<uint32_t> order(n);
   for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
   stable_sort_runs(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return less(records[a], records[b]); });
