@@ -272,16 +272,10 @@ std::vector<size_t> depths_of(const TaskNodes& nodes) {
 
 // The median of the bodies the runs stand for, as median() gives it over them one by one.
 double median_body(std::vector<BodyRun> runs, uint64_t n) {
-  std::sort(runs.begin(), runs.end(), [](const BodyRun& a, const BodyRun& b) { return a.body < b.body; });
-  const auto at_rank = [&](uint64_t rank) {  // the rank-th smallest, from 0
-    for (const BodyRun& r : runs) {
-      if (rank < r.count) return r.body;
-      rank -= r.count;
-    }
-    return runs.back().body;
-  };
   const uint64_t mid = n / 2;
-  return n % 2 ? at_rank(mid) : 0.5 * (at_rank(mid - 1) + at_rank(mid));
+  if (n % 2) return body_at_rank(runs, mid);
+  const double lower = body_at_rank(runs, mid - 1);
+  return 0.5 * (lower + body_at_rank(runs, mid));
 }
 
 // The larger of what the measured bodies give and what the task count gives with every body
@@ -496,6 +490,34 @@ static void hand_out_batch(std::vector<double>& free_at, double body, uint64_t c
     count -= k;
     settle_first();
   }
+}
+
+// Its runs of the side the rank is in are kept, split around a pivot into smaller, equal and larger.
+double body_at_rank(std::vector<BodyRun>& runs, uint64_t rank) {
+  auto first = runs.begin(), last = runs.end();
+  while (last - first > 16) {
+    const double a = first->body, b = first[(last - first) / 2].body, c = last[-1].body;
+    const double pivot = std::max(std::min(a, b), std::min(std::max(a, b), c));  // median of three
+    const auto equal = std::partition(first, last, [pivot](const BodyRun& r) { return r.body < pivot; });
+    const auto larger = std::partition(equal, last, [pivot](const BodyRun& r) { return !(pivot < r.body); });
+    uint64_t below = 0, at = 0;
+    for (auto it = first; it != equal; ++it) below += it->count;
+    for (auto it = equal; it != larger; ++it) at += it->count;
+    if (rank < below) {
+      last = equal;
+    } else if (rank < below + at) {
+      return pivot;
+    } else {
+      rank -= below + at;
+      first = larger;
+    }
+  }
+  std::sort(first, last, [](const BodyRun& x, const BodyRun& y) { return x.body < y.body; });
+  for (auto it = first; it != last; ++it) {
+    if (rank < it->count) return it->body;
+    rank -= it->count;
+  }
+  return runs.empty() ? 0.0 : (last - 1)->body;
 }
 
 // The earliest is found by a scan for a team of up to 8 (a heap's pop and push per task was most

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "common/sort_runs.h"
+
 namespace ompscope::analysis {
 
 namespace {
@@ -296,8 +298,10 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
       out.fragments_on_thread[f.thread].push_back(
           {f.begin, &f, t, static_cast<uint32_t>(out.nodes.size() - 1), &f == &t->fragments.front()});
   }
+  // A thread's fragments come task by task in creation order: runs of tasks it ran one after
+  // another (BOTS health: 44 000 fragments in 2 245 runs), merged rather than sorted again.
   for (auto& [thread, list] : out.fragments_on_thread)
-    std::sort(list.begin(), list.end(), [](const PlacedFragment& a, const PlacedFragment& b) { return a.begin < b.begin; });
+    stable_sort_runs(list.begin(), list.end(), [](const PlacedFragment& a, const PlacedFragment& b) { return a.begin < b.begin; });
   index_by_id(out);
 
   // A visit belongs to the task that waits in it: an explicit task's taskwait may sit in any

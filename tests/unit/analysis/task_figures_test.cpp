@@ -62,6 +62,31 @@ TEST(ListScheduleIdle, BatchesHandedOutInBulkLeaveTheIdleTimeOfOneByOne) {
   EXPECT_NEAR(list_schedule_idle({{500e-6, 1}, {1e-6, 1000}}, 2), 2 * 750e-6 - 1500e-6, 1e-12);  // 500 + 250 each
 }
 
+TEST(TaskFigures, BodyAtRankIsTheBodyTheExpandedListHoldsThere) {
+  uint64_t state = 777;
+  const auto next = [&state](uint64_t below) {  // a fixed sequence: the test is the same each run
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % below;
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<BodyRun> runs;
+    std::vector<double> each;  // every body the runs stand for, sorted: what the rank reads
+    for (uint64_t n = next(80); n > 0; --n) {
+      const uint64_t count = next(3) == 0 ? 1 + next(50) : 1;
+      const double body = 1e-6 * static_cast<double>(next(trial % 2 ? 6 : 5000));  // odd trials: many ties
+      runs.push_back({body, count});
+      each.insert(each.end(), count, body);
+    }
+    std::sort(each.begin(), each.end());
+    for (uint64_t rank : {uint64_t{0}, static_cast<uint64_t>(each.size() / 2), static_cast<uint64_t>(each.size()),
+                          next(each.size() + 1), next(each.size() + 1)}) {
+      std::vector<BodyRun> reordered = runs;
+      const double expected = each.empty() ? 0.0 : each[std::min<size_t>(rank, each.size() - 1)];
+      EXPECT_EQ(body_at_rank(reordered, rank), expected) << "trial " << trial << ", rank " << rank << " of " << each.size();
+    }
+  }
+}
+
 TEST(TaskFigures, WorkersStarveWhileTheCreatorPrepares) {
   // The worker waits 1 → 31 for task 50 (created at 30) and 41 → 61 for task 51 (created at
   // 60): starved 29 + 19 µs. Its wait after 71 and the master's from 60 come after the last
