@@ -439,9 +439,6 @@ class ThreadWalk {
       }
       case EventKind::LightTasks:
         out_.light_tasks += e.arg;
-        if (e.arg2 > 0 && !light_body_)
-          out_.timed_light[region_thread_key(current_parallel(), thread_)].push_back(
-              {log_.duration(0, e.id2) / e.arg2, e.arg2});
         if (size_t p = current_part(); p != kNoPart) regions_.part(p).tasks_completed += e.arg;
         if (light_body_) on_light_batch(e, t);
         break;
@@ -913,6 +910,49 @@ std::optional<TreeBody> fit_tree_body(const std::vector<ChildrenAndBody>& sample
 // A body read at its edges is a sample of the bodies' length where it lasts this many readings.
 constexpr double kReadBodySampleReadings = 64;
 
+// Light tasks the capture timed (their own time: capture/recorder.h, kLightTimedEvery) stand for
+// the light tasks wherever at least kFewestTimed were timed: a recorded body's window holds the
+// tool's records (on a 2-vCPU Sapphire Rapids VM fine_tasks' creator read 74 ns recorded against
+// 51 ns timed, and CI's runner 111-131 ns recorded, its graph's parallelism 4.1-8.1 where it is
+// 1.2), and in a tree the recorded tasks of the sampled phase are its upper levels (BOTS fft: 2.2
+// µs a light task from the recorded leaves against 1.2 µs a task recording every one). Each batch's
+// mean weighs as many as it timed, capped at the same 99th percentile: a timed task preempted is
+// as rare and as long as a recorded one.
+constexpr size_t kFewestTimed = 8;
+
+// The light bodies the capture timed start to end (event_record.h, LightTasks), per region
+// instance and thread (region_thread_key): each batch's mean and how many.
+struct TimedLightBatch {
+  double mean_s;
+  uint32_t count;
+};
+using TimedLight = std::unordered_map<uint64_t, std::vector<TimedLightBatch>>;
+
+MeanBody timed_light_body(const TimedLight& timed_light) {
+  MeanBody out;
+  const auto enough_timed = [&](const std::vector<WeightedBody>& batches) {
+    double timed = 0;
+    for (const WeightedBody& b : batches) timed += b.weight;
+    return timed >= kFewestTimed;
+  };
+  std::unordered_map<uint32_t, std::vector<WeightedBody>> timed_regions;
+  std::vector<WeightedBody> timed_run;
+  for (const auto& [key, batches] : timed_light) {
+    std::vector<WeightedBody> samples;
+    for (const TimedLightBatch& b : batches) samples.push_back({b.mean_s, static_cast<double>(b.count)});
+    std::vector<WeightedBody>& region = timed_regions[static_cast<uint32_t>(key >> 32)];
+    region.insert(region.end(), samples.begin(), samples.end());
+    timed_run.insert(timed_run.end(), samples.begin(), samples.end());
+    if (enough_timed(samples)) out.per_thread[key] = winsorized_mean(std::move(samples));
+  }
+  for (auto& [parallel, samples] : timed_regions)
+    if (enough_timed(samples)) out.per_region[parallel] = winsorized_mean(std::move(samples));
+  if (enough_timed(timed_run)) out.overall = winsorized_mean(std::move(timed_run));
+  return out;
+}
+
+// What the recorded tasks say of the light ones (LightBody::recorded and the tree's line); the
+// timed ones are read apart (timed_light_of).
 LightBody light_body_of(const Timeline& first_pass) {
   constexpr size_t kFewestPerThread = 8;  // recorded tasks a thread's own mean needs
   struct Samples {
@@ -972,32 +1012,6 @@ LightBody light_body_of(const Timeline& first_pass) {
   for (auto& [key, samples] : threads)
     if (samples.size() >= kFewestPerThread) out.recorded.per_thread[key] = winsorized_mean(std::move(samples));
   out.recorded.overall = winsorized_mean(std::move(run));
-  // Light tasks the capture timed (their own time: capture/recorder.h, kLightTimedEvery) stand
-  // for the light tasks wherever at least kFewestPerThread were timed: a recorded body's window
-  // holds the tool's records (on a 2-vCPU Sapphire Rapids VM fine_tasks' creator read 74 ns
-  // recorded against 51 ns timed, and CI's runner 111-131 ns recorded, its graph's parallelism
-  // 4.1-8.1 where it is 1.2), and in a tree the recorded tasks of the sampled phase are its upper
-  // levels (BOTS fft: 2.2 µs a light task from the recorded leaves against 1.2 µs a task
-  // recording every one). Each batch's mean weighs as many as it timed, capped at the same 99th
-  // percentile: a timed task preempted is as rare and as long as a recorded one.
-  const auto enough_timed = [&](const std::vector<WeightedBody>& batches) {
-    double timed = 0;
-    for (const WeightedBody& b : batches) timed += b.weight;
-    return timed >= kFewestPerThread;
-  };
-  std::unordered_map<uint32_t, std::vector<WeightedBody>> timed_regions;
-  std::vector<WeightedBody> timed_run;
-  for (const auto& [key, batches] : first_pass.timed_light) {
-    std::vector<WeightedBody> samples;
-    for (const Timeline::TimedLightBatch& b : batches) samples.push_back({b.mean_s, static_cast<double>(b.count)});
-    std::vector<WeightedBody>& region = timed_regions[static_cast<uint32_t>(key >> 32)];
-    region.insert(region.end(), samples.begin(), samples.end());
-    timed_run.insert(timed_run.end(), samples.begin(), samples.end());
-    if (enough_timed(samples)) out.timed.per_thread[key] = winsorized_mean(std::move(samples));
-  }
-  for (auto& [parallel, samples] : timed_regions)
-    if (enough_timed(samples)) out.timed.per_region[parallel] = winsorized_mean(std::move(samples));
-  if (enough_timed(timed_run)) out.timed.overall = winsorized_mean(std::move(timed_run));
   for (const auto& [parallel, samples] : tree_regions)
     if (const auto line = fit_tree_body(samples)) out.tree_per_region[parallel] = *line;
   out.tree_overall = fit_tree_body(tree_run);
@@ -1154,6 +1168,47 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
   }
 }
 
+// The light tasks the capture timed, by region instance and thread (ThreadWalk::current_parallel),
+// thread after thread in the log's order, and the light tasks run (`light`): from the batches'
+// records and the implicit tasks' begins and ends around them.
+TimedLight timed_light_of(const RunLog& log, uint64_t& light) {
+  TimedLight out;
+  light = 0;
+  struct Frame {
+    uint32_t parallel_id;
+    bool part;  // a region's implicit task, not the initial one
+  };
+  std::vector<Frame> frames;
+  for (const ThreadEvents& thread : log.threads) {
+    frames.clear();
+    for_each_event(thread, [&](const Event& e) {
+      switch (e.kind) {
+        case EventKind::ImplicitTaskBegin:
+          frames.push_back({e.id, (e.detail & ompt_task_initial) == 0});
+          break;
+        case EventKind::ImplicitTaskEnd:
+          if (!frames.empty()) frames.pop_back();
+          break;
+        case EventKind::LightTasks:
+          light += e.arg;
+          if (e.arg2 > 0) {
+            uint32_t parallel = 0;  // ThreadWalk::current_parallel
+            for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+              if (it->part) {
+                parallel = it->parallel_id;
+                break;
+              }
+            out[region_thread_key(parallel, thread.thread_index)].push_back({log.duration(0, e.id2) / e.arg2, e.arg2});
+          }
+          break;
+        default:
+          break;
+      }
+    });
+  }
+  return out;
+}
+
 Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   Timeline out;
   RegionTable regions;
@@ -1284,12 +1339,21 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
 }  // namespace
 
 Timeline build_timeline(const RunLog& log) {
-  Timeline first = walk_log(log, nullptr);
-  if (first.light_tasks == 0) return first;
-  // Sampled tasks: walk again, now knowing how long a light task takes. The first walk's timeline
-  // goes before the second is built: beside it, a sampled log's timeline was held twice.
-  const LightBody body = light_body_of(first);
-  first = Timeline{};
+  uint64_t batches = 0;  // of light tasks, as the checking read counted them
+  for (const ThreadEvents& thread : log.threads) batches += thread.count(EventKind::LightTasks);
+  if (batches == 0) return walk_log(log, nullptr);
+  // Sampled tasks: the timeline is built knowing how long a light task takes. Where the capture
+  // timed enough of them over the run, their times answer for every batch (LightBody::of and
+  // batch ask them first, and the run's mean answers wherever a thread's or a region's does not):
+  // the batches' records alone say it, read with the regions' frames around them. Else a first
+  // walk times the recorded tasks, and goes before the second is built (beside it, a sampled
+  // log's timeline was held twice). The first walk was a fifth of BOTS health's analysis.
+  uint64_t light = 0;
+  MeanBody timed = timed_light_body(timed_light_of(log, light));
+  if (light == 0) return walk_log(log, nullptr);  // batches of none: nothing to estimate
+  LightBody body;
+  if (!timed.overall) body = light_body_of(walk_log(log, nullptr));
+  body.timed = std::move(timed);
   return walk_log(log, &body);
 }
 

@@ -496,13 +496,6 @@ struct Timeline {
   std::vector<ThreadSummary> threads;
   uint64_t events = 0;
   uint64_t light_tasks = 0;   // sampled-out tasks that ran (in batches)
-  // The light bodies the capture timed start to end (event_record.h, LightTasks), per region
-  // instance and thread ((parallel id << 32) | log thread): each batch's mean and how many.
-  struct TimedLightBatch {
-    double mean_s;
-    uint32_t count;
-  };
-  std::unordered_map<uint64_t, std::vector<TimedLightBatch>> timed_light;
   // The tool's own time in each recorded lock duration and one uncontended atomic on the machine,
   // in seconds (0: not measured): every lock record's correction.
   LockRecordCorrection lock_correction;

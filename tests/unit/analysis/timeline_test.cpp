@@ -3,6 +3,8 @@
 // in the order OMPT fires, with every resulting interval stated exactly.
 #include "analysis/timeline.h"
 
+#include <cmath>
+#include <map>
 #include <gtest/gtest.h>
 
 #include "analysis/region_profile.h"
@@ -1036,6 +1038,42 @@ TEST(BuildTimeline, LightTasksLastAsLongAsTheTimedOnesWhereEnoughWereTimed) {
     }
     EXPECT_EQ(batches, 3u);
   }
+}
+
+TEST(BuildTimeline, EachBatchTakesTheTimedMeanOfItsOwnRegionInstanceAndThread) {
+  // Two instances of two threads, then serial code, every batch of 10 light tasks timed by the
+  // capture: the master's 2 µs a task in the first, 3 µs in the second and 5 µs in serial code;
+  // the worker's 6 µs in the first, 9 µs in the second from only 2 timed, too few for its own,
+  // where the instance's (3 × 8 + 9 × 2) / 10 = 4.2 µs stands. Where a batch were taken for
+  // another instance's or thread's (the initial task for a region, say), its length would say so.
+  LogBuilder b(2, 5000);
+  testing::Stream master = b.thread(0), worker = b.thread(1);
+  master.thread_begin(0).initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0xA0).implicit_begin(100, 10, 11, 2, 0)
+      .light_tasks(300, 100, 10, 0, 8, 16000)
+      .implicit_end(400, 10, 11, 0).parallel_end(400, 10, 2, 0xA0)
+      .parallel_begin(500, 20, 2, 2, 0xB0).implicit_begin(500, 20, 21, 2, 0)
+      .light_tasks(700, 500, 10, 0, 8, 24000)
+      .implicit_end(800, 20, 21, 0).parallel_end(800, 20, 2, 0xB0)
+      .light_tasks(1000, 900, 10, 0, 8, 40000)
+      .thread_end(2000);
+  worker.thread_begin(90, ompt_thread_worker)
+      .implicit_begin(100, 10, 12, 2, 1).light_tasks(300, 100, 10, 0, 8, 48000).implicit_end(400, 10, 12, 1)
+      .implicit_begin(500, 20, 22, 2, 1).light_tasks(700, 500, 10, 0, 2, 18000).implicit_end(800, 20, 22, 1)
+      .thread_end(2000);
+  const Timeline t = build_timeline(b.log());
+
+  ASSERT_EQ(t.light_tasks, 50u);
+  std::map<std::pair<uint32_t, long>, double> length;  // by (thread, start), in µs
+  for (const TaskInstance& task : t.tasks) {
+    if (!task.light) continue;
+    ASSERT_EQ(task.fragments.size(), 1u);
+    length[{task.creator_thread, std::lround(task.created * 1e6)}] = (task.fragments[0].end - task.fragments[0].begin) * 1e6;
+  }
+  const std::map<std::pair<uint32_t, long>, double> expected{
+      {{0, 100}, 20}, {{0, 500}, 30}, {{0, 900}, 50}, {{1, 100}, 60}, {{1, 500}, 42}};
+  ASSERT_EQ(length.size(), expected.size());
+  for (const auto& [at, us] : expected) EXPECT_NEAR(length[at], us, 1e-6) << "thread " << at.first << " at " << at.second;
 }
 
 TEST(BuildTimeline, AnUntiedLightTaskHandedBackToItsRecordedCreatorRunsUntilItCompletesIntoIt) {
