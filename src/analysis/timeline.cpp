@@ -1168,21 +1168,62 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
   }
 }
 
-// The light tasks the capture timed, by region instance and thread (ThreadWalk::current_parallel),
-// thread after thread in the log's order, and the light tasks run (`light`): from the batches'
-// records and the implicit tasks' begins and ends around them.
-TimedLight timed_light_of(const RunLog& log, uint64_t& light) {
-  TimedLight out;
-  light = 0;
+// Of the checking read's counts, the log's records of these kinds.
+size_t count_of(const RunLog& log, std::initializer_list<EventKind> kinds) {
+  size_t n = 0;
+  for (const ThreadEvents& thread : log.threads)
+    for (EventKind k : kinds) n += thread.count(k);
+  return n;
+}
+
+// Task creations must be known before another thread's schedule events name them: the creations
+// of all threads (each task and its depend clause) are read before the walk. Where `timed` is
+// given, the same read gathers the light tasks the capture timed, by region instance and thread
+// (ThreadWalk::current_parallel, from the implicit tasks' begins and ends), thread after thread in
+// the log's order, and the light tasks run (`light`). A thread that created no task, nor (where
+// asked) ran light ones, is not read: a loop program's log is then read twice, not three times
+// (the checking read's counts say so). Sized first: growing the vector of 400 000 tasks a push at a
+// time was 6% of the analysis of a task-heavy run, and a vector grown by doubling holds up to twice
+// its records.
+std::vector<TaskInstance> read_creations(const RunLog& log, TimedLight* timed = nullptr, uint64_t* light = nullptr) {
+  std::vector<TaskInstance> tasks;
+  tasks.reserve(count_of(log, {EventKind::TaskCreate, EventKind::LightTasks}));
   struct Frame {
     uint32_t parallel_id;
     bool part;  // a region's implicit task, not the initial one
   };
   std::vector<Frame> frames;
   for (const ThreadEvents& thread : log.threads) {
+    if (thread.count(EventKind::TaskCreate) == 0 && (timed == nullptr || thread.count(EventKind::LightTasks) == 0)) continue;
     frames.clear();
+    // A depend clause's records follow its task's creation on the creating thread; anything else
+    // between them (a `taskwait depend`'s clause names the waiting task) is not one.
+    uint32_t clause_of = 0;
     for_each_event(thread, [&](const Event& e) {
+      if (e.kind == EventKind::TaskDependences) {
+        if (e.id != 0 && e.id == clause_of) {
+          TaskInstance& task = tasks.back();  // the clause's task, created just before
+          const uint64_t second = (uint64_t{e.arg} << 32) | e.id2;
+          task.add_depend({e.codeptr, static_cast<uint8_t>(e.arg2 & 0xff)});
+          if (e.detail >= 2) task.add_depend({second, static_cast<uint8_t>(e.arg2 >> 8)});
+        }
+        return;
+      }
+      clause_of = 0;
       switch (e.kind) {
+        case EventKind::TaskCreate: {
+          clause_of = e.id;
+          TaskInstance task;
+          task.id = e.id;
+          task.parent = e.id2;
+          task.creator_thread = thread.thread_index;
+          task.codeptr = e.codeptr;
+          task.flags = e.arg;
+          task.weight = std::max<uint32_t>(1, e.detail);
+          task.created = log.seconds(e.time);
+          tasks.push_back(std::move(task));
+          break;
+        }
         case EventKind::ImplicitTaskBegin:
           frames.push_back({e.id, (e.detail & ompt_task_initial) == 0});
           break;
@@ -1190,7 +1231,8 @@ TimedLight timed_light_of(const RunLog& log, uint64_t& light) {
           if (!frames.empty()) frames.pop_back();
           break;
         case EventKind::LightTasks:
-          light += e.arg;
+          if (timed == nullptr) break;
+          *light += e.arg;
           if (e.arg2 > 0) {
             uint32_t parallel = 0;  // ThreadWalk::current_parallel
             for (auto it = frames.rbegin(); it != frames.rend(); ++it)
@@ -1198,7 +1240,7 @@ TimedLight timed_light_of(const RunLog& log, uint64_t& light) {
                 parallel = it->parallel_id;
                 break;
               }
-            out[region_thread_key(parallel, thread.thread_index)].push_back({log.duration(0, e.id2) / e.arg2, e.arg2});
+            (*timed)[region_thread_key(parallel, thread.thread_index)].push_back({log.duration(0, e.id2) / e.arg2, e.arg2});
           }
           break;
         default:
@@ -1206,28 +1248,20 @@ TimedLight timed_light_of(const RunLog& log, uint64_t& light) {
       }
     });
   }
-  return out;
+  return tasks;
 }
 
-Timeline walk_log(const RunLog& log, const LightBody* light_body) {
+// The walk of every thread's records, after the creations were read (read_creations: `created`).
+Timeline walk_log(const RunLog& log, const LightBody* light_body, std::vector<TaskInstance> created) {
   Timeline out;
+  out.tasks = std::move(created);
   RegionTable regions;
   std::vector<UnrecordedLocks> unrecorded_locks;
   const double run_end = log.seconds(log.last_ticks());
 
-  // Task creations must be known before another thread's schedule events name them: walk
-  // creations of all threads first, then everything. The arrays that grow with the log are sized
-  // first, by the checking read's counts: growing the vector of 400 000 tasks a push at a time was
-  // 6% of the analysis of a task-heavy run, and a vector grown by doubling holds up to twice its
-  // records (a tenth of the peak memory of a 10 M-event report, in its locks and constructs).
-  const auto count = [&log](std::initializer_list<EventKind> kinds) {
-    size_t n = 0;
-    for (const ThreadEvents& thread : log.threads)
-      for (EventKind k : kinds) n += thread.count(k);
-    return n;
-  };
-  const size_t creations = count({EventKind::TaskCreate}), forks = count({EventKind::ParallelBegin});
-  out.tasks.reserve(creations + count({EventKind::LightTasks}));
+  // The arrays that grow with the log are sized first, by the checking read's counts (count_of).
+  const auto count = [&log](std::initializer_list<EventKind> kinds) { return count_of(log, kinds); };
+  const size_t forks = count({EventKind::ParallelBegin});
   regions.regions.reserve(forks);  // a worker walked before its fork may add one more
   regions.begun.reserve(forks);
   regions.index.reserve(forks);
@@ -1236,37 +1270,6 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
   out.work.reserve(count({EventKind::WorkBegin, EventKind::MaskedBegin}));
   out.samples.reserve(count({EventKind::Sample}));
   out.mpi.reserve(count({EventKind::MpiCall}));
-  for (const ThreadEvents& thread : log.threads) {
-    // A thread that created no task is not read for them: a loop program's log is then read
-    // twice, not three times (the checking read's counts say so).
-    if (thread.count(EventKind::TaskCreate) == 0) continue;
-    // A depend clause's records follow its task's creation on the creating thread; anything else
-    // between them (a `taskwait depend`'s clause names the waiting task) is not one.
-    uint32_t clause_of = 0;
-    for_each_event(thread, [&](const Event& e) {
-      if (e.kind == EventKind::TaskDependences) {
-        if (e.id != 0 && e.id == clause_of) {
-          TaskInstance& task = out.tasks.back();  // the clause's task, created just before
-          const uint64_t second = (uint64_t{e.arg} << 32) | e.id2;
-          task.add_depend({e.codeptr, static_cast<uint8_t>(e.arg2 & 0xff)});
-          if (e.detail >= 2) task.add_depend({second, static_cast<uint8_t>(e.arg2 >> 8)});
-        }
-        return;
-      }
-      clause_of = 0;
-      if (e.kind != EventKind::TaskCreate) return;
-      clause_of = e.id;
-      TaskInstance task;
-      task.id = e.id;
-      task.parent = e.id2;
-      task.creator_thread = thread.thread_index;
-      task.codeptr = e.codeptr;
-      task.flags = e.arg;
-      task.weight = std::max<uint32_t>(1, e.detail);
-      task.created = log.seconds(e.time);
-      out.tasks.push_back(std::move(task));
-    });
-  }
   const TaskIndex task_index(out.tasks);
   for (const ThreadEvents& thread : log.threads) {
     ThreadWalk walk(log, thread.thread_index, thread.part_syncs, regions, task_index, light_body, out);
@@ -1339,22 +1342,22 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body) {
 }  // namespace
 
 Timeline build_timeline(const RunLog& log) {
-  uint64_t batches = 0;  // of light tasks, as the checking read counted them
-  for (const ThreadEvents& thread : log.threads) batches += thread.count(EventKind::LightTasks);
-  if (batches == 0) return walk_log(log, nullptr);
+  if (count_of(log, {EventKind::LightTasks}) == 0) return walk_log(log, nullptr, read_creations(log));
   // Sampled tasks: the timeline is built knowing how long a light task takes. Where the capture
   // timed enough of them over the run, their times answer for every batch (LightBody::of and
   // batch ask them first, and the run's mean answers wherever a thread's or a region's does not):
-  // the batches' records alone say it, read with the regions' frames around them. Else a first
-  // walk times the recorded tasks, and goes before the second is built (beside it, a sampled
-  // log's timeline was held twice). The first walk was a fifth of BOTS health's analysis.
+  // the batches' records alone say it, read with the creations. Else a first walk times the
+  // recorded tasks, and goes before the second is built (beside it, a sampled log's timeline was
+  // held twice). The first walk was a fifth of BOTS health's analysis.
+  TimedLight timed_batches;
   uint64_t light = 0;
-  MeanBody timed = timed_light_body(timed_light_of(log, light));
-  if (light == 0) return walk_log(log, nullptr);  // batches of none: nothing to estimate
+  std::vector<TaskInstance> created = read_creations(log, &timed_batches, &light);
+  if (light == 0) return walk_log(log, nullptr, std::move(created));  // batches of none: nothing to estimate
+  MeanBody timed = timed_light_body(timed_batches);
   LightBody body;
-  if (!timed.overall) body = light_body_of(walk_log(log, nullptr));
+  if (!timed.overall) body = light_body_of(walk_log(log, nullptr, created));  // a copy: a walk completes its tasks
   body.timed = std::move(timed);
-  return walk_log(log, &body);
+  return walk_log(log, &body, std::move(created));
 }
 
 }  // namespace ompscope::analysis
