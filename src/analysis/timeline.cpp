@@ -952,7 +952,7 @@ MeanBody timed_light_body(const TimedLight& timed_light) {
 }
 
 // What the recorded tasks say of the light ones (LightBody::recorded and the tree's line); the
-// timed ones are read apart (timed_light_of).
+// timed ones are read with the creations (read_creations).
 LightBody light_body_of(const Timeline& first_pass) {
   constexpr size_t kFewestPerThread = 8;  // recorded tasks a thread's own mean needs
   struct Samples {
@@ -1259,17 +1259,16 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body, std::vector<Ta
   std::vector<UnrecordedLocks> unrecorded_locks;
   const double run_end = log.seconds(log.last_ticks());
 
-  // The arrays that grow with the log are sized first, by the checking read's counts (count_of).
-  const auto count = [&log](std::initializer_list<EventKind> kinds) { return count_of(log, kinds); };
-  const size_t forks = count({EventKind::ParallelBegin});
+  // The arrays that grow with the log are sized first, by the checking read's counts.
+  const size_t forks = count_of(log, {EventKind::ParallelBegin});
   regions.regions.reserve(forks);  // a worker walked before its fork may add one more
   regions.begun.reserve(forks);
   regions.index.reserve(forks);
   regions.log_threads = log.threads.size();
-  out.locks.reserve(count({EventKind::MutexAcquire}));
-  out.work.reserve(count({EventKind::WorkBegin, EventKind::MaskedBegin}));
-  out.samples.reserve(count({EventKind::Sample}));
-  out.mpi.reserve(count({EventKind::MpiCall}));
+  out.locks.reserve(count_of(log, {EventKind::MutexAcquire}));
+  out.work.reserve(count_of(log, {EventKind::WorkBegin, EventKind::MaskedBegin}));
+  out.samples.reserve(count_of(log, {EventKind::Sample}));
+  out.mpi.reserve(count_of(log, {EventKind::MpiCall}));
   const TaskIndex task_index(out.tasks);
   for (const ThreadEvents& thread : log.threads) {
     ThreadWalk walk(log, thread.thread_index, thread.part_syncs, regions, task_index, light_body, out);
