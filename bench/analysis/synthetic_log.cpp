@@ -5,8 +5,10 @@
 // each thread, and a task tree (4 tasks created by thread 0, run by thread 1, each creating two
 // children it waits for in a taskwait), then the join barrier. About 68 events per instance at 2
 // threads; 12 tasks. Every instance is alike apart from its loop's imbalance (a short cycle), so
-// logs of any length give reports of one shape, their totals in proportion.
-//   synthetic_log DIR EVENTS [THREADS]
+// logs of any length give reports of one shape, their totals in proportion. ROOT_TASKS (default 4)
+// sets the tree's roots; 0 leaves the tree out: a loop program's log, whose threads the analysis
+// walks side by side (build_timeline).
+//   synthetic_log DIR EVENTS [THREADS [ROOT_TASKS]]
 #include <omp-tools.h>
 
 #include <algorithm>
@@ -27,7 +29,7 @@ using ompscope::Event;
 using ompscope::EventKind;
 
 constexpr uint64_t kRegion = 0x401000, kLoop = 0x401100, kCritical = 0x401200, kTask = 0x401300, kLock = 0x7000;
-constexpr uint32_t kRootTasks = 4;
+constexpr uint32_t kRootTasks = 4;  // the default
 
 class ThreadFile {
  public:
@@ -84,14 +86,19 @@ class ThreadFile {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: synthetic_log DIR EVENTS [THREADS]\n");
+    std::fprintf(stderr, "usage: synthetic_log DIR EVENTS [THREADS [ROOT_TASKS]]\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
   const uint64_t target = std::strtoull(argv[2], nullptr, 10);
   const uint32_t threads = argc > 3 ? static_cast<uint32_t>(std::atoi(argv[3])) : 2;
+  const long root_tasks = argc > 4 ? std::atol(argv[4]) : kRootTasks;
   if (threads < 2 || threads > 256) {
     std::fprintf(stderr, "synthetic_log: THREADS must be 2 to 256\n");
+    return 2;
+  }
+  if (root_tasks < 0 || root_tasks > 1000) {
+    std::fprintf(stderr, "synthetic_log: ROOT_TASKS must be 0 to 1000\n");
     return 2;
   }
   std::filesystem::create_directories(dir);
@@ -146,7 +153,7 @@ int main(int argc, char** argv) {
     }
     // Thread 0 creates the root tasks and goes to the join barrier; thread 1 runs the tree there.
     uint64_t c = held_until + 20;
-    std::vector<uint32_t> roots(kRootTasks);
+    std::vector<uint32_t> roots(static_cast<size_t>(root_tasks));
     for (uint32_t& r : roots) {
       r = next_id++;
       master.add(c, EventKind::TaskCreate, r, implicit[0], ompt_task_explicit, 0, 0, kTask);

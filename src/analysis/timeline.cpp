@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/dense_index.h"
 #include "common/sort_runs.h"
 
 namespace ompscope::analysis {
@@ -1018,20 +1019,20 @@ LightBody light_body_of(const Timeline& first_pass) {
   return out;
 }
 
-// Groups of lock operations by key, numbered in the order they are first met. Consecutive records
+// Groups of lock operations by key, numbered in the order they are first met (a loop program's log
+// has a group per lock record: each instance takes its lock once per thread). Consecutive records
 // mostly share their key (a thread's operations at one site in one instance), so the last one
 // found is tried first.
 class LockGroups {
  public:
   using Key = std::tuple<uint32_t, uint64_t, uint64_t>;  // thread, site, region instance or callsite
+  explicit LockGroups(size_t expected = 0) : index_(expected) {}
   uint32_t of(const Key& k) {
-    if (!keys_.empty() && k == keys_[last_]) return last_;
-    const auto [it, added] = index_.try_emplace(k, static_cast<uint32_t>(keys_.size()));
-    if (added) keys_.push_back(k);
-    return last_ = it->second;
+    if (!index_.empty() && k == index_.key(last_)) return last_;
+    return last_ = index_.add(k).first;
   }
-  const Key& key(uint32_t g) const { return keys_[g]; }
-  uint32_t size() const { return static_cast<uint32_t>(keys_.size()); }
+  const Key& key(uint32_t g) const { return index_.key(g); }
+  uint32_t size() const { return static_cast<uint32_t>(index_.size()); }
 
  private:
   struct Hash {
@@ -1042,8 +1043,7 @@ class LockGroups {
       return static_cast<size_t>(h ^ (h >> 31));
     }
   };
-  std::unordered_map<Key, uint32_t, Hash> index_;
-  std::vector<Key> keys_;
+  DenseIndex<Key, Hash> index_;
   uint32_t last_ = 0;
 };
 
@@ -1074,7 +1074,7 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     const RegionInstance* r = parallel == 0 ? nullptr : instances_of.begun_region(parallel);
     return r ? r->codeptr : 0;
   };
-  LockGroups instances, regions;
+  LockGroups instances(locks.size() + unrecorded.size()), regions;
   std::vector<uint32_t> instance_of(locks.size()), region_of(locks.size());
   std::vector<double> weights;                 // by instance group: its records' weights
   std::vector<double> instance_unrecorded;     // and the operations it did not record

@@ -3,6 +3,7 @@
 // size; a timeline built from a streamed log is the one built from the same log in memory, down to
 // the last bit of every time; a file cut short or changed between the checking read and the walk
 // is an error naming it.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -294,7 +295,12 @@ TEST_F(LogStream, FileCutShortWhileItsBlockIsWalkedEndsWithOneLineAndStatusTwo) 
   const auto walk_while_cut = [&] {
     ThreadFileStream stream(t);
     const std::pair<const Event*, size_t> block = stream.next();
-    fs::resize_file(p, sizeof(LogFileHeader));
+    // The death test's child runs SetUp with its own pid and ends in the SIGBUS handler, past any
+    // TearDown: it cuts the file through a descriptor after removing its directory, so that
+    // nothing of it is left in the temporary directory.
+    const int fd = ::open(p.c_str(), O_WRONLY);
+    fs::remove_all(dir_);
+    if (fd < 0 || ::ftruncate(fd, sizeof(LogFileHeader)) != 0) std::exit(3);
     uint64_t sum = 0;
     for (size_t i = 0; i < block.second; ++i) sum += block.first[i].time;
     std::printf("read %zu records, sum %llu\n", block.second, static_cast<unsigned long long>(sum));
@@ -302,6 +308,63 @@ TEST_F(LogStream, FileCutShortWhileItsBlockIsWalkedEndsWithOneLineAndStatusTwo) 
   };
   EXPECT_EXIT(walk_while_cut(),
       ::testing::ExitedWithCode(2), "^ompscope: .*/thread-0000.evt: the log changed while it was read");  // the re-run test names its own directory
+}
+
+// Three threads, no task: region 10 (thread 1 forks it, thread 2 its worker) holds a loop, then
+// the nested region 20 (thread 1 forks it, thread 0 its worker: the file walked first holds a
+// worker of a fork not yet read), where thread 0 holds lock 0x77 while thread 1 waits for it;
+// thread 2 takes lock 0x78 after its loop. `stray_ends`: a damaged log's ends of instances on
+// threads that did not fork them, one walked before its fork (thread 0's, no effect), one after
+// (thread 2's, the instance's end).
+RunLog nested_regions_and_locks_log(bool stray_ends) {
+  constexpr auto kJoin = ompt_sync_region_barrier_implicit_parallel;
+  testing::LogBuilder b(3, 1010);
+  testing::Stream worker_of_nested = b.thread(0), master = b.thread(1), worker = b.thread(2);
+  master.thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0xA00)
+      .implicit_begin(101, 10, 11, 2, 0)
+      .work_begin(105, ompt_work_loop, 0xA10)
+      .work_end(150, ompt_work_loop, 0xA10)
+      .parallel_begin(200, 20, 11, 2, 0xB00)
+      .implicit_begin(201, 20, 21, 2, 0)
+      .acquire(210, ompt_mutex_lock, 0x77, 0xB10)
+      .acquired(212, ompt_mutex_lock, 0x77, 0xB10)
+      .released(230, ompt_mutex_lock, 0x77, 0xB10)
+      .sync_begin(240, kJoin, 0xB30)
+      .sync_end(260, kJoin, 0xB30)
+      .implicit_end(260, 20, 21, 0)
+      .parallel_end(262, 20, 11, 0xB00)
+      .sync_begin(300, kJoin, 0xA30)
+      .sync_end(320, kJoin, 0xA30)
+      .implicit_end(320, 10, 11, 0)
+      .parallel_end(322, 10, 2, 0xA00)
+      .initial_task_end(1000, 1, 2)
+      .thread_end(1000);
+  worker_of_nested.thread_begin(190, ompt_thread_worker).implicit_begin(202, 20, 22, 2, 1);
+  if (stray_ends) worker_of_nested.parallel_end(203, 20, 11, 0xB00);
+  worker_of_nested.acquire(205, ompt_mutex_lock, 0x77, 0xB10)
+      .acquired(206, ompt_mutex_lock, 0x77, 0xB10)
+      .released(211, ompt_mutex_lock, 0x77, 0xB10)
+      .work_begin(215, ompt_work_loop, 0xB20)
+      .work_end(235, ompt_work_loop, 0xB20)
+      .sync_begin(236, kJoin, 0xB30)
+      .sync_end(260, kJoin, 0xB30)
+      .implicit_end(260, 20, 22, 1)
+      .thread_end(990);
+  worker.thread_begin(50, ompt_thread_worker)
+      .implicit_begin(103, 10, 12, 2, 1)
+      .work_begin(106, ompt_work_loop, 0xA10)
+      .work_end(290, ompt_work_loop, 0xA10)
+      .acquire(291, ompt_mutex_lock, 0x78, 0xA20)
+      .acquired(292, ompt_mutex_lock, 0x78, 0xA20)
+      .released(295, ompt_mutex_lock, 0x78, 0xA20)
+      .sync_begin(296, kJoin, 0xA30)
+      .sync_end(320, kJoin, 0xA30)
+      .implicit_end(320, 0, 12, 1);
+  if (stray_ends) worker.parallel_end(330, 10, 2, 0xA00);
+  worker.thread_end(1001);
+  return b.log();
 }
 
 // The timeline of a streamed log is the in-memory one, for every hand-built scenario and block
@@ -319,6 +382,8 @@ TEST_F(LogStream, TimelineOfAStreamedLogIsTheOneBuiltInMemory) {
       {"tied_waits_for_stolen_child", testing::tied_task_waits_for_a_stolen_child_log(ompt_task_explicit)},
       {"sampled_tree_whose_recorded_tasks_wait", testing::sampled_tree_whose_recorded_tasks_wait_log()},
       {"one_chain", testing::one_chain_log(20)},
+      {"nested_regions_and_locks", nested_regions_and_locks_log(false)},
+      {"nested_regions_and_locks_stray_ends", nested_regions_and_locks_log(true)},
   };
   for (const auto& [name, log] : logs) {
     SCOPED_TRACE(name);
