@@ -1019,20 +1019,13 @@ LightBody light_body_of(const Timeline& first_pass) {
   return out;
 }
 
-// Groups of lock operations by key, numbered in the order they are first met (a loop program's log
-// has a group per lock record: each instance takes its lock once per thread). Consecutive records
+// Groups of lock operations by key, numbered in the order they are first met. Consecutive records
 // mostly share their key (a thread's operations at one site in one instance), so the last one
-// found is tried first.
+// found is tried first; the others are found through an open-addressed index (a node allocated
+// per key was 18% of a loop log's timeline, when every record's instance was a group).
 class LockGroups {
  public:
   using Key = std::tuple<uint32_t, uint64_t, uint64_t>;  // thread, site, region instance or callsite
-  explicit LockGroups(size_t expected = 0) : index_(expected) {}
-  uint32_t of(const Key& k) {
-    if (!index_.empty() && k == index_.key(last_)) return last_;
-    return last_ = index_.add(k).first;
-  }
-  const Key& key(uint32_t g) const { return index_.key(g); }
-  uint32_t size() const { return static_cast<uint32_t>(index_.size()); }
 
  private:
   struct Hash {
@@ -1045,6 +1038,18 @@ class LockGroups {
   };
   DenseIndex<Key, Hash> index_;
   uint32_t last_ = 0;
+
+ public:
+  static constexpr uint32_t kNone = DenseIndex<Key, Hash>::kNone;
+  explicit LockGroups(size_t expected = 0) : index_(expected) {}
+  uint32_t of(const Key& k) {
+    if (!index_.empty() && k == index_.key(last_)) return last_;
+    return last_ = index_.add(k).first;
+  }
+  // The key's group; kNone where it has none.
+  uint32_t find(const Key& k) const { return index_.find(k); }
+  const Key& key(uint32_t g) const { return index_.key(g); }
+  uint32_t size() const { return static_cast<uint32_t>(index_.size()); }
 };
 
 // Lock sampling (docs/locks.md): how many operations each recorded acquisition stands for, and
@@ -1066,39 +1071,43 @@ class LockGroups {
 // per-thread lock's wait interrupted by the kernel read as a lock costing 64 ns, not 19.
 void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<UnrecordedLocks>& unrecorded,
                              const RegionTable& instances_of, const LockRecordCorrection& correction) {
-  // Each record's group by instance (thread, site, region instance) and by region (thread, site,
-  // the region's callsite): a group's sums are taken over its records in the log's order, as the
-  // lists of a tree map of groups held them (a map node and a list for each instance and thread
-  // were a sixth of the walk's time on the 10 M synthetic log, most of it allocating).
+  // Each record's group by region (thread, site, the region's callsite), and by instance (thread,
+  // site, region instance) where the capture counted unrecorded operations in that instance: a
+  // record's scale is its weight times its instance group's (weights + unrecorded) / weights,
+  // exactly its weight where nothing went unrecorded, so only the instances the unrecorded counts
+  // name are grouped (a loop program's log has an instance per lock record: numbering them all
+  // was 18% of its timeline's build). A group's sums are taken over its records in the log's
+  // order, as the lists of a tree map of groups held them (a map node and a list for each
+  // instance and thread were a sixth of the walk's time on the 10 M synthetic log, most of it
+  // allocating).
   const auto callsite = [&](uint32_t parallel) -> uint64_t {
     const RegionInstance* r = parallel == 0 ? nullptr : instances_of.begun_region(parallel);
     return r ? r->codeptr : 0;
   };
-  LockGroups instances(locks.size() + unrecorded.size()), regions;
-  std::vector<uint32_t> instance_of(locks.size()), region_of(locks.size());
-  std::vector<double> weights;                 // by instance group: its records' weights
-  std::vector<double> instance_unrecorded;     // and the operations it did not record
-  std::vector<size_t> instance_records;
-  const auto instance_group = [&](const LockGroups::Key& key) {
-    const uint32_t g = instances.of(key);
-    if (g == weights.size()) {
-      weights.push_back(0);
-      instance_unrecorded.push_back(0);
-      instance_records.push_back(0);
-    }
-    return g;
-  };
+  const auto site_of = [](const LockAcquisition& a) -> uint64_t { return a.sampling_slot ? a.sampling_slot : a.codeptr; };
+  LockGroups instances(unrecorded.size()), regions;
+  std::vector<double> instance_unrecorded;  // by instance group: the operations it did not record
+  for (const UnrecordedLocks& u : unrecorded) {
+    const uint32_t g = instances.of({u.thread, u.site, u.parallel_id});
+    if (g == instance_unrecorded.size()) instance_unrecorded.push_back(0);
+    instance_unrecorded[g] += static_cast<double>(u.count);
+  }
+  std::vector<double> weights(instances.size(), 0.0);  // and its records' weights
+  std::vector<size_t> instance_records(instances.size(), 0);
+  std::vector<uint32_t> instance_of(instances.size() == 0 ? 0 : locks.size(), LockGroups::kNone), region_of(locks.size());
   for (size_t i = 0; i < locks.size(); ++i) {
     const LockAcquisition& a = locks[i];
-    const uint64_t site = a.sampling_slot ? a.sampling_slot : a.codeptr;
-    const uint32_t g = instance_group({a.thread, site, a.parallel_id});
-    weights[g] += a.weight;
-    ++instance_records[g];
-    instance_of[i] = g;
+    const uint64_t site = site_of(a);
+    if (!instance_of.empty()) {
+      const uint32_t g = instances.find({a.thread, site, a.parallel_id});
+      if (g != LockGroups::kNone) {
+        weights[g] += a.weight;
+        ++instance_records[g];
+        instance_of[i] = g;
+      }
+    }
     region_of[i] = regions.of({a.thread, site, callsite(a.parallel_id)});
   }
-  for (const UnrecordedLocks& u : unrecorded)
-    instance_unrecorded[instance_group({u.thread, u.site, u.parallel_id})] += static_cast<double>(u.count);
   std::vector<double> region_unrecorded(regions.size(), 0.0);
   for (uint32_t g = 0; g < instances.size(); ++g) {
     if (instance_records[g] > 0) continue;
@@ -1108,8 +1117,9 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     region_unrecorded[r] += instance_unrecorded[g];
   }
   for (size_t i = 0; i < locks.size(); ++i) {
-    const uint32_t g = instance_of[i];
-    locks[i].scale = locks[i].weight * ((weights[g] + instance_unrecorded[g]) / weights[g]);
+    const uint32_t g = instance_of.empty() ? LockGroups::kNone : instance_of[i];
+    locks[i].scale = g == LockGroups::kNone ? locks[i].weight
+                                            : locks[i].weight * ((weights[g] + instance_unrecorded[g]) / weights[g]);
   }
   std::vector<uint32_t>().swap(instance_of);
   // Operations of a region whose thread recorded none at that site (rare: a site's first
