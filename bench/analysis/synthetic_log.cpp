@@ -6,8 +6,8 @@
 // children it waits for in a taskwait), then the join barrier. About 68 events per instance at 2
 // threads; 12 tasks. Every instance is alike apart from its loop's imbalance (a short cycle), so
 // logs of any length give reports of one shape, their totals in proportion. ROOT_TASKS (default 4)
-// sets the tree's roots; 0 leaves the tree out: a loop program's log, whose threads the analysis
-// walks side by side (build_timeline).
+// sets the tree's roots; 0 leaves the tree out: a loop program's log (BENCHMARKS.md, Session
+// 2026-12-04).
 //   synthetic_log DIR EVENTS [THREADS [ROOT_TASKS]]
 #include <omp-tools.h>
 

@@ -1084,7 +1084,6 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     const RegionInstance* r = parallel == 0 ? nullptr : instances_of.begun_region(parallel);
     return r ? r->codeptr : 0;
   };
-  const auto site_of = [](const LockAcquisition& a) -> uint64_t { return a.sampling_slot ? a.sampling_slot : a.codeptr; };
   LockGroups instances(unrecorded.size()), regions;
   std::vector<double> instance_unrecorded;  // by instance group: the operations it did not record
   for (const UnrecordedLocks& u : unrecorded) {
@@ -1094,17 +1093,15 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
   }
   std::vector<double> weights(instances.size(), 0.0);  // and its records' weights
   std::vector<size_t> instance_records(instances.size(), 0);
-  std::vector<uint32_t> instance_of(instances.size() == 0 ? 0 : locks.size(), LockGroups::kNone), region_of(locks.size());
+  std::vector<uint32_t> instance_of(locks.size()), region_of(locks.size());
   for (size_t i = 0; i < locks.size(); ++i) {
     const LockAcquisition& a = locks[i];
-    const uint64_t site = site_of(a);
-    if (!instance_of.empty()) {
-      const uint32_t g = instances.find({a.thread, site, a.parallel_id});
-      if (g != LockGroups::kNone) {
-        weights[g] += a.weight;
-        ++instance_records[g];
-        instance_of[i] = g;
-      }
+    const uint64_t site = a.sampling_slot ? a.sampling_slot : a.codeptr;
+    const uint32_t g = instances.find({a.thread, site, a.parallel_id});
+    instance_of[i] = g;
+    if (g != LockGroups::kNone) {
+      weights[g] += a.weight;
+      ++instance_records[g];
     }
     region_of[i] = regions.of({a.thread, site, callsite(a.parallel_id)});
   }
@@ -1117,7 +1114,7 @@ void apply_lock_sampling(std::vector<LockAcquisition>& locks, const std::vector<
     region_unrecorded[r] += instance_unrecorded[g];
   }
   for (size_t i = 0; i < locks.size(); ++i) {
-    const uint32_t g = instance_of.empty() ? LockGroups::kNone : instance_of[i];
+    const uint32_t g = instance_of[i];
     locks[i].scale = g == LockGroups::kNone ? locks[i].weight
                                             : locks[i].weight * ((weights[g] + instance_unrecorded[g]) / weights[g]);
   }

@@ -1,8 +1,9 @@
 // Keys numbered 0, 1, 2, … in the order they are first met, found again through an open-addressed
 // table: one array of numbers at most half full, the keys in a second, in their numbers' order. For
-// an index that may get a key per record (the lock groups of timeline.cpp): a std::unordered_map
-// allocates a node for each, and its 833 000 nodes, a loop log's instance groups, were 18% of that
-// log's timeline build, 5% in this table. Keys that come from one counter and are looked up in
+// an index that may get a key per record or per region instance (the lock groups of timeline.cpp:
+// a sampled lock taken in every instance leaves unrecorded operations in each): a
+// std::unordered_map allocates a node for each, and 833 000 nodes, a loop log's instance groups,
+// were 18% of that log's timeline build, 5% in this table. Keys that come from one counter and are looked up in
 // order (parallel ids) stay in std::unordered_map, whose identity hash keeps them in consecutive
 // buckets: scattered over this table, every lookup missed the cache (2.5% of the build → 9.9%).
 #pragma once
