@@ -55,7 +55,11 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions, co
   // records to tell noise from queueing, and such a lock is rarely wanted at once.
   constexpr uint64_t kFewestSampled = 8;
   std::unordered_map<uint64_t, std::vector<const LockAcquisition*>> of_lock;
-  for (const LockAcquisition* a : acquisitions) of_lock[a->wait_id].push_back(a);
+  for (const LockAcquisition* a : acquisitions) {
+    std::vector<const LockAcquisition*>& list = of_lock[a->wait_id];
+    if (list.empty()) list.reserve(out[index[a->wait_id]].recorded);  // its records, counted above: no doubling
+    list.push_back(a);
+  }
   for (auto& [wait_id, list] : of_lock) {
     LockCost& c = out[index[wait_id]];
     const bool exact = std::all_of(list.begin(), list.end(), [](const LockAcquisition* a) { return a->scale == 1; });

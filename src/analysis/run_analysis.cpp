@@ -285,22 +285,22 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   cal.record_gap_s = correction.tool_gap;
   cal.atomic_floor_s = correction.floor;
   {
-    std::vector<double> raw, net;
+    // The net waits are the raw ones less one constant, in the same order (a rounded subtraction
+    // never reverses two values): their median is the raw median's, less it. One array, not two.
+    std::vector<double> raw;
+    raw.reserve(timeline.locks.size());
     for (const LockAcquisition& a : timeline.locks) {
       if (a.acquired < a.request) continue;
       const double r = a.acquired - a.request;
       raw.push_back(r);
-      net.push_back(r - correction.tool_gap);
       if (correction.floor > 0 && r - correction.tool_gap < correction.floor) ++cal.floored;
     }
     cal.recorded = raw.size();
-    const auto middle = [](std::vector<double>& v) {
-      if (v.empty()) return 0.0;
-      std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-      return v[v.size() / 2];
-    };
-    cal.median_raw_s = middle(raw);
-    cal.median_net_s = middle(net);
+    if (!raw.empty()) {
+      std::nth_element(raw.begin(), raw.begin() + raw.size() / 2, raw.end());
+      cal.median_raw_s = raw[raw.size() / 2];
+      cal.median_net_s = cal.median_raw_s - correction.tool_gap;
+    }
   }
 
   std::map<CallsiteKey, std::vector<const LockAcquisition*>> locks_of;

@@ -151,6 +151,19 @@ TEST(RegionIdentity, TasksCountOnlyWhenTheImplicitTaskCreatedThemAndLocksComeLas
   t.regions[0].body = 0;
   identify_region_bodies(t, body_entry_of);
   EXPECT_EQ(t.regions[0].body, 0x1000u);  // a critical section in the body, when nothing else is
+
+  // The implicit task of another instance is no evidence for this one: the pair counts, not the id.
+  t.regions.push_back(instance(2, 2));
+  t.regions[1].codeptr = kFork + 0x100;  // another fork: no body taken from instance 1's
+  t.regions[0].body = 0;
+  t.locks.clear();
+  TaskInstance elsewhere = direct;  // in instance 2, its parent instance 1's implicit task
+  elsewhere.parallel_id = 2;
+  elsewhere.codeptr = 0x3010;
+  t.tasks = {elsewhere, direct};
+  identify_region_bodies(t, body_entry_of);
+  EXPECT_EQ(t.regions[0].body, 0x2000u);
+  EXPECT_EQ(t.regions[1].body, 0u);
 }
 
 TEST(RegionIdentity, InstancesWithoutEvidenceTakeTheNearestRecordedInstanceOfTheirFork) {
