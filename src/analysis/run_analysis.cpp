@@ -207,7 +207,9 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     r.team_size = std::max(r.team_size, p.max_team_size);
     r.kernel = timeline.kernel;
   }
-  const ConstructInputs construct_inputs(timeline);
+  // The records grouped by instance, held until the task figures are taken: the lock costs below
+  // group the locks anew, and the two together were the peak of a loop log's report (10 M events).
+  std::optional<ConstructInputs> construct_inputs(std::in_place, timeline);
   DescribedSamples described(timeline, symbols);
   std::unordered_map<uint64_t, const RegionProfile*> profile_of_site;
   for (const RegionProfile& p : program.regions) profile_of_site[p.site()] = &p;
@@ -218,7 +220,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     // The instance's constructs first, then its barriers, each charged to its construct as it is
     // measured (in the barriers' order, as the sums were taken when they were held in a vector).
     const std::optional<std::vector<int>> barrier_nodes =
-        add_instance_constructs(r.constructs, inst, construct_inputs, symbols, described);
+        add_instance_constructs(r.constructs, inst, *construct_inputs, symbols, described);
     size_t barrier = 0;
     BarrierPhases phases = barrier_phases(inst, [&](const BarrierPhases& one) {
       if (barrier_nodes)
@@ -236,8 +238,9 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
     }
   }
   add_instances_task_figures(
-      timeline, construct_inputs, [&](const RegionInstance& inst) -> RegionRun& { return out.regions[key_of[inst.site()]]; },
+      timeline, *construct_inputs, [&](const RegionInstance& inst) -> RegionRun& { return out.regions[key_of[inst.site()]]; },
       replay);
+  construct_inputs.reset();
   out.sampled = meta.sample_period_ns > 0;
   out.sampling_missing = meta.sampling_missing;
   place_samples(
