@@ -165,20 +165,20 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     auto it = map.find(id);
     return it == map.end() ? nullptr : &it->second;
   };
-  const auto* work = inputs.work.find(inst.parallel_id);
-  const auto* locks = inputs.locks.find(inst.parallel_id);
-  const auto* tasks = inputs.tasks.find(inst.parallel_id);
+  const auto work = inputs.work.find(inst.parallel_id);
+  const auto locks = inputs.locks.find(inst.parallel_id);
+  const auto tasks = inputs.tasks.find(inst.parallel_id);
   std::vector<int> barrier_nodes;  // the first thread's barriers, in order: their construct (-1: none)
-  std::vector<int> task_node(tasks ? tasks->size() : 0, -1);  // by position in *tasks
+  std::vector<int> task_node(tasks.size(), -1);  // by position in tasks
   // Where the instance's sampled-out tasks were created: a recorded creation stands for itself and
   // the unrecorded ones at its site before it (adaptive sampling), so the unrecorded creations per
   // site are exact. A batch of light tasks (whose record does not say where they were created) is
   // shared among those sites by their counts, largest first: no task time is left without a site.
   std::vector<std::pair<uint64_t, double>> unrecorded_sites;
   double unrecorded_total = 0;
-  if (tasks) {
+  if (!tasks.empty()) {
     std::map<uint64_t, double> by_site, recorded;
-    for (const TaskInstance* t : *tasks) {
+    for (const TaskInstance* t : tasks) {
       if (t->light) continue;
       recorded[t->codeptr] += 1;
       if (t->weight > 1) by_site[t->codeptr] += t->weight - 1;
@@ -205,14 +205,11 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
   std::vector<std::vector<const WorkSpan*>> work_of(team_size);
   std::vector<std::vector<std::pair<size_t, const TaskFragment*>>> fragments_of(team_size);
   std::vector<std::vector<const LockAcquisition*>> locks_of(team_size);
-  if (work)
-    for (const WorkSpan* w : *work) for_parts_of(w->thread, [&](size_t p) { work_of[p].push_back(w); });
-  if (tasks)
-    for (size_t k = 0; k < tasks->size(); ++k)
-      for (const TaskFragment& f : (*tasks)[k]->fragments)
-        for_parts_of(f.thread, [&](size_t p) { fragments_of[p].emplace_back(k, &f); });
-  if (locks)
-    for (const LockAcquisition* a : *locks) for_parts_of(a->thread, [&](size_t p) { locks_of[p].push_back(a); });
+  for (const WorkSpan* w : work) for_parts_of(w->thread, [&](size_t p) { work_of[p].push_back(w); });
+  for (size_t k = 0; k < tasks.size(); ++k)
+    for (const TaskFragment& f : tasks[k]->fragments)
+      for_parts_of(f.thread, [&](size_t p) { fragments_of[p].emplace_back(k, &f); });
+  for (const LockAcquisition* a : locks) for_parts_of(a->thread, [&](size_t p) { locks_of[p].push_back(a); });
 
   std::vector<const WorkSpan*> charged;  // each visit's worksharing construct (its barrier's owner), by place
   std::array<std::vector<uint32_t>, 4> sorted;  // each kind's items by sweep order, where not in it already
@@ -271,7 +268,7 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
           break;
         case Item::Fragment:
           i.task_position = static_cast<uint32_t>(part_fragments[at].first);
-          i.task = (*tasks)[part_fragments[at].first];
+          i.task = tasks[part_fragments[at].first];
           i.fragment = part_fragments[at].second;
           break;
         case Item::Lock:

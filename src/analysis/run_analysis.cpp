@@ -57,9 +57,9 @@ template <class RegionOf>
 void add_instances_task_figures(const Timeline& timeline, const ConstructInputs& inputs, RegionOf region_of,
                                 const ReplayOptions& replay) {
   using Tasks = std::span<const TaskInstance* const>;
-  std::vector<std::pair<const RegionInstance*, const Tasks*>> instances;
+  std::vector<std::pair<const RegionInstance*, Tasks>> instances;
   for (const RegionInstance& inst : timeline.regions)
-    if (const Tasks* tasks = inputs.tasks.find(inst.parallel_id)) instances.emplace_back(&inst, tasks);
+    if (const Tasks tasks = inputs.tasks.find(inst.parallel_id); !tasks.empty()) instances.emplace_back(&inst, tasks);
   // A region's samples of the runtime's per-task costs, pooled over its instances for their
   // medians (its own, and its sites' by the code address of the task each measures), hold at most
   // one per recorded task each: room for all of them from the start. Grown by doubling as 147 000
@@ -73,7 +73,7 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
     std::unordered_map<uint64_t, size_t>& sites = site_tasks_of[&region_of(*inst).tasks];
     uint64_t code = 0;
     size_t* count = nullptr;
-    for (const TaskInstance* t : *tasks) {  // a construct's tasks come in runs: one lookup a run
+    for (const TaskInstance* t : tasks) {  // a construct's tasks come in runs: one lookup a run
       if (count == nullptr || t->codeptr != code) count = &sites[code = t->codeptr];
       ++*count;
     }
@@ -97,7 +97,7 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
     }
   }
   const size_t workers = static_cast<size_t>(std::max(1, replay.workers));
-  const auto large = [](const Tasks* tasks) { return tasks->size() >= kParallelReplayTasks; };
+  const auto large = [](const Tasks& tasks) { return tasks.size() >= kParallelReplayTasks; };
   const auto options = [&](size_t i, int replay_workers) {
     ReplayOptions o = replay;
     o.replay = replayed[i];
@@ -109,7 +109,7 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
   for (size_t at = 0; at < instances.size();) {
     if (workers == 1 || large(instances[at].second)) {
       add_task_figures(region_of(*instances[at].first).tasks,
-                       task_figures(*instances[at].first, *instances[at].second, options(at, replay.workers)));
+                       task_figures(*instances[at].first, instances[at].second, options(at, replay.workers)));
       ++at;
       continue;
     }
@@ -117,7 +117,7 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
     while (end < instances.size() && end - at < kBatch && !large(instances[end].second)) ++end;
     figures.assign(end - at, TaskFigures{});
     side_by_side(end - at, workers, [&](size_t i) {
-      figures[i] = task_figures(*instances[at + i].first, *instances[at + i].second, options(at + i, 1));
+      figures[i] = task_figures(*instances[at + i].first, instances[at + i].second, options(at + i, 1));
     });
     for (size_t i = 0; i < end - at; ++i) add_task_figures(region_of(*instances[at + i].first).tasks, figures[i]);
     at = end;

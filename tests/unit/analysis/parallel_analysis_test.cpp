@@ -168,7 +168,7 @@ TEST(ParallelAnalysis, ARegionOfMoreInstancesThanTheSampleReplaysASampleScaledTo
   const ConstructInputs inputs(timeline);
   std::map<int, double> all;
   for (const RegionInstance& inst : timeline.regions)
-    for (const auto& [t, time] : task_figures(inst, *inputs.tasks.find(inst.parallel_id)).replay_s) all[t] += time;
+    for (const auto& [t, time] : task_figures(inst, inputs.tasks.find(inst.parallel_id)).replay_s) all[t] += time;
   ASSERT_EQ(f.replay_s.size(), all.size());
   for (const auto& [t, time] : all) {
     const double error = std::abs(f.replay_s.at(t) - time) / time;
