@@ -304,7 +304,7 @@ class ThreadWalk {
         break;
       case EventKind::WorkBegin:
         work_.push_back(WorkSpan{thread_, e.detail, e.codeptr, t, -1, current_parallel(),
-                                 is_loop(e.detail) ? static_cast<double>(e.arg) : 0.0});
+                                 is_loop(e.detail) ? e.arg : 0});
         if (is_loop(e.detail)) {
           loop_iterations_ = e.arg;
           loop_schedule_ = e.detail >= 10 ? e.detail : 0;

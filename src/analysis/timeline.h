@@ -425,8 +425,11 @@ struct WorkSpan {
   double begin = 0;
   double end = 0;
   uint32_t parallel_id = 0;  // innermost region the thread was in (0: serial code)
-  double iterations = 0;     // a loop's iteration count as the runtime reported it (all threads'); 0: none
+  // A loop's iteration count as the runtime reported it (all threads', the record's 32 bits); 0:
+  // none. Beside parallel_id: a span is 40 bytes, and a loop log holds one per loop and thread.
+  uint32_t iterations = 0;
 };
+static_assert(sizeof(WorkSpan) == 40);
 
 // An MPI call on one thread (libompscope_mpi.so, docs/mpi.md).
 struct MpiInterval {
