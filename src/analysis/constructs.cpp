@@ -118,6 +118,29 @@ struct Item {
 };
 static_assert(sizeof(Item) == 56);
 
+// One call's working lists, kept by its thread from call to call: made anew, they were some 30
+// allocations an instance, 12 M for a loop log's 416 667 instances. They keep the room the
+// largest instance took.
+struct InstanceScratch {
+  std::vector<double> visits;
+  std::vector<std::pair<uint32_t, uint32_t>> parts_of_thread;  // (log thread, part), sorted
+  std::vector<std::vector<const WorkSpan*>> work_of;
+  std::vector<std::vector<std::pair<size_t, const TaskFragment*>>> fragments_of;
+  std::vector<std::vector<const LockAcquisition*>> locks_of;
+  std::vector<const WorkSpan*> charged, shared;
+  std::array<std::vector<uint32_t>, 4> sorted;
+  std::unordered_map<const WorkSpan*, int> work_node;
+  std::vector<int> sync_node;
+  std::vector<Item> open;
+};
+
+// The first `n` lists of `lists`, emptied (the others are not looked at).
+template <class Lists>
+void empty_lists(Lists& lists, size_t n) {
+  if (lists.size() < n) lists.resize(n);
+  for (size_t i = 0; i < n; ++i) lists[i].clear();
+}
+
 }  // namespace
 
 std::string construct_place(report::ConstructKind kind, const SourceLocation& where) {
@@ -160,7 +183,9 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
   tree.recorded_time_s += inst.end - inst.begin;
   double outside = team * (inst.end - inst.begin);  // thread time, less what constructs take
   const size_t team_size = inst.threads.size();
-  std::vector<double> visits;  // team constructs: [node × team + thread position] → visits
+  thread_local InstanceScratch scratch;
+  std::vector<double>& visits = scratch.visits;  // team constructs: [node × team + thread position] → visits
+  visits.clear();
   const auto find = [](const auto& map, uint32_t id) -> decltype(&map.begin()->second) {
     auto it = map.find(id);
     return it == map.end() ? nullptr : &it->second;
@@ -196,29 +221,36 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
   // Each part's worksharing constructs, task fragments and lock acquisitions, gathered in one pass
   // over the instance's (a pass per part was the team's size times the tasks: a million tasks on
   // 64 threads), in their order.
-  std::unordered_map<uint32_t, std::vector<size_t>> parts_of_thread;
-  for (size_t p = 0; p < team_size; ++p) parts_of_thread[inst.threads[p].thread].push_back(p);
+  std::vector<std::pair<uint32_t, uint32_t>>& parts_of_thread = scratch.parts_of_thread;
+  parts_of_thread.clear();
+  for (size_t p = 0; p < team_size; ++p) parts_of_thread.emplace_back(inst.threads[p].thread, static_cast<uint32_t>(p));
+  std::sort(parts_of_thread.begin(), parts_of_thread.end());
   const auto for_parts_of = [&](uint32_t thread, auto&& add) {
-    if (auto it = parts_of_thread.find(thread); it != parts_of_thread.end())
-      for (size_t p : it->second) add(p);
+    for (auto it = std::lower_bound(parts_of_thread.begin(), parts_of_thread.end(), std::pair<uint32_t, uint32_t>{thread, 0});
+         it != parts_of_thread.end() && it->first == thread; ++it)
+      add(size_t{it->second});
   };
-  std::vector<std::vector<const WorkSpan*>> work_of(team_size);
-  std::vector<std::vector<std::pair<size_t, const TaskFragment*>>> fragments_of(team_size);
-  std::vector<std::vector<const LockAcquisition*>> locks_of(team_size);
+  auto& work_of = scratch.work_of;
+  auto& fragments_of = scratch.fragments_of;
+  auto& locks_of = scratch.locks_of;
+  empty_lists(work_of, team_size);
+  empty_lists(fragments_of, team_size);
+  empty_lists(locks_of, team_size);
   for (const WorkSpan* w : work) for_parts_of(w->thread, [&](size_t p) { work_of[p].push_back(w); });
   for (size_t k = 0; k < tasks.size(); ++k)
     for (const TaskFragment& f : tasks[k]->fragments)
       for_parts_of(f.thread, [&](size_t p) { fragments_of[p].emplace_back(k, &f); });
   for (const LockAcquisition* a : locks) for_parts_of(a->thread, [&](size_t p) { locks_of[p].push_back(a); });
 
-  std::vector<const WorkSpan*> charged;  // each visit's worksharing construct (its barrier's owner), by place
-  std::array<std::vector<uint32_t>, 4> sorted;  // each kind's items by sweep order, where not in it already
+  std::vector<const WorkSpan*>& charged = scratch.charged;  // each visit's worksharing construct (its barrier's owner), by place
+  std::array<std::vector<uint32_t>, 4>& sorted = scratch.sorted;  // each kind's items by sweep order, where not in it already
   for (const ThreadInRegion& part : inst.threads) {
     const size_t part_at = static_cast<size_t>(&part - inst.threads.data());
     const std::vector<const WorkSpan*>& part_work = work_of[part_at];
     const std::vector<std::pair<size_t, const TaskFragment*>>& part_fragments = fragments_of[part_at];
     const std::vector<const LockAcquisition*>& part_locks = locks_of[part_at];
-    std::vector<const WorkSpan*> shared;  // this thread's worksharing constructs, in order of their ends
+    std::vector<const WorkSpan*>& shared = scratch.shared;  // this thread's worksharing constructs, in order of their ends
+    shared.clear();
     for (const WorkSpan* w : part_work)
       if (ends_in_barrier(w->work)) shared.push_back(w);
     std::sort(shared.begin(), shared.end(), [](const WorkSpan* a, const WorkSpan* b) { return a->end < b->end; });
@@ -318,12 +350,15 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
       ++taken[best];
       return true;
     };
-    std::unordered_map<const WorkSpan*, int> work_node;
+    std::unordered_map<const WorkSpan*, int>& work_node = scratch.work_node;
+    work_node.clear();
     // Each of the part's visits' construct (-1: none), by its place in part.syncs: a hash map of
     // them allocated a node per visit (a region of 100 000 barriers per thread).
-    std::vector<int> sync_node(part.syncs.size(), -1);
+    std::vector<int>& sync_node = scratch.sync_node;
+    sync_node.assign(part.syncs.size(), -1);
     const auto sync_index = [&part](const SyncVisit& v) { return static_cast<size_t>(&v - part.syncs.data()); };
-    std::vector<Item> open;  // the items open at the one swept, outer first (held by value: made as taken)
+    std::vector<Item>& open = scratch.open;  // the items open at the one swept, outer first (held by value: made as taken)
+    open.clear();
     size_t open_after_drop = 0;  // open's size when its ended items were last dropped
     // The thread's samples in its part, each given to the innermost construct open at its time
     // as the items are swept in order (the region's own code where none is).
