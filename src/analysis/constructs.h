@@ -112,8 +112,12 @@ class RecordsByKey {
         slot_of.push_back(kNoSlot);
         continue;
       }
-      if (last_slot == kNoSlot || k != last_key)
-        last_slot = static_cast<uint32_t>(std::lower_bound(keys_.begin(), keys_.end(), k) - keys_.begin()), last_key = k;
+      if (last_slot == kNoSlot || k != last_key) {
+        // Mostly the next key (a thread's records, instance after instance); else searched.
+        if (last_slot != kNoSlot && last_slot + 1 < keys_.size() && keys_[last_slot + 1] == k) ++last_slot;
+        else last_slot = static_cast<uint32_t>(std::lower_bound(keys_.begin(), keys_.end(), k) - keys_.begin());
+        last_key = k;
+      }
       slot_of.push_back(last_slot);
       ++begin_[last_slot + 1];
     }
