@@ -11,14 +11,21 @@ namespace {
 
 bool is_barrier(const SyncVisit& v) { return v.kind == SyncKind::Barrier || v.kind == SyncKind::JoinBarrier; }
 
-std::vector<std::vector<const SyncVisit*>> barriers_by_thread(const RegionInstance& region) {
-  std::vector<std::vector<const SyncVisit*>> out;
-  for (const ThreadInRegion& t : region.threads) {
-    out.emplace_back();
-    for (const SyncVisit& v : t.syncs)
-      if (is_barrier(v)) out.back().push_back(&v);
+// One instance's working lists, kept by the thread from instance to instance: made anew, they were
+// a few allocations an instance, millions for a loop log's (416 667 instances).
+struct InstanceScratch {
+  std::vector<std::vector<const SyncVisit*>> barriers;  // each thread's, in order
+  std::vector<double> segment_start, cpus, squares;
+};
+
+// Each thread's barrier visits into `out` (its first region.threads.size() lists).
+void barriers_by_thread(const RegionInstance& region, std::vector<std::vector<const SyncVisit*>>& out) {
+  if (out.size() < region.threads.size()) out.resize(region.threads.size());
+  for (size_t k = 0; k < region.threads.size(); ++k) {
+    out[k].clear();
+    for (const SyncVisit& v : region.threads[k].syncs)
+      if (is_barrier(v)) out[k].push_back(&v);
   }
-  return out;
 }
 
 }  // namespace
@@ -126,16 +133,22 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
     out.descheduled_s += off;
   }
 
-  const auto visits = barriers_by_thread(region);
+  thread_local InstanceScratch scratch;
+  const std::vector<std::vector<const SyncVisit*>>& visits = scratch.barriers;
+  barriers_by_thread(region, scratch.barriers);
   size_t count = visits[0].size();
-  for (const auto& v : visits) count = std::min(count, v.size());
+  for (size_t k = 0; k < n; ++k) count = std::min(count, visits[k].size());
 
-  std::vector<double> segment_start(n);
+  std::vector<double>& segment_start = scratch.segment_start;
+  segment_start.resize(n);
   for (size_t k = 0; k < n; ++k) segment_start[k] = region.threads[k].start;
   constexpr double inf = std::numeric_limits<double>::infinity();
   // A barrier's threads' CPU times, and what it adds for its construct: made once per instance
   // and refilled at each barrier (a region of 100 000 barriers allocated them at each).
-  std::vector<double> cpus(n), squares(n);
+  std::vector<double>& cpus = scratch.cpus;
+  std::vector<double>& squares = scratch.squares;
+  cpus.assign(n, 0.0);
+  squares.assign(n, 0.0);
   BarrierPhases one;
   for (size_t b = 0; b < count; ++b) {
     double max_w = -inf, sum_w = 0, last_arrive = -inf, first_depart = inf, last_depart = -inf;
