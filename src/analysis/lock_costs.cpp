@@ -4,6 +4,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "common/sort_runs.h"
+
 namespace ompscope::analysis {
 
 double LockCosts::max_thread_algorithm_s() const {
@@ -65,7 +67,10 @@ LockCosts lock_costs(const std::vector<const LockAcquisition*>& acquisitions, co
     const bool exact = std::all_of(list.begin(), list.end(), [](const LockAcquisition* a) { return a->scale == 1; });
     const uint32_t first_thread = list.front()->thread;
     const bool shared = std::any_of(list.begin(), list.end(), [first_thread](const LockAcquisition* a) { return a->thread != first_thread; });
-    std::sort(list.begin(), list.end(), [](const LockAcquisition* a, const LockAcquisition* b) { return a->acquired < b->acquired; });
+    // In order of request already (the timeline's), so nearly of acquisition: runs merged, not
+    // sorted again (2% of a loop log's report). Two acquisitions at one tick keep the order of
+    // their requests.
+    stable_sort_runs(list.begin(), list.end(), [](const LockAcquisition* a, const LockAcquisition* b) { return a->acquired < b->acquired; });
     for (size_t i = 0; i < list.size(); ++i) {
       const LockAcquisition& a = *list[i];
       bool queued;
