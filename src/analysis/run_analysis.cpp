@@ -13,6 +13,7 @@
 
 #include "analysis/task_replay.h"
 #include "common/side_by_side.h"
+#include "common/sort_runs.h"
 
 namespace ompscope::analysis {
 
@@ -154,13 +155,36 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   out.runtime_library = runtime_library_of(meta);
 
   std::unordered_map<uint64_t, CallsiteKey> key_of;  // site → key
-  std::unordered_map<uint32_t, const RegionInstance*> instance_of;
-  for (const RegionInstance& inst : timeline.regions) instance_of[inst.parallel_id] = &inst;
+  // Each parallel id's instance's site (of two instances with one id, the later's), sorted by id:
+  // a hash map's node per instance was 16 MB of a loop log's report (416 667 instances).
+  std::vector<std::pair<uint32_t, uint64_t>> site_by_id;
+  site_by_id.reserve(timeline.regions.size());
+  for (const RegionInstance& inst : timeline.regions) site_by_id.emplace_back(inst.parallel_id, inst.site());
+  stable_sort_runs(site_by_id.begin(), site_by_id.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  {
+    size_t kept = 0;  // the last of each id, which came later in the timeline
+    for (size_t i = 0; i < site_by_id.size(); ++i) {
+      if (kept > 0 && site_by_id[kept - 1].first == site_by_id[i].first) --kept;
+      site_by_id[kept++] = site_by_id[i];
+    }
+    site_by_id.resize(kept);
+  }
+  // The site of the instance with that id; null where none has it. `hint`: the place found last
+  // (records in order of time name instances in order of id: the next one is tried first).
+  const auto site_of_id = [&site_by_id](uint32_t id, size_t& hint) -> const uint64_t* {
+    if (hint + 1 < site_by_id.size() && site_by_id[hint + 1].first == id) return &site_by_id[++hint].second;
+    if (hint < site_by_id.size() && site_by_id[hint].first == id) return &site_by_id[hint].second;
+    const auto it = std::lower_bound(site_by_id.begin(), site_by_id.end(), id, [](const auto& e, uint32_t v) { return e.first < v; });
+    if (it == site_by_id.end() || it->first != id) return nullptr;
+    hint = static_cast<size_t>(it - site_by_id.begin());
+    return &it->second;
+  };
   std::unordered_map<uint64_t, uint64_t> enclosing_site;  // nested region's site → its parent's
-  for (const RegionInstance& inst : timeline.regions) {
-    auto parent = instance_of.find(inst.parent_parallel_id);
-    if (inst.parent_parallel_id != 0 && parent != instance_of.end())
-      enclosing_site.try_emplace(inst.site(), parent->second->site());
+  {
+    size_t hint = 0;
+    for (const RegionInstance& inst : timeline.regions)
+      if (inst.parent_parallel_id != 0)
+        if (const uint64_t* parent = site_of_id(inst.parent_parallel_id, hint)) enclosing_site.try_emplace(inst.site(), *parent);
   }
   const auto resolve_site = [&](uint64_t site, uint64_t body) -> SourceLocation {
     return body ? symbols.resolve_body(body) : symbols.resolve(site);
@@ -215,7 +239,6 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   for (const RegionProfile& p : program.regions) profile_of_site[p.site()] = &p;
   std::unordered_map<const RegionRun*, RepresentedPhases> represented;
   for (const RegionInstance& inst : timeline.regions) {
-    instance_of[inst.parallel_id] = &inst;
     RegionRun& r = out.regions[key_of[inst.site()]];
     // The instance's constructs first, then its barriers, each charged to its construct as it is
     // measured (in the barriers' order, as the sums were taken when they were held in a vector).
@@ -307,11 +330,14 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   }
 
   std::map<CallsiteKey, std::vector<const LockAcquisition*>> locks_of;
-  for (const LockAcquisition& a : timeline.locks) {
-    auto inst = instance_of.find(a.parallel_id);
-    if (inst == instance_of.end()) continue;  // serial code
-    // Charged to the innermost region around the acquisition: the one a hint can name.
-    locks_of[key_of[inst->second->site()]].push_back(&a);
+  {
+    size_t hint = 0;
+    for (const LockAcquisition& a : timeline.locks) {
+      const uint64_t* site = site_of_id(a.parallel_id, hint);
+      if (site == nullptr) continue;  // serial code
+      // Charged to the innermost region around the acquisition: the one a hint can name.
+      locks_of[key_of[*site]].push_back(&a);
+    }
   }
   for (auto& [key, acquisitions] : locks_of) {
     RegionRun& r = out.regions[key];
