@@ -631,5 +631,34 @@ TEST(Constructs, AConstructOnlyAnotherRepeatRanIsInNeitherTheCausesNorTheTree) {
   }
 }
 
+// Records grouped by a key (a parallel id): each key's records in the records' order, whatever
+// order the keys come in (a thread's records, then the next thread's: runs of rising keys, and a
+// key met again after others); key 0 left out where asked; a key with none gives an empty group.
+TEST(RecordsByKey, EachKeysRecordsInTheirOrderWhateverOrderTheKeysComeIn) {
+  struct Record {
+    uint32_t key;
+    int n;
+  };
+  const std::vector<Record> records{{5, 0}, {7, 1}, {9, 2}, {0, 3}, {5, 4}, {7, 5}, {9, 6}, {7, 7}, {2, 8}, {0, 9}};
+  const auto numbers = [](std::span<const Record* const> group) {
+    std::vector<int> out;
+    for (const Record* r : group) out.push_back(r->n);
+    return out;
+  };
+  const RecordsByKey<Record> skipping(records, [](const Record& r) { return r.key; }, true);
+  EXPECT_EQ(numbers(skipping.find(5)), (std::vector<int>{0, 4}));
+  EXPECT_EQ(numbers(skipping.find(7)), (std::vector<int>{1, 5, 7}));
+  EXPECT_EQ(numbers(skipping.find(9)), (std::vector<int>{2, 6}));
+  EXPECT_EQ(numbers(skipping.find(2)), (std::vector<int>{8}));
+  EXPECT_TRUE(skipping.find(0).empty());
+  EXPECT_TRUE(skipping.find(6).empty());
+  EXPECT_TRUE(skipping.find(10).empty());
+  const RecordsByKey<Record> keeping(records, [](const Record& r) { return r.key; }, false);
+  EXPECT_EQ(numbers(keeping.find(0)), (std::vector<int>{3, 9}));
+  EXPECT_EQ(numbers(keeping.find(7)), (std::vector<int>{1, 5, 7}));
+  const RecordsByKey<Record> none(std::vector<Record>{}, [](const Record& r) { return r.key; }, true);
+  EXPECT_TRUE(none.find(5).empty());
+}
+
 }  // namespace
 }  // namespace ompscope::analysis
