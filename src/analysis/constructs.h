@@ -22,7 +22,7 @@
 #include "analysis/sampled_code.h"
 #include "analysis/symbolizer.h"
 #include "analysis/timeline.h"
-#include "common/sort_runs.h"
+#include "common/sorted_ids.h"
 #include "report/construct_kind.h"
 
 namespace ompscope::analysis {
@@ -96,49 +96,36 @@ class RecordsByKey {
   template <class KeyOf>
   RecordsByKey(const std::vector<T>& records, KeyOf key_of, bool skip_zero) {
     const auto kept = [&](uint32_t k) { return k != 0 || !skip_zero; };
-    for (const T& r : records)  // a key's records mostly come together: each run's key once
-      if (const uint32_t k = key_of(r); kept(k) && (keys_.empty() || keys_.back() != k)) keys_.push_back(k);
-    // A thread's records come in order of their keys (ids from one counter): runs merged, not sorted.
-    stable_sort_runs(keys_.begin(), keys_.end(), std::less<>());
-    keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
-    keys_.shrink_to_fit();
-    std::vector<uint32_t> slot_of;  // each record's key's place in keys_ (kNoSlot: left out)
+    std::vector<uint32_t> keys;  // a key's records mostly come together: each run's key once
+    for (const T& r : records)
+      if (const uint32_t k = key_of(r); kept(k) && (keys.empty() || keys.back() != k)) keys.push_back(k);
+    keys_ = SortedIds(std::move(keys));
+    std::vector<uint32_t> slot_of;  // each record's key's place in keys_ (kNone: left out)
     slot_of.reserve(records.size());
     begin_.assign(keys_.size() + 1, 0);
-    uint32_t last_key = 0, last_slot = kNoSlot;
+    uint32_t hint = SortedIds::kNone;
     for (const T& r : records) {
       const uint32_t k = key_of(r);
-      if (!kept(k)) {
-        slot_of.push_back(kNoSlot);
-        continue;
-      }
-      if (last_slot == kNoSlot || k != last_key) {
-        // Mostly the next key (a thread's records, instance after instance); else searched.
-        if (last_slot != kNoSlot && last_slot + 1 < keys_.size() && keys_[last_slot + 1] == k) ++last_slot;
-        else last_slot = static_cast<uint32_t>(std::lower_bound(keys_.begin(), keys_.end(), k) - keys_.begin());
-        last_key = k;
-      }
-      slot_of.push_back(last_slot);
-      ++begin_[last_slot + 1];
+      const uint32_t slot = kept(k) ? keys_.find(k, hint) : SortedIds::kNone;
+      slot_of.push_back(slot);
+      if (slot != SortedIds::kNone) ++begin_[slot + 1];
     }
     for (size_t i = 1; i < begin_.size(); ++i) begin_[i] += begin_[i - 1];
     pointers_.resize(begin_.back());
     std::vector<uint32_t> next(begin_.begin(), begin_.end() - 1);
     for (size_t i = 0; i < records.size(); ++i)
-      if (slot_of[i] != kNoSlot) pointers_[next[slot_of[i]]++] = &records[i];
+      if (slot_of[i] != SortedIds::kNone) pointers_[next[slot_of[i]]++] = &records[i];
   }
   // The key's records; empty where it has none.
   Group find(uint32_t key) const {
-    const auto it = std::lower_bound(keys_.begin(), keys_.end(), key);
-    if (it == keys_.end() || *it != key) return {};
-    const size_t slot = static_cast<size_t>(it - keys_.begin());
+    const uint32_t slot = keys_.find(key);
+    if (slot == SortedIds::kNone) return {};
     return Group(pointers_.data() + begin_[slot], begin_[slot + 1] - begin_[slot]);
   }
 
  private:
-  static constexpr uint32_t kNoSlot = UINT32_MAX;
   std::vector<const T*> pointers_;
-  std::vector<uint32_t> keys_;   // sorted
+  SortedIds keys_;
   std::vector<uint32_t> begin_;  // keys_[i]'s group is pointers_[begin_[i], begin_[i + 1])
 };
 

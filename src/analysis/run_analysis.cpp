@@ -13,7 +13,7 @@
 
 #include "analysis/task_replay.h"
 #include "common/side_by_side.h"
-#include "common/sort_runs.h"
+#include "common/sorted_ids.h"
 
 namespace ompscope::analysis {
 
@@ -155,33 +155,27 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   out.runtime_library = runtime_library_of(meta);
 
   std::unordered_map<uint64_t, CallsiteKey> key_of;  // site → key
-  // Each parallel id's instance's site (of two instances with one id, the later's), sorted by id:
-  // a hash map's node per instance was 16 MB of a loop log's report (416 667 instances).
-  std::vector<std::pair<uint32_t, uint64_t>> site_by_id;
-  site_by_id.reserve(timeline.regions.size());
-  for (const RegionInstance& inst : timeline.regions) site_by_id.emplace_back(inst.parallel_id, inst.site());
-  stable_sort_runs(site_by_id.begin(), site_by_id.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Each parallel id's instance's site (of two instances with one id, the later's), in the order
+  // of the ids (region_ids: each place's site in site_by_place).
+  SortedIds region_ids = [&] {
+    std::vector<uint32_t> ids;
+    ids.reserve(timeline.regions.size());
+    for (const RegionInstance& inst : timeline.regions) ids.push_back(inst.parallel_id);
+    return SortedIds(std::move(ids));
+  }();
+  std::vector<uint64_t> site_by_place(region_ids.size());
   {
-    size_t kept = 0;  // the last of each id, which came later in the timeline
-    for (size_t i = 0; i < site_by_id.size(); ++i) {
-      if (kept > 0 && site_by_id[kept - 1].first == site_by_id[i].first) --kept;
-      site_by_id[kept++] = site_by_id[i];
-    }
-    site_by_id.resize(kept);
+    uint32_t hint = SortedIds::kNone;
+    for (const RegionInstance& inst : timeline.regions) site_by_place[region_ids.find(inst.parallel_id, hint)] = inst.site();
   }
-  // The site of the instance with that id; null where none has it. `hint`: the place found last
-  // (records in order of time name instances in order of id: the next one is tried first).
-  const auto site_of_id = [&site_by_id](uint32_t id, size_t& hint) -> const uint64_t* {
-    if (hint + 1 < site_by_id.size() && site_by_id[hint + 1].first == id) return &site_by_id[++hint].second;
-    if (hint < site_by_id.size() && site_by_id[hint].first == id) return &site_by_id[hint].second;
-    const auto it = std::lower_bound(site_by_id.begin(), site_by_id.end(), id, [](const auto& e, uint32_t v) { return e.first < v; });
-    if (it == site_by_id.end() || it->first != id) return nullptr;
-    hint = static_cast<size_t>(it - site_by_id.begin());
-    return &it->second;
+  // The site of the instance with that id; null where none has it. `hint` as SortedIds::find's.
+  const auto site_of_id = [&](uint32_t id, uint32_t& hint) -> const uint64_t* {
+    const uint32_t place = region_ids.find(id, hint);
+    return place == SortedIds::kNone ? nullptr : &site_by_place[place];
   };
   std::unordered_map<uint64_t, uint64_t> enclosing_site;  // nested region's site → its parent's
   {
-    size_t hint = 0;
+    uint32_t hint = SortedIds::kNone;
     for (const RegionInstance& inst : timeline.regions)
       if (inst.parent_parallel_id != 0)
         if (const uint64_t* parent = site_of_id(inst.parent_parallel_id, hint)) enclosing_site.try_emplace(inst.site(), *parent);
@@ -331,7 +325,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
 
   std::map<CallsiteKey, std::vector<const LockAcquisition*>> locks_of;
   {
-    size_t hint = 0;
+    uint32_t hint = SortedIds::kNone;
     for (const LockAcquisition& a : timeline.locks) {
       const uint64_t* site = site_of_id(a.parallel_id, hint);
       if (site == nullptr) continue;  // serial code
