@@ -16,6 +16,7 @@
 #include "cli/core_places.h"
 #include "cli/cpu_busy.h"
 #include "common/error.h"
+#include "common/safe_file.h"
 #include "common/side_by_side.h"
 #include "common/thread_count_phrase.h"
 
@@ -272,6 +273,40 @@ bool has_process_logs(const fs::path& dir) {
   return false;
 }
 
+void save_launch(const fs::path& run_dir, const SavedLaunch& launch) {
+  std::string text = fmt::format("ompscope-launch 1\nprogram_pid {}\n", launch.program_pid);
+  for (const auto& [name, point] : {std::pair{"start", launch.clock.start}, std::pair{"end", launch.clock.end}})
+    if (point) text += fmt::format("{} {} {}\n", name, point->ticks, point->ns);
+  write_file_replacing(run_dir / kLaunchFileName, text);
+}
+
+std::optional<SavedLaunch> read_saved_launch(const fs::path& run_dir) {
+  const fs::path path = run_dir / kLaunchFileName;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(path, ec))) return std::nullopt;
+  std::istringstream in(read_regular_file(path));
+  const auto bad = [&](const std::string& why) {
+    return Error(fmt::format("{}: not a launch record ompscope wrote ({})", path.string(), why));
+  };
+  std::string word;
+  int version = 0;
+  if (!(in >> word >> version) || word != "ompscope-launch" || version != 1) throw bad("its first line is not 'ompscope-launch 1'");
+  SavedLaunch launch;
+  while (in >> word) {
+    if (word == "program_pid") {
+      if (!(in >> launch.program_pid) || launch.program_pid <= 0) throw bad("program_pid is not a pid");
+    } else if (word == "start" || word == "end") {
+      analysis::ClockPoint point;
+      if (!(in >> point.ticks >> point.ns)) throw bad(fmt::format("{} is not two counts", word));
+      (word == "start" ? launch.clock.start : launch.clock.end) = point;
+    } else {
+      throw bad(fmt::format("unknown field '{}'", word));
+    }
+  }
+  if (launch.program_pid == 0) throw bad("no program_pid");
+  return launch;
+}
+
 void read_logs(RunResult& result, int workers);
 
 RunResult run_under_tool(const Target& target, const fs::path& out_dir, const RunRequest& request) {
@@ -332,6 +367,9 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
                                     target.launcher.has_value(),
                                     target.runtime.kind != RuntimeKind::None,
                                     request.replay};
+  // The points `report DIR` needs to count the run as this command does (SavedLaunch).
+  if (!own_rank().ranked() && !target.launcher && result.outcome.pid > 0 && has_process_logs(process_dir))
+    save_launch(process_dir, {result.outcome.pid, {result.outcome.start_point, result.outcome.end_point}});
   if (!request.defer_analysis) read_logs(result, core_count());
   return result;
 }

@@ -132,6 +132,21 @@ struct ProcessLog {
 std::vector<ProcessLog> process_logs(const std::filesystem::path& dir, int program_pid);
 bool has_process_logs(const std::filesystem::path& dir);
 
+// The launcher's clock points of a run and the pid of the program it started, kept in the run's
+// directory (kLaunchFileName) so that `ompscope report DIR` of its logs counts the program's time
+// as `profile` and `scale` did: from the launch, the serial code before the runtime's first fork
+// included (NPB CG: 70.8 ms of a 144 ms run, its serial code 2.7 ms of 81.9, without them).
+// Written only where the program ran on this node as its own process, not through a launcher.
+inline constexpr const char* kLaunchFileName = "launch.txt";
+struct SavedLaunch {
+  int program_pid = 0;
+  analysis::LaunchClock clock;
+};
+void save_launch(const std::filesystem::path& run_dir, const SavedLaunch& launch);
+// The run's saved launch; nullopt where none was saved (older runs, a launcher's job). Throws
+// ompscope::Error with one line where the file is not one ompscope wrote.
+std::optional<SavedLaunch> read_saved_launch(const std::filesystem::path& run_dir);
+
 // The bench cache of this machine (cli/bench_costs.h), each library's entry read once per
 // command however many runs' analyses ask (the key reads the library's build id, the CPU model
 // and the machine id); safe to ask from the threads of analyse_runs.

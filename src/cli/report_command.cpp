@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -20,11 +21,22 @@ namespace {
 
 std::vector<std::string> format_names() { return output::names_of(output::reporters()); }
 
+// How a process's log is read: from the launch where profile or scale saved its points
+// (SavedLaunch), the program's own process's timeline starting there, as that command's did.
+analysis::LogAnalysis reading(const std::optional<SavedLaunch>& launch, bool own) {
+  return {.starts_at_launch = launch && own, .bench = &bench_cache(), .workers = core_count()};
+}
+
 report::Report analyse_raw_log(const std::string& dir) {
   analysis::MeasuredRun run;
   run.record.status = "ok";
   run.record.log = dir;
-  run.analysis = analysis::analyse_log(dir, {}, run.record, {.bench = &bench_cache(), .workers = core_count()});
+  // A process's directory (RUN/pid-PID) of a run profile or scale made: its points are in RUN.
+  fs::path process_dir = fs::absolute(dir).lexically_normal();
+  if (!process_dir.has_filename()) process_dir = process_dir.parent_path();  // "RUN/pid-PID/"
+  const std::optional<SavedLaunch> launch = read_saved_launch(process_dir.parent_path());
+  const bool own = launch && process_dir.filename() == fmt::format("pid-{}", launch->program_pid);
+  run.analysis = analysis::analyse_log(dir, launch ? launch->clock : analysis::LaunchClock{}, run.record, reading(launch, own));
   analysis::Measurement measured{{}, core_count(), false, {}, {}, false, &bench_cache()};
   measured.processes.push_back(analysis::Measurement::Process::of(std::move(run)));
   return analysis::assemble_report(measured);
@@ -52,7 +64,8 @@ report::Report analyse_runs(const fs::path& dir) {
       threads = 0;
       if (sscanf(name.c_str(), "run-r%d", &repeat) != 1) repeat = 0;
     }
-    const std::vector<ProcessLog> logs = process_logs(run_dir, 0);
+    const std::optional<SavedLaunch> launch = read_saved_launch(run_dir);
+    const std::vector<ProcessLog> logs = process_logs(run_dir, launch ? launch->program_pid : 0);
     for (size_t k = 0; k < logs.size(); ++k) {
       analysis::MeasuredRun run;
       run.record.threads = threads;
@@ -60,7 +73,8 @@ report::Report analyse_runs(const fs::path& dir) {
       run.record.status = "ok";
       run.record.log = fs::relative(logs[k].dir, dir).string();
       try {
-        run.analysis = analysis::analyse_log(logs[k].dir, {}, run.record, {.bench = &bench_cache(), .workers = core_count()});
+        run.analysis = analysis::analyse_log(logs[k].dir, launch ? launch->clock : analysis::LaunchClock{}, run.record,
+                                             reading(launch, k == 0 && logs[k].own));
       } catch (const Error& e) {
         if (k == 0) throw;
         continue;

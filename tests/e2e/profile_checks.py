@@ -577,5 +577,43 @@ def scenario_analysis_pages(c):
         fail(f"scale took {own_faults} page faults of its own reading 4 logs: a reading thread's memory came in "
              "4 KiB pages")
 
+def scenario_rebuilt_from_logs(c):
+    """`ompscope report` of a run's logs (DIR/runs/RUN, or its process's pid-PID) counts the program
+    as the command that ran it did: from the launch, the serial code before the runtime's first
+    fork included (serial_phase: ~0.2 s of serial work, then one short region). Without the run's
+    saved launch (an older run) it counts from the runtime's start, and says nothing false about it;
+    a launch record ompscope did not write is refused in one line."""
+    out = c.out("profile-serial_phase")
+    run([c.bin, "profile", "-o", out, "--", c.prog("serial_phase")], check_rc=0, env=dict(os.environ, OMP_NUM_THREADS="2"))
+    saved = load(out)["program"]
+    run_dir = os.path.join(out, "runs", "run-r0")
+    launch = os.path.join(run_dir, "launch.txt")
+    if not open(launch).read().startswith("ompscope-launch 1\n"):
+        fail(f"{launch} is not a launch record")
+    def rebuilt(path):
+        r = json.loads(run([c.bin, "report", "--format", "json", path], check_rc=0).stdout)["program"]
+        (t, serial), = zip(r["time_s"].values(), r["serial_s"].values())
+        return t, serial
+    (t_saved, serial_saved), = zip(saved["time_s"].values(), saved["serial_s"].values())
+    for path in (run_dir, process_log(out)):
+        t, serial = rebuilt(path)
+        print(f"{os.path.relpath(path, out)}: program {t * 1e3:.2f} ms, serial {serial * 1e3:.2f} ms; "
+              f"profile's {t_saved * 1e3:.2f} ms, {serial_saved * 1e3:.2f} ms")
+        if abs(t - t_saved) > 1e-9 * t_saved or abs(serial - serial_saved) > 1e-9 * t_saved:
+            fail(f"report {path}: program {t} s, serial {serial} s; the profile said {t_saved} s, {serial_saved} s")
+    # The serial phase precedes the runtime's start: without the launch it is not in the run.
+    os.rename(launch, launch + ".kept")
+    t, serial = rebuilt(run_dir)
+    print(f"without the launch: program {t * 1e3:.2f} ms, serial {serial * 1e3:.2f} ms "
+          f"(the serial phase {(serial_saved - serial) * 1e3:.2f} ms before the runtime started)")
+    if not serial_saved - serial > 0.5 * serial_saved:
+        fail(f"without its launch the run's serial code is {serial} s, with it {serial_saved} s: serial_phase's "
+             "serial work no longer runs before the runtime starts?")
+    with open(launch, "w") as f:
+        f.write("ompscope-launch 1\nprogram_pid twelve\n")
+    line = expect_error([c.bin, "report", run_dir], "a launch record ompscope did not write")
+    if "launch.txt" not in line:
+        fail(f"the error does not name the file: {line}")
+
 if __name__ == "__main__":
     main(globals())
