@@ -88,11 +88,12 @@ struct SerialSeries {
 SerialSeries program_times(Report& report, const RunsByCount& by_threads) {
   SerialSeries out;
   for (const auto& [t, analyses] : by_threads) {
-    std::vector<double> wall, serial, mpi, blocked, queued, child, io, io_operations;
+    std::vector<double> wall, serial, mpi, blocked, queued, child, io, io_operations, before_runtime;
     bool any_mpi = false;
     for (const RunAnalysis* a : analyses) {
       wall.push_back(a->wall_s);
       serial.push_back(a->serial_s);
+      before_runtime.push_back(a->serial_before_runtime_s);
       mpi.push_back(a->mpi_s);
       any_mpi = any_mpi || a->mpi;
       if (a->serial_usage_read) blocked.push_back(a->serial_blocked_s), queued.push_back(a->serial_runqueue_s);
@@ -113,6 +114,7 @@ SerialSeries program_times(Report& report, const RunsByCount& by_threads) {
       report.serial_runqueue_s[t] = median(queued);
     }
     if (any_mpi) report.mpi_s[t] = median(mpi);
+    if (const double before = median(before_runtime); before > 0) report.serial_before_runtime_s[t] = std::min(report.serial_s[t], before);
     report.program_threads[t] = analyses.front()->threads;
   }
   return out;
@@ -320,6 +322,7 @@ RegionReport serial_report(const Report& report, const RunsByCount& by_threads, 
     f.serial_s = s;
     f.blocked_s = at(report.serial_blocked_s, t);
     f.runqueue_s = at(report.serial_runqueue_s, t);
+    f.before_runtime_s = at(report.serial_before_runtime_s, t);
     if (series.waits.count(t)) f.waits = series.waits.at(t);
     f.base_serial_s = report.serial_s.at(t0);
     f.base_blocked_s = at(report.serial_blocked_s, t0);

@@ -14,8 +14,11 @@ LoadedRun load_run(const std::filesystem::path& log_dir, const LaunchClock& laun
   LoadedRun run;
   run.log = read_run_log(log_dir, launch, {.stream = true});  // the records stay in their files
   run.timeline = build_timeline(run.log);
-  if (starts_at_launch && launch.start)
+  if (starts_at_launch && launch.start) {
+    const double runtime_start = run.timeline.start;
     run.timeline.start = std::min(run.timeline.start, run.log.seconds(launch.start->ticks));
+    run.timeline.before_runtime_s = runtime_start - run.timeline.start;
+  }
   run.symbols = std::make_unique<Symbolizer>(run.log.meta.modules);
   identify_region_bodies(
       run.timeline, [&](uint64_t address) { return run.symbols->outlined_body_entry(address); },

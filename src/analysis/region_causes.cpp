@@ -1049,12 +1049,22 @@ SerialCauses diagnose_serial(const SerialFigures& f, double lost_s, double sprea
   if (t > 1 && gain > 0) {
     const double fraction =
         f.base_program_s > 0 ? std::max(0.0, f.base_serial_s - f.base_blocked_s) / f.base_program_s : 0;
-    out.problems.push_back(
-        {"serial_code", t, s - blocked, gain,
-         fmt::format("{:.0f}% of the run is serial code: Amdahl's law caps the speedup at {:.1f}x; "
-                     "parallelise the serial phase (or overlap it with parallel work)",
-                     100 * fraction, fraction > 0 ? 1 / fraction : 0.0),
-         {{"serial_fraction", fraction}}});
+    std::string hint = fmt::format("{:.0f}% of the run is serial code: Amdahl's law caps the speedup at {:.1f}x; "
+                                   "parallelise the serial phase (or overlap it with parallel work)",
+                                   100 * fraction, fraction > 0 ? 1 / fraction : 0.0);
+    std::vector<std::pair<std::string, double>> details{{"serial_fraction", fraction}};
+    // Set-up before the program's first OpenMP call (NPB CG builds its matrix there: 75 of its 82
+    // ms of serial code) is where the tool had not started recording: no sample names its lines,
+    // and a user told only "parallelise the serial phase" would look at what the samples show.
+    const double before = std::min(f.before_runtime_s, s - blocked);
+    if (before >= kSerialBeforeRuntimeShown * (s - blocked) && before >= kSerialBeforeRuntimeMinS) {
+      hint += fmt::format("; {} of it ({:.0f}%) ran before the program's first OpenMP call started the runtime and "
+                          "the tool's recording (its set-up: reading input, building data): no CPU-time sample "
+                          "places that part",
+                          duration_text(before), 100 * before / (s - blocked));
+      details.emplace_back("before_runtime_s", before);
+    }
+    out.problems.push_back({"serial_code", t, s - blocked, gain, std::move(hint), std::move(details)});
     share_the_loss(out.problems, out.problems.size() - 1, lost_s, gain, spread_s);
   }
   return out;

@@ -69,6 +69,12 @@ double lock_call_work_s(const TeamWork& w);
 // serial_blocked is named where the serial time off the CPU is at least this share of the serial
 // time (below it: the loader, a page fault's wait, the tool's own writes).
 inline constexpr double kSerialBlockedMin = 0.05;
+// serial_code's hint says how much of it ran before the program's first OpenMP call (where no
+// sample sees it) where that is at least this share of it and this long: a process's start before
+// its main (exec, the loader, the tool's and the runtime's libraries) took 3-6 ms here, 85% of a
+// short loop program's serial code, and is no set-up of the program's own.
+inline constexpr double kSerialBeforeRuntimeShown = 0.25;
+inline constexpr double kSerialBeforeRuntimeMinS = 0.02;
 
 // The causes of one region at one thread count, from the figures of its typical repeat (and
 // whether the threads' CPU-time imbalance is consistent, from all of them).
@@ -88,6 +94,7 @@ struct SerialFigures {
   double serial_s = 0;        // at `threads`
   double blocked_s = 0;       // of it off the CPU, where the kernel's accounting was read (else 0)
   double runqueue_s = 0;      // of it waiting for a CPU
+  double before_runtime_s = 0;  // of it before the runtime started (Report::serial_before_runtime_s)
   SerialWaits waits;          // what the time off the CPU waited for
   double base_serial_s = 0, base_blocked_s = 0, base_program_s = 0;  // at `base_threads`
   bool known = true;          // both counts measured a team (else no gain is computed)

@@ -146,6 +146,7 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
   out.serial_runqueue_s = program.serial_runqueue_s;
   out.serial_usage_read = program.serial_usage_read;
   out.serial_waits = program.serial_waits;
+  out.serial_before_runtime_s = std::min(timeline.before_runtime_s, program.serial_s);
   out.mpi = !timeline.mpi.empty();
   out.threads = program.threads;
   out.events = timeline.events;

@@ -66,6 +66,9 @@ struct RunAnalysis {
   double serial_runqueue_s = 0;
   bool serial_usage_read = false;
   SerialWaits serial_waits;  // of serial_blocked_s, what it waited for (ProgramProfile)
+  // Of serial_s, the time before the runtime started (Timeline::before_runtime_s): no sample
+  // places it in the code.
+  double serial_before_runtime_s = 0;
   bool mpi = false;      // MPI calls were observed
   std::vector<ThreadSplit> threads;
   std::map<CallsiteKey, RegionRun> regions;

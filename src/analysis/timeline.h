@@ -485,6 +485,10 @@ struct KernelCalibration {
 struct Timeline {
   double start = 0;           // 0: the run's clock origin
   double end = 0;             // finalize (or the last event of a run that died)
+  // Of [start, end), the time before the clock origin: from the launch to the runtime's start (the
+  // program's first OpenMP call), where the tool recorded nothing (load_run; 0 where the timeline
+  // starts at the runtime's start).
+  double before_runtime_s = 0;
   std::vector<RegionInstance> regions;   // ordered by begin
   std::vector<LockAcquisition> locks;    // ordered by request
   std::vector<TaskInstance> tasks;       // recorded ones ordered by creation, then light batches

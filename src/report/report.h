@@ -450,6 +450,10 @@ struct Report {
   // a child: docs/design.md, "Serial time off the CPU"), and waiting for one (descheduled). Empty
   // where the capture recorded no readings.
   std::map<int, double> serial_blocked_s, serial_runqueue_s;
+  // Of serial_s, the time before the program's first OpenMP call started the runtime, and with it
+  // the tool (RunAnalysis::serial_before_runtime_s): no CPU-time sample places it. Empty where the
+  // runs were counted from the runtime's start (a log reported without its launch) or none was.
+  std::map<int, double> serial_before_runtime_s;
   // A merged report of an MPI job (docs/mpi.md): each rank's program split, by rank; the rank
   // imbalance of the time outside MPI, max − mean over ranks; and the rank whose report the
   // other figures are (the slowest; -1 when not merged).

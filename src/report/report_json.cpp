@@ -579,6 +579,7 @@ json to_json(const Report& report) {
   if (!report.mpi_s.empty()) program["mpi_s"] = by_threads(report.mpi_s);
   if (!report.serial_blocked_s.empty()) program["serial_blocked_s"] = by_threads(report.serial_blocked_s);
   if (!report.serial_runqueue_s.empty()) program["serial_runqueue_s"] = by_threads(report.serial_runqueue_s);
+  if (!report.serial_before_runtime_s.empty()) program["serial_before_runtime_s"] = by_threads(report.serial_before_runtime_s);
   if (report.amdahl_speedup_bound > 0) program["amdahl_speedup_bound"] = report.amdahl_speedup_bound;
   if (report.program_model) program["model"] = model_json(*report.program_model);
   if (!report.ranks.empty()) {
@@ -713,6 +714,7 @@ Report report_from_json(const json& doc, const std::string& source) {
       report.mpi_s = read_by_threads<double>(*program, "mpi_s");
       report.serial_blocked_s = read_by_threads<double>(*program, "serial_blocked_s");
       report.serial_runqueue_s = read_by_threads<double>(*program, "serial_runqueue_s");
+      report.serial_before_runtime_s = read_by_threads<double>(*program, "serial_before_runtime_s");
       report.program_time_lost_s = read_by_threads<double>(*program, "time_lost_s");
       report.program_unexplained_s = read_by_threads<double>(*program, "unexplained_s");
       report.program_given_back_s = read_by_threads<double>(*program, "given_back_s");

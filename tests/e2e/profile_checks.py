@@ -585,7 +585,14 @@ def scenario_rebuilt_from_logs(c):
     a launch record ompscope did not write is refused in one line."""
     out = c.out("profile-serial_phase")
     run([c.bin, "profile", "-o", out, "--", c.prog("serial_phase")], check_rc=0, env=dict(os.environ, OMP_NUM_THREADS="2"))
-    saved = load(out)["program"]
+    report = load(out)
+    saved = report["program"]
+    # Its serial work ran before its first OpenMP call: the hint says so, as no sample can place it.
+    (before,) = saved.get("serial_before_runtime_s", {"-": 0}).values()
+    code = [p for r in report["regions"] for p in r["problems"] if p["kind"] == "serial_code"]
+    print(f"serial code before the runtime started: {before * 1e3:.2f} ms; hint: {code[0]['hint'] if code else None!r}")
+    if not code or "before the program's first OpenMP call" not in code[0]["hint"] or before < 0.02:
+        fail(f"serial_phase's serial work ran before its first OpenMP call ({before} s), and the hint does not say so")
     run_dir = os.path.join(out, "runs", "run-r0")
     launch = os.path.join(run_dir, "launch.txt")
     if not open(launch).read().startswith("ompscope-launch 1\n"):
@@ -593,6 +600,9 @@ def scenario_rebuilt_from_logs(c):
     def rebuilt(path):
         r = json.loads(run([c.bin, "report", "--format", "json", path], check_rc=0).stdout)["program"]
         (t, serial), = zip(r["time_s"].values(), r["serial_s"].values())
+        if r.get("serial_before_runtime_s") != saved.get("serial_before_runtime_s") and os.path.exists(launch):
+            fail(f"report {path}: serial code before the runtime {r.get('serial_before_runtime_s')}, "
+                 f"the profile's {saved.get('serial_before_runtime_s')}")
         return t, serial
     (t_saved, serial_saved), = zip(saved["time_s"].values(), saved["serial_s"].values())
     for path in (run_dir, process_log(out)):

@@ -2385,6 +2385,51 @@ TEST(BuildReport, SerialTimeOffTheCpuIsItsOwnCauseAndNotSerialCode) {
   EXPECT_EQ(report.regions.front().kind, report::RegionKind::kSerial);
 }
 
+TEST(BuildReport, SerialCodeBeforeTheRuntimeStartedIsSaidWhereItIsAQuarterOrMore) {
+  // 3 s of serial code at each count; the repeats at 2 threads ran 2.0, 2.4 and 0.2 s of it before
+  // the runtime started (median 2.0 s: 67% of it), at 1 thread 0.5 s each (17%: not said). The
+  // gain is serial code's whatever part of it the tool saw: 1.5 s at 2 threads.
+  std::vector<MeasuredRun> runs;
+  runs.push_back(measured(1, 0, 5, 3, {with_location(region_run("a.c:1 f", 2, 1), "a.c", 1, "f")}));
+  for (int r = 0; r < 3; ++r)
+    runs.push_back(measured(2, r, 4, 3, {with_location(region_run("a.c:1 f", 1, 1), "a.c", 1, "f")}));
+  runs[0].analysis->serial_before_runtime_s = 0.5;
+  runs[1].analysis->serial_before_runtime_s = 2.0;
+  runs[2].analysis->serial_before_runtime_s = 2.4;
+  runs[3].analysis->serial_before_runtime_s = 0.2;
+  const Report report = build_report({"./app"}, 8, runs);
+  EXPECT_DOUBLE_EQ(report.serial_before_runtime_s.at(1), 0.5);
+  EXPECT_DOUBLE_EQ(report.serial_before_runtime_s.at(2), 2.0);
+  const RegionReport& serial = *std::find_if(report.regions.begin(), report.regions.end(),
+                                             [](const RegionReport& r) { return r.kind == report::RegionKind::kSerial; });
+  const Problem* code = testing::find(serial.problems, "serial_code");
+  ASSERT_NE(code, nullptr);
+  EXPECT_DOUBLE_EQ(code->gain_s, 1.5);
+  EXPECT_DOUBLE_EQ(detail(*code, "before_runtime_s"), 2.0);
+  EXPECT_NE(code->hint.find("2 s of it (67%) ran before the program's first OpenMP call"), std::string::npos) << code->hint;
+
+  // A quarter is said, less is not: 0.75 s of 3 (25%) and 0.7 s (23%); nor a process's start, however
+  // much of a short run's serial code it is: 15 ms of 40 (38%) is not said, 25 ms (63%) is.
+  struct Case {
+    double serial_s, before_s;
+    bool said;
+  };
+  for (const Case k : {Case{3, 0.75, true}, Case{3, 0.7, false}, Case{0.04, 0.015, false}, Case{0.04, 0.025, true}}) {
+    std::vector<MeasuredRun> two;
+    two.push_back(measured(1, 0, 2 * k.serial_s, k.serial_s, {with_location(region_run("a.c:1 f", k.serial_s, 1), "a.c", 1, "f")}));
+    two.push_back(measured(2, 0, 1.5 * k.serial_s, k.serial_s, {with_location(region_run("a.c:1 f", k.serial_s / 2, 1), "a.c", 1, "f")}));
+    two[1].analysis->serial_before_runtime_s = k.before_s;
+    const Report r = build_report({"./app"}, 8, two);
+    const RegionReport& s2 = *std::find_if(r.regions.begin(), r.regions.end(),
+                                           [](const RegionReport& x) { return x.kind == report::RegionKind::kSerial; });
+    const Problem* c = testing::find(s2.problems, "serial_code");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->hint.find("before the program's first OpenMP call") != std::string::npos, k.said)
+        << k.serial_s << " " << k.before_s << ": " << c->hint;
+    EXPECT_EQ(has_detail(*c, "before_runtime_s"), k.said);
+  }
+}
+
 TEST(BuildReport, SerialTimeOffTheCpuUnderATwentiethStaysSerialCodesAndExplainsNothingApart) {
   // 3 s of serial time, 0.1 s of it blocked: no serial_blocked (under a twentieth), so serial code is
   // all 3 s, its gain 1.5 s at 2 threads, which is all of the 1.5 s lost; the 0.1 s counts once.
