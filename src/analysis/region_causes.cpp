@@ -1062,7 +1062,7 @@ SerialCauses diagnose_serial(const SerialFigures& f, double lost_s, double sprea
                           "the tool's recording (its set-up: reading input, building data): no CPU-time sample "
                           "places that part",
                           duration_text(before), 100 * before / (s - blocked));
-      details.emplace_back("before_runtime_s", before);
+      details.emplace_back(report::detail_key::kBeforeRuntimeS, before);
     }
     out.problems.push_back({"serial_code", t, s - blocked, gain, std::move(hint), std::move(details)});
     share_the_loss(out.problems, out.problems.size() - 1, lost_s, gain, spread_s);

@@ -127,8 +127,8 @@ void name_serial_lines(report::RegionReport& serial) {
     if (p.kind != "serial_code" || at == serial.sampled.end() || at->second.lines.empty()) continue;
     const report::SampledLine& l = at->second.lines.front();
     if (l.file.empty() || !(l.cpu_s >= kGrownLineShare * at->second.cpu_s)) continue;
-    // Where part of it ran before the tool was attached (diagnose_serial), the samples saw the rest.
-    const bool seen_in_part = std::any_of(p.details.begin(), p.details.end(), [](const auto& d) { return d.first == "before_runtime_s"; });
+    // Where part of it ran before the runtime started (diagnose_serial), the samples saw the rest.
+    const bool seen_in_part = report::detail_of(p, report::detail_key::kBeforeRuntimeS) > 0;
     p.hint += fmt::format(". CPU-time samples put {:.0f}% of {} at {}:{}{}", 100 * l.cpu_s / at->second.cpu_s,
                           seen_in_part ? "the CPU time they saw" : "its CPU time", l.file, l.line,
                           l.function.empty() ? "" : fmt::format(" ({})", l.function));

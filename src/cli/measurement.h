@@ -135,7 +135,7 @@ bool has_process_logs(const std::filesystem::path& dir);
 // The launcher's clock points of a run and the pid of the program it started, kept in the run's
 // directory (kLaunchFileName) so that `ompscope report DIR` of its logs counts the program's time
 // as `profile` and `scale` did: from the launch, the serial code before the runtime's first fork
-// included (NPB CG: 70.8 ms of a 144 ms run, its serial code 2.7 ms of 81.9, without them).
+// included (NPB CG: 70.8 ms of a 144 ms run, its serial code 5.3 ms of 81.9, without them).
 // Written only where the program ran on this node as its own process, not through a launcher.
 inline constexpr const char* kLaunchFileName = "launch.txt";
 struct SavedLaunch {

@@ -132,6 +132,7 @@ inline constexpr const char* kPageFaults = "page_faults";          // work_infla
 inline constexpr const char* kPageFaultS = "page_fault_s";         // work_inflation
 inline constexpr const char* kAcquisitions = "acquisitions";       // lock_overhead, lock_contention
 inline constexpr const char* kRecordedAcquisitions = "recorded_acquisitions";
+inline constexpr const char* kBeforeRuntimeS = "before_runtime_s";  // serial_code
 }  // namespace detail_key
 
 // The value of `key` in `p`'s details; 0 where it has none.
