@@ -367,9 +367,18 @@ RunResult run_under_tool(const Target& target, const fs::path& out_dir, const Ru
                                     target.launcher.has_value(),
                                     target.runtime.kind != RuntimeKind::None,
                                     request.replay};
-  // The points `report DIR` needs to count the run as this command does (SavedLaunch).
-  if (!own_rank().ranked() && !target.launcher && result.outcome.pid > 0 && has_process_logs(process_dir))
-    save_launch(process_dir, {result.outcome.pid, {result.outcome.start_point, result.outcome.end_point}});
+  // The points `report DIR` needs to count the run as this command does (SavedLaunch): only into
+  // the run's own directory as the capture made it (a symlink put in its place is not followed),
+  // and a failure to write them (a full disk) costs a later `report` its start, never this
+  // command its report or the program's exit status.
+  if (!own_rank().ranked() && !target.launcher && result.outcome.pid > 0 && fs::is_directory(fs::symlink_status(process_dir, ec)) &&
+      has_process_logs(process_dir)) {
+    try {
+      save_launch(process_dir, {result.outcome.pid, {result.outcome.start_point, result.outcome.end_point}});
+    } catch (const Error& e) {
+      rec.status += fmt::format("; its launch's time was not kept for `ompscope report` of its logs ({})", e.what());
+    }
+  }
   if (!request.defer_analysis) read_logs(result, core_count());
   return result;
 }
