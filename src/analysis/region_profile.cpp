@@ -248,7 +248,9 @@ ProgramProfile profile_program(const Timeline& timeline) {
   std::vector<std::pair<double, double>> top;
   for (const RegionInstance& r : timeline.regions)
     if (r.parent_parallel_id == 0) top.emplace_back(r.begin, r.end);
-  std::sort(top.begin(), top.end());
+  // In order already (the timeline's instances are by begin) but where two begin together: sorting
+  // 416 667 sorted pairs again was 2% of a loop log's analyses.
+  if (!std::is_sorted(top.begin(), top.end())) std::sort(top.begin(), top.end());
   std::unordered_map<uint32_t, double> mpi_outside;
   for (const MpiInterval& m : timeline.mpi) mpi_outside[m.thread] += (m.end - m.begin) - overlap_with(top, m.begin, m.end);
   out.mpi_s = mpi_outside.count(0) ? mpi_outside[0] : 0.0;  // log thread 0: the initial thread
@@ -258,7 +260,7 @@ ProgramProfile profile_program(const Timeline& timeline) {
     for (const MpiInterval& m : timeline.mpi)
       if (m.thread == 0) busy.emplace_back(m.begin, m.end);
     busy.insert(busy.end(), timeline.paused.begin(), timeline.paused.end());
-    std::sort(busy.begin(), busy.end());
+    if (!std::is_sorted(busy.begin(), busy.end())) std::sort(busy.begin(), busy.end());
     const SerialSplit split = serial_split(timeline.serial_usage, timeline.start, busy);
     out.serial_usage_read = split.read;
     out.serial_blocked_s = std::min(out.serial_s, split.blocked_s);
