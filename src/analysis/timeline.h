@@ -184,23 +184,24 @@ struct ThreadInRegion {
 };
 static_assert(sizeof(ThreadInRegion) == 112);
 
-struct RegionInstance {
+struct RegionInstance {  // fields ordered to pack into 80 bytes: a log holds one per region instance
   uint32_t parallel_id = 0;
+  uint32_t requested_threads = 0;
   uint64_t codeptr = 0;            // the fork's return address
   // Entry of the outlined function the instance ran (its body), found from the code addresses
   // of events inside it (identify_region_bodies); 0: unknown, the region is its fork's callsite.
   uint64_t body = 0;
   uint64_t site() const { return body ? body : codeptr; }  // the region's identity
-  uint32_t requested_threads = 0;
   uint32_t team_size = 0;
   uint32_t master_thread = 0;
   uint32_t parent_parallel_id = 0;  // enclosing region on the master (0: top level)
-  double begin = 0;
-  double end = 0;
   bool complete = true;  // false when the program died inside it
   bool light = false;    // sampled out: only its begin and end were recorded, no threads
+  double begin = 0;
+  double end = 0;
   std::vector<ThreadInRegion> threads;  // sorted by index in team
 };
+static_assert(sizeof(RegionInstance) == 80);
 
 struct TaskFragment {  // a contiguous execution of a task on one thread
   TaskFragment() = default;
