@@ -77,8 +77,8 @@ struct RegionTable {
   // The place of the instance with that id (kNoRegion: none), `hint` the place found last
   // (kNoRegion at first), updated where one is found: a thread's lock records, in order of time,
   // name its instances in the order they were added, so the place found last and the one after it
-  // are tried before the hash map (a lookup per lock record was a third of the timeline's steps
-  // after the walk, 10 M loop events).
+  // are tried before the hash map (the parts' lock waits, a lookup and a part's load per lock
+  // record, were about a third of the timeline's steps after the walk, 10 M loop events).
   static constexpr uint32_t kNoRegion = std::numeric_limits<uint32_t>::max();
   uint32_t place(uint32_t parallel_id, uint32_t& hint) const {
     uint32_t at = kNoRegion;
