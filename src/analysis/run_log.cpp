@@ -336,7 +336,8 @@ uint64_t ThreadEvents::count(EventKind kind) const {
   return static_cast<uint64_t>(std::count_if(events.begin(), events.end(), [kind](const Event& e) { return e.kind == kind; }));
 }
 
-ThreadFileStream::ThreadFileStream(const ThreadEvents& thread) : thread_(thread) {
+ThreadFileStream::ThreadFileStream(const ThreadEvents& thread, size_t block_records)
+    : thread_(thread), block_records_(block_records ? block_records : thread.block_records) {
   if (thread.records == 0) return;
   fd_ = ::open(thread.file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw Error(fmt::format("{}: cannot read", thread.file.string()));
@@ -348,7 +349,7 @@ ThreadFileStream::~ThreadFileStream() {
 
 std::pair<const Event*, size_t> ThreadFileStream::next() {
   if (done_ >= thread_.records) return {nullptr, 0};
-  const auto k = static_cast<size_t>(std::min<uint64_t>(thread_.records - done_, thread_.block_records));
+  const auto k = static_cast<size_t>(std::min<uint64_t>(thread_.records - done_, std::max<size_t>(block_records_, 1)));
   // Mapped where it can be. A file cut short since the checking read is an error, found here
   // before its block is mapped (a mapped page past a file's end raises SIGBUS when read); cut
   // short while its block is read, it ends the process with one line (log_window.h).
@@ -360,6 +361,24 @@ std::pair<const Event*, size_t> ThreadFileStream::next() {
     throw Error(fmt::format("{}: the log changed while it was read (record {} is gone)", thread_.file.string(), done_));
   done_ += k;
   return {records, k};
+}
+
+ThreadCursor::ThreadCursor(const ThreadEvents& thread, size_t block_records) : thread_(thread) {
+  if (thread.streamed()) stream_ = std::make_unique<ThreadFileStream>(thread, block_records);
+}
+
+bool ThreadCursor::next_block() {
+  if (stream_) {
+    const auto [first, count] = stream_->next();
+    at_ = first;
+    end_ = first + count;
+    return count > 0;
+  }
+  if (in_memory_taken_ || thread_.events.empty()) return false;
+  in_memory_taken_ = true;
+  at_ = thread_.events.data();
+  end_ = at_ + thread_.events.size();
+  return true;
 }
 
 RunLog read_run_log(const fs::path& directory, const LaunchClock& launch, LogReading how) {

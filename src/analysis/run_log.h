@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -132,7 +133,8 @@ inline constexpr size_t kStreamBlockRecords = 32768;
 // no longer holds the records the checking read found (it changed, or a read failed).
 class ThreadFileStream {
  public:
-  explicit ThreadFileStream(const ThreadEvents& thread);
+  // `block_records`: records per block; 0: the thread's (ThreadEvents::block_records).
+  explicit ThreadFileStream(const ThreadEvents& thread, size_t block_records = 0);
   ~ThreadFileStream();
   ThreadFileStream(const ThreadFileStream&) = delete;
   ThreadFileStream& operator=(const ThreadFileStream&) = delete;
@@ -141,6 +143,7 @@ class ThreadFileStream {
 
  private:
   const ThreadEvents& thread_;
+  size_t block_records_;
   int fd_ = -1;
   uint64_t done_ = 0;
   LogWindow window_;          // the block, mapped
@@ -165,6 +168,36 @@ void for_each_event(const ThreadEvents& thread, F&& f) {
     for (const Event* e = first; e != first + count; ++e) f(*e);
   });
 }
+
+// A thread's records walked a stretch at a time, each stretch from where the last one stopped:
+// the timeline walks the threads' logs in epochs (timeline.cpp, walk_log), every thread's share of
+// one epoch before the next, so each thread's file stays open and one block of it held between
+// stretches. Blocks of `block_records` (0: the thread's).
+class ThreadCursor {
+ public:
+  ThreadCursor(const ThreadEvents& thread, size_t block_records);
+  // Calls f(e) for each record from where the last call stopped up to the first one for which
+  // stop(e) holds, which is not walked (the next call starts at it), or to the end of the records.
+  // True where it stopped before the end.
+  template <class Stop, class F>
+  bool walk_until(Stop&& stop, F&& f) {
+    for (;;) {
+      if (at_ == end_ && !next_block()) return false;
+      for (; at_ != end_; ++at_) {
+        if (stop(*at_)) return true;
+        f(*at_);
+      }
+    }
+  }
+
+ private:
+  bool next_block();
+  const ThreadEvents& thread_;
+  std::unique_ptr<ThreadFileStream> stream_;  // streamed threads only
+  bool in_memory_taken_ = false;
+  const Event* at_ = nullptr;
+  const Event* end_ = nullptr;
+};
 
 struct RunLog {
   std::filesystem::path directory;

@@ -472,6 +472,10 @@ class ThreadWalk {
 
   std::vector<UnrecordedLocks> unrecorded_locks;
 
+  // In no region's part: serial code, or a worker between the parts it runs (an epoch of the walk
+  // may end there: walk_log).
+  bool outside_regions() const { return current_parallel() == 0; }
+
   // A stream that stops early (the program died) leaves intervals open: close them at the
   // run's last event, since a thread blocked (on a lock, in a barrier) was blocked until then.
   void finish(double run_end) {
@@ -1281,10 +1285,23 @@ std::vector<TaskInstance> read_creations(const RunLog& log, TimedLight* timed = 
   return tasks;
 }
 
-// The walk of every thread's records, after the creations were read (read_creations: `created`).
-Timeline walk_log(const RunLog& log, const LightBody* light_body, std::vector<TaskInstance> created) {
+// The walk of every thread's records, after the creations were read (read_creations: `created`),
+// in epochs (docs/design.md, "Streaming"): the initial thread's records up to a fork of a
+// top-level region past `epoch_records` of them, then each other thread's up to the first part it
+// begins outside every region at or after that fork, then the next epoch. A region instance is
+// then walked by all its threads within one epoch (a worker's part, begun before the fork that
+// ends its epoch, is walked to its end, however late it learns of it: Q1), while the records it
+// touched are still in the caches: walked thread after thread, the second thread's walk met each
+// instance's records again, from memory. The records the threads append (worksharing spans, MPI
+// calls, lock records) come epoch by epoch, each instance's thread by thread as before; the
+// samples and the light batches are put back in thread order. One epoch where a thread other than
+// the initial one pauses the tool (the paused stretches are one list) or forks a region outside
+// every region (a thread of the program's own that runs OpenMP too: from then on, each thread is
+// walked to its end). `epoch_records` 0: one epoch.
+Timeline walk_log(const RunLog& log, const LightBody* light_body, std::vector<TaskInstance> created, size_t epoch_records) {
   Timeline out;
   out.tasks = std::move(created);
+  const size_t recorded_tasks = out.tasks.size();
   RegionTable regions;
   std::vector<UnrecordedLocks> unrecorded_locks;
   const double run_end = log.seconds(log.last_ticks());
@@ -1300,15 +1317,76 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body, std::vector<Ta
   out.samples.reserve(count_of(log, {EventKind::Sample}));
   out.mpi.reserve(count_of(log, {EventKind::MpiCall}));
   const TaskIndex task_index(out.tasks);
+
+  const size_t n = log.threads.size();
+  bool epochs = n > 1 && epoch_records > 0 && log.threads[0].thread_index == 0;
+  for (size_t i = 1; i < n && epochs; ++i) epochs = log.threads[i].count(EventKind::ToolControl) == 0;
+  // Every thread's file is open and one block of it held while the others walk: past 8 threads,
+  // smaller blocks, 8 MiB for all.
+  const size_t block_records = n <= 8 ? 0 : std::max<size_t>(1024, kStreamBlockRecords * 8 / n);
+  std::vector<ThreadCursor> cursors;
+  std::vector<ThreadWalk> walks;
+  cursors.reserve(n);
+  walks.reserve(n);
   for (const ThreadEvents& thread : log.threads) {
-    ThreadWalk walk(log, thread.thread_index, thread.part_syncs, regions, task_index, light_body, out);
-    for_each_event(thread, [&walk](const Event& e) { walk.on(e); });
-    walk.finish(run_end);
-    unrecorded_locks.insert(unrecorded_locks.end(), walk.unrecorded_locks.begin(), walk.unrecorded_locks.end());
+    cursors.emplace_back(thread, block_records);
+    walks.emplace_back(log, thread.thread_index, thread.part_syncs, regions, task_index, light_body, out);
+  }
+  std::vector<bool> finished(n, false);
+  // A thread's walk is finished where its records end, before the next thread walks: what it
+  // leaves open is added where the walk thread after thread added it.
+  const auto walk_thread = [&](size_t i, auto&& stop) {
+    ThreadWalk& walk = walks[i];
+    const bool stopped = cursors[i].walk_until(stop, [&walk](const Event& e) { walk.on(e); });
+    if (!stopped) {
+      walk.finish(run_end);
+      finished[i] = true;
+    }
+    return stopped;
+  };
+  while (n > 0) {
+    uint64_t fork = std::numeric_limits<uint64_t>::max();  // the next epoch's first fork, in ticks
+    bool initial_stopped = false;
+    if (!finished[0]) {
+      ThreadWalk& initial = walks[0];
+      size_t walked = 0;
+      initial_stopped = walk_thread(0, [&](const Event& e) {
+        if (!epochs || ++walked <= epoch_records || e.kind != EventKind::ParallelBegin || !initial.outside_regions())
+          return false;
+        fork = e.time;
+        return true;
+      });
+    }
+    for (size_t i = 1; i < n; ++i) {
+      if (finished[i]) continue;
+      ThreadWalk& walk = walks[i];
+      walk_thread(i, [&](const Event& e) {
+        if (!epochs) return false;
+        if (e.kind == EventKind::ParallelBegin && walk.outside_regions()) {
+          epochs = false;  // a fork outside every region: no epoch boundary holds for this thread's
+          return false;
+        }
+        return e.time >= fork && e.kind == EventKind::ImplicitTaskBegin && (e.detail & ompt_task_initial) == 0 &&
+               walk.outside_regions();
+      });
+    }
+    if (!initial_stopped) break;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const ThreadEvents& thread = log.threads[i];
+    unrecorded_locks.insert(unrecorded_locks.end(), walks[i].unrecorded_locks.begin(), walks[i].unrecorded_locks.end());
     if (!thread.empty())
       out.threads.push_back({thread.thread_index, log.seconds(thread.front_ticks()), log.seconds(thread.back_ticks())});
     out.events += thread.size();
   }
+  // Back in thread order, each thread's in its own: the samples' per-line sums are taken in it,
+  // and the light batches are numbered in it (the trace's tasks).
+  const auto by_thread = [](const CpuSample& a, const CpuSample& b) { return a.thread < b.thread; };
+  if (!std::is_sorted(out.samples.begin(), out.samples.end(), by_thread))
+    std::stable_sort(out.samples.begin(), out.samples.end(), by_thread);
+  const auto by_creator = [](const TaskInstance& a, const TaskInstance& b) { return a.creator_thread < b.creator_thread; };
+  const auto batches = out.tasks.begin() + static_cast<std::ptrdiff_t>(recorded_tasks);
+  if (!std::is_sorted(batches, out.tasks.end(), by_creator)) std::stable_sort(batches, out.tasks.end(), by_creator);
   out.end = run_end;
   out.sample_period_s = log.meta.sample_period_ns * 1e-9;
   for (auto& [from, to] : out.paused)
@@ -1375,8 +1453,8 @@ Timeline walk_log(const RunLog& log, const LightBody* light_body, std::vector<Ta
 
 }  // namespace
 
-Timeline build_timeline(const RunLog& log) {
-  if (count_of(log, {EventKind::LightTasks}) == 0) return walk_log(log, nullptr, read_creations(log));
+Timeline build_timeline(const RunLog& log, size_t epoch_records) {
+  if (count_of(log, {EventKind::LightTasks}) == 0) return walk_log(log, nullptr, read_creations(log), epoch_records);
   // Sampled tasks: the timeline is built knowing how long a light task takes. Where the capture
   // timed enough of them over the run, their times answer for every batch (LightBody::of and
   // batch ask them first, and the run's mean answers wherever a thread's or a region's does not):
@@ -1386,12 +1464,12 @@ Timeline build_timeline(const RunLog& log) {
   TimedLight timed_batches;
   uint64_t light = 0;
   std::vector<TaskInstance> created = read_creations(log, &timed_batches, &light);
-  if (light == 0) return walk_log(log, nullptr, std::move(created));  // batches of none: nothing to estimate
+  if (light == 0) return walk_log(log, nullptr, std::move(created), epoch_records);  // batches of none: nothing to estimate
   MeanBody timed = timed_light_body(timed_batches);
   LightBody body;
-  if (!timed.overall) body = light_body_of(walk_log(log, nullptr, created));  // a copy: a walk completes its tasks
+  if (!timed.overall) body = light_body_of(walk_log(log, nullptr, created, epoch_records));  // a copy: a walk completes its tasks
   body.timed = std::move(timed);
-  return walk_log(log, &body, std::move(created));
+  return walk_log(log, &body, std::move(created), epoch_records);
 }
 
 }  // namespace ompscope::analysis

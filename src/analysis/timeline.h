@@ -493,8 +493,10 @@ struct Timeline {
   std::vector<RegionInstance> regions;   // ordered by begin
   std::vector<LockAcquisition> locks;    // ordered by request
   std::vector<TaskInstance> tasks;       // recorded ones ordered by creation, then light batches
-  std::vector<WorkSpan> work;            // per thread, in order of their ends
-  std::vector<MpiInterval> mpi;          // per thread, in order of their ends
+  // Each thread's in order of their ends, the threads' in turn epoch by epoch (build_timeline):
+  // an instance's records thread by thread.
+  std::vector<WorkSpan> work;
+  std::vector<MpiInterval> mpi;          // as `work`
   std::vector<SerialReading> serial_usage;  // the initial thread's, in order (empty: not recorded)
   std::vector<CpuSample> samples;        // per thread, in order
   double sample_period_s = 0;            // 0: the run took no samples
@@ -510,6 +512,12 @@ struct Timeline {
   KernelCalibration kernel;
 };
 
-Timeline build_timeline(const RunLog& log);
+// The walk goes over the threads' logs in epochs of about this many of the initial thread's
+// records (timeline.cpp, walk_log; docs/design.md, "Streaming"), each region instance walked by all
+// its threads within one epoch. The timeline is the same whatever the epochs (0: one); tests walk
+// in epochs of a record to see that it is.
+inline constexpr size_t kEpochRecords = size_t{1} << 14;
+
+Timeline build_timeline(const RunLog& log, size_t epoch_records = kEpochRecords);
 
 }  // namespace ompscope::analysis

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -132,9 +133,22 @@ std::string dump(const Timeline& t) {
     for (uint32_t p : k.runtime_predecessors()) s += fmt::format(" after {}", p);
     s += "\n";
   }
-  for (const WorkSpan& w : t.work)
+  // Worksharing spans and MPI calls each thread's in order, the threads' epoch by epoch of the walk
+  // (Timeline::work): thread by thread here, as in a walk of one epoch.
+  std::vector<WorkSpan> work = t.work;
+  std::stable_sort(work.begin(), work.end(), [](const WorkSpan& a, const WorkSpan& b) { return a.thread < b.thread; });
+  for (const WorkSpan& w : work)
     s += fmt::format("work {} {} {:x} [{}, {}] in {} it {}\n", w.thread, w.work, w.codeptr, w.begin, w.end,
                      w.parallel_id, w.iterations);
+  std::vector<MpiInterval> mpi = t.mpi;
+  std::stable_sort(mpi.begin(), mpi.end(), [](const MpiInterval& a, const MpiInterval& b) { return a.thread < b.thread; });
+  for (const MpiInterval& m : mpi) s += fmt::format("mpi {} [{}, {}]\n", m.thread, m.begin, m.end);
+  for (const CpuSample& c : t.samples) {
+    s += fmt::format("sample {} {} {} {:x}", c.thread, c.time, c.cpu_s, c.pc);
+    for (uint64_t f : c.frames) s += fmt::format(" {:x}", f);
+    s += "\n";
+  }
+  for (const auto& [from, to] : t.paused) s += fmt::format("paused [{}, {}]\n", from, to);
   for (const ThreadSummary& th : t.threads) s += fmt::format("thread {} [{}, {}]\n", th.thread, th.first, th.last);
   return s;
 }
@@ -367,6 +381,102 @@ RunLog nested_regions_and_locks_log(bool stray_ends) {
   return b.log();
 }
 
+// Two threads, four top-level regions forked by thread 0, so that a walk in epochs of a record ends
+// one at each fork: in region 10 both run a loop, take lock 0x77 and are sampled, and the worker
+// learns of the region's end after the next fork (Q1); between the regions thread 0 calls MPI,
+// takes lock 0x78 and is sampled, the worker too; in region 20 thread 0 creates two tasks that
+// the worker runs, one inside the barrier, and the worker forks nested region 25, thread 0 its
+// worker; region 30 is sampled out; in region 40 thread 0 runs a masked construct and pauses the
+// tool until the serial code after it, and the worker's loop is still open when its log ends.
+RunLog regions_in_epochs_log() {
+  constexpr auto kJoin = ompt_sync_region_barrier_implicit_parallel;
+  constexpr auto kBarrier = ompt_sync_region_barrier_explicit;
+  testing::LogBuilder b(2, 2000);
+  testing::Stream master = b.thread(0), worker = b.thread(1);
+  master.thread_begin(0)
+      .initial_task(0, 1, 2)
+      .parallel_begin(100, 10, 2, 2, 0xA00)
+      .implicit_begin(101, 10, 11, 2, 0)
+      .work_begin(105, ompt_work_loop, 0xA10)
+      .work_end(150, ompt_work_loop, 0xA10)
+      .acquire(151, ompt_mutex_lock, 0x77, 0xA20)
+      .acquired(153, ompt_mutex_lock, 0x77, 0xA20)
+      .released(160, ompt_mutex_lock, 0x77, 0xA20)
+      .sample(170, 140, 0xA15, 1, {0xA16, 0xA17, 0xA18})
+      .sync_begin(170, kJoin, 0xA30)
+      .sync_end(200, kJoin, 0xA30)
+      .implicit_end(200, 10, 11, 0)
+      .parallel_end(201, 10, 2, 0xA00)
+      .mpi_call(210, 230, MpiCallKind::Barrier)
+      .acquire(240, ompt_mutex_lock, 0x78, 0x510)
+      .acquired(241, ompt_mutex_lock, 0x78, 0x510)
+      .released(250, ompt_mutex_lock, 0x78, 0x510)
+      .sample(260, 245, 0x520)
+      .parallel_begin(300, 20, 2, 2, 0xB00)
+      .implicit_begin(301, 20, 21, 2, 0)
+      .task_create(310, 501, 21, 0xB10)
+      .task_create(312, 502, 21, 0xB11)
+      .sync_begin(320, kBarrier, 0xB20)
+      .sync_end(380, kBarrier, 0xB20)
+      .implicit_begin(385, 25, 26, 2, 1)
+      .work_begin(386, ompt_work_loop, 0xC10)
+      .work_end(390, ompt_work_loop, 0xC10)
+      .sync_begin(391, kJoin, 0xC30)
+      .sync_end(398, kJoin, 0xC30)
+      .implicit_end(398, 25, 26, 1)
+      .sync_begin(400, kJoin, 0xB30)
+      .sync_end(420, kJoin, 0xB30)
+      .implicit_end(420, 20, 21, 0)
+      .parallel_end(421, 20, 2, 0xB00)
+      .light_parallel(500, 540, 30, 2, 2, 0xD00)
+      .parallel_begin(600, 40, 2, 2, 0xE00)
+      .implicit_begin(601, 40, 41, 2, 0)
+      .masked_begin(602, 0xE10)
+      .tool_control(605, 2)
+      .masked_end(650, 0xE10)
+      .sync_begin(660, kJoin, 0xE30)
+      .sync_end(700, kJoin, 0xE30)
+      .implicit_end(700, 40, 41, 0)
+      .parallel_end(701, 40, 2, 0xE00)
+      .tool_control(750, 1)
+      .initial_task_end(1900, 1, 2)
+      .thread_end(1900);
+  worker.thread_begin(90, ompt_thread_worker)
+      .implicit_begin(102, 10, 12, 2, 1)
+      .work_begin(106, ompt_work_loop, 0xA10)
+      .work_end(140, ompt_work_loop, 0xA10)
+      .acquire(141, ompt_mutex_lock, 0x77, 0xA20)
+      .acquired(160, ompt_mutex_lock, 0x77, 0xA20)
+      .released(165, ompt_mutex_lock, 0x77, 0xA20)
+      .sample(165, 150, 0xA15)
+      .sync_begin(166, kJoin, 0xA30)
+      .sync_end(302, kJoin, 0xA30)
+      .implicit_end(302, 0, 12, 1)
+      .sample(303, 290, 0x530)
+      .implicit_begin(304, 20, 22, 2, 1)
+      .task_schedule(306, 22, ompt_task_switch, 501)
+      .task_schedule(318, 501, ompt_task_complete, 22)
+      .sync_begin(322, kBarrier, 0xB20)
+      .task_schedule(330, 22, ompt_task_switch, 502)
+      .task_schedule(360, 502, ompt_task_complete, 22)
+      .sync_end(380, kBarrier, 0xB20)
+      .parallel_begin(382, 25, 22, 2, 0xC00)
+      .implicit_begin(383, 25, 27, 2, 0)
+      .work_begin(384, ompt_work_loop, 0xC10)
+      .work_end(389, ompt_work_loop, 0xC10)
+      .sync_begin(390, kJoin, 0xC30)
+      .sync_end(398, kJoin, 0xC30)
+      .implicit_end(398, 25, 27, 0)
+      .parallel_end(399, 25, 22, 0xC00)
+      .sync_begin(401, kJoin, 0xB30)
+      .sync_end(420, kJoin, 0xB30)
+      .implicit_end(421, 0, 22, 1)
+      .implicit_begin(603, 40, 42, 2, 1)
+      .work_begin(610, ompt_work_loop, 0xE20)
+      .thread_end(680);
+  return b.log();
+}
+
 // The timeline of a streamed log is the in-memory one, for every hand-built scenario and block
 // size (1 record per block puts a boundary between every two records).
 TEST_F(LogStream, TimelineOfAStreamedLogIsTheOneBuiltInMemory) {
@@ -384,6 +494,7 @@ TEST_F(LogStream, TimelineOfAStreamedLogIsTheOneBuiltInMemory) {
       {"one_chain", testing::one_chain_log(20)},
       {"nested_regions_and_locks", nested_regions_and_locks_log(false)},
       {"nested_regions_and_locks_stray_ends", nested_regions_and_locks_log(true)},
+      {"regions_in_epochs", regions_in_epochs_log()},
   };
   for (const auto& [name, log] : logs) {
     SCOPED_TRACE(name);
@@ -391,6 +502,9 @@ TEST_F(LogStream, TimelineOfAStreamedLogIsTheOneBuiltInMemory) {
     const std::string in_memory = dump(build_timeline(read_run_log(d)));
     EXPECT_EQ(dump(build_timeline(log)), in_memory);  // the files hold the hand-built log
     EXPECT_NE(in_memory.find("region "), std::string::npos);
+    // Walked in one epoch, or in epochs that end at every fork of a top-level region.
+    EXPECT_EQ(dump(build_timeline(log, 0)), in_memory);
+    EXPECT_EQ(dump(build_timeline(log, 1)), in_memory);
     for (size_t block : {size_t{1}, size_t{2}, size_t{5}, kStreamBlockRecords}) {
       SCOPED_TRACE(block);
       const RunLog s = read_run_log(d, {}, {.stream = true, .block_records = block});
@@ -399,6 +513,7 @@ TEST_F(LogStream, TimelineOfAStreamedLogIsTheOneBuiltInMemory) {
       EXPECT_EQ(s.event_count(), log.event_count());
       EXPECT_EQ(s.last_ticks(), log.last_ticks());
       EXPECT_EQ(dump(build_timeline(s)), in_memory);
+      EXPECT_EQ(dump(build_timeline(s, 1)), in_memory);
     }
   }
 }
