@@ -48,10 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     begin = next;
   }
   try {
-    // Streamed, as load_run reads a log, in blocks of 5 records: block boundaries everywhere.
+    // Streamed, as load_run reads a log, in blocks of 5 records: block boundaries everywhere; walked
+    // in epochs of one record: an epoch ends at every fork outside every region.
     const ompscope::analysis::RunLog log = ompscope::analysis::read_run_log(dir, {}, {.stream = true, .block_records = 5});
     ompscope::analysis::Symbolizer symbols(log.meta.modules);
-    const ompscope::analysis::Timeline timeline = ompscope::analysis::build_timeline(log);
+    const ompscope::analysis::Timeline timeline = ompscope::analysis::build_timeline(log, 1);
     ompscope::analysis::analyze_run(timeline, log.meta, symbols);
   } catch (const ompscope::Error&) {
   }
