@@ -132,6 +132,9 @@ struct InstanceScratch {
   std::unordered_map<const WorkSpan*, int> work_node;
   std::vector<int> sync_node;
   std::vector<Item> open;
+  // The places found last in each of ConstructInputs' groups (RecordsByKey::find): a hint left by
+  // another run's inputs is only a wrong guess, checked before it is taken.
+  uint32_t work_hint = SortedIds::kNone, locks_hint = SortedIds::kNone, tasks_hint = SortedIds::kNone;
 };
 
 // The first `n` lists of `lists`, emptied (the others are not looked at).
@@ -190,9 +193,9 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     auto it = map.find(id);
     return it == map.end() ? nullptr : &it->second;
   };
-  const auto work = inputs.work.find(inst.parallel_id);
-  const auto locks = inputs.locks.find(inst.parallel_id);
-  const auto tasks = inputs.tasks.find(inst.parallel_id);
+  const auto work = inputs.work.find(inst.parallel_id, scratch.work_hint);
+  const auto locks = inputs.locks.find(inst.parallel_id, scratch.locks_hint);
+  const auto tasks = inputs.tasks.find(inst.parallel_id, scratch.tasks_hint);
   std::vector<int> barrier_nodes;  // the first thread's barriers, in order: their construct (-1: none)
   std::vector<int> task_node(tasks.size(), -1);  // by position in tasks
   // Where the instance's sampled-out tasks were created: a recorded creation stands for itself and

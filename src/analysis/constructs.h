@@ -118,7 +118,14 @@ class RecordsByKey {
   }
   // The key's records; empty where it has none.
   Group find(uint32_t key) const {
-    const uint32_t slot = keys_.find(key);
+    uint32_t hint = SortedIds::kNone;
+    return find(key, hint);
+  }
+  // The same, `hint` as SortedIds::find's: the instances of a run, looked up in order of begin,
+  // come in order of id, and a binary search of 416 667 ids per lookup, three lookups an instance,
+  // was a fifth of the constructs' time (the 10 M loop log).
+  Group find(uint32_t key, uint32_t& hint) const {
+    const uint32_t slot = keys_.find(key, hint);
     if (slot == SortedIds::kNone) return {};
     return Group(pointers_.data() + begin_[slot], begin_[slot + 1] - begin_[slot]);
   }

@@ -59,8 +59,9 @@ void add_instances_task_figures(const Timeline& timeline, const ConstructInputs&
                                 const ReplayOptions& replay) {
   using Tasks = std::span<const TaskInstance* const>;
   std::vector<std::pair<const RegionInstance*, Tasks>> instances;
+  uint32_t hint = SortedIds::kNone;
   for (const RegionInstance& inst : timeline.regions)
-    if (const Tasks tasks = inputs.tasks.find(inst.parallel_id); !tasks.empty()) instances.emplace_back(&inst, tasks);
+    if (const Tasks tasks = inputs.tasks.find(inst.parallel_id, hint); !tasks.empty()) instances.emplace_back(&inst, tasks);
   // A region's samples of the runtime's per-task costs, pooled over its instances for their
   // medians (its own, and its sites' by the code address of the task each measures), hold at most
   // one per recorded task each: room for all of them from the start. Grown by doubling as 147 000

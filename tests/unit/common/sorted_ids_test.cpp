@@ -1,6 +1,7 @@
 // SortedIds keeps each id once, in order, whatever order and repeats they came in; finds each by
 // its place with and without a hint, a stale or far hint included, and answers kNone for an id
-// it does not hold (between two it holds, below the first, above the last).
+// it does not hold (between two it holds, below the first, above the last), a hint's neighbour
+// included.
 #include "common/sorted_ids.h"
 
 #include <gtest/gtest.h>
@@ -40,6 +41,15 @@ TEST(SortedIds, FindsEachIdWithAndWithoutAHint) {
     EXPECT_EQ(ids.find(absent), SortedIds::kNone) << absent;
     EXPECT_EQ(ids.find(absent, hint), SortedIds::kNone) << absent;
     EXPECT_EQ(hint, 500u) << "a miss leaves the hint";
+  }
+  // Absent ids right after the hint's (between it and the next, past the last) are answered from
+  // the hint; the hint is left where it was, and the next id found from there.
+  for (uint32_t p = 0; p < 1000; ++p) {
+    uint32_t at = p;
+    EXPECT_EQ(ids.find(11 + 2 * p, at), SortedIds::kNone) << p;
+    EXPECT_EQ(at, p);
+    EXPECT_EQ(ids.find(9 + 2 * p, at), SortedIds::kNone) << "below the hint's: " << p;
+    if (p + 1 < 1000) EXPECT_EQ(ids.find(12 + 2 * p, at), p + 1);
   }
   uint32_t past_the_end = 5000;  // a hint from a larger set: searched, not read past the end
   EXPECT_EQ(ids.find(20, past_the_end), 5u);
