@@ -1,5 +1,6 @@
 // stable_sort_runs (common/sort_runs.h): the order std::stable_sort gives, equal keys in their
-// order, whatever the runs: one, two, an odd number, many (its fallback), none; and the records
+// order, whatever the runs: one, two, an odd number, many (its fallback), none, epochs of two runs
+// that follow each other in order; and the records
 // moved along the permutation (stable_sort_runs_in_place) end where it puts them.
 #include <gtest/gtest.h>
 
@@ -46,6 +47,27 @@ TEST(StableSortRuns, GivesStableSortsOrderForAnyNumberOfRuns) {
     SCOPED_TRACE(runs);
     for (uint32_t seed = 1; seed <= 5; ++seed) expect_as_stable_sort(runs_of(runs, 200, seed));
   }
+}
+
+// A walk in epochs appends each epoch's records thread by thread: two runs an epoch, the epochs in
+// order, a key shared across an epoch's end (equal keys keep their order where two runs already in
+// order are left unmerged).
+TEST(StableSortRuns, EpochsOfTwoRunsEachInOrder) {
+  std::mt19937 random(5);
+  std::vector<Record> records;
+  size_t descents = 0;
+  for (int epoch = 0; epoch < 300; ++epoch)
+    for (int thread = 0; thread < 2; ++thread) {
+      std::vector<int> keys(20 + random() % 20);  // more than 16 records a run: merged, not stable_sort's
+      for (int& k : keys) k = epoch * 100 + static_cast<int>(random() % 101);
+      std::sort(keys.begin(), keys.end());
+      for (int k : keys) {
+        descents += !records.empty() && k < records.back().key;
+        records.push_back({k, static_cast<int>(records.size())});
+      }
+    }
+  ASSERT_GT(descents, 200u);
+  expect_as_stable_sort(records);
 }
 
 TEST(StableSortRuns, RecordsInNoOrderFallBackToStableSort) {
