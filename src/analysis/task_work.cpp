@@ -296,7 +296,7 @@ TaskNodes task_nodes(const RegionInstance& region, std::span<const TaskInstance*
     out.nodes.push_back(std::move(n));
     for (const TaskFragment& f : t->fragments)
       out.fragments_on_thread[f.thread].push_back(
-          {f.begin, &f, t, static_cast<uint32_t>(out.nodes.size() - 1), &f == &t->fragments.front()});
+          {f.begin, &f, static_cast<uint32_t>(out.nodes.size() - 1), &f == &t->fragments.front()});
   }
   // A thread's fragments come task by task in creation order: runs of tasks it ran one after
   // another (BOTS health: 44 000 fragments in 2 245 runs), merged rather than sorted again.

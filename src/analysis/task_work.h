@@ -81,14 +81,14 @@ struct TaskNode {
   CompactVector<DependenceEdge> after;       // siblings it depends on (created before it)
 };
 
-struct PlacedFragment {  // fields ordered to pack into 32 bytes: an instance holds one per fragment
+struct PlacedFragment {  // fields ordered to pack into 24 bytes: an instance holds one per fragment
   double begin = 0;  // fragment->begin, held here to sort by without a load per comparison
   const TaskFragment* fragment = nullptr;
-  const TaskInstance* task = nullptr;
-  uint32_t node = 0;         // the task's node in TaskNodes::nodes (a hash lookup by task per
-                             // fragment took a tenth of task_figures' time)
+  uint32_t node = 0;         // the task's node in TaskNodes::nodes, whose task it is (a hash lookup
+                             // by task per fragment took a tenth of task_figures' time)
   bool starts_task = false;  // the task's first fragment: the thread dispatched it here
 };
+static_assert(sizeof(PlacedFragment) == 24);
 
 struct TaskNodes {
   std::vector<TaskNode> nodes;  // implicit tasks first (team order), then explicit by creation
