@@ -6,6 +6,8 @@
 #include <limits>
 #include <numeric>
 
+#include "common/scratch.h"
+
 namespace ompscope::analysis {
 namespace {
 
@@ -283,6 +285,8 @@ BarrierPhases barrier_phases(const RegionInstance& region, const std::function<v
     }
     record();
   }
+  for (auto& visits_of_thread : scratch.barriers) give_back_if_large(visits_of_thread);
+  for (auto* list : {&scratch.segment_start, &scratch.cpus, &scratch.squares}) give_back_if_large(*list);
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <map>
 
+#include "common/scratch.h"
 #include "common/sort_runs.h"
 
 namespace ompscope::analysis {
@@ -563,6 +564,15 @@ std::optional<std::vector<int>> add_instance_constructs(ConstructTree& tree, con
     tree.nodes[node].instances +=
         *std::max_element(visits.begin() + node * team_size, visits.begin() + (node + 1) * team_size);
   tree.outside_s += outside / team;
+  for (auto& l : scratch.work_of) give_back_if_large(l);
+  for (auto& l : scratch.locks_of) give_back_if_large(l);
+  for (auto& l : scratch.fragments_of) give_back_if_large(l);
+  for (auto& l : scratch.sorted) give_back_if_large(l);
+  give_back_if_large(scratch.visits);
+  give_back_if_large(scratch.charged);
+  give_back_if_large(scratch.shared);
+  give_back_if_large(scratch.sync_node);
+  give_back_if_large(scratch.open);
   return barrier_nodes;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "common/scratch.h"
 #include "common/sort_runs.h"
 
 namespace ompscope::analysis {
@@ -83,7 +84,9 @@ IntervalSet IntervalSet::minus(const IntervalSet& holes) const {
     }
     if (from < i.end) out.push_back({from, i.end});
   }
-  return apart(out);
+  IntervalSet left = apart(out);
+  give_back_if_large(out);
+  return left;
 }
 
 IntervalSet IntervalSet::first(double length) const {
@@ -95,7 +98,9 @@ IntervalSet IntervalSet::first(double length) const {
     if (cut.end > cut.begin) out.push_back(cut);
     length -= i.end - i.begin;
   }
-  return apart(out);
+  IntervalSet cut = apart(out);
+  give_back_if_large(out);
+  return cut;
 }
 
 std::vector<std::vector<DependenceEdge>> dependence_edges(const std::vector<const TaskInstance*>& siblings) {
