@@ -205,12 +205,24 @@ class TaskwaitsByEnd {
 
 // Of a task's children created before a moment: whether every one completed, and the last
 // completion among them. A node's children are sorted by creation (task_nodes), so they are a
-// prefix, found by binary search in running figures built once per task that waits: walking all
-// the children at each of its taskwaits was quadratic in a task that waits after each creation.
+// prefix: read in place for a task of few children, found by binary search in running figures
+// built once for a task of many that waits (walking all the children at each of its taskwaits was
+// quadratic in a task that waits after each creation).
 class ChildrenBefore {
  public:
   explicit ChildrenBefore(const TaskNodes& nodes) : nodes_(nodes), first_(nodes.nodes.size(), kUnbuilt) {}
   std::pair<bool, double> done_and_last(const TaskNode& owner, double before) {
+    if (owner.children.size() <= kScannedChildren) {  // read in place: no prefixes held for them
+      bool done = true;
+      double last = -std::numeric_limits<double>::infinity();
+      for (size_t c : owner.children) {
+        const TaskInstance& child = *nodes_.nodes[c].explicit_task;
+        if (!(child.created < before)) break;
+        done = done && child.completed >= 0;
+        last = std::max(last, child.completed);
+      }
+      return {done, last};
+    }
     uint32_t& first = first_[static_cast<size_t>(&owner - nodes_.nodes.data())];
     if (first == kUnbuilt) {
       first = static_cast<uint32_t>(prefixes_.size());
@@ -237,6 +249,9 @@ class ChildrenBefore {
     double last;  // the last completion among them
   };
   static constexpr uint32_t kUnbuilt = UINT32_MAX;
+  // A task with this many children or fewer has them read at each of its waits: a recursive
+  // tree's two children a task held 24 bytes each in prefixes (fib_tasks 27: 15 MB).
+  static constexpr size_t kScannedChildren = 16;
   const TaskNodes& nodes_;
   // Each waiting node's prefixes, built at its first wait, one after another in one array, and
   // where each node's begin (a hash map cost a miss per lookup): a vector per node, 24 bytes each
