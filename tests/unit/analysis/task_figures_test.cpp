@@ -295,6 +295,47 @@ TEST(TaskFigures, ATaskwaitWaitsForTheChildrenCreatedBeforeItOnly) {
   EXPECT_US(f.taskwait_gaps[1], 2);  // 24 → 26
 }
 
+TEST(TaskFigures, ATaskwaitAfterEachOfManyCreationsWaitsForTheChildrenBeforeIt) {
+  // The same pattern with 20 children (more than ChildrenBefore reads in place: its running
+  // prefixes): task 100 creates 200 + k at 4 + 10k and waits at once; the master runs each child
+  // in that taskwait and the taskwait ends 2 us after the child, its cost, except child 210, which
+  // the worker runs while the master waits for it (no cost).
+  using namespace testing::task_scenario_detail;
+  testing::LogBuilder b(2, 100);
+  open_region(b);
+  testing::Stream master = b.thread(0);  // writes into the log's thread 0
+  master.task_create(1, 100, 11, testing::kTaskCode)
+      .sync_begin(2, ompt_sync_region_taskwait)
+      .task_schedule(3, 11, ompt_task_switch, 100);
+  constexpr int kChildren = 20, kStolen = 10;
+  for (int k = 0; k < kChildren; ++k) {
+    const uint64_t t = 4 + 10 * k;
+    const uint64_t child = 200 + k;
+    master.task_create(t, child, 100, testing::kTaskCode + 1).sync_begin(t + 1, ompt_sync_region_taskwait);
+    if (k == kStolen) {
+      master.sync_end(t + 8, ompt_sync_region_taskwait);
+      continue;
+    }
+    master.task_schedule(t + 2, 100, ompt_task_switch, child)
+        .task_schedule(t + 3, child, ompt_task_complete, 100)
+        .sync_end(t + 5, ompt_sync_region_taskwait);
+  }
+  const uint64_t end = 4 + 10 * kChildren;
+  master.task_schedule(end + 1, 100, ompt_task_complete, 11)
+      .sync_end(end + 2, ompt_sync_region_taskwait)
+      .sync_begin(end + 2, kSingleBarrier);
+  const uint64_t stolen_at = 4 + 10 * kStolen;
+  b.thread(1)
+      .sync_begin(0, kSingleBarrier)
+      .task_schedule(stolen_at + 2, 12, ompt_task_switch, 200 + kStolen)
+      .task_schedule(stolen_at + 7, 200 + kStolen, ompt_task_complete, 12);
+  close_region(b, end + 4, end + 6);
+  const TaskFigures f = figures_of(b.log());
+  EXPECT_EQ(f.tasks, 1u + kChildren);
+  ASSERT_EQ(f.taskwait_gaps.size(), static_cast<size_t>(kChildren - 1));
+  for (double gap : f.taskwait_gaps) EXPECT_US(gap, 2);
+}
+
 TEST(TaskFigures, ATiedTaskWaitingForAStolenChildIsNotPayingADispatch) {
   // tied_task_waits_for_a_stolen_child_log: a tied task in its taskwait may take only its own
   // descendants, so the master's 16 µs before it takes 300 from the worker's queue is waiting
