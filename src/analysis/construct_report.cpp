@@ -198,7 +198,7 @@ void ConstructReports::add(const std::vector<const RegionRun*>& repeats, int thr
       p.details.emplace_back("share", share);
       if (share < measured_share) p.details.emplace_back("measured_share", measured_share);
       if (share > kMostShare) {
-        cause.hint = share < 0.995 ? fmt::format("{} ({:.0f}% of it)", p.hint, 100 * share) : p.hint;
+        cause.hint = share < 0.995 ? fmt::format("{}; this construct carries {:.0f}% of the cause", p.hint, 100 * share) : p.hint;
         if (wins >= 0) set_schedule_prediction(cause, wins);
       }
       e.report.problems.push_back(std::move(p));

@@ -137,7 +137,7 @@ TEST(Constructs, TheImbalanceSitsOnTheLoopThatHasItAndTheRegionsCauseStaysWhatIt
   EXPECT_EQ(on_loop->threads, 2);
   EXPECT_EQ(on_loop->hint.rfind("the loop: ", 0), 0u) << on_loop->hint;
   // The region's hint is the loop's, since it carries most of it.
-  EXPECT_EQ(whole->hint, on_loop->hint + " (91% of it)");
+  EXPECT_EQ(whole->hint, on_loop->hint + "; this construct carries 91% of the cause");
   // Its schedule's prediction is the share of the gain the hint says, in both.
   const size_t at = whole->hint.find("it would win ~");
   ASSERT_NE(at, std::string::npos) << whole->hint;
