@@ -12,8 +12,11 @@
 #include <filesystem>
 #include <string>
 
+#include "analysis/constructs.h"
 #include "analysis/run_analysis.h"
 #include "analysis/run_log.h"
+#include "analysis/task_replay.h"
+#include "analysis/task_work.h"
 #include "analysis/timeline.h"
 
 namespace ompscope::analysis {
@@ -89,12 +92,38 @@ void BM_AnalyseRun(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(event_count(log) * state.iterations()));
 }
 
+// The replay of the instance with the most tasks at one thread count (the argument), on one
+// thread: what a recursive tree's report spends per count (task_figures replays the team's size
+// and each power of two above it). Items are the instance's tasks.
+void BM_ReplayOfTheLargestInstance(benchmark::State& state) {
+  const RunLog log = read_run_log(g_log_dir, {}, kStreamed);
+  const Timeline timeline = build_timeline(log);
+  const ConstructInputs inputs(timeline);
+  const RegionInstance* largest = nullptr;
+  std::span<const TaskInstance* const> tasks;
+  for (const RegionInstance& inst : timeline.regions)
+    if (const auto these = inputs.tasks.find(inst.parallel_id); these.size() > tasks.size()) largest = &inst, tasks = these;
+  if (largest == nullptr) {
+    state.SkipWithError("no task instance in this log");
+    return;
+  }
+  const ReplayScripts* scripts = replay_scripts(task_nodes(*largest, tasks));
+  if (scripts == nullptr) {
+    state.SkipWithError("the largest instance cannot be replayed (sampled-out tasks: OMPSCOPE_SAMPLING=off)");
+    return;
+  }
+  const std::vector<int> count{static_cast<int>(state.range(0))};
+  for (auto _ : state) benchmark::DoNotOptimize(replay_instance(*scripts, count, 2e-7));
+  state.SetItemsProcessed(static_cast<int64_t>(tasks.size() * state.iterations()));
+}
+
 BENCHMARK(BM_ReadLog)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_BuildTimeline)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ScanLogStreamed)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_BuildTimelineStreamed)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AnalysesOfTheTimeline)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AnalyseRun)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReplayOfTheLargestInstance)->RangeMultiplier(4)->Range(2, 256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace ompscope::analysis
