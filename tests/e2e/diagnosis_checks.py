@@ -402,9 +402,20 @@ def scenario_scale_work_inflation(c):
                 fail(f"{program}: want page_faults first, got {[p['kind'] for p in causes]}")
             # Work inflation that is mostly time off the CPU is the machine's (a CPU quota of 1.5
             # stopped the 2 threads for a quarter of their work: 1.3 s of it beside 2.0 s of faults).
-            margin = faults["gain_s"] / max([p["gain_s"] for p in causes[1:] if not environmental(p)] or [1e-9])
+            # On a busy machine (the report's note names the runs at 2 threads) the sleeps on the
+            # memory map lengthen too, while the thread holding it is preempted: beside a busy loop
+            # 316 ms slept with 44 more involuntary switches (x1.4-1.6 over the faults, 3 of 3; x7.8-18
+            # quiet), and the switch counts cannot tell the two apart. Off the CPU, slept included,
+            # is then the machine's.
+            def machines(p):
+                d = p.get("details", {})
+                off = d.get("slept_s", 0) + d.get("preempted_s", 0) + d.get("descheduled_imbalance_s", 0)
+                return environmental(p) or (busy_at(report, 2) and p["kind"] == "work_inflation" and off >= 0.5 * p["time_s"])
+            left_out = [p["kind"] for p in causes[1:] if machines(p) and not environmental(p)]
+            margin = faults["gain_s"] / max([p["gain_s"] for p in causes[1:] if not machines(p)] or [1e-9])
             print(f"{program}: page_faults {faults['gain_s']*1e3:.0f} ms, x{margin:.1f} the next cause; "
-                  f"{faults['details']['page_faults']:.0f} faults")
+                  f"{faults['details']['page_faults']:.0f} faults" +
+                  (f" ({', '.join(left_out)} left out: mostly off the CPU on a busy machine)" if left_out else ""))
             if margin < 2:
                 fail(f"{program}: page_faults leads by x{margin:.1f} only")
             if "allocate buffers once" not in faults["hint"] or not faults["details"]["page_faults"] > 10000:
