@@ -181,6 +181,7 @@ struct ReplayBuffers {
   std::vector<std::vector<size_t>> stacks;
   std::vector<ReadyQueue> queues;
   std::vector<double> step_end, step_body_end;
+  std::vector<Step> running;  // by thread: the step its stretch runs (Replay::running_)
   std::vector<size_t> released, nonempty, candidates;
   std::vector<uint32_t> thread_of;  // 32 bits: one per task, in each replaying thread's buffers
   std::vector<std::pair<uint64_t, size_t>> idle;
@@ -200,7 +201,7 @@ class Replay {
   Replay(const ReplayScripts& scripts, int threads, double per_task_s, ReplayBuffers& buffers)
       : scripts_(scripts), per_task_(per_task_s), threads_(static_cast<size_t>(threads)),
         tasks_(buffers.tasks), stacks_(buffers.stacks), deques_(buffers.queues), step_end_(buffers.step_end),
-        step_body_end_(buffers.step_body_end),
+        step_body_end_(buffers.step_body_end), running_(buffers.running),
         released_(buffers.released), idle_(buffers.idle), idle_since_(buffers.idle_since),
         candidates_(buffers.candidates), thread_of_(buffers.thread_of), nonempty_(buffers.nonempty),
         ends_(buffers.ends), barrier_open_(buffers.barrier_open) {
@@ -216,6 +217,7 @@ class Replay {
     }
     step_end_.assign(threads_, kForever);
     step_body_end_.assign(threads_, 0);
+    running_.assign(threads_, Step{});
     released_.clear();
     idle_.clear();
     idle_since_.assign(threads_, 0);
@@ -269,9 +271,10 @@ class Replay {
   // ended takes that one's place at the heap's top (replace_earliest), one sift instead of a pop
   // and a push (a recursive tree's creations are most of its steps).
   void begin_stretch(size_t thread, double extra, double body) {
-    const Task& task = tasks_[stacks_[thread].back()];
-    step_end_[thread] = now_ + task.step->work + extra;
-    step_body_end_[thread] = body + task.step->work;
+    const Step step = *tasks_[stacks_[thread].back()].step;
+    running_[thread] = step;
+    step_end_[thread] = now_ + step.work + extra;
+    step_body_end_[thread] = body + step.work;
   }
   // ends_'s earliest entry replaced by `e`, sifted down. Each thread has one entry, so (end,
   // thread) orders them all and the replay takes them in the same order as by a pop and a push.
@@ -292,7 +295,7 @@ class Replay {
     step_end_[thread] = kForever;
     const size_t id = stacks_[thread].back();
     Task& task = tasks_[id];
-    const Step step = *task.step;
+    const Step step = running_[thread];
     switch (step.end) {
       case StepEnd::Create: {
         Task& child = tasks_[step.child];
@@ -483,6 +486,10 @@ class Replay {
   std::vector<ReadyQueue>& deques_;
   std::vector<double>& step_end_;
   std::vector<double>& step_body_end_;  // what step_end_ holds of the tasks' own work
+  // The step each thread's stretch runs, copied where the stretch begins: what ends it is read
+  // from here, not through the task's step pointer, a load that waited on the cache where 256
+  // threads' stretches run at once (a fifth of a recursive tree's replay at 256 threads).
+  std::vector<Step>& running_;
   std::vector<size_t>& released_;
   // The threads running no stretch, by when they became idle (an entry whose thread has left, or
   // became idle again since, is stale: idle_since_ holds each thread's latest).
