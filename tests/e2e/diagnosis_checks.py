@@ -404,7 +404,7 @@ def scenario_scale_work_inflation(c):
             # stopped the 2 threads for a quarter of their work: 1.3 s of it beside 2.0 s of faults).
             # On a busy machine (the report's note names the runs at 2 threads) the sleeps on the
             # memory map lengthen too, while the thread holding it is preempted: beside a busy loop
-            # 316 ms slept with 44 more involuntary switches (x1.4-1.6 over the faults, 3 of 3; x7.8-18
+            # 316 ms slept with 44 more involuntary switches (x1.4-1.6 over the faults, 3 of 3; x4.8-5.3
             # quiet), and the switch counts cannot tell the two apart. Off the CPU, slept included,
             # is then the machine's.
             def machines(p):
