@@ -461,6 +461,14 @@ class ThreadWalk {
         }
         break;
       }
+      case EventKind::TaskLevels:
+        if (const uint32_t parallel = current_parallel(); parallel != 0) {
+          const uint32_t counts[] = {e.id, e.id2, e.arg, static_cast<uint32_t>(e.codeptr),
+                                     static_cast<uint32_t>(e.codeptr >> 32)};
+          for (uint32_t i = 0; i < std::min<uint32_t>(e.detail, 5); ++i)
+            if (counts[i] != 0) out_.task_levels.push_back({parallel, e.arg2 + i, counts[i]});
+        }
+        break;
       case EventKind::LightTasks:
         out_.light_tasks += e.arg;
         if (size_t p = current_part(); p != kNoPart) regions_.part(p).tasks_completed += e.arg;

@@ -483,6 +483,14 @@ struct KernelCalibration {
   double usage_reading_s = 0;
 };
 
+// Tasks created at one level of one region instance's task tree (1: created by an implicit task),
+// by one thread's part, as the capture counted them (event_record.h, TaskLevels).
+struct TaskLevelCount {
+  uint32_t parallel_id;
+  uint32_t level;
+  uint64_t tasks;
+};
+
 struct Timeline {
   double start = 0;           // 0: the run's clock origin
   double end = 0;             // finalize (or the last event of a run that died)
@@ -497,6 +505,9 @@ struct Timeline {
   // an instance's records thread by thread.
   std::vector<WorkSpan> work;
   std::vector<MpiInterval> mpi;          // as `work`
+  // The tasks the threads created, light ones included, by level in the task tree, summed per
+  // thread's part and level, in no order (event_record.h, TaskLevels; empty in logs before it).
+  std::vector<TaskLevelCount> task_levels;
   std::vector<SerialReading> serial_usage;  // the initial thread's, in order (empty: not recorded)
   std::vector<CpuSample> samples;        // per thread, in order
   double sample_period_s = 0;            // 0: the run took no samples

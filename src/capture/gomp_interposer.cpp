@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -95,8 +97,25 @@ struct ThreadState {
   uint32_t task;
   uint32_t pending_parallel, pending_task, pending_team, pending_index;
   uint64_t pending_codeptr;
+  uint32_t task_level;  // the running task's level in the task tree (0: an implicit task; TaskHeader::level)
+  uint32_t slot;        // in g_threads, plus one (0: none)
 };
 thread_local ThreadState t_state __attribute__((tls_model("initial-exec")));
+
+// Each worker's state, counts and log, for the session's end: a worker that ran tasks in its
+// last join barrier wrote nothing since (its join closes with its next team, close_pending_join),
+// and gcc runs a region's tasks there where a `single`'s barrier would be the region's last
+// (fib_tasks_gcc: every task the worker ran). finish_capture writes the counts of the tasks
+// those created into its log for it, where it waits idle in libgomp's pool. Cleared as a thread
+// exits.
+struct ThreadSlot {
+  std::atomic<ThreadState*> state;
+  TaskLevelCounts* levels;
+  ThreadLog* log;
+};
+constexpr uint32_t kThreadSlots = 4096;
+ThreadSlot g_threads[kThreadSlots];
+std::atomic<uint32_t> g_thread_slots{0};
 
 
 // libgomp has no thread-end event: a key's destructor runs when a thread exits (the threads of
@@ -106,7 +125,16 @@ void end_thread(void*);
 
 [[gnu::noinline]] void begin_thread(bool initial) {
   t_state.begun = true;
-  if (!initial) pthread_setspecific(g_thread_exit_key, &t_state);
+  open_task_levels();
+  if (!initial) {
+    pthread_setspecific(g_thread_exit_key, &t_state);
+    if (const uint32_t slot = g_thread_slots.fetch_add(1, std::memory_order_relaxed); slot < kThreadSlots) {
+      g_threads[slot].levels = t_task_levels;
+      g_threads[slot].log = &t_log;
+      g_threads[slot].state.store(&t_state, std::memory_order_release);
+      t_state.slot = slot + 1;
+    }
+  }
   append_event(t_log, g_config, g_clock,
                Event{0, 0, 0, 0, 0, 0, EventKind::ThreadBegin,
                      static_cast<uint8_t>(initial ? ompt_thread_initial : ompt_thread_worker)});
@@ -176,6 +204,7 @@ struct Region {
 // analysis clamps both to the region's end (as it does for OMPT's late implicit-task ends).
 [[gnu::noinline]] void close_pending_join() {
   t_state.join_pending = false;
+  flush_task_levels();  // the tasks it ran in the join barrier created them
   emit(EventKind::SyncEnd, t_state.pending_codeptr, t_state.pending_parallel, t_state.pending_task, 0, 0,
        ompt_sync_region_barrier_implicit_parallel);
   emit(EventKind::ImplicitTaskEnd, 0, t_state.pending_parallel, t_state.pending_task, t_state.pending_team,
@@ -183,9 +212,12 @@ struct Region {
 }
 
 void end_thread(void*) {
+  if (t_state.slot) g_threads[t_state.slot - 1].state.store(nullptr, std::memory_order_release);
   end_thread_sampling(t_log, g_config);
   flush_lock_counts();
+  flush_task_levels();
   if (t_state.join_pending) close_pending_join();
+  close_task_levels();
   close_thread_counters();
   close_thread_log(t_log, g_config);  // no ThreadEnd record: no analysis reads one
 }
@@ -196,10 +228,14 @@ void region_body(void* arg) {
   Region* r = static_cast<Region*>(arg);
   if (t_state.join_pending) close_pending_join();
   flush_lock_counts();
+  flush_task_levels();
+  const uint32_t saved_level = t_state.task_level;
+  t_state.task_level = 0;
   if (r->light) {
     ++t_light_depth;
     call_body(r->fn, r->data);
     if (--t_light_depth == 0) discard_light_lock_ops();
+    t_state.task_level = saved_level;
     return;
   }
   const uint32_t index = static_cast<uint32_t>(g_real.get_thread_num());
@@ -220,11 +256,13 @@ void region_body(void* arg) {
   call_body(r->fn, r->data);
   t_body = saved_body;
   flush_lock_counts();
+  flush_task_levels();
   emit(EventKind::SyncBegin, r->codeptr, r->id, task, 0, 0, ompt_sync_region_barrier_implicit_parallel);
   if (t_usage && t_usage_stretches.end()) record_usage(1);  // inside the visit: its cost is waiting
   t_usage = saved_usage;
   t_state.parallel = saved_parallel;
   t_state.task = saved_task;
+  t_state.task_level = saved_level;
   if (index != 0) {
     t_state.join_pending = true;
     t_state.pending_parallel = r->id;
@@ -255,6 +293,7 @@ inline void open_region(Region& r, unsigned num_threads) {
 // After the join, on the master: its join-barrier visit ends (departure), then its implicit task
 // and the region.
 inline void close_region(const Region& r) {
+  flush_task_levels();  // the tasks the master ran in the join barrier created them
   if (!r.light && !dark()) {
     // The master's implicit task id is not kept: the analysis matches the end to its open frame.
     emit(EventKind::SyncEnd, r.codeptr, r.id, 0, 0, 0, ompt_sync_region_barrier_implicit_parallel);
@@ -276,7 +315,11 @@ struct TaskHeader {
   void* source;     // with cpyfn: the program's arguments to copy from
   uint32_t id;      // 0: a light task (sampled out)
   uint32_t offset;  // from the header to the program's arguments
+  // Its level in the task tree (recorder.h, count_task_level); kUncountedLevel: created where no
+  // task is counted (a light region instance, a pause), as are its own children.
+  uint32_t level;
 };
+constexpr uint32_t kUncountedLevel = ~0u;
 
 // Nested task bodies running on this thread: the timed light task's depth is where it runs its
 // own code (recorder.h, kLightTimedEvery).
@@ -309,7 +352,10 @@ void task_body(void* arg) {
   const TaskHeader* h = static_cast<const TaskHeader*>(arg);
   if (t_tasks.light_timed) [[unlikely]] pause_light_timing();
   ++t_task_depth;
+  const uint32_t saved_level = t_state.task_level;
+  t_state.task_level = h->level;
   run_task(h, static_cast<char*>(arg) + h->offset);
+  t_state.task_level = saved_level;
   --t_task_depth;
   if (t_tasks.light_timed && t_tasks.light_timed_depth == t_task_depth) [[unlikely]] resume_light_timing();
 }
@@ -469,6 +515,13 @@ __attribute__((constructor)) void start_capture() {
 __attribute__((destructor)) void finish_capture() {
   if (!g_active) return;
   g_active = false;
+  const uint32_t slots = std::min(g_thread_slots.load(std::memory_order_acquire), kThreadSlots);
+  for (uint32_t i = 0; i < slots; ++i) {
+    const ThreadState* worker = g_threads[i].state.load(std::memory_order_acquire);
+    if (worker != nullptr && worker->join_pending && g_threads[i].levels != &g_uncounted_levels &&
+        g_threads[i].levels->deepest)
+      write_task_levels(*g_threads[i].levels, *g_threads[i].log);
+  }
   close_session();
 }
 
@@ -775,8 +828,13 @@ OMPSCOPE_EXPORT void GOMP_task(OutlinedFn fn, void* data, CopyFn cpyfn, long arg
                                bool if_clause, unsigned flags, void** depend, int priority, void* detach) {
   if (!g_active) return g_real.task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
   const uint64_t at = caller(__builtin_return_address(0));
-  uint32_t id = 0;
-  if (t_tasks.running_light && !t_light_depth) ++t_tasks.batch_nested;  // a light task's child
+  uint32_t id = 0, level = kUncountedLevel;
+  if (!t_state.begun) [[unlikely]] begin_thread(false);  // its own counts first
+  if (!t_light_depth) {
+    if (t_tasks.running_light) ++t_tasks.batch_nested;  // a light task's child
+    if (t_state.task_level != kUncountedLevel && !g_paused.load(std::memory_order_relaxed))
+      count_task_level(level = child_task_level(t_state.task_level));
+  }
   if (!dark()) {
     if (const uint32_t weight = task_creation_weight(t_tasks, g_sampling, at)) {
       const bool deps = depend != nullptr && (flags & kGompTaskFlagDepend);
@@ -790,7 +848,7 @@ OMPSCOPE_EXPORT void GOMP_task(OutlinedFn fn, void* data, CopyFn cpyfn, long arg
   char* raw = static_cast<char*>(__builtin_alloca(offset + (cpyfn ? 0 : arg_size) + align));
   char* block = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw) + align - 1) & ~static_cast<uintptr_t>(align - 1));
   TaskHeader* h = reinterpret_cast<TaskHeader*>(block);
-  *h = TaskHeader{fn, cpyfn, data, id, static_cast<uint32_t>(offset)};
+  *h = TaskHeader{fn, cpyfn, data, id, static_cast<uint32_t>(offset), level};
   if (!cpyfn && arg_size > 0) memcpy(block + offset, data, static_cast<size_t>(arg_size));
   g_real.task(task_body, block, cpyfn ? task_copy : nullptr, offset + arg_size, align, if_clause, flags, depend,
               priority, detach);

@@ -46,6 +46,12 @@ constexpr uint64_t kStartedBit = uint64_t{1} << 34;
 inline bool is_light_task(const ompt_data_t* data) {
   return data && (data->value & (kLightBit | kImplicitBit)) == kLightBit;
 }
+// An explicit task's level in the task tree (recorder.h, count_task_level), in 8 bits of its task
+// data; an implicit task's are 0.
+constexpr unsigned kLevelShift = 40;
+inline uint32_t level_of(const ompt_data_t* task) {
+  return task ? static_cast<uint32_t>(task->value >> kLevelShift) & 0xff : 0;
+}
 
 inline void emit(EventKind kind, const void* codeptr, uint32_t id, uint32_t id2 = 0,
                  uint32_t arg = 0, uint16_t arg2 = 0, uint8_t detail = 0) {
@@ -94,6 +100,7 @@ inline uint32_t clamp32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : sta
 void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
   emit(EventKind::ThreadBegin, nullptr, 0, 0, 0, 0, static_cast<uint8_t>(type));
   thread_data->value = t_log.thread_index;
+  open_task_levels();
   begin_thread_sampling();
 }
 
@@ -103,6 +110,8 @@ void on_thread_end(ompt_data_t*) {
   end_thread_sampling(t_log, g_config);
   record_serial_usage(t_serial, t_log, g_config, g_clock, 2, true);
   flush_lock_counts();
+  flush_task_levels();
+  close_task_levels();
   close_thread_counters();
   close_thread_log(t_log, g_config);
 }
@@ -138,6 +147,7 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering_task, int 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
                       unsigned team_size, unsigned index, int flags) {
   flush_lock_counts();
+  flush_task_levels();
   if (endpoint == ompt_scope_begin) {
     task->value = next_object_id(t_log) | kImplicitBit;
     // The initial task's enclosing "initial parallel region" has no parallel-begin event.
@@ -246,8 +256,9 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const 
 // The recording halves of the task callbacks stay out of line, so that the light paths (most
 // tasks of a task-heavy program) are leaf functions that save no registers.
 [[gnu::noinline]] void record_task_create(ompt_data_t* encountering_task, ompt_data_t* new_task, int flags,
-                                          int /*has_dependences*/, const void* codeptr, uint32_t weight) {
-  new_task->value = next_object_id(t_log);
+                                          int /*has_dependences*/, const void* codeptr, uint32_t weight,
+                                          uint64_t level_bits) {
+  new_task->value = next_object_id(t_log) | level_bits;
   emit(EventKind::TaskCreate, codeptr, id32(new_task), id32(encountering_task), static_cast<uint32_t>(flags), 0,
        static_cast<uint8_t>(weight > 255 ? 255 : weight));
 }
@@ -261,26 +272,32 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const 
 }
 
 [[gnu::noinline]] void create_task(ompt_data_t* encountering_task, ompt_data_t* new_task, int flags,
-                                   int has_dependences, const void* codeptr) {
-  if (t_tasks.running_light && !t_light_depth) ++t_tasks.batch_nested;  // a light task's child
+                                   int has_dependences, const void* codeptr, uint32_t level) {
+  if (!t_light_depth) {
+    if (t_tasks.running_light) ++t_tasks.batch_nested;  // a light task's child
+    if (!g_paused.load(std::memory_order_relaxed)) count_task_level(level);
+  }
+  const uint64_t level_bits = uint64_t{level} << kLevelShift;
   const uint32_t weight = dark() ? 0 : task_creation_weight(t_tasks, g_sampling, reinterpret_cast<uint64_t>(codeptr));
   if (weight == 0) {
-    new_task->value = kLightBit;  // needs no id: nothing will name it
+    new_task->value = kLightBit | level_bits;  // needs no id: nothing will name it
     return;
   }
-  record_task_create(encountering_task, new_task, flags, has_dependences, codeptr, weight);
+  record_task_create(encountering_task, new_task, flags, has_dependences, codeptr, weight, level_bits);
 }
 
 // The light creation of a site in its home slot stays here, in a leaf that saves no register;
 // everything else is a tail call.
 void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* new_task,
                     int flags, int has_dependences, const void* codeptr) {
+  const uint32_t level = child_task_level(level_of(encountering_task));
   if (!dark() && g_sampling.enabled &&
       light_creation_at_home(t_tasks, task_site_key(reinterpret_cast<uint64_t>(codeptr)))) [[likely]] {
-    new_task->value = kLightBit;
+    new_task->value = kLightBit | (uint64_t{level} << kLevelShift);
+    count_task_level(level);
     return;
   }
-  create_task(encountering_task, new_task, flags, has_dependences, codeptr);
+  create_task(encountering_task, new_task, flags, has_dependences, codeptr, level);
 }
 
 // A light task runs on this thread now. Counted at its first start, not when it resumes (after

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "capture/fatal_signal_flush.h"
 #include "capture/run_meta.h"
@@ -19,6 +21,8 @@ thread_local ThreadLog t_log __attribute__((tls_model("initial-exec")));
 thread_local LockSampling t_locks __attribute__((tls_model("initial-exec")));
 thread_local TaskSampling t_tasks __attribute__((tls_model("initial-exec")));
 thread_local uint32_t t_light_depth __attribute__((tls_model("initial-exec")));
+TaskLevelCounts g_uncounted_levels;
+thread_local TaskLevelCounts* t_task_levels __attribute__((tls_model("initial-exec"))) = &g_uncounted_levels;
 thread_local SerialUsageState t_serial __attribute__((tls_model("initial-exec")));
 thread_local uint32_t t_usage_instances __attribute__((tls_model("initial-exec")));
 thread_local UsageStretches t_usage_stretches __attribute__((tls_model("initial-exec")));
@@ -97,6 +101,42 @@ void write_light_batch() {
   t_tasks.batch_timed_ticks = 0;
   t_tasks.batch_timed = 0;
   append_event(t_log, g_config, g_clock, batch);
+}
+
+void write_task_levels(TaskLevelCounts& c, ThreadLog& log) {
+  constexpr uint32_t kPerRecord = 5;
+  for (uint32_t first = 1; first <= c.deepest; first += kPerRecord) {
+    uint32_t n = std::min(kPerRecord, c.deepest + 1 - first), v[kPerRecord] = {};
+    bool any = false;
+    for (uint32_t i = 0; i < n; ++i) any = (v[i] = c.created[first + i]) != 0 || any;
+    if (!any) continue;
+    append_event(log, g_config, g_clock,
+                 Event{0, v[3] | (uint64_t{v[4]} << 32), v[0], v[1], v[2], static_cast<uint16_t>(first),
+                       EventKind::TaskLevels, static_cast<uint8_t>(n)});
+  }
+  std::memset(c.created, 0, sizeof(uint32_t) * (c.deepest + 1));
+  c.deepest = 0;
+}
+
+void write_own_task_levels() {
+  TaskLevelCounts& c = *t_task_levels;
+  if (&c == &g_uncounted_levels || t_light_depth || g_paused.load(std::memory_order_relaxed)) {
+    std::memset(c.created, 0, sizeof c.created);
+    c.deepest = 0;
+    return;
+  }
+  if (t_tasks.batch_tasks) write_light_batch();  // what ran before, in order
+  write_task_levels(c, t_log);
+}
+
+void open_task_levels() {
+  if (t_task_levels != &g_uncounted_levels) return;
+  if (auto* own = static_cast<TaskLevelCounts*>(std::calloc(1, sizeof(TaskLevelCounts)))) t_task_levels = own;
+}
+
+void close_task_levels() {
+  if (t_task_levels == &g_uncounted_levels) return;
+  std::free(std::exchange(t_task_levels, &g_uncounted_levels));
 }
 
 void stamp_light_batch_start() { t_tasks.batch_first = read_ticks(g_clock); }
@@ -222,6 +262,7 @@ void close_session() {
   write_clock_point("clock_end");
   if (t_tasks.batch_tasks && !t_light_depth) write_light_batch();
   flush_lock_counts();
+  flush_task_levels();
   close_thread_log(t_log, g_config);
   flush_all_logs();  // workers' logs: their thread-end callbacks may come later or never
   write_module_map();

@@ -93,6 +93,43 @@ inline void record(const Event& e) {
   append_event(t_log, g_config, g_clock, e);
 }
 
+// Every task this thread creates outside light region instances and pauses, light ones included,
+// counted by its level in the task tree (event_record.h, TaskLevels). Under sampling the recorded
+// tasks are not a fair sample of a level: a light task's children are never recorded, so the
+// recorded levels are the early subtrees' (BOTS fft: 5.8% of the recorded tasks at level 5 create
+// children, 0.67% of all of them), and a depth cutoff needs each level's size (docs/tasks.md). One
+// increment on the light path; the counts are written, and zeroed, where a region's part begins
+// or ends, so that each lands in the part whose tasks created them. The counts live on the heap,
+// a pointer in TLS: the static TLS a dlopen'ed tool shares with every other library loaded so is
+// about 1.6 KiB (glibc), and this library already takes 776 bytes of it.
+inline constexpr uint32_t kTaskLevels = kTaskLevelsCounted;
+struct TaskLevelCounts {
+  uint32_t created[kTaskLevels];  // [level]; [0] unused (an implicit task's level)
+  uint32_t deepest;               // the deepest level counted since the last records; 0: none
+};
+// Where a thread counts until it has its own counts (open_task_levels at its begin, which each
+// front-end calls before the thread's first task), or where it got none: never written.
+extern TaskLevelCounts g_uncounted_levels;
+extern thread_local TaskLevelCounts* t_task_levels __attribute__((tls_model("initial-exec")));
+void open_task_levels();
+void close_task_levels();
+// The level of a task created by a task at `parent_level` (0: an implicit task), saturated at the
+// 8 bits a front-end keeps it in.
+inline uint32_t child_task_level(uint32_t parent_level) { return parent_level + (parent_level < 255); }
+inline void count_task_level(uint32_t level) {
+  TaskLevelCounts& c = *t_task_levels;
+  const uint32_t at = level < kTaskLevels ? level : kTaskLevels - 1;
+  ++c.created[at];
+  if (at > c.deepest) c.deepest = at;
+}
+// Writes a thread's counts into its log as TaskLevels records and zeroes them (the thread's own,
+// or an idle worker's at the session's end: gomp_interposer.cpp, finish_capture).
+void write_task_levels(TaskLevelCounts& counts, ThreadLog& log);
+[[gnu::noinline]] void write_own_task_levels();
+inline void flush_task_levels() {
+  if (t_task_levels->deepest) [[unlikely]] write_own_task_levels();
+}
+
 // The LockOps records of what is counted but unrecorded, where a region's part begins or ends.
 inline void flush_lock_counts() {
   if (!t_light_depth && has_unrecorded_lock_ops(t_locks)) [[unlikely]]

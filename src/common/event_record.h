@@ -94,6 +94,12 @@ enum class EventKind : uint8_t {
   SampleFrames,       // two frames of the Sample before it: codeptr, then id (low) and id2 (high); 0: none
   ToolControl,        // omp_control_tool on this thread: detail: ompt_control_tool_t's command
                       // (2 = pause, 1 = start again, 3 = flush, 4 = end); nothing is recorded while paused
+  TaskLevels,         // tasks this thread created, light ones included, by their level in the task tree
+                      // (1: created by an implicit task; d + 1: by a task at level d; the last level
+                      // counted, kTaskLevelsCounted - 1, holds every deeper one), since its
+                      // last such records, written where a region's part begins or ends: arg2: the first
+                      // level in this record; detail: levels in it (1 to 5); their counts in id, id2, arg,
+                      // then codeptr's low and high 32 bits
   Count
 };
 
@@ -107,6 +113,10 @@ inline constexpr const char* kMpiCallNames[] = {
     "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Allgather", "MPI_Scatter", "MPI_Alltoall",
     "MPI_Probe", "MPI_Waitany"};
 static_assert(sizeof kMpiCallNames / sizeof *kMpiCallNames == static_cast<size_t>(MpiCallKind::Count));
+
+// The levels a thread's TaskLevels records count tasks at: 1 to kTaskLevelsCounted - 1, the last
+// of them holding every deeper level too.
+inline constexpr uint32_t kTaskLevelsCounted = 64;
 
 // 32 bytes, laid out without padding. Field meaning depends on `kind` (see EventKind).
 // codeptr is the callsite's return address (0 when the runtime gives none).

@@ -197,7 +197,7 @@ def scenario_record_kinds(c):
             "WorkEnd", "SyncBegin", "SyncEnd", "MutexAcquire", "MutexAcquired", "MutexReleased", "NestLockNext",
             "TaskCreate", "TaskSchedule", "MaskedBegin", "MaskedEnd", "LightTasks", "LockOps", "ThreadUsage",
             "HwCounters", "TaskDependences", "TaskDependence", "SerialUsage", "SerialWaits", "Sample", "SampleFrames",
-            "ToolControl"}
+            "ToolControl", "TaskLevels"}
     seen = set()
     for program in ["fine_tasks", "many_barriers", "shared_lock", "many_barriers_gcc", "shared_lock_gcc"]:
         out = c.out("kinds-" + program)
@@ -210,6 +210,8 @@ def scenario_record_kinds(c):
         check_hardware_counters(program, out, kinds)
     if "LightTasks" not in seen:
         fail("fine_tasks left no light-task batch to print")
+    if "TaskLevels" not in seen:
+        fail("fine_tasks left no count of its tasks by level to print")
 
 def scenario_usage_readings(c):
     # docs/lost-time.md, "Readings that measured themselves": a region instance that reads the

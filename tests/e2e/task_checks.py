@@ -8,7 +8,7 @@ exact and agrees with a run that records everything.
 Each scenario is one CTest test (tests/e2e/CMakeLists.txt).
 
 usage: task_checks.py SCENARIO --ompscope BIN --programs DIR --sources DIR --work DIR [--attempts N]"""
-import os, re, sys
+import itertools, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_common import busy_at, busy_loop_on, environmental, explained_share, fail, load, main, notes  # noqa: E402
@@ -121,6 +121,54 @@ def scenario_light_bodies_timed(c):
         median = recorded[len(recorded) // 2]
         print(f"{program}: {creator} ran {light[creator]} light tasks, timed {timed[creator]}: mean {mean:.1f} ns; "
               f"{len(recorded)} recorded bodies, median {median:.1f} ns")
+
+def fib_tree_levels(n):
+    """The tasks fib_tasks N creates at each level of its tree (1: the single's two), its cutoff
+    off: a call with m >= 2 creates two tasks, fib(m - 1) and fib(m - 2), one level down."""
+    levels, calls = {}, {n: 1}  # the calls at one depth, by argument
+    for level in itertools.count(1):
+        below = {}
+        for m, k in calls.items():
+            if m >= 2:
+                below[m - 1] = below.get(m - 1, 0) + k
+                below[m - 2] = below.get(m - 2, 0) + k
+        if not below:
+            return levels
+        levels[level] = sum(below.values())
+        calls = below
+
+def scenario_task_levels_counted(c):
+    """Under sampling the capture counts every task by its level in the tree, light ones included
+    (event_record.h, TaskLevels): a depth cutoff needs each level's size, and the recorded tasks
+    are the tree's early subtrees, no fair sample of a level (BOTS fft: 5.8% of the recorded
+    tasks at level 5 create children, 0.67% of all). fib_tasks' tree is known exactly; its
+    counts summed over the threads must be it, level by level, on both runtimes."""
+    dump = os.path.join(c.sources, "..", "..", "scripts", "dump_log.py")
+    expected = fib_tree_levels(22)
+    for program in ["fib_tasks", "fib_tasks_gcc"]:
+        out = c.out("levels-" + program)
+        run([c.bin, "profile", "-o", out, "--", c.prog(program), "22"], env={"OMP_NUM_THREADS": "2"}, check_rc=0)
+        p = run(["/usr/bin/python3", dump, process_log(out)], check_rc=0)
+        counted, light = {}, 0
+        for line in p.stdout.splitlines():
+            words = line.split()
+            if line.startswith("==") or words[1] not in ("TaskLevels", "LightTasks"):
+                continue
+            f = dict(w.split("=", 1) for w in words[2:])
+            if words[1] == "LightTasks":
+                light += int(f["arg"])
+                continue
+            cp = int(f["cp"], 16)
+            counts = [int(f["id"]), int(f["id2"]), int(f["arg"]), cp & 0xffffffff, cp >> 32][:int(f["d"])]
+            for i, k in enumerate(counts):
+                counted[int(f["arg2"]) + i] = counted.get(int(f["arg2"]) + i, 0) + k
+        counted = {level: k for level, k in counted.items() if k}
+        print(f"{program} 22: {sum(expected.values())} tasks on {len(expected)} levels, {light} of them light; "
+              f"counted {sum(counted.values())} on {len(counted)}")
+        if light < sum(expected.values()) / 2:
+            fail(f"{program}: only {light} light tasks of {sum(expected.values())}: sampling did not thin the tree")
+        if counted != expected:
+            fail(f"{program}: tasks counted by level {counted}, the tree has {expected}")
 
 def scenario_untied_light_bodies(c):
     """An untied task that creates untied tasks (untied_tasks.c, BOTS's shape): on libomp each

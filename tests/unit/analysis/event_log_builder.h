@@ -133,6 +133,14 @@ class Stream {
                       uint32_t timed_ns = 0) {
     return add(event(t, EventKind::LightTasks, children, timed_ns, count, timed, 0, first_start * 1000));
   }
+  // The tasks this thread created since its last such records, by level from `first_level` on,
+  // up to 5 levels a record as the capture packs them (event_record.h, TaskLevels).
+  Stream& task_levels(uint64_t t, uint16_t first_level, std::vector<uint32_t> counts) {
+    const auto levels = static_cast<uint8_t>(counts.size());
+    counts.resize(5, 0);
+    return add(event(t, EventKind::TaskLevels, counts[0], counts[1], counts[2], first_level, levels,
+                     counts[3] | (uint64_t{counts[4]} << 32)));
+  }
   // The thread's kernel accounting read at an edge of a stretch of work: `edge` 0 at its start,
   // 1 at its end; cumulative CPU time (µs here, ns in the record), system time (µs), faults and
   // involuntary switches.

@@ -660,6 +660,47 @@ TEST(BuildTimeline, NestedRegionsKnowTheirParentAndKeepTheirOwnVisits) {
 
 // One 2-thread region (id 10, 100 → 500 µs) with the given lock events inside it; the master
 // also takes lock 0x55 once in serial code before the region.
+TEST(BuildTimeline, TaskLevelCountsGoToThePartTheyWereWrittenIn) {
+  // Thread 0 in region 10 writes the counts of its tasks there as nested region 20 begins (5
+  // levels in one record, then 2 from level 6, zeros left out), and region 20's at its end; thread
+  // 1 its own at region 10's end; the serial code's counts belong to no region.
+  const auto join = ompt_sync_region_barrier_implicit_parallel;
+  LogBuilder b(2, 1000);
+  b.thread(0)
+      .thread_begin(0)
+      .initial_task(0, 1, 2)
+      .task_levels(50, 1, {9})
+      .parallel_begin(100, 10, 2, 2, 0xA0)
+      .implicit_begin(101, 10, 11, 2, 0)
+      .task_levels(110, 1, {2, 4, 0, 16, 32})
+      .task_levels(110, 6, {64, 7})
+      .parallel_begin(110, 20, 11, 1, 0xB0)
+      .implicit_begin(111, 20, 21, 1, 0)
+      .task_levels(140, 1, {3})
+      .implicit_end(140, 20, 21, 0)
+      .parallel_end(141, 20, 11, 0xB0)
+      .sync_begin(200, join)
+      .sync_end(210, join)
+      .implicit_end(210, 10, 11, 0)
+      .parallel_end(211, 10, 2, 0xA0)
+      .thread_end(1000);
+  b.thread(1)
+      .thread_begin(50, ompt_thread_worker)
+      .implicit_begin(103, 10, 12, 2, 1)
+      .sync_begin(200, join)
+      .sync_end(210, join)
+      .task_levels(210, 2, {5})
+      .implicit_end(210, 10, 12, 1)
+      .thread_end(1000);
+  const Timeline t = build_timeline(b.log());
+  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> got;
+  for (const TaskLevelCount& c : t.task_levels) got.emplace_back(c.parallel_id, c.level, c.tasks);
+  std::sort(got.begin(), got.end());
+  const std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> expected = {
+      {10, 1, 2}, {10, 2, 4}, {10, 2, 5}, {10, 4, 16}, {10, 5, 32}, {10, 6, 64}, {10, 7, 7}, {20, 1, 3}};
+  EXPECT_EQ(got, expected);
+}
+
 TEST(BuildTimeline, LockAndCriticalAcquisitions) {
   const auto join = ompt_sync_region_barrier_implicit_parallel;
   LogBuilder b(2, 1000);
