@@ -12,7 +12,6 @@
 #include <unordered_map>
 
 #include "analysis/task_replay.h"
-#include "common/event_record.h"
 #include "common/side_by_side.h"
 #include "common/sorted_ids.h"
 
@@ -261,18 +260,6 @@ RunAnalysis analyze_run(const Timeline& timeline, const RunMeta& meta, Symbolize
       timeline, *construct_inputs, [&](const RegionInstance& inst) -> RegionRun& { return out.regions[key_of[inst.site()]]; },
       replay);
   construct_inputs.reset();
-  {
-    // The capture's count of every task by level, to the depths of the region it ran in. The last
-    // level counted holds the deeper ones too: no level's count there.
-    uint32_t hint = SortedIds::kNone;
-    for (const TaskLevelCount& c : timeline.task_levels) {
-      const uint64_t* site = site_of_id(c.parallel_id, hint);
-      if (site == nullptr || c.level == 0 || c.level + 1 >= kTaskLevelsCounted) continue;
-      std::vector<DepthFigures>& depths = out.regions[key_of[*site]].tasks.depths;
-      if (depths.size() < c.level) depths.resize(c.level);
-      depths[c.level - 1].counted += static_cast<double>(c.tasks);
-    }
-  }
   out.sampled = meta.sample_period_ns > 0;
   out.sampling_missing = meta.sampling_missing;
   place_samples(

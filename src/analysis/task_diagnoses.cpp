@@ -8,7 +8,6 @@
 
 #include "analysis/duration_text.h"
 #include "analysis/statistics.h"
-#include "common/event_record.h"
 #include "common/thread_count_phrase.h"
 
 namespace ompscope::analysis {
@@ -53,23 +52,7 @@ std::vector<DepthFigures> pooled_depths(const std::vector<const TaskFigures*>& r
   return depths;
 }
 
-// The depths whose levels the capture counts one by one (the last level it counts holds the
-// deeper ones too: event_record.h, TaskLevels).
-constexpr size_t kCountedDepths = kTaskLevelsCounted - 2;
-
-// Whether the capture counted every task by level (DepthFigures::counted): then a level's size is
-// known, not estimated from the recorded tasks. Never fewer than the recorded tasks of a level,
-// which are some of them: a log whose counts fall short (a thread's last ones never written, a
-// program that died) is estimated as before the counts.
-bool levels_counted(const std::vector<DepthFigures>& depths) {
-  if (depths.empty() || depths[0].counted <= 0) return false;
-  for (size_t d = 0; d < std::min(depths.size(), kCountedDepths); ++d)
-    if (depths[d].counted < depths[d].recorded) return false;
-  return true;
-}
-
-// Children per task at depth d + 1 ([d] of pooled depths): where the capture counted the levels,
-// the tasks created at d + 1 per task at d. Else per recorded task with a recorded
+// Children per task at depth d + 1 ([d] of pooled depths): per recorded task with a recorded
 // child, the creations those made (a recorded task's children are recorded or counted in a
 // recorded creation's weight), times the share of the recorded tasks that created some (those
 // with a recorded child and those that waited with every child sampled out). Under adaptive
@@ -79,8 +62,6 @@ bool levels_counted(const std::vector<DepthFigures>& depths) {
 // out to one child per task and the cutoff land at depth 1. Where no task at d has a recorded
 // child, the tree's mean per parent.
 double children_per_task(const std::vector<DepthFigures>& depths, size_t d) {
-  if (d + 1 < kCountedDepths && levels_counted(depths))
-    return d + 1 < depths.size() && depths[d].counted > 0 ? depths[d + 1].counted / depths[d].counted : 0;
   if (d + 1 >= depths.size() || depths[d].recorded <= 0) return 0;
   double per_parent = 0;
   if (depths[d].parents > 0) {
@@ -245,16 +226,13 @@ PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs, const std
   c.creation_s = gaps.gap_is_a_call() || a_call_at_base() ? c.creation_gap_s : 0;
   c.taskwait_s = measured(runs, &TaskFigures::taskwait_gaps);
   double recorded = 0, waiting = 0, tasks = 0, created_by_tasks = 0;
-  for (const TaskFigures* r : runs) {
-    const bool counted = levels_counted(r->depths);
+  for (const TaskFigures* r : runs)
     for (size_t d = 0; d < r->depths.size(); ++d) {
       recorded += r->depths[d].recorded;
       waiting += r->depths[d].waiting;
-      const double at_d = counted ? r->depths[d].counted : r->depths[d].tasks;
-      tasks += at_d;
-      if (d > 0) created_by_tasks += at_d;
+      tasks += r->depths[d].tasks;
+      if (d > 0) created_by_tasks += r->depths[d].tasks;
     }
-  }
   c.taskwaits_per_task = recorded > 0 ? waiting / recorded : 0;
 
   c.children_per_task = tasks > 0 ? created_by_tasks / tasks : 0;
@@ -300,8 +278,7 @@ PerTaskCost per_task_cost(const std::vector<const TaskFigures*>& runs, const std
 
 std::optional<CutoffProposal> propose_cutoff(const std::vector<const TaskFigures*>& runs, const PerTaskCost& cost) {
   std::vector<DepthFigures> depths = pooled_depths(runs);
-  const bool counted_levels = levels_counted(depths);
-  while (!depths.empty() && depths.back().recorded == 0 && depths.back().counted == 0) depths.pop_back();
+  while (!depths.empty() && depths.back().recorded == 0) depths.pop_back();
   if (depths.size() < 2 || cost.total_s <= 0 || depths[0].tasks <= 0) return std::nullopt;
   const size_t n = depths.size();
   const double floor = cost.body_floor_s;
@@ -309,7 +286,6 @@ std::optional<CutoffProposal> propose_cutoff(const std::vector<const TaskFigures
   std::vector<double> children(n, 0.0);
   for (size_t d = n; d-- > 0;) {
     children[d] = children_per_task(depths, d);
-    // A counted level below the recorded ones: no own work known (a leaf's is the runtime's floor).
     const double own = depths[d].recorded > 0 ? depths[d].own_work_s / depths[d].recorded : 0;
     inline_work[d] = std::max(0.0, own - children[d] * cost.creation_in_body_s - floor) + children[d] * inline_work[d + 1];
   }
@@ -317,8 +293,7 @@ std::optional<CutoffProposal> propose_cutoff(const std::vector<const TaskFigures
   const double counted = median_of(runs, [](const TaskFigures& f) { return double(f.tasks); });
   CutoffProposal p;
   p.work_per_task_s = inline_work[0];
-  // Tasks at depth d + 1: the tree grown by children[] (counted: each level's own count).
-  double kept = 0, at_depth = (counted_levels ? depths[0].counted : depths[0].tasks) / runs_n;
+  double kept = 0, at_depth = depths[0].tasks / runs_n;  // tasks at depth d + 1, the tree grown by children[]
   for (size_t d = 0; d < n && inline_work[d] >= kCutoffWorkPerCost * cost.total_s; at_depth *= children[d++]) {
     // The tree grown level by level from the recorded tasks' children has outgrown the tasks the
     // region counted: under sampling the recorded tasks are mostly its upper levels, and BOTS fft

@@ -53,11 +53,6 @@ struct DepthFigures {
   double unknown_children = 0;
   double leaves = 0;       // of them, tasks that created none (no child recorded, no wait)
   double leaf_own_work_s = 0;  // the own work of those
-  // Every task created at this depth, light ones included, as the capture counted them
-  // (Timeline::task_levels; 0 in logs without the counts, and at the last level counted, which
-  // holds the deeper ones too): under sampling the recorded tasks are the tree's early subtrees,
-  // not a fair sample of a level (docs/tasks.md), and children per task come from these.
-  double counted = 0;
 
   DepthFigures& operator+=(const DepthFigures& o) {
     tasks += o.tasks;
@@ -68,7 +63,6 @@ struct DepthFigures {
     unknown_children += o.unknown_children;
     leaves += o.leaves;
     leaf_own_work_s += o.leaf_own_work_s;
-    counted += o.counted;
     return *this;
   }
 };

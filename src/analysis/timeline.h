@@ -505,8 +505,10 @@ struct Timeline {
   // an instance's records thread by thread.
   std::vector<WorkSpan> work;
   std::vector<MpiInterval> mpi;          // as `work`
-  // The tasks the threads created, light ones included, by level in the task tree, summed per
+  // The tasks the threads created, light ones included, by level in the task tree, one per
   // thread's part and level, in no order (event_record.h, TaskLevels; empty in logs before it).
+  // No cause reads them yet: sizing a depth cutoff's levels by them waits on its gain's model
+  // (docs/tasks.md, "Levels counted by the capture").
   std::vector<TaskLevelCount> task_levels;
   std::vector<SerialReading> serial_usage;  // the initial thread's, in order (empty: not recorded)
   std::vector<CpuSample> samples;        // per thread, in order

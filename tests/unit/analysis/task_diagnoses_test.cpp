@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include "event_log_builder.h"
 #include "problem_lookup.h"
 #include "task_scenarios.h"
@@ -325,32 +323,6 @@ TEST(CutoffProposal, NeverKeepsMoreTasksThanTheRegionCounted) {
   EXPECT_NEAR(cut->work_per_task_s, 127e-6, 1e-12);
   f.tasks = 1;
   EXPECT_FALSE(propose_cutoff({&f}, c).has_value());
-}
-
-TEST(CutoffProposal, TheLevelsTheCaptureCountedSizeTheTreeNotTheRecordedSubtrees) {
-  // The 12-level tree of the test above, sampled as BOTS fft was: below depth 6 the recorded
-  // tasks are the early subtrees', whose creations stand for half as many tasks again as the
-  // tree has there (1.5 × 2^(d - 1) at depth d > 6): 3 children per task at depth 6. Grown from
-  // them the subtrees outweigh the cost a level deeper, depth 7 (159 tasks). With each level's
-  // size counted by the capture (2^(d - 1) tasks at depth d), it is the whole tree's cutoff
-  // again: depth 6, 63 tasks.
-  TaskFigures f = binary_tree(12, 1);
-  const PerTaskCost c = per_task_cost({&f});
-  for (size_t d = 6; d < f.depths.size(); ++d) f.depths[d].tasks *= 1.5;
-  f.tasks = 1u << 20;  // the region's count bounds neither
-  const auto estimated = propose_cutoff({&f}, c);
-  ASSERT_TRUE(estimated.has_value());
-  EXPECT_EQ(estimated->depth, 7) << "the biased levels must move the cutoff, or this test shows nothing";
-  for (size_t d = 0; d < f.depths.size(); ++d) f.depths[d].counted = std::ldexp(1.0, static_cast<int>(d));
-  const auto cut = propose_cutoff({&f}, c);
-  ASSERT_TRUE(cut.has_value());
-  EXPECT_EQ(cut->depth, 6);
-  EXPECT_DOUBLE_EQ(cut->kept_tasks, 63);
-  EXPECT_NEAR(cut->work_per_task_s, 63e-6, 1e-12);
-  // Counts short of the recorded tasks at a level (a thread's last counts never written) are no
-  // count of the tree: the estimate stands.
-  f.depths[3].counted = f.depths[3].recorded - 1;
-  EXPECT_EQ(propose_cutoff({&f}, c)->depth, 7);
 }
 
 TEST(CutoffProposal, NoneForTasksCreatedByOneLevel) {
